@@ -1,0 +1,113 @@
+// `kcycle bench`: median time per cycle for kappa = 1, 2, 3, 4, W over a range of levels,
+// and the memory bandwidth of a Jacobi sweep beside a STREAM triad measured in the same run.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "kcycle/relaxation_factor.hpp"
+#include "kcycle/solver_options.hpp"
+#include "kcycle/timing.hpp"
+
+namespace kcycle::cli {
+
+namespace {
+
+struct BenchArgs {
+  int min_levels = 4;
+  int max_levels = 11;
+  double eps = 1e-4;
+  double angle = 45;
+  int nu1 = 2, nu2 = 2;
+  int threads = 0;
+  double min_seconds = 0.2;
+  bool json = false;
+};
+
+int run(const BenchArgs& a) {
+  if (a.min_levels < 2 || a.max_levels < a.min_levels || a.max_levels > kMaxLevels)
+    throw InvalidOptions("need 2 <= --min-levels <= --max-levels <= " + std::to_string(kMaxLevels));
+  SolverOptions check;
+  check.levels = a.max_levels;
+  check.eps = a.eps;
+  check.angle_degrees = a.angle;
+  check.nu1 = a.nu1;
+  check.nu2 = a.nu2;
+  check.threads = a.threads;
+  validate(check);
+  if (!(a.min_seconds > 0)) throw InvalidOptions("--min-seconds must be positive");
+
+  const std::vector<int> kappas = {1, 2, 3, 4, kKappaW};
+  TimingPolicy policy;
+  policy.min_seconds = a.min_seconds;
+  nlohmann::json rows = nlohmann::json::array();
+  if (!a.json) {
+    std::printf("kcycle bench: median ms per cycle, Jacobi(%d,%d), eps=%g, angle=%g, CPU backend\n",
+                a.nu1, a.nu2, a.eps, a.angle);
+    std::printf("%6s %12s", "levels", "unknowns");
+    for (int k : kappas) std::printf(" %11s", ("kappa=" + kappa_to_string(k)).c_str());
+    std::printf("\n");
+  }
+  for (int n = a.min_levels; n <= a.max_levels; ++n) {
+    MultigridSettings s;
+    s.levels = n;
+    s.stencil = rotated_anisotropic_stencil(a.eps, a.angle);
+    s.omega = paper_jacobi_omega(a.eps, a.angle);
+    s.nu1 = a.nu1;
+    s.nu2 = a.nu2;
+    const auto unknowns = full_coarsening_shape(n, 1).unknowns();
+    if (!a.json) std::printf("%6d %12llu", n, (unsigned long long)unknowns);
+    for (int k : kappas) {
+      const CycleTiming t = time_cycle(s, {CycleType::Kappa, k}, a.threads, policy);
+      rows.push_back({{"levels", n}, {"kappa", kappa_to_string(k)}, {"unknowns", unknowns},
+                      {"median_seconds", t.median_seconds}, {"min_seconds", t.min_seconds},
+                      {"repetitions", t.repetitions}, {"launches", t.launches}});
+      if (!a.json) {
+        std::printf(" %11.4f", t.median_seconds * 1e3);
+        std::fflush(stdout);
+      }
+    }
+    if (!a.json) std::printf("\n");
+  }
+  const BandwidthMeasurement bw = measure_bandwidth(a.max_levels, a.threads);
+  if (a.json) {
+    const nlohmann::json out = {{"cycles", rows},
+                                {"bandwidth", {{"levels", a.max_levels},
+                                               {"unknowns", bw.unknowns},
+                                               {"jacobi_gbps", bw.jacobi_gbps},
+                                               {"triad_gbps", bw.triad_gbps},
+                                               {"jacobi_seconds", bw.jacobi_seconds},
+                                               {"triad_seconds", bw.triad_seconds},
+                                               {"ratio", bw.jacobi_gbps / bw.triad_gbps}}}};
+    std::cout << out.dump(1) << "\n";
+  } else {
+    std::printf("\nfinest level of %d levels (%llu unknowns), 24 bytes per unknown each:\n",
+                a.max_levels, (unsigned long long)bw.unknowns);
+    std::printf("  Jacobi sweep  %8.2f GB/s  (median %.3f ms)\n", bw.jacobi_gbps, bw.jacobi_seconds * 1e3);
+    std::printf("  STREAM triad  %8.2f GB/s  (median %.3f ms)\n", bw.triad_gbps, bw.triad_seconds * 1e3);
+    std::printf("  sweep / triad %8.1f %%\n", 100.0 * bw.jacobi_gbps / bw.triad_gbps);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Subcommand add_bench_command(CLI::App& app) {
+  auto args = std::make_shared<BenchArgs>();
+  CLI::App* cmd = app.add_subcommand("bench", "Median time per cycle for kappa=1,2,3,4,W over levels, and smoother bandwidth vs STREAM triad");
+  cmd->add_option("--min-levels", args->min_levels, "Smallest level count")->capture_default_str();
+  cmd->add_option("--max-levels", args->max_levels, "Largest level count")->capture_default_str();
+  cmd->add_option("--eps", args->eps, "Anisotropy epsilon")->capture_default_str();
+  cmd->add_option("--angle", args->angle, "Angle in degrees")->capture_default_str();
+  cmd->add_option("--nu1", args->nu1, "Pre-relaxations")->capture_default_str();
+  cmd->add_option("--nu2", args->nu2, "Post-relaxations")->capture_default_str();
+  cmd->add_option("--threads", args->threads, "OpenMP threads (0: all cores)")->capture_default_str();
+  cmd->add_option("--min-seconds", args->min_seconds, "Measured time per case before the median is taken")->capture_default_str();
+  cmd->add_flag("--json", args->json, "Print JSON");
+  return {cmd, [args] { return run(*args); }};
+}
+
+}  // namespace kcycle::cli

@@ -1,0 +1,19 @@
+#pragma once
+// The `kcycle` subcommands. Each registers its options on the parser and returns the
+// function that runs it once parsing has succeeded.
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace kcycle::cli {
+
+struct Subcommand {
+  CLI::App* parser;        // the subcommand's options
+  std::function<int()> run;  // runs it; returns the exit code
+};
+
+Subcommand add_solve_command(CLI::App& app);
+Subcommand add_info_command(CLI::App& app);
+Subcommand add_bench_command(CLI::App& app);
+
+}  // namespace kcycle::cli

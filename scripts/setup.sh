@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages kcycle builds and tests with. Idempotent: does nothing
+# when everything is present. As root it runs apt-get; otherwise it prints the line to run.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config   # compiler and build system
+  libomp-dev                         # OpenMP runtime headers (g++ uses libgomp; clang needs this)
+  libcli11-dev                       # command line parsing for `kcycle`
+  nlohmann-json3-dev                 # JSON output and configuration files
+  libgtest-dev                       # unit tests (GoogleTest)
+  libbenchmark-dev                   # micro-benchmarks (Google Benchmark)
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all build dependencies are installed."
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  sudo DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup: not root. Run this, then try again:" >&2
+  echo "  sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi

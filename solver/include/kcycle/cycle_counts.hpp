@@ -1,0 +1,28 @@
+#pragma once
+// The paper's closed forms for the recursive structure of one kappa-cycle (section 2).
+#include <cstdint>
+
+namespace kcycle {
+
+// Binomial coefficient C(a, b); 0 when b < 0 or b > a.
+std::uint64_t binomial(int a, int b);
+
+// Calls to the cycle routine on level `level` (1 = finest) of one kappa-cycle
+// (Proposition 2.2): sum_{j=0}^{min(kappa-1, level-1)} C(level-1, j).
+std::uint64_t level_calls(int kappa, int level);
+
+// Calls over all n levels (Proposition 2.4): sum_{j=1}^{min(kappa, n)} C(n, j).
+std::uint64_t total_calls(int kappa, int levels);
+
+// Calls at the coarsest level of an n-level cycle made with counter kappa - j
+// (Lemma 2.9): C(n-1, j) for j = 0..min(kappa-1, n-1), else 0.
+std::uint64_t coarsest_calls_with_counter(int kappa, int levels, int j);
+
+// Backend operation launches in one cycle when every call above the coarsest level issues
+// `launches_per_call` operations and the coarsest level one (the paper's table 3.3 with
+// 5+nu; kcycle's CPU backend fuses residual+restriction and prolongation+correction, so it
+// issues 3+nu):
+//   launches_per_call * totalCalls(kappa, n-1) + levelCalls(kappa, n).
+std::uint64_t launches_per_cycle(int kappa, int levels, int launches_per_call);
+
+}  // namespace kcycle

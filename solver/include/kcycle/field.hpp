@@ -1,0 +1,33 @@
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <span>
+
+#include "kcycle/grid.hpp"
+
+namespace kcycle {
+
+// A grid function in host memory: (nx+2) x (ny+2) doubles, rows contiguous along x, the
+// outer ring holding Dirichlet boundary values. Move-only; allocated once at set-up.
+class Field {
+ public:
+  Field() = default;
+  explicit Field(GridShape shape);
+
+  const GridShape& shape() const { return shape_; }
+  int stride() const { return shape_.stride(); }
+  double* data() { return data_.get(); }
+  const double* data() const { return data_.get(); }
+  double* row(int j) { return data_.get() + std::size_t(j) * std::size_t(stride()); }
+  const double* row(int j) const { return data_.get() + std::size_t(j) * std::size_t(stride()); }
+  double& operator()(int i, int j) { return row(j)[i]; }
+  double operator()(int i, int j) const { return row(j)[i]; }
+  std::span<double> values() { return {data_.get(), shape_.storage()}; }
+  std::span<const double> values() const { return {data_.get(), shape_.storage()}; }
+
+ private:
+  GridShape shape_{};
+  std::unique_ptr<double[]> data_;
+};
+
+}  // namespace kcycle

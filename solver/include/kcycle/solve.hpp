@@ -1,0 +1,61 @@
+#pragma once
+// The solve driver: the stand-alone kappa-cycle iteration, or CG / flexible CG
+// preconditioned by one kappa-cycle per iteration, with stopping on convergence,
+// divergence, NaN or the iteration limit.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kcycle/problem.hpp"
+#include "kcycle/solver_options.hpp"
+
+namespace kcycle {
+
+enum class SolveStatus { Converged, MaxIterations, Diverged, NotANumber, Breakdown, Cancelled };
+std::string_view to_string(SolveStatus);
+
+struct IterationRecord {
+  int iteration = 0;
+  double error_norm = 0;     // L2 (h-scaled) norm of u - u_exact; NaN when unknown
+  double residual_norm = 0;  // L2 (h-scaled) norm of f - A u
+  double factor = 0;         // monitored norm / previous monitored norm
+  double seconds = 0;        // the cycle (or CG iteration) alone, norms excluded
+};
+
+struct SolveResult {
+  SolveStatus status = SolveStatus::MaxIterations;
+  int iterations = 0;
+  double initial_error = 0, final_error = 0;
+  double initial_residual = 0, final_residual = 0;
+  double error_reduction = 0, residual_reduction = 0;  // final / initial
+  double mean_factor = 0;          // (monitored reduction)^(1/iterations)
+  double seconds_setup = 0;
+  double seconds_total = 0;        // the iteration loop, norms included
+  double seconds_per_iteration = 0;
+  double seconds_per_cycle = 0;    // median of the cycle-only times
+  double omega = 0;
+  double smoothing_factor = 0;     // LFA of damped Jacobi at omega
+  std::uint64_t unknowns = 0;
+  std::uint64_t launches_per_iteration = 0;
+  Monitor monitor = Monitor::Error;
+  std::vector<IterationRecord> history;
+  std::string message;
+
+  bool converged() const { return status == SolveStatus::Converged; }
+};
+
+// Called after every iteration; return false to cancel the solve.
+using IterationCallback = std::function<bool(const IterationRecord&)>;
+
+// The damping factor a solve with these options uses (paper formula, LFA, or fixed).
+double resolve_omega(const SolverOptions& options);
+
+// Validates the options (throws InvalidOptions) and solves the chosen problem.
+SolveResult solve(const SolverOptions& options, const IterationCallback& on_iteration = {});
+// Same, for a problem the caller built on the finest grid of `options.levels` levels.
+SolveResult solve(const SolverOptions& options, const DiscreteProblem& problem,
+                  const IterationCallback& on_iteration = {});
+
+}  // namespace kcycle

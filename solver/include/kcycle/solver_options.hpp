@@ -1,0 +1,67 @@
+#pragma once
+// Everything a solve is set up from, with validation that names the offending parameter.
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "kcycle/multigrid.hpp"
+
+namespace kcycle {
+
+// kappa = W: any counter >= levels gives the W-cycle (Proposition 2.1).
+inline constexpr int kKappaW = std::numeric_limits<int>::max();
+inline constexpr int kMaxLevels = 16;
+
+enum class SolverKind { Multigrid, PCG, FCG };
+enum class OmegaMode { Paper, Fourier, Fixed };
+enum class ProblemKind { RandomError = 0, Manufactured = 1 };
+
+struct SolverOptions {
+  int levels = 7;
+  double eps = 1e-4;
+  double angle_degrees = 45.0;
+  CycleChoice cycle{CycleType::Kappa, 2};
+  Smoother smoother = Smoother::Jacobi;
+  int nu1 = 2;
+  int nu2 = 2;
+  OmegaMode omega_mode = OmegaMode::Paper;
+  double omega = 0.0;  // used when omega_mode == Fixed
+  SolverKind solver = SolverKind::Multigrid;
+  ProblemKind problem = ProblemKind::RandomError;
+  double tolerance = 1e-8;         // stop when the monitored norm drops by this factor
+  int max_iterations = 10000;
+  double divergence_factor = 1e6;  // stop when the monitored norm grows by this factor
+  std::uint64_t seed = 1;
+  int threads = 0;                 // 0: all cores
+};
+
+class InvalidOptions : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Throws InvalidOptions with a message a user can act on. Also refuses a level count whose
+// memory would exceed what the machine has available.
+void validate(const SolverOptions& options);
+
+// Bytes the solve will allocate (hierarchy, Krylov vectors, problem data).
+std::size_t estimated_memory_bytes(const SolverOptions& options);
+// MemAvailable from /proc/meminfo, if readable.
+std::optional<std::size_t> available_memory_bytes();
+
+// "W", "w", "inf" -> kKappaW; a positive integer -> itself; otherwise nothing.
+std::optional<int> parse_kappa(std::string_view text);
+std::string kappa_to_string(int kappa);
+
+std::string_view to_string(SolverKind);
+std::string_view to_string(OmegaMode);
+std::string_view to_string(Smoother);
+std::string_view to_string(CycleType);
+std::optional<SolverKind> parse_solver(std::string_view);
+std::optional<Smoother> parse_smoother(std::string_view);
+std::optional<CycleType> parse_cycle_type(std::string_view);
+
+}  // namespace kcycle

@@ -1,0 +1,39 @@
+#pragma once
+// Measurements for benchmarks and the run-time model: median time of one cycle, and the
+// memory bandwidth of a relaxation sweep beside a STREAM triad on the same data.
+#include <cstdint>
+
+#include "kcycle/multigrid.hpp"
+
+namespace kcycle {
+
+struct TimingPolicy {
+  int warmup = 2;              // untimed cycles first
+  int min_repetitions = 5;
+  double min_seconds = 0.2;    // keep repeating until this much time was measured
+  int max_repetitions = 2000;
+};
+
+struct CycleTiming {
+  double median_seconds = 0;
+  double min_seconds = 0;
+  int repetitions = 0;
+  std::uint64_t launches = 0;  // backend launches in one cycle
+};
+
+// Times single cycles of problem 0 (random error). The iterate is reset to the same random
+// guess before every cycle, outside the timing, so no repetition runs on denormal numbers.
+CycleTiming time_cycle(const MultigridSettings& settings, CycleChoice cycle, int threads,
+                       const TimingPolicy& policy = {});
+
+struct BandwidthMeasurement {
+  double jacobi_gbps = 0;      // 24 bytes per unknown: read v, read f, write the output
+  double triad_gbps = 0;       // 24 bytes per unknown: a = b + s c
+  double jacobi_seconds = 0;   // median
+  double triad_seconds = 0;    // median
+  std::uint64_t unknowns = 0;
+};
+
+BandwidthMeasurement measure_bandwidth(int levels, int threads, int repetitions = 30);
+
+}  // namespace kcycle

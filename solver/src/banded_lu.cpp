@@ -1,0 +1,54 @@
+#include "kcycle/banded_lu.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace kcycle {
+
+BandedLU::BandedLU(const Stencil9& stencil, GridShape shape)
+    : shape_(shape), n_(int(shape.unknowns())), bw_(shape.nx + 1),
+      width_(std::size_t(2 * bw_ + 1)), band_(std::size_t(n_) * width_, 0.0),
+      work_(std::size_t(n_), 0.0) {
+  const int nx = shape.nx, ny = shape.ny;
+  // Assemble: unknown (i, j), 0-based interior indices, is row j * nx + i.
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+          const int ii = i + dx, jj = j + dy;
+          if (ii < 0 || ii >= nx || jj < 0 || jj >= ny) continue;  // Dirichlet: folded away
+          at(j * nx + i, jj * nx + ii) = stencil.a[dy + 1][dx + 1];
+        }
+  // Doolittle LU in place, restricted to the band.
+  for (int k = 0; k < n_; ++k) {
+    const double pivot = at(k, k);
+    if (pivot == 0.0) throw std::runtime_error("coarsest-level matrix is singular");
+    const int last = std::min(n_ - 1, k + bw_);
+    for (int r = k + 1; r <= last; ++r) {
+      const double m = at(r, k) / pivot;
+      if (m == 0.0) continue;
+      at(r, k) = m;
+      for (int c = k + 1; c <= last; ++c) at(r, c) -= m * at(k, c);
+    }
+  }
+}
+
+void BandedLU::solve(const Field& f, Field& v) const {
+  const int nx = shape_.nx, ny = shape_.ny;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) work_[std::size_t(j * nx + i)] = f(i + 1, j + 1);
+  for (int r = 0; r < n_; ++r) {  // forward: L y = f
+    double s = work_[std::size_t(r)];
+    for (int c = std::max(0, r - bw_); c < r; ++c) s -= at(r, c) * work_[std::size_t(c)];
+    work_[std::size_t(r)] = s;
+  }
+  for (int r = n_ - 1; r >= 0; --r) {  // backward: U x = y
+    double s = work_[std::size_t(r)];
+    for (int c = r + 1; c <= std::min(n_ - 1, r + bw_); ++c) s -= at(r, c) * work_[std::size_t(c)];
+    work_[std::size_t(r)] = s / at(r, r);
+  }
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) v(i + 1, j + 1) = work_[std::size_t(j * nx + i)];
+}
+
+}  // namespace kcycle

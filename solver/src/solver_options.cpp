@@ -1,0 +1,125 @@
+#include "kcycle/solver_options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "kcycle/grid.hpp"
+
+namespace kcycle {
+
+namespace {
+
+[[noreturn]] void reject(const std::string& what) { throw InvalidOptions(what); }
+
+std::string gib(std::size_t bytes) {
+  std::ostringstream s;
+  s.precision(3);
+  s << double(bytes) / double(1ull << 30) << " GiB";
+  return s.str();
+}
+
+}  // namespace
+
+std::size_t estimated_memory_bytes(const SolverOptions& o) {
+  std::size_t doubles = 0;
+  for (int l = 1; l <= o.levels; ++l) doubles += 3 * full_coarsening_shape(o.levels, l).storage();
+  // Finest level: problem data (rhs, guess, exact) and solver vectors (x, r, z, p, q, work).
+  doubles += 9 * full_coarsening_shape(o.levels, 1).storage();
+  return doubles * sizeof(double);
+}
+
+std::optional<std::size_t> available_memory_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::size_t value = 0;
+  std::string unit;
+  while (meminfo >> key >> value >> unit)
+    if (key == "MemAvailable:") return value * 1024;
+  return std::nullopt;
+}
+
+void validate(const SolverOptions& o) {
+  if (o.levels < 1 || o.levels > kMaxLevels)
+    reject("--levels must be between 1 and " + std::to_string(kMaxLevels) + " (got " +
+           std::to_string(o.levels) + ")");
+  if (!std::isfinite(o.eps) || o.eps <= 0.0 || o.eps > 1.0)
+    reject("--eps must be in (0, 1] (got " + std::to_string(o.eps) + ")");
+  if (!std::isfinite(o.angle_degrees)) reject("--angle must be a finite number of degrees");
+  if (o.cycle.counter < 1)
+    reject(std::string(o.cycle.type == CycleType::Gamma ? "--gamma" : "--kappa") +
+           " must be a positive integer or W (got " + std::to_string(o.cycle.counter) + ")");
+  if (o.nu1 < 0 || o.nu2 < 0) reject("--nu1 and --nu2 must be non-negative");
+  if (o.nu1 + o.nu2 == 0) reject("--nu1 + --nu2 must be at least 1: a cycle needs relaxation");
+  if (o.omega_mode == OmegaMode::Fixed && !(o.omega > 0.0 && o.omega < 2.0))
+    reject("--omega must be in (0, 2), 'auto' or 'lfa' (got " + std::to_string(o.omega) + ")");
+  if (!(o.tolerance > 0.0 && o.tolerance < 1.0))
+    reject("--tol must be a reduction factor in (0, 1), e.g. 1e-8");
+  if (o.max_iterations < 1) reject("--max-iter must be at least 1");
+  if (!(o.divergence_factor > 1.0)) reject("the divergence factor must exceed 1");
+  if (o.threads < 0) reject("--threads must be 0 (all cores) or positive");
+  const std::size_t need = estimated_memory_bytes(o);
+  if (const auto have = available_memory_bytes(); have && need > *have / 10 * 9)
+    reject(std::to_string(o.levels) + " levels need about " + gib(need) +
+           " of memory; this machine has " + gib(*have) + " available");
+}
+
+std::optional<int> parse_kappa(std::string_view text) {
+  if (text == "W" || text == "w" || text == "inf" || text == "infinity") return kKappaW;
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 1) return std::nullopt;
+  return value;
+}
+
+std::string kappa_to_string(int kappa) { return kappa == kKappaW ? "W" : std::to_string(kappa); }
+
+std::string_view to_string(SolverKind k) {
+  switch (k) {
+    case SolverKind::Multigrid: return "mg";
+    case SolverKind::PCG: return "pcg";
+    case SolverKind::FCG: return "fcg";
+  }
+  return "?";
+}
+std::string_view to_string(OmegaMode m) {
+  switch (m) {
+    case OmegaMode::Paper: return "auto";
+    case OmegaMode::Fourier: return "lfa";
+    case OmegaMode::Fixed: return "fixed";
+  }
+  return "?";
+}
+std::string_view to_string(Smoother s) {
+  switch (s) {
+    case Smoother::Jacobi: return "jacobi";
+  }
+  return "?";
+}
+std::string_view to_string(CycleType t) {
+  switch (t) {
+    case CycleType::Kappa: return "kappa";
+    case CycleType::Gamma: return "gamma";
+    case CycleType::F: return "f";
+  }
+  return "?";
+}
+
+std::optional<SolverKind> parse_solver(std::string_view s) {
+  for (SolverKind k : {SolverKind::Multigrid, SolverKind::PCG, SolverKind::FCG})
+    if (s == to_string(k)) return k;
+  return std::nullopt;
+}
+std::optional<Smoother> parse_smoother(std::string_view s) {
+  if (s == to_string(Smoother::Jacobi)) return Smoother::Jacobi;
+  return std::nullopt;
+}
+std::optional<CycleType> parse_cycle_type(std::string_view s) {
+  for (CycleType t : {CycleType::Kappa, CycleType::Gamma, CycleType::F})
+    if (s == to_string(t)) return t;
+  return std::nullopt;
+}
+
+}  // namespace kcycle

@@ -1,0 +1,87 @@
+#include "kcycle/timing.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "kcycle/cpu_backend.hpp"
+#include "kcycle/problem.hpp"
+
+namespace kcycle {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+// Runs `body` (untimed `prepare` before each) until the policy is satisfied.
+template <class Prepare, class Body>
+std::vector<double> repeat_timed(const TimingPolicy& p, Prepare prepare, Body body) {
+  for (int k = 0; k < p.warmup; ++k) {
+    prepare();
+    body();
+  }
+  std::vector<double> times;
+  double total = 0;
+  while (int(times.size()) < p.max_repetitions &&
+         (int(times.size()) < p.min_repetitions || total < p.min_seconds)) {
+    prepare();
+    const auto t0 = Clock::now();
+    body();
+    const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
+    times.push_back(dt);
+    total += dt;
+  }
+  return times;
+}
+
+}  // namespace
+
+CycleTiming time_cycle(const MultigridSettings& settings, CycleChoice cycle, int threads,
+                       const TimingPolicy& policy) {
+  CpuBackend backend(threads);
+  Multigrid<CpuBackend> mg(backend, settings);
+  Field guess = backend.make_vector(mg.level(1).shape);
+  fill_uniform_random(guess, 1);
+  const auto times = repeat_timed(
+      policy, [&] { backend.copy(guess, mg.level(1).v); },
+      [&] { mg.cycle(cycle); });
+  CycleTiming t;
+  t.median_seconds = median(times);
+  t.min_seconds = *std::min_element(times.begin(), times.end());
+  t.repetitions = int(times.size());
+  const std::uint64_t before = backend.launches();
+  mg.cycle(cycle);
+  t.launches = backend.launches() - before;
+  return t;
+}
+
+BandwidthMeasurement measure_bandwidth(int levels, int threads, int repetitions) {
+  CpuBackend backend(threads);
+  const GridShape shape = full_coarsening_shape(levels, 1);
+  Field v = backend.make_vector(shape), f = backend.make_vector(shape),
+        out = backend.make_vector(shape);
+  fill_uniform_random(v, 1);
+  fill_uniform_random(f, 2);
+  const Stencil9 A = scaled(rotated_anisotropic_stencil(1e-4, 45.0), 1.0 / (shape.hx() * shape.hx()));
+  TimingPolicy policy;
+  policy.min_repetitions = repetitions;
+  policy.min_seconds = 0.1;
+  auto nothing = [] {};
+  const double jacobi = median(repeat_timed(policy, nothing, [&] { backend.jacobi(A, 0.8, v, f, out); }));
+  const double triad = median(repeat_timed(policy, nothing, [&] { backend.triad(0.5, v, f, out); }));
+  BandwidthMeasurement m;
+  m.unknowns = shape.unknowns();
+  const double bytes = 24.0 * double(m.unknowns);
+  m.jacobi_seconds = jacobi;
+  m.triad_seconds = triad;
+  m.jacobi_gbps = bytes / jacobi * 1e-9;
+  m.triad_gbps = bytes / triad * 1e-9;
+  return m;
+}
+
+}  // namespace kcycle
