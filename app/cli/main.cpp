@@ -11,14 +11,19 @@ int main(int argc, char** argv) {
       "kcycle: multigrid kappa-cycles (Avnat & Yavneh) for 2D rotated anisotropic diffusion.\n"
       "kappa=1 is the V-cycle, 2 the F-cycle, W (or any kappa >= levels) the W-cycle.\n"
       "Try: kcycle solve --levels 9 --eps 1e-4 --angle 45 --kappa 3"};
+  app.name("kcycle");
   app.require_subcommand(1);
   const kcycle::cli::Subcommand commands[] = {kcycle::cli::add_solve_command(app),
                                            kcycle::cli::add_info_command(app),
                                            kcycle::cli::add_bench_command(app)};
+  if (argc == 1) {  // a newcomer typing `kcycle` gets the overview, not one terse line
+    std::cerr << app.help();
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return app.exit(e) == 0 ? 0 : 2;  // --help is 0; every parse error is bad input
   }
   try {
     for (const auto& command : commands)

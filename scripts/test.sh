@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it: installs what is missing, builds the optimized tree and
+# the AddressSanitizer+UBSan tree, and runs every test in both.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+
+bash scripts/setup.sh
+
+for preset in release asan; do
+  echo "== build: $preset"
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset" -j "$jobs"
+  echo "== test: $preset"
+  ctest --preset "$preset" -j "$jobs"
+done

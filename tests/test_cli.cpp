@@ -1,0 +1,100 @@
+// The `kcycle` command line as a user meets it: exit codes, messages, JSON.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+
+struct Outcome {
+  int exit_code = -1;
+  bool crashed = false;
+  std::string output;  // stdout and stderr together
+};
+
+Outcome run_cli(const std::string& args) {
+  const std::string command = std::string(KCYCLE_CLI_PATH) + " " + args + " 2>&1";
+  Outcome out;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return out;
+  std::array<char, 4096> buffer;
+  std::size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out.output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  out.crashed = WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) >= 128);
+  out.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+void expect_refused(const std::string& args, const std::string& message) {
+  const Outcome o = run_cli("solve " + args);
+  EXPECT_FALSE(o.crashed) << args << "\n" << o.output;
+  EXPECT_NE(o.exit_code, 0) << args << "\n" << o.output;
+  EXPECT_NE(o.output.find(message), std::string::npos) << args << "\n" << o.output;
+}
+
+TEST(Cli, BadInputGetsAClearMessageAndNonZeroExit) {
+  expect_refused("--eps 0", "--eps must be in (0, 1]");
+  expect_refused("--eps -1", "--eps must be in (0, 1]");
+  expect_refused("--eps 2", "--eps must be in (0, 1]");
+  expect_refused("--eps abc", "--eps");
+  expect_refused("--kappa 0", "--kappa must be a positive integer or W");
+  expect_refused("--kappa x", "--kappa must be a positive integer or W");
+  expect_refused("--nu1 0 --nu2 0", "--nu1 + --nu2 must be at least 1");
+  expect_refused("--levels 0", "--levels must be between 1 and 16");
+  expect_refused("--levels 15", "of memory; this machine has");
+  expect_refused("--levels ten", "--levels");
+  expect_refused("--smoother sor", "unknown --smoother 'sor'");
+  expect_refused("--omega fast", "--omega must be auto, lfa or a number");
+  expect_refused("--solver gmres", "--solver must be mg, pcg or fcg");
+  expect_refused("--problem 7", "--problem must be 0 or 1");
+  expect_refused("--no-such-option", "no-such-option");
+}
+
+TEST(Cli, NoSubcommandPrintsUsage) {
+  const Outcome o = run_cli("");
+  EXPECT_NE(o.exit_code, 0);
+  EXPECT_NE(o.output.find("solve"), std::string::npos) << o.output;
+}
+
+TEST(Cli, HelpDescribesEveryOption) {
+  const Outcome o = run_cli("solve --help");
+  EXPECT_EQ(o.exit_code, 0);
+  for (const char* opt : {"--levels", "--eps", "--angle", "--kappa", "--smoother", "--nu1", "--nu2", "--omega",
+                          "--solver", "--problem", "--tol", "--max-iter", "--seed", "--threads", "--json"})
+    EXPECT_NE(o.output.find(opt), std::string::npos) << opt;
+}
+
+TEST(Cli, DivergenceExitsNonZeroWithStatus) {
+  const Outcome o = run_cli("solve --levels 5 --eps 1 --omega 1.95 --kappa 1");
+  EXPECT_EQ(o.exit_code, 3) << o.output;
+  EXPECT_NE(o.output.find("diverged"), std::string::npos) << o.output;
+}
+
+TEST(Cli, JsonHasTheDocumentedFields) {
+  const Outcome o = run_cli("solve --levels 6 --eps 1e-2 --angle 30 --kappa W --solver pcg --json");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  const auto j = nlohmann::json::parse(o.output);
+  for (const char* key : {"iterations", "converged", "error_reduction", "residual_reduction", "seconds_total",
+                          "seconds_per_iteration", "omega", "kappa", "levels", "unknowns", "history"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["kappa"], "W");
+  EXPECT_EQ(j["levels"], 6);
+  EXPECT_EQ(j["unknowns"], 63 * 63);
+  EXPECT_TRUE(j["converged"].get<bool>());
+  EXPECT_LE(j["error_reduction"].get<double>(), 1e-8);
+  EXPECT_EQ(j["history"].size(), j["iterations"].get<std::size_t>());
+}
+
+TEST(Cli, InfoPrintsThePapersCounts) {
+  const Outcome o = run_cli("info --levels 5 --kappa 3 --json");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  const auto j = nlohmann::json::parse(o.output);
+  EXPECT_EQ(j["total_calls"], 5 + 10 + 10);
+  EXPECT_EQ(j["level_calls"], nlohmann::json({1, 2, 4, 7, 11}));
+}
+
+}  // namespace
