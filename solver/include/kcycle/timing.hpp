@@ -28,12 +28,15 @@ CycleTiming time_cycle(const MultigridSettings& settings, CycleChoice cycle, int
 
 struct BandwidthMeasurement {
   double jacobi_gbps = 0;      // 24 bytes per unknown: read v, read f, write the output
-  double triad_gbps = 0;       // 24 bytes per unknown: a = b + s c
+  double triad_gbps = 0;       // 24 bytes per element: a = b + s c
   double jacobi_seconds = 0;   // median
   double triad_seconds = 0;    // median
-  std::uint64_t unknowns = 0;
+  std::uint64_t unknowns = 0;        // of the finest level (the sweep)
+  std::uint64_t triad_unknowns = 0;  // per triad array: at least 2^25, beyond every cache
 };
 
+// A Jacobi sweep on the finest level of `levels` levels, and a STREAM triad on arrays of at
+// least 2^25 doubles each (memory, not cache).
 BandwidthMeasurement measure_bandwidth(int levels, int threads, int repetitions = 30);
 
 }  // namespace kcycle
