@@ -12,5 +12,7 @@ for preset in release asan; do
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset" -j "$jobs"
   echo "== test: $preset"
-  ctest --preset "$preset" -j "$jobs"
+  # Serially: every test already runs its solver on all cores (OpenMP), and two at once
+  # oversubscribe them (4x slower on 2 cores).
+  ctest --preset "$preset"
 done

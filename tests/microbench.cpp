@@ -46,7 +46,7 @@ void BM_Cycle(benchmark::State& state) {
   CpuBackend be(0);
   MultigridSettings s;
   s.levels = int(state.range(0));
-  s.stencil = rotated_anisotropic_stencil(1e-4, 45);
+  s.tensor = rotated_anisotropic_tensor(1e-4, 45);
   s.omega = paper_jacobi_omega(1e-4, 45);
   Multigrid<CpuBackend> mg(be, s);
   Field guess = be.make_vector(mg.level(1).shape);

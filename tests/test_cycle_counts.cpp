@@ -21,7 +21,7 @@ struct RecordingOps {
   int nu2() const { return 2; }
   void enter(int l, int c) { trace.push_back({OpKind::Call, std::int16_t(l), c}); }
   void coarse_solve(int l) { trace.push_back({OpKind::CoarseSolve, std::int16_t(l), 0}); }
-  void relax(int l, OpKind k) { trace.push_back({k, std::int16_t(l), 0}); }
+  void relax(int l, OpKind k, int) { trace.push_back({k, std::int16_t(l), 0}); }
   void restrict_residual(int l) { trace.push_back({OpKind::Restrict, std::int16_t(l), 0}); }
   void zero_coarse(int l) { trace.push_back({OpKind::ZeroCoarse, std::int16_t(l), 0}); }
   void prolong_add(int l) { trace.push_back({OpKind::Prolong, std::int16_t(l), 0}); }
@@ -69,15 +69,12 @@ TEST(CycleCounts, RecursionMatchesFormulasUpTo14Levels) {
     }
 }
 
-TEST(CycleCounts, SolverTraceAndLaunchCounterMatchFormulas) {
+void check_solver_counts(MultigridSettings s, int max_levels) {
   // The real solver: arithmetic on every level, trace recorded by its executor, launches
   // counted by the backend as they are issued.
-  for (int n = 1; n <= 10; ++n) {
+  for (int n = 1; n <= max_levels; ++n) {
     CpuBackend backend(2);
-    MultigridSettings s;
     s.levels = n;
-    s.stencil = rotated_anisotropic_stencil(1e-2, 30);
-    s.omega = paper_jacobi_omega(1e-2, 30);
     Multigrid<CpuBackend> mg(backend, s);
     fill_uniform_random(mg.level(1).v, 7);
     for (int kappa = 1; kappa <= n + 1; ++kappa) {
@@ -85,15 +82,37 @@ TEST(CycleCounts, SolverTraceAndLaunchCounterMatchFormulas) {
       backend.reset_launches();
       mg.cycle({CycleType::Kappa, kappa}, &trace);
       expect_counts_match_formulas(trace, kappa, n);
-      const int per_call = CpuBackend::kLaunchesPerCallBeyondRelax + s.nu1 + s.nu2;
+      const int per_call = s.launches_per_call(CpuBackend::kLaunchesPerCallBeyondRelax);
       EXPECT_EQ(backend.launches(), launches_per_cycle(std::min(kappa, n), n, per_call))
-          << "kappa=" << kappa << " n=" << n;
-      // Every traced operation but a Call is exactly one backend launch.
-      std::uint64_t ops = 0;
-      for (const TraceEvent& e : trace) ops += e.kind != OpKind::Call;
-      EXPECT_EQ(backend.launches(), ops);
+          << "kappa=" << kappa << " n=" << n << " smoother " << int(s.smoother);
+      // Each traced relaxation is launches_per_relaxation launches, every other operation one.
+      std::uint64_t launches = 0;
+      for (const TraceEvent& e : trace)
+        if (e.kind == OpKind::PreRelax || e.kind == OpKind::PostRelax) launches += launches_per_relaxation(s.smoother);
+        else launches += e.kind != OpKind::Call;
+      EXPECT_EQ(backend.launches(), launches);
     }
   }
+}
+
+TEST(CycleCounts, SolverTraceAndLaunchCounterMatchFormulas) {
+  MultigridSettings s;
+  s.tensor = rotated_anisotropic_tensor(1e-2, 30);
+  s.omega = paper_jacobi_omega(1e-2, 30);
+  check_solver_counts(s, 10);
+}
+
+TEST(CycleCounts, CountsStayExactForEverySmootherAndCoarsening) {
+  for (Smoother sm : {Smoother::Jacobi, Smoother::GaussSeidel, Smoother::XZebra, Smoother::YZebra, Smoother::XYZebra})
+    for (Coarsening c : {Coarsening::Full, Coarsening::SemiY})
+      for (CoarseOperator op : {CoarseOperator::Rediscretized, CoarseOperator::Galerkin}) {
+        MultigridSettings s;
+        s.tensor = rotated_anisotropic_tensor(1e-3, 30);
+        s.smoother = sm;
+        s.coarsening = c;
+        s.coarse_operator = op;
+        check_solver_counts(s, 6);
+      }
 }
 
 TEST(CycleCounts, WIsReachedAtKappaEqualsLevels) {

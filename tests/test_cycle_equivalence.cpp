@@ -22,7 +22,7 @@ Executed run_cycles(CycleChoice cycle, int levels, int cycles = 3) {
   CpuBackend backend(2);
   MultigridSettings s;
   s.levels = levels;
-  s.stencil = rotated_anisotropic_stencil(1e-3, 30);
+  s.tensor = rotated_anisotropic_tensor(1e-3, 30);
   s.omega = paper_jacobi_omega(1e-3, 30);
   Multigrid<CpuBackend> mg(backend, s);
   fill_uniform_random(mg.level(1).v, 42);

@@ -54,7 +54,7 @@ int run(const BenchArgs& a) {
   for (int n = a.min_levels; n <= a.max_levels; ++n) {
     MultigridSettings s;
     s.levels = n;
-    s.stencil = rotated_anisotropic_stencil(a.eps, a.angle);
+    s.tensor = rotated_anisotropic_tensor(a.eps, a.angle);
     s.omega = paper_jacobi_omega(a.eps, a.angle);
     s.nu1 = a.nu1;
     s.nu2 = a.nu2;

@@ -30,7 +30,7 @@ int run(const InfoArgs& a) {
   if (a.nu1 < 0 || a.nu2 < 0) throw InvalidOptions("--nu1 and --nu2 must be non-negative");
   const int n = a.levels;
   const int kappa = std::min(*parsed, n);  // W: kappa >= n
-  const int per_call = CpuBackend::kLaunchesPerCallBeyondRelax + a.nu1 + a.nu2;
+  const int per_call = CpuBackend::kLaunchesPerCallBeyondRelax + a.nu1 + a.nu2;  // Jacobi
   const std::uint64_t launches = launches_per_cycle(kappa, n, per_call);
   const std::uint64_t paper_launches = launches_per_cycle(kappa, n, 5 + a.nu1 + a.nu2);
   if (a.json) {

@@ -20,7 +20,10 @@ struct SolveArgs {
   SolverOptions options;
   std::string kappa = "2";
   std::string omega = "auto";
+  std::string preset;
   std::string smoother = "jacobi";
+  std::string coarsening = "full";
+  std::string coarse_operator = "rediscretized";
   std::string solver = "mg";
   std::string cycle = "kappa";
   int gamma = 1;
@@ -30,9 +33,11 @@ struct SolveArgs {
   bool quiet = false;
 };
 
-// Turns the textual options into SolverOptions; throws InvalidOptions.
-SolverOptions resolve(const SolveArgs& a) {
+// Turns the textual options into SolverOptions; throws InvalidOptions. A preset sets its
+// parts first; options given explicitly on the command line override it.
+SolverOptions resolve(const SolveArgs& a, const CLI::App& cmd) {
   SolverOptions o = a.options;
+  auto given = [&](const char* name) { return cmd.count(name) > 0; };
   const auto type = parse_cycle_type(a.cycle);
   if (!type) throw InvalidOptions("--cycle must be kappa, gamma or f (got '" + a.cycle + "')");
   o.cycle.type = *type;
@@ -45,12 +50,35 @@ SolverOptions resolve(const SolveArgs& a) {
   } else {
     o.cycle.counter = 2;
   }
-  const auto smoother = parse_smoother(a.smoother);
-  if (!smoother) throw InvalidOptions("unknown --smoother '" + a.smoother + "' (available: jacobi)");
-  o.smoother = *smoother;
-  const auto solver = parse_solver(a.solver);
-  if (!solver) throw InvalidOptions("--solver must be mg, pcg or fcg (got '" + a.solver + "')");
-  o.solver = *solver;
+  if (!a.preset.empty()) {
+    const auto preset = find_preset(a.preset);
+    if (!preset) {
+      std::string names;
+      for (const Preset& p : presets()) names += (names.empty() ? "" : ", ") + std::string(p.name);
+      throw InvalidOptions("unknown --preset '" + a.preset + "' (available: " + names + ")");
+    }
+    apply(*preset, o);
+  }
+  if (a.preset.empty() || given("--smoother")) {
+    const auto smoother = parse_smoother(a.smoother);
+    if (!smoother) throw InvalidOptions("unknown --smoother '" + a.smoother + "' (available: " + smoother_names() + ")");
+    o.smoother = *smoother;
+  }
+  if (a.preset.empty() || given("--coarsening")) {
+    const auto c = parse_coarsening(a.coarsening);
+    if (!c) throw InvalidOptions("--coarsening must be full or semi (got '" + a.coarsening + "')");
+    o.coarsening = *c;
+  }
+  if (a.preset.empty() || given("--coarse-operator")) {
+    const auto c = parse_coarse_operator(a.coarse_operator);
+    if (!c) throw InvalidOptions("--coarse-operator must be rediscretized or galerkin (got '" + a.coarse_operator + "')");
+    o.coarse_operator = *c;
+  }
+  if (a.preset.empty() || given("--solver")) {
+    const auto solver = parse_solver(a.solver);
+    if (!solver) throw InvalidOptions("--solver must be mg, pcg or fcg (got '" + a.solver + "')");
+    o.solver = *solver;
+  }
   if (a.problem != 0 && a.problem != 1) throw InvalidOptions("--problem must be 0 or 1");
   o.problem = ProblemKind(a.problem);
   if (a.omega == "auto") {
@@ -115,7 +143,7 @@ void print_json(const SolverOptions& o, const SolveResult& r) {
       {"seconds_per_cycle", r.seconds_per_cycle},
       {"launches_per_iteration", r.launches_per_iteration},
       {"omega", r.omega},
-      {"smoothing_factor", r.smoothing_factor},
+      {"smoothing_factor", number_or_null(r.smoothing_factor)},
       {"kappa", o.cycle.type == CycleType::Kappa ? nlohmann::json(kappa_to_string(o.cycle.counter))
                                                  : nlohmann::json()},
       {"cycle", to_string(o.cycle.type)},
@@ -124,8 +152,11 @@ void print_json(const SolverOptions& o, const SolveResult& r) {
       {"eps", o.eps},
       {"angle", o.angle_degrees},
       {"smoother", to_string(o.smoother)},
+      {"coarsening", to_string(o.coarsening)},
+      {"coarse_operator", to_string(o.coarse_operator)},
       {"nu1", o.nu1},
       {"nu2", o.nu2},
+      {"symmetric_smoothing", o.symmetric_smoothing},
       {"solver", to_string(o.solver)},
       {"problem", int(o.problem)},
       {"tol", o.tolerance},
@@ -135,15 +166,16 @@ void print_json(const SolverOptions& o, const SolveResult& r) {
   std::cout << out.dump(1) << "\n";
 }
 
-int run(const SolveArgs& args) {
-  const SolverOptions o = resolve(args);
+int run(const SolveArgs& args, const CLI::App& cmd) {
+  const SolverOptions o = resolve(args, cmd);
   validate(o);
   const bool text = !args.json;
   if (text) {
-    std::printf("kcycle solve: %d levels (%llu unknowns), eps=%g, angle=%g deg, %s, %s(%d,%d), %s\n",
+    std::printf("kcycle solve: %d levels (%llu unknowns), eps=%g, angle=%g deg, %s, %s(%d,%d), %s coarsening, %s operators, %s\n",
                 o.levels, (unsigned long long)full_coarsening_shape(o.levels, 1).unknowns(), o.eps,
                 o.angle_degrees, cycle_name(o).c_str(), std::string(to_string(o.smoother)).c_str(),
-                o.nu1, o.nu2,
+                o.nu1, o.nu2, std::string(to_string(o.coarsening)).c_str(),
+                std::string(to_string(o.coarse_operator)).c_str(),
                 o.solver == SolverKind::Multigrid ? "stand-alone cycle"
                 : o.solver == SolverKind::PCG     ? "CG preconditioned by the cycle (MGCG)"
                                                   : "flexible CG preconditioned by the cycle");
@@ -174,13 +206,13 @@ int run(const SolveArgs& args) {
       std::printf("%6d %13.6e %13.6e %9.5f %11.4f\n", h.iteration, h.error_norm, h.residual_norm,
                   h.factor, h.seconds * 1e3);
     }
-    const Stencil9 s = rotated_anisotropic_stencil(o.eps, o.angle_degrees);
     std::printf("\n%s\n", r.message.c_str());
-    std::printf("omega %.4f (%s); LFA smoothing factor of damped Jacobi at this omega: %.4f\n", r.omega,
-                o.omega_mode == OmegaMode::Paper     ? "paper's formula, Yavneh & Olvovsky"
-                : o.omega_mode == OmegaMode::Fourier ? "minimizes the LFA smoothing factor"
-                                                     : "set by --omega",
-                jacobi_smoothing_factor(s, r.omega));
+    if (o.smoother == Smoother::Jacobi)
+      std::printf("omega %.4f (%s); LFA smoothing factor of damped Jacobi at this omega: %.4f\n", r.omega,
+                  o.omega_mode == OmegaMode::Paper     ? "paper's formula, Yavneh & Olvovsky"
+                  : o.omega_mode == OmegaMode::Fourier ? "minimizes the LFA smoothing factor"
+                                                       : "set by --omega",
+                  r.smoothing_factor);
     std::printf("mean convergence factor %.5f; error %.3e -> %.3e; residual %.3e -> %.3e\n",
                 r.mean_factor, r.initial_error, r.final_error, r.initial_residual, r.final_residual);
     std::printf("time: %.4f ms per %s (median), %.4f ms per iteration with norms, total %.3f s, set-up %.3f s\n",
@@ -207,7 +239,15 @@ Subcommand add_solve_command(CLI::App& app) {
   cmd->add_option("--kappa", args->kappa, "Cycle counter: 1=V, 2=F, W (or >= levels) = W-cycle")->capture_default_str();
   cmd->add_option("--cycle", args->cycle, "Recursion: kappa (Algorithm 3), gamma (Algorithm 1), f (Algorithm 2)")->capture_default_str();
   cmd->add_option("--gamma", args->gamma, "Cycle index for --cycle gamma (1=V, 2=W)")->capture_default_str();
-  cmd->add_option("--smoother", args->smoother, "Relaxation: jacobi (damped point Jacobi)")->capture_default_str();
+  cmd->add_option("--preset", args->preset,
+                  "One of the paper's six solvers: jacobi, jacobi+cg, xyzebra-galerkin, xyzebra-galerkin+cg, "
+                  "xzebra-semi-galerkin, xzebra-semi-galerkin+cg (options given explicitly override it)");
+  cmd->add_option("--smoother", args->smoother,
+                  "Relaxation: jacobi (damped), gs-rb (Gauss-Seidel, red-black), xzebra / yzebra (line "
+                  "Gauss-Seidel along x / y, zebra order), xyzebra (alternating; an x and a y sweep count as two)")
+      ->capture_default_str();
+  cmd->add_option("--coarsening", args->coarsening, "full, or semi (y only; pair with xzebra)")->capture_default_str();
+  cmd->add_option("--coarse-operator", args->coarse_operator, "rediscretized or galerkin (R A P)")->capture_default_str();
   cmd->add_option("--nu1", o.nu1, "Pre-relaxation sweeps")->capture_default_str();
   cmd->add_option("--nu2", o.nu2, "Post-relaxation sweeps")->capture_default_str();
   cmd->add_option("--omega", args->omega, "Jacobi damping: auto (paper's formula), lfa (Fourier-optimal) or a number")->capture_default_str();
@@ -218,9 +258,12 @@ Subcommand add_solve_command(CLI::App& app) {
   cmd->add_option("--seed", o.seed, "Seed of the random initial guess")->capture_default_str();
   cmd->add_option("--threads", o.threads, "OpenMP threads (0: all cores)")->capture_default_str();
   cmd->add_option("--every", args->every, "Print every k-th iteration (0: 1-20 all, then every 10, then 100)");
+  cmd->add_flag("--symmetric", o.symmetric_smoothing,
+                "Post-smoothing in the adjoint order (black before red, even lines first, y before x), so V- "
+                "and W-cycles are symmetric preconditioners; default: the paper's same order before and after");
   cmd->add_flag("--json", args->json, "Print one JSON object (summary and history) instead of text");
   cmd->add_flag("--quiet", args->quiet, "Text output: summary only");
-  return {cmd, [args] { return run(*args); }};
+  return {cmd, [args, cmd] { return run(*args, *cmd); }};
 }
 
 }  // namespace kcycle::cli

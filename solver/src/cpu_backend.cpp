@@ -40,7 +40,7 @@ Field CpuBackend::make_vector(GridShape shape) {
 
 void CpuBackend::jacobi(const Stencil9& A, double omega, const Field& v, const Field& f,
                         Field& out) {
-  ++launches_;
+  count(v.shape());
   const int nx = v.shape().nx, ny = v.shape().ny;
   const double w = omega / A.center();
 #pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
@@ -52,8 +52,9 @@ void CpuBackend::jacobi(const Stencil9& A, double omega, const Field& v, const F
   }
 }
 
-void CpuBackend::restrict_residual(const Stencil9& A, const Field& v, const Field& f, Field& fc) {
-  ++launches_;
+void CpuBackend::restrict_residual(const Stencil9& A, const Field& v, const Field& f, Field& fc,
+                                   Coarsening coarsening) {
+  count(v.shape());
   if (v.stride() > restrict_row_stride_)
     throw std::logic_error("restrict_residual: field not made by this backend's make_vector");
   const int nxf = v.shape().nx, nyc = fc.shape().ny, nxc = fc.shape().nx;
@@ -77,19 +78,29 @@ void CpuBackend::restrict_residual(const Stencil9& A, const Field& v, const Fiel
       residual_row(2 * J, ring[1]);
       residual_row(2 * J + 1, ring[2]);
       double* c = fc.row(J);
-      for (int I = 1; I <= nxc; ++I) c[I] = kernels::full_weighting(ring[0], ring[1], ring[2], 2 * I);
+      if (coarsening == Coarsening::Full) {
+        for (int I = 1; I <= nxc; ++I) c[I] = kernels::full_weighting(ring[0], ring[1], ring[2], 2 * I);
+      } else {
+#pragma omp simd
+        for (int i = 1; i <= nxc; ++i) c[i] = kernels::full_weighting_y(ring[0], ring[1], ring[2], i);
+      }
       std::swap(ring[0], ring[2]);
     }
   }
 }
 
-void CpuBackend::prolong_add(const Field& vc, Field& v) {
-  ++launches_;
-  const int nxc = vc.shape().nx, ny = v.shape().ny;
+void CpuBackend::prolong_add(const Field& vc, Field& v, Coarsening coarsening) {
+  count(v.shape());
+  const int nxc = vc.shape().nx, nx = v.shape().nx, ny = v.shape().ny;
 #pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
   for (int j = 1; j <= ny; ++j) {
     const double *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1);
     double* o = v.row(j);
+    if (coarsening == Coarsening::SemiY) {
+#pragma omp simd
+      for (int i = 1; i <= nx; ++i) o[i] += kernels::linear_y(cJ, cJ1, i, j);
+      continue;
+    }
     // Fine points 2I and 2I+1 together, so each call's x parity is a compile-time constant
     // and the loop vectorizes; fine point 1 (I = 0) has no even partner.
     o[1] += kernels::bilinear(cJ, cJ1, 1, j);
@@ -101,13 +112,98 @@ void CpuBackend::prolong_add(const Field& vc, Field& v) {
   }
 }
 
+void CpuBackend::gauss_seidel(const Stencil9& A, Field& v, const Field& f, bool reverse) {
+  const int nx = v.shape().nx, ny = v.shape().ny;
+  const double inv_diag = 1.0 / A.center();
+  // Colour k: points with (i + j) % 2 == k / 2 on rows with j % 2 == (k % 2 == 0 ? 1 : 0).
+  for (int step = 0; step < 4; ++step) {
+    count(v.shape());
+    const int k = reverse ? 3 - step : step;
+    const int black = k / 2, first_row = (k % 2 == 0) ? 1 : 2;
+    const int rows = (ny - first_row) / 2 + 1;
+#pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
+    for (int r = 0; r < rows; ++r) {
+      const int j = first_row + 2 * r;
+      const double *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
+      double* v0 = v.row(j);
+      const int first_i = ((j + black) % 2 == 0) ? 2 : 1;  // (i + j) % 2 == black
+      for (int i = first_i; i <= nx; i += 2) v0[i] = kernels::gauss_seidel(A, inv_diag, vm, v0, vp, f0, i);
+    }
+  }
+}
+
+void CpuBackend::zebra_x(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f,
+                         bool odd_first) {
+  const int nx = v.shape().nx, ny = v.shape().ny;
+  const double *lower = line.lower(), *cprime = line.cprime(), *inv = line.inv_denom();
+  constexpr int kBlock = 8;  // rows solved together: independent recurrences overlap in the core
+  for (int pass = 0; pass < 2; ++pass) {
+    count(v.shape());
+    const int first_row = (pass == 0) == odd_first ? 1 : 2;
+    const int rows = first_row <= ny ? (ny - first_row) / 2 + 1 : 0;
+    const int blocks = (rows + kBlock - 1) / kBlock;
+#pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
+    for (int b = 0; b < blocks; ++b) {
+      double* x[kBlock];
+      const int count_rows = std::min(kBlock, rows - b * kBlock);
+      for (int r = 0; r < count_rows; ++r) {
+        const int j = first_row + 2 * (b * kBlock + r);
+        const double *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
+        x[r] = v.row(j);
+#pragma omp simd
+        for (int i = 1; i <= nx; ++i) x[r][i] = kernels::x_line_rhs(A, vm, vp, f0, i);
+      }
+      // x[r][0] and x[r][nx+1] are the zero boundary: the recurrences start and end there.
+      for (int i = 1; i <= nx; ++i)
+        for (int r = 0; r < count_rows; ++r)
+          x[r][i] = kernels::thomas_forward(x[r][i], lower[i - 1], x[r][i - 1], inv[i - 1]);
+      for (int i = nx; i >= 1; --i)
+        for (int r = 0; r < count_rows; ++r)
+          x[r][i] = kernels::thomas_backward(x[r][i], cprime[i - 1], x[r][i + 1]);
+    }
+  }
+}
+
+void CpuBackend::zebra_y(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f,
+                         bool odd_first) {
+  const int nx = v.shape().nx, ny = v.shape().ny;
+  const double *lower = line.lower(), *cprime = line.cprime(), *inv = line.inv_denom();
+  for (int pass = 0; pass < 2; ++pass) {
+    count(v.shape());
+    const int first_col = (pass == 0) == odd_first ? 1 : 2;
+    const int cols = first_col <= nx ? (nx - first_col) / 2 + 1 : 0;
+    const bool par = parallel(v.shape());
+    const int nt = par ? threads_ : 1;
+    // Each thread sweeps all rows for its own block of columns: the recurrence runs down the
+    // rows, and a whole row of columns advances at once.
+#pragma omp parallel num_threads(nt) if (par)
+    {
+      const int t = par ? omp_get_thread_num() : 0;
+      const RowRange mine = block_of(cols, t, nt);  // column indices 1..cols
+      const int i0 = first_col + 2 * (mine.begin - 1), i1 = first_col + 2 * (mine.end - 1);
+      for (int j = 1; j <= ny; ++j) {
+        const double *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
+        double* v0 = v.row(j);
+        for (int i = i0; i < i1; i += 2)
+          v0[i] = kernels::thomas_forward(kernels::y_line_rhs(A, vm, v0, vp, f0, i), lower[j - 1], vm[i],
+                                          inv[j - 1]);
+      }
+      for (int j = ny; j >= 1; --j) {
+        const double* vp = v.row(j + 1);
+        double* v0 = v.row(j);
+        for (int i = i0; i < i1; i += 2) v0[i] = kernels::thomas_backward(v0[i], cprime[j - 1], vp[i]);
+      }
+    }
+  }
+}
+
 void CpuBackend::coarse_solve(const BandedLU& lu, const Field& f, Field& v) {
-  ++launches_;
+  count(v.shape());
   lu.solve(f, v);
 }
 
 void CpuBackend::fill(Field& x, double value) {
-  ++launches_;
+  count(x.shape());
   std::span<double> all = x.values();
   const std::size_t n = all.size();
   double* p = all.data();
@@ -116,7 +212,7 @@ void CpuBackend::fill(Field& x, double value) {
 }
 
 void CpuBackend::copy(const Field& x, Field& y) {
-  ++launches_;
+  count(x.shape());
   const std::size_t n = x.values().size();
   const double* src = x.data();
   double* dst = y.data();
@@ -125,7 +221,7 @@ void CpuBackend::copy(const Field& x, Field& y) {
 }
 
 void CpuBackend::residual(const Stencil9& A, const Field& v, const Field& f, Field& r) {
-  ++launches_;
+  count(v.shape());
   const int nx = v.shape().nx, ny = v.shape().ny;
 #pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
   for (int j = 1; j <= ny; ++j) {
@@ -137,7 +233,7 @@ void CpuBackend::residual(const Stencil9& A, const Field& v, const Field& f, Fie
 }
 
 void CpuBackend::apply(const Stencil9& A, const Field& u, Field& out) {
-  ++launches_;
+  count(u.shape());
   const int nx = u.shape().nx, ny = u.shape().ny;
 #pragma omp parallel for num_threads(threads_) if (parallel(u.shape())) schedule(static)
   for (int j = 1; j <= ny; ++j) {
@@ -149,7 +245,7 @@ void CpuBackend::apply(const Stencil9& A, const Field& u, Field& out) {
 }
 
 double CpuBackend::dot(const Field& x, const Field& y) {
-  ++launches_;
+  count(x.shape());
   const int nx = x.shape().nx, ny = x.shape().ny;
   double sum = 0.0;
 #pragma omp parallel for num_threads(threads_) if (parallel(x.shape())) schedule(static) reduction(+ : sum)
@@ -164,7 +260,7 @@ double CpuBackend::dot(const Field& x, const Field& y) {
 }
 
 void CpuBackend::axpy(double a, const Field& x, Field& y) {
-  ++launches_;
+  count(x.shape());
   const int nx = x.shape().nx, ny = x.shape().ny;
 #pragma omp parallel for num_threads(threads_) if (parallel(x.shape())) schedule(static)
   for (int j = 1; j <= ny; ++j) {
@@ -176,7 +272,7 @@ void CpuBackend::axpy(double a, const Field& x, Field& y) {
 }
 
 void CpuBackend::xpay(const Field& x, double b, Field& y) {
-  ++launches_;
+  count(x.shape());
   const int nx = x.shape().nx, ny = x.shape().ny;
 #pragma omp parallel for num_threads(threads_) if (parallel(x.shape())) schedule(static)
   for (int j = 1; j <= ny; ++j) {
@@ -188,7 +284,7 @@ void CpuBackend::xpay(const Field& x, double b, Field& y) {
 }
 
 void CpuBackend::triad(double s, const Field& b, const Field& c, Field& a) {
-  ++launches_;
+  count(a.shape());
   const int nx = a.shape().nx, ny = a.shape().ny;
 #pragma omp parallel for num_threads(threads_) if (parallel(a.shape())) schedule(static)
   for (int j = 1; j <= ny; ++j) {

@@ -25,6 +25,20 @@ std::string_view to_string(SolveStatus s) {
   return "?";
 }
 
+MultigridSettings multigrid_settings(const SolverOptions& o) {
+  MultigridSettings s;
+  s.levels = o.levels;
+  s.tensor = rotated_anisotropic_tensor(o.eps, o.angle_degrees);
+  s.coarsening = o.coarsening;
+  s.coarse_operator = o.coarse_operator;
+  s.smoother = o.smoother;
+  s.omega = o.smoother == Smoother::Jacobi ? resolve_omega(o) : 1.0;
+  s.nu1 = o.nu1;
+  s.nu2 = o.nu2;
+  s.symmetric_smoothing = o.symmetric_smoothing;
+  return s;
+}
+
 double resolve_omega(const SolverOptions& o) {
   switch (o.omega_mode) {
     case OmegaMode::Paper: return paper_jacobi_omega(o.eps, o.angle_degrees);
@@ -76,20 +90,17 @@ SolveResult run_solve(const SolverOptions& o, const DiscreteProblem& problem,
   const auto setup_start = Clock::now();
   SolveResult result;
   Backend backend(o.threads);
-  MultigridSettings settings;
-  settings.levels = o.levels;
-  settings.stencil = rotated_anisotropic_stencil(o.eps, o.angle_degrees);
-  settings.smoother = o.smoother;
-  settings.omega = resolve_omega(o);
-  settings.nu1 = o.nu1;
-  settings.nu2 = o.nu2;
+  const MultigridSettings settings = multigrid_settings(o);
   Multigrid<Backend> mg(backend, settings);
   const GridShape fine = mg.level(1).shape;
   if (!(problem.rhs.shape() == fine))
     throw InvalidOptions("the problem's grid does not match the finest level of --levels");
 
   result.omega = settings.omega;
-  result.smoothing_factor = jacobi_smoothing_factor(settings.stencil, settings.omega);
+  result.smoothing_factor =
+      o.smoother == Smoother::Jacobi
+          ? jacobi_smoothing_factor(rotated_anisotropic_stencil(o.eps, o.angle_degrees), settings.omega)
+          : NAN;
   result.unknowns = fine.unknowns();
   result.monitor = problem.monitor;
 
@@ -207,7 +218,7 @@ SolveResult solve(const SolverOptions& options, const DiscreteProblem& problem,
 
 SolveResult solve(const SolverOptions& options, const IterationCallback& on_iteration) {
   validate(options);
-  const GridShape fine = full_coarsening_shape(options.levels, 1);
+  const GridShape fine = level_shape(options.levels, 1, options.coarsening);
   const DiscreteProblem problem =
       options.problem == ProblemKind::RandomError
           ? random_error_problem(fine, options.seed)

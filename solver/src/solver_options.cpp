@@ -25,7 +25,7 @@ std::string gib(std::size_t bytes) {
 
 std::size_t estimated_memory_bytes(const SolverOptions& o) {
   std::size_t doubles = 0;
-  for (int l = 1; l <= o.levels; ++l) doubles += 3 * full_coarsening_shape(o.levels, l).storage();
+  for (int l = 1; l <= o.levels; ++l) doubles += 3 * level_shape(o.levels, l, o.coarsening).storage();
   // Finest level: problem data (rhs, guess, exact) and solver vectors (x, r, z, p, q, work).
   doubles += 9 * full_coarsening_shape(o.levels, 1).storage();
   return doubles * sizeof(double);
@@ -95,8 +95,49 @@ std::string_view to_string(OmegaMode m) {
 std::string_view to_string(Smoother s) {
   switch (s) {
     case Smoother::Jacobi: return "jacobi";
+    case Smoother::GaussSeidel: return "gs-rb";
+    case Smoother::XZebra: return "xzebra";
+    case Smoother::YZebra: return "yzebra";
+    case Smoother::XYZebra: return "xyzebra";
   }
   return "?";
+}
+std::string_view to_string(Coarsening c) { return c == Coarsening::Full ? "full" : "semi"; }
+std::string_view to_string(CoarseOperator c) {
+  return c == CoarseOperator::Galerkin ? "galerkin" : "rediscretized";
+}
+
+const std::vector<Preset>& presets() {
+  using C = Coarsening;
+  using O = CoarseOperator;
+  static const std::vector<Preset> all = {
+      {"jacobi", Smoother::Jacobi, C::Full, O::Rediscretized, SolverKind::Multigrid,
+       "damped Jacobi, full coarsening, rediscretized operators, stand-alone"},
+      {"jacobi+cg", Smoother::Jacobi, C::Full, O::Rediscretized, SolverKind::PCG,
+       "the same cycle preconditioning CG"},
+      {"xyzebra-galerkin", Smoother::XYZebra, C::Full, O::Galerkin, SolverKind::Multigrid,
+       "alternating x/y zebra line relaxation, full coarsening, Galerkin operators"},
+      {"xyzebra-galerkin+cg", Smoother::XYZebra, C::Full, O::Galerkin, SolverKind::PCG,
+       "the same cycle preconditioning CG"},
+      {"xzebra-semi-galerkin", Smoother::XZebra, C::SemiY, O::Galerkin, SolverKind::Multigrid,
+       "x zebra line relaxation, semi-coarsening in y, Galerkin operators"},
+      {"xzebra-semi-galerkin+cg", Smoother::XZebra, C::SemiY, O::Galerkin, SolverKind::PCG,
+       "the same cycle preconditioning CG"},
+  };
+  return all;
+}
+
+std::optional<Preset> find_preset(std::string_view name) {
+  for (const Preset& p : presets())
+    if (p.name == name) return p;
+  return std::nullopt;
+}
+
+void apply(const Preset& p, SolverOptions& o) {
+  o.smoother = p.smoother;
+  o.coarsening = p.coarsening;
+  o.coarse_operator = p.coarse_operator;
+  o.solver = p.solver;
 }
 std::string_view to_string(CycleType t) {
   switch (t) {
@@ -113,7 +154,20 @@ std::optional<SolverKind> parse_solver(std::string_view s) {
   return std::nullopt;
 }
 std::optional<Smoother> parse_smoother(std::string_view s) {
-  if (s == to_string(Smoother::Jacobi)) return Smoother::Jacobi;
+  for (Smoother k : {Smoother::Jacobi, Smoother::GaussSeidel, Smoother::XZebra, Smoother::YZebra,
+                     Smoother::XYZebra})
+    if (s == to_string(k)) return k;
+  return std::nullopt;
+}
+std::string smoother_names() { return "jacobi, gs-rb, xzebra, yzebra, xyzebra"; }
+std::optional<Coarsening> parse_coarsening(std::string_view s) {
+  for (Coarsening c : {Coarsening::Full, Coarsening::SemiY})
+    if (s == to_string(c)) return c;
+  return std::nullopt;
+}
+std::optional<CoarseOperator> parse_coarse_operator(std::string_view s) {
+  for (CoarseOperator c : {CoarseOperator::Rediscretized, CoarseOperator::Galerkin})
+    if (s == to_string(c)) return c;
   return std::nullopt;
 }
 std::optional<CycleType> parse_cycle_type(std::string_view s) {

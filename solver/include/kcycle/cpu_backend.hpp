@@ -8,7 +8,9 @@
 
 #include "kcycle/banded_lu.hpp"
 #include "kcycle/field.hpp"
+#include "kcycle/grid.hpp"
 #include "kcycle/stencil.hpp"
+#include "kcycle/tridiagonal.hpp"
 
 namespace kcycle {
 
@@ -33,11 +35,25 @@ class CpuBackend {
   // --- multigrid operations ---------------------------------------------------------
   // out <- one damped Jacobi sweep applied to v (out's boundary must equal v's).
   void jacobi(const Stencil9& A, double omega, const Field& v, const Field& f, Field& out);
-  // fc <- FullWeighting(f - A v): the residual is formed row by row in scratch and never
-  // written to memory.
-  void restrict_residual(const Stencil9& A, const Field& v, const Field& f, Field& fc);
-  // v <- v + Bilinear(vc).
-  void prolong_add(const Field& vc, Field& v);
+  // One Gauss-Seidel sweep in place, in four colours: red points (i+j even) on odd rows, on
+  // even rows, then black points likewise (reverse: the opposite order, the adjoint sweep).
+  // Red-black alone would race: the 9-point stencil couples diagonal neighbours, which share
+  // a red-black colour. On a 5-point stencil this is exactly red-black Gauss-Seidel.
+  // Four launches.
+  void gauss_seidel(const Stencil9& A, Field& v, const Field& f, bool reverse);
+  // One zebra sweep of exact x-line (grid row) solves: odd rows then even rows, or even then
+  // odd. `line` factors the row matrix (a[1][0], a[1][1], a[1][2]). Two launches.
+  void zebra_x(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f,
+               bool odd_first);
+  // The same along y-lines (grid columns); `line` factors (a[0][1], a[1][1], a[2][1]).
+  void zebra_y(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f,
+               bool odd_first);
+  // fc <- Restrict(f - A v), full weighting (Full) or (1/4)[1 2 1] in y (SemiY). The
+  // residual is formed row by row in scratch and never written to memory.
+  void restrict_residual(const Stencil9& A, const Field& v, const Field& f, Field& fc,
+                         Coarsening coarsening = Coarsening::Full);
+  // v <- v + Prolong(vc): bilinear (Full) or linear in y (SemiY).
+  void prolong_add(const Field& vc, Field& v, Coarsening coarsening = Coarsening::Full);
   void coarse_solve(const BandedLU& lu, const Field& f, Field& v);
 
   // --- vector operations on interiors (boundary rings untouched) -----------------------
@@ -51,12 +67,20 @@ class CpuBackend {
   void triad(double s, const Field& b, const Field& c, Field& a);  // a <- b + s c
 
   std::uint64_t launches() const { return launches_; }
-  void reset_launches() { launches_ = 0; }
+  // Points processed by all launches: the measure of work (the paper's N_ops up to a constant
+  // per operation kind).
+  std::uint64_t points() const { return points_; }
+  void reset_launches() { launches_ = 0; points_ = 0; }
 
  private:
   bool parallel(const GridShape& shape) const;
+  void count(const GridShape& shape) {
+    ++launches_;
+    points_ += shape.unknowns();
+  }
   int threads_;
   std::uint64_t launches_ = 0;
+  std::uint64_t points_ = 0;
   std::vector<double> restrict_rows_;  // 3 residual rows per thread
   int restrict_row_stride_ = 0;
 };

@@ -4,7 +4,7 @@
 // finest, `ops.coarsest()` the coarsest.
 //
 // Ops must provide: int coarsest(); void enter(level, counter); void coarse_solve(level);
-// void relax(level, OpKind PreRelax|PostRelax); void restrict_residual(level);
+// void relax(level, OpKind PreRelax|PostRelax, sweep index); void restrict_residual(level);
 // void zero_coarse(level); void prolong_add(level); int nu1(); int nu2().
 #include "kcycle/trace.hpp"
 
@@ -19,13 +19,13 @@ void kappa_cycle(Ops& ops, int level, int kappa) {
     ops.coarse_solve(level);
     return;
   }
-  for (int s = 0; s < ops.nu1(); ++s) ops.relax(level, OpKind::PreRelax);
+  for (int s = 0; s < ops.nu1(); ++s) ops.relax(level, OpKind::PreRelax, s);
   ops.restrict_residual(level);
   ops.zero_coarse(level);
   kappa_cycle(ops, level + 1, kappa);
   if (kappa > 1) kappa_cycle(ops, level + 1, kappa - 1);
   ops.prolong_add(level);
-  for (int s = 0; s < ops.nu2(); ++s) ops.relax(level, OpKind::PostRelax);
+  for (int s = 0; s < ops.nu2(); ++s) ops.relax(level, OpKind::PostRelax, s);
 }
 
 // Algorithm 1: the classical cycle with cycle index gamma (1 = V, 2 = W).
@@ -36,12 +36,12 @@ void gamma_cycle(Ops& ops, int level, int gamma) {
     ops.coarse_solve(level);
     return;
   }
-  for (int s = 0; s < ops.nu1(); ++s) ops.relax(level, OpKind::PreRelax);
+  for (int s = 0; s < ops.nu1(); ++s) ops.relax(level, OpKind::PreRelax, s);
   ops.restrict_residual(level);
   ops.zero_coarse(level);
   for (int g = 0; g < gamma; ++g) gamma_cycle(ops, level + 1, gamma);
   ops.prolong_add(level);
-  for (int s = 0; s < ops.nu2(); ++s) ops.relax(level, OpKind::PostRelax);
+  for (int s = 0; s < ops.nu2(); ++s) ops.relax(level, OpKind::PostRelax, s);
 }
 
 // Algorithm 2: the F-cycle, one recursive F-cycle followed by a V-cycle. Its calls are
@@ -53,13 +53,13 @@ void f_cycle(Ops& ops, int level) {
     ops.coarse_solve(level);
     return;
   }
-  for (int s = 0; s < ops.nu1(); ++s) ops.relax(level, OpKind::PreRelax);
+  for (int s = 0; s < ops.nu1(); ++s) ops.relax(level, OpKind::PreRelax, s);
   ops.restrict_residual(level);
   ops.zero_coarse(level);
   f_cycle(ops, level + 1);
   gamma_cycle(ops, level + 1, 1);
   ops.prolong_add(level);
-  for (int s = 0; s < ops.nu2(); ++s) ops.relax(level, OpKind::PostRelax);
+  for (int s = 0; s < ops.nu2(); ++s) ops.relax(level, OpKind::PostRelax, s);
 }
 
 }  // namespace kcycle

@@ -17,9 +17,17 @@ struct GridShape {
   friend bool operator==(const GridShape&, const GridShape&) = default;
 };
 
+// How a level's grid becomes the next coarser one.
+enum class Coarsening {
+  Full,   // both directions halved (the coarse grid keeps every other point)
+  SemiY,  // y halved, x kept: the coarsest level is one interior x-line
+};
+
 // Level `level` (1 = finest) of an n-level hierarchy with standard coarsening has
 // 2^(n-level+1)+1 points a side including boundary: (2^n-1)^2 unknowns on the finest
 // level, a single unknown on the coarsest.
 GridShape full_coarsening_shape(int levels, int level);
+// The same for either coarsening; SemiY keeps nx = 2^n - 1 on every level.
+GridShape level_shape(int levels, int level, Coarsening coarsening);
 
 }  // namespace kcycle

@@ -47,6 +47,50 @@ KCYCLE_HD double bilinear(const double* cJ, const double* cJ1, int i, int j) {
          ty * ((1.0 - tx) * cJ1[I] + tx * cJ1[I + 1]);
 }
 
+// Gauss-Seidel point update (no damping): v + (f - A v) / a_center, in place.
+KCYCLE_HD double gauss_seidel(const Stencil9& s, double inv_diag, const double* vm,
+                              const double* v0, const double* vp, const double* f0, int i) {
+  return v0[i] + inv_diag * residual(s, vm, v0, vp, f0, i);
+}
+
+// Right-hand side of the x-line (grid row) through (i, j): f minus the couplings to rows
+// j-1 and j+1, which a line solve of row j holds fixed.
+KCYCLE_HD double x_line_rhs(const Stencil9& s, const double* vm, const double* vp,
+                            const double* f0, int i) {
+  return f0[i] - (s.a[0][0] * vm[i - 1] + s.a[0][1] * vm[i] + s.a[0][2] * vm[i + 1]) -
+         (s.a[2][0] * vp[i - 1] + s.a[2][1] * vp[i] + s.a[2][2] * vp[i + 1]);
+}
+
+// Right-hand side of the y-line (grid column) through (i, j): f minus the couplings to
+// columns i-1 and i+1.
+KCYCLE_HD double y_line_rhs(const Stencil9& s, const double* vm, const double* v0,
+                            const double* vp, const double* f0, int i) {
+  return f0[i] - (s.a[0][0] * vm[i - 1] + s.a[1][0] * v0[i - 1] + s.a[2][0] * vp[i - 1]) -
+         (s.a[0][2] * vm[i + 1] + s.a[1][2] * v0[i + 1] + s.a[2][2] * vp[i + 1]);
+}
+
+// The two recurrences of the Thomas algorithm for a tridiagonal system factored once
+// (see tridiagonal.hpp). Forward: d'_k = (rhs_k - lower_k d'_{k-1}) / denom_k, with
+// d'_0 = 0 at the boundary. Backward: x_k = d'_k - c'_k x_{k+1}, with x_{n+1} = 0.
+KCYCLE_HD double thomas_forward(double rhs, double lower, double previous, double inv_denom) {
+  return (rhs - lower * previous) * inv_denom;
+}
+KCYCLE_HD double thomas_backward(double dprime, double cprime, double next) {
+  return dprime - cprime * next;
+}
+
+// Full weighting in y only, (1/4)[1 2 1]^T, for semi-coarsening (R = P^T / 2).
+KCYCLE_HD double full_weighting_y(const double* rm, const double* r0, const double* rp, int i) {
+  return 0.25 * (rm[i] + 2.0 * r0[i] + rp[i]);
+}
+
+// Linear interpolation in y only, for semi-coarsening: fine row j from coarse rows j/2
+// and j/2 + 1 at the same x index.
+KCYCLE_HD double linear_y(const double* cJ, const double* cJ1, int i, int j) {
+  const double ty = 0.5 * (j & 1);
+  return (1.0 - ty) * cJ[i] + ty * cJ1[i];
+}
+
 // STREAM triad a = b + s c, the memory-bandwidth reference the benchmarks print.
 KCYCLE_HD double triad(double b, double c, double s) { return b + s * c; }
 

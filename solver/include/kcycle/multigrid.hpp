@@ -9,13 +9,28 @@
 
 #include "kcycle/banded_lu.hpp"
 #include "kcycle/cycles.hpp"
+#include "kcycle/galerkin.hpp"
 #include "kcycle/grid.hpp"
 #include "kcycle/stencil.hpp"
 #include "kcycle/trace.hpp"
+#include "kcycle/tridiagonal.hpp"
 
 namespace kcycle {
 
-enum class Smoother { Jacobi };
+enum class Smoother {
+  Jacobi,       // damped point Jacobi
+  GaussSeidel,  // point Gauss-Seidel, red-black (four colours for the 9-point stencil)
+  XZebra,       // exact x-line solves, odd rows then even rows
+  YZebra,       // exact y-line solves, odd columns then even columns
+  XYZebra,      // alternating: one x sweep and one y sweep count as two relaxations
+};
+
+// Backend launches one relaxation sweep issues.
+constexpr int launches_per_relaxation(Smoother s) {
+  return s == Smoother::Jacobi ? 1 : s == Smoother::GaussSeidel ? 4 : 2;
+}
+
+enum class CoarseOperator { Rediscretized, Galerkin };
 
 // Which recursive scheme a cycle follows (Algorithms 1-3 of the paper).
 enum class CycleType { Kappa, Gamma, F };
@@ -26,11 +41,24 @@ struct CycleChoice {
 
 struct MultigridSettings {
   int levels = 1;
-  Stencil9 stencil;  // unscaled (h = 1); level l uses stencil / h_l^2 (rediscretization)
+  DiffusionTensor tensor{1.0, 1.0, 0.0};  // the PDE; the finest level discretizes it
+  Coarsening coarsening = Coarsening::Full;
+  CoarseOperator coarse_operator = CoarseOperator::Rediscretized;
   Smoother smoother = Smoother::Jacobi;
-  double omega = 0.8;
+  double omega = 0.8;  // Jacobi only; the other smoothers are undamped
   int nu1 = 2;
   int nu2 = 2;
+  // false (the paper's cycle): every sweep runs in the same order (red before black, odd
+  // lines before even, x before y). true: sweeps after the correction run as the adjoint of
+  // those before it, so with nu1 = nu2 the V- and W-cycles are symmetric preconditioners.
+  // The adjoint order repeats a half sweep (red after red), so it converges a little slower.
+  bool symmetric_smoothing = false;
+
+  // Backend launches per cycle-routine call above the coarsest level, for a backend that
+  // issues `transfer_launches` for restriction, zeroing and prolongation together.
+  int launches_per_call(int transfer_launches) const {
+    return transfer_launches + (nu1 + nu2) * launches_per_relaxation(smoother);
+  }
 };
 
 template <class Backend>
@@ -42,7 +70,8 @@ class Multigrid {
     Stencil9 A;
     Vector v;  // iterate (correction on coarse levels)
     Vector f;  // right-hand side
-    Vector t;  // relaxation output, swapped with v after each sweep
+    Vector t;  // Jacobi's output, swapped with v after each sweep
+    TridiagonalFactor x_line, y_line;  // zebra smoothers' line matrices
   };
 
   Multigrid(Backend& backend, const MultigridSettings& settings)
@@ -50,11 +79,18 @@ class Multigrid {
     if (settings.levels < 1) throw std::invalid_argument("multigrid needs at least one level");
     levels_.reserve(std::size_t(settings.levels));
     for (int l = 1; l <= settings.levels; ++l) {
-      const GridShape shape = full_coarsening_shape(settings.levels, l);
-      const double h = shape.hx();
-      levels_.push_back(Level{shape, scaled(settings.stencil, 1.0 / (h * h)),
-                              backend.make_vector(shape), backend.make_vector(shape),
-                              backend.make_vector(shape)});
+      const GridShape shape = level_shape(settings.levels, l, settings.coarsening);
+      const Stencil9 A = l == 1 || settings.coarse_operator == CoarseOperator::Rediscretized
+                             ? discretize(settings.tensor, shape.hx(), shape.hy())
+                             : galerkin_coarse(levels_.back().A, settings.coarsening);
+      Level level{shape, A, backend.make_vector(shape), backend.make_vector(shape),
+                  Vector{}, {}, {}};
+      if (settings.smoother == Smoother::Jacobi) level.t = backend.make_vector(shape);
+      if (settings.smoother == Smoother::XZebra || settings.smoother == Smoother::XYZebra)
+        level.x_line = TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], shape.nx);
+      if (settings.smoother == Smoother::YZebra || settings.smoother == Smoother::XYZebra)
+        level.y_line = TridiagonalFactor::constant(A.a[0][1], A.a[1][1], A.a[2][1], shape.ny);
+      levels_.push_back(std::move(level));
     }
     const Level& coarsest = levels_.back();
     coarse_solver_ = BandedLU(coarsest.A, coarsest.shape);
@@ -105,16 +141,31 @@ class Multigrid {
       Level& L = mg_.level(l);
       mg_.backend_.coarse_solve(mg_.coarse_solver_, L.f, L.v);
     }
-    void relax(int l, OpKind phase) {
+    // Sweep `sweep` of a relaxation phase; see MultigridSettings::symmetric_smoothing.
+    void relax(int l, OpKind phase, int sweep) {
       record(phase, l);
       Level& L = mg_.level(l);
-      mg_.backend_.jacobi(L.A, mg_.settings_.omega, L.v, L.f, L.t);
-      std::swap(L.v, L.t);
+      Backend& be = mg_.backend_;
+      const bool forward = phase == OpKind::PreRelax || !mg_.settings_.symmetric_smoothing;
+      switch (mg_.settings_.smoother) {
+        case Smoother::Jacobi:
+          be.jacobi(L.A, mg_.settings_.omega, L.v, L.f, L.t);
+          std::swap(L.v, L.t);
+          break;
+        case Smoother::GaussSeidel: be.gauss_seidel(L.A, L.v, L.f, !forward); break;
+        case Smoother::XZebra: be.zebra_x(L.A, L.x_line, L.v, L.f, forward); break;
+        case Smoother::YZebra: be.zebra_y(L.A, L.y_line, L.v, L.f, forward); break;
+        case Smoother::XYZebra:
+          // Forward: x, y, x, ...; adjoint: y, x, y, ...
+          if ((sweep % 2 == 0) == forward) be.zebra_x(L.A, L.x_line, L.v, L.f, forward);
+          else be.zebra_y(L.A, L.y_line, L.v, L.f, forward);
+          break;
+      }
     }
     void restrict_residual(int l) {
       record(OpKind::Restrict, l);
       Level& L = mg_.level(l);
-      mg_.backend_.restrict_residual(L.A, L.v, L.f, mg_.level(l + 1).f);
+      mg_.backend_.restrict_residual(L.A, L.v, L.f, mg_.level(l + 1).f, mg_.settings_.coarsening);
     }
     void zero_coarse(int l) {
       record(OpKind::ZeroCoarse, l);
@@ -122,7 +173,7 @@ class Multigrid {
     }
     void prolong_add(int l) {
       record(OpKind::Prolong, l);
-      mg_.backend_.prolong_add(mg_.level(l + 1).v, mg_.level(l).v);
+      mg_.backend_.prolong_add(mg_.level(l + 1).v, mg_.level(l).v, mg_.settings_.coarsening);
     }
 
    private:

@@ -36,7 +36,7 @@ struct SolveResult {
   double seconds_per_iteration = 0;
   double seconds_per_cycle = 0;    // median of the cycle-only times
   double omega = 0;
-  double smoothing_factor = 0;     // LFA of damped Jacobi at omega
+  double smoothing_factor = 0;     // LFA of damped Jacobi at omega (NaN for other smoothers)
   std::uint64_t unknowns = 0;
   std::uint64_t launches_per_iteration = 0;
   Monitor monitor = Monitor::Error;
@@ -51,6 +51,8 @@ using IterationCallback = std::function<bool(const IterationRecord&)>;
 
 // The damping factor a solve with these options uses (paper formula, LFA, or fixed).
 double resolve_omega(const SolverOptions& options);
+// The hierarchy a solve with these options builds.
+MultigridSettings multigrid_settings(const SolverOptions& options);
 
 // Validates the options (throws InvalidOptions) and solves the chosen problem.
 SolveResult solve(const SolverOptions& options, const IterationCallback& on_iteration = {});

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kcycle/multigrid.hpp"
 
@@ -25,8 +26,11 @@ struct SolverOptions {
   double angle_degrees = 45.0;
   CycleChoice cycle{CycleType::Kappa, 2};
   Smoother smoother = Smoother::Jacobi;
+  Coarsening coarsening = Coarsening::Full;
+  CoarseOperator coarse_operator = CoarseOperator::Rediscretized;
   int nu1 = 2;
   int nu2 = 2;
+  bool symmetric_smoothing = false;  // see MultigridSettings
   OmegaMode omega_mode = OmegaMode::Paper;
   double omega = 0.0;  // used when omega_mode == Fixed
   SolverKind solver = SolverKind::Multigrid;
@@ -56,12 +60,32 @@ std::optional<std::size_t> available_memory_bytes();
 std::optional<int> parse_kappa(std::string_view text);
 std::string kappa_to_string(int kappa);
 
+// The paper's six solvers (section 4). Applying a preset sets smoother, coarsening, coarse
+// operator and solver; everything else is left as it is.
+struct Preset {
+  std::string_view name;
+  Smoother smoother;
+  Coarsening coarsening;
+  CoarseOperator coarse_operator;
+  SolverKind solver;
+  std::string_view description;
+};
+const std::vector<Preset>& presets();
+std::optional<Preset> find_preset(std::string_view name);
+void apply(const Preset& preset, SolverOptions& options);
+
 std::string_view to_string(SolverKind);
+std::string_view to_string(Coarsening);
+std::string_view to_string(CoarseOperator);
 std::string_view to_string(OmegaMode);
 std::string_view to_string(Smoother);
 std::string_view to_string(CycleType);
 std::optional<SolverKind> parse_solver(std::string_view);
 std::optional<Smoother> parse_smoother(std::string_view);
 std::optional<CycleType> parse_cycle_type(std::string_view);
+std::optional<Coarsening> parse_coarsening(std::string_view);
+std::optional<CoarseOperator> parse_coarse_operator(std::string_view);
+// The names parse_smoother accepts, for messages.
+std::string smoother_names();
 
 }  // namespace kcycle

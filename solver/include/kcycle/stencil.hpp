@@ -20,6 +20,10 @@ struct Stencil9 {
 // unscaled (h = 1). For phi = 0 the strong coupling is along x (grid rows).
 Stencil9 rotated_anisotropic_stencil(double eps, double angle_degrees);
 
+// The same discretization scaled for mesh widths hx, hy (they differ under semi-coarsening):
+// u_xx / hx^2, u_yy / hy^2, u_xy / (4 hx hy).
+Stencil9 discretize(const struct DiffusionTensor& K, double hx, double hy);
+
 // The stencil multiplied by a factor (e.g. 1/h^2).
 Stencil9 scaled(const Stencil9& s, double factor);
 

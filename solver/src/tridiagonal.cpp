@@ -1,0 +1,46 @@
+#include "kcycle/tridiagonal.hpp"
+
+#include <stdexcept>
+
+#include "kcycle/kernels.hpp"
+
+namespace kcycle {
+
+TridiagonalFactor::TridiagonalFactor(const std::vector<double>& lower,
+                                     const std::vector<double>& diag,
+                                     const std::vector<double>& upper)
+    : lower_(lower), cprime_(diag.size()), inv_denom_(diag.size()) {
+  const std::size_t n = diag.size();
+  if (lower.size() != n || upper.size() != n) throw std::invalid_argument("tridiagonal: sizes differ");
+  double previous_cprime = 0.0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const double denom = diag[k] - (k > 0 ? lower[k] * previous_cprime : 0.0);
+    if (denom == 0.0) throw std::runtime_error("tridiagonal: zero pivot");
+    inv_denom_[k] = 1.0 / denom;
+    cprime_[k] = k + 1 < n ? upper[k] * inv_denom_[k] : 0.0;
+    previous_cprime = cprime_[k];
+  }
+  if (n > 0) lower_[0] = 0.0;  // the boundary term contributes nothing
+}
+
+TridiagonalFactor TridiagonalFactor::constant(double lower, double diag, double upper, int n) {
+  return TridiagonalFactor(std::vector<double>(std::size_t(n), lower),
+                           std::vector<double>(std::size_t(n), diag),
+                           std::vector<double>(std::size_t(n), upper));
+}
+
+void TridiagonalFactor::solve(double* x, long stride) const {
+  const int n = size();
+  double previous = 0.0;
+  for (int k = 0; k < n; ++k) {
+    previous = kernels::thomas_forward(x[k * stride], lower_[std::size_t(k)], previous, inv_denom_[std::size_t(k)]);
+    x[k * stride] = previous;
+  }
+  double next = 0.0;
+  for (int k = n - 1; k >= 0; --k) {
+    next = kernels::thomas_backward(x[k * stride], cprime_[std::size_t(k)], next);
+    x[k * stride] = next;
+  }
+}
+
+}  // namespace kcycle
