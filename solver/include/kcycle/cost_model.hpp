@@ -1,0 +1,69 @@
+#pragma once
+// The paper's run-time model (section 3): T = alpha * N_calls + beta * N_ops per cycle,
+// where N_calls is the number of backend operation launches and N_ops the work. Here also:
+// the exact operation count of Proposition 2.6, the least-squares fit of (alpha, beta)
+// (equation 3.2), turning points (appendix) and the calibration file the advisor and the
+// visualizer reuse.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kcycle/multigrid.hpp"
+
+namespace kcycle {
+
+// f(kappa, c) of Proposition 2.6: (1 - (c/(1-c))^kappa) / (1 - 2c), or 2 kappa at c = 1/2.
+// kappa = kKappaW gives the W-cycle limit 1/(1-2c) (infinite for c >= 1/2).
+double work_factor(int kappa, double c);
+
+// Proposition 2.6, exactly: the operations of one kappa-cycle on n levels with a constant
+// coarsening factor c, C operations per unknown on every level but the coarsest, which has
+// N1 unknowns and costs Ctilde per unknown: f(kappa,c) C N_n + P_{kappa,c}(n).
+double proposition_ops(int kappa, int levels, double c, double C, double Ctilde, double N1);
+
+// Work of one cycle on kcycle's grids, counted level by level: sum over levels of
+// levelCalls(kappa, l) * unknowns(l). This is N_ops with C = 1 and no approximation of c.
+double cycle_ops(int kappa, int levels, Coarsening coarsening);
+
+// Backend launches of one cycle: launches_per_call * totalCalls(kappa, n-1) + levelCalls(kappa, n).
+double cycle_launches(int kappa, int levels, int launches_per_call);
+
+struct CostModel {
+  double alpha = 0;  // seconds per launch
+  double beta = 0;   // seconds per unit of N_ops (one unknown visited by one cycle call)
+  double predict(double launches, double ops) const { return alpha * launches + beta * ops; }
+};
+
+struct TimingSample {
+  int kappa;
+  int levels;
+  double launches;
+  double ops;
+  double seconds;
+};
+
+// Least squares over the samples, as the paper's equation 3.2 (unweighted, so the large
+// cases dominate, as in the paper).
+CostModel fit_cost_model(const std::vector<TimingSample>& samples);
+
+// The turning point n_tp where alpha * N_calls = beta * N_ops, by the paper's appendix
+// iteration n <- log2(1 + sqrt(alpha/beta * N_calls(kappa, n) / C(kappa))) from n = 2, 20
+// times, with N_calls from `launches_per_call` (real n: generalized binomials), and
+// C(kappa) = f(kappa, 1/4) as for standard coarsening. Returns n_tp; N_tp = (2^n_tp - 1)^2.
+double turning_point_levels(int kappa, const CostModel& model, int launches_per_call);
+
+// The calibration file: the fitted model and the settings it was measured for.
+struct Calibration {
+  CostModel model;
+  std::string backend = "cpu";
+  std::string smoother;
+  std::string coarsening;
+  int launches_per_call = 0;
+  int threads = 0;
+  std::vector<TimingSample> samples;
+};
+void save_calibration(const Calibration& calibration, const std::string& path);
+// Throws std::runtime_error with the reason when the file is missing or malformed.
+Calibration load_calibration(const std::string& path);
+
+}  // namespace kcycle
