@@ -97,4 +97,33 @@ TEST(Cli, InfoPrintsThePapersCounts) {
   EXPECT_EQ(j["level_calls"], nlohmann::json({1, 2, 4, 7, 11}));
 }
 
+TEST(Cli, ExperimentWritesCsvJsonAndSvg) {
+  const std::string dir = testing::TempDir() + "kcycle_experiment_test";
+  const Outcome o = run_cli("experiment table4.4 --levels 5 --out " + dir);
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_NE(o.output.find("[25/25]"), std::string::npos) << "progress lines";
+  for (const char* ext : {".csv", ".json", ".svg"}) {
+    std::FILE* f = std::fopen((dir + "/table4.4" + ext).c_str(), "r");
+    ASSERT_NE(f, nullptr) << ext;
+    std::fclose(f);
+  }
+  const Outcome bad = run_cli("experiment table9.9");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("unknown experiment 'table9.9'"), std::string::npos) << bad.output;
+}
+
+TEST(Cli, CalibrateThenAdvise) {
+  const std::string file = testing::TempDir() + "kcycle_cli_calibration.json";
+  const Outcome c = run_cli("calibrate --min-levels 3 --max-levels 5 --min-seconds 0.01 --out " + file);
+  ASSERT_EQ(c.exit_code, 0) << c.output;
+  EXPECT_NE(c.output.find("alpha = "), std::string::npos) << c.output;
+  const Outcome a = run_cli("advise --levels 6 --eps 1e-3 --calibration " + file);
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  EXPECT_NE(a.output.find("recommended: kappa="), std::string::npos) << a.output;
+  const Outcome missing = run_cli("advise --levels 6 --calibration /nonexistent/file.json");
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_FALSE(missing.crashed);
+  EXPECT_NE(missing.output.find("cannot read calibration file"), std::string::npos) << missing.output;
+}
+
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "kcycle/cost_model.hpp"
+
 namespace kcycle::cli {
 
 struct Subcommand {
@@ -15,5 +17,11 @@ struct Subcommand {
 Subcommand add_solve_command(CLI::App& app);
 Subcommand add_info_command(CLI::App& app);
 Subcommand add_bench_command(CLI::App& app);
+Subcommand add_calibrate_command(CLI::App& app);
+Subcommand add_advise_command(CLI::App& app);
+Subcommand add_experiment_command(CLI::App& app);
+
+// alpha, beta, relative errors per (kappa, n) like the paper's Table 3.2, turning points.
+void print_calibration_report(const Calibration& calibration);
 
 }  // namespace kcycle::cli

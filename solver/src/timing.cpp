@@ -6,6 +6,7 @@
 
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/problem.hpp"
+#include "kcycle/solver_options.hpp"
 
 namespace kcycle {
 
@@ -92,6 +93,28 @@ BandwidthMeasurement measure_bandwidth(int levels, int threads, int repetitions)
     m.triad_gbps = 24.0 * double(m.triad_unknowns) / m.triad_seconds * 1e-9;
   }
   return m;
+}
+
+Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& sweep,
+                      const std::function<void(const TimingSample&)>& on_case) {
+  const std::vector<int> kappas = sweep.kappas.empty() ? std::vector<int>{1, 2, 3, 4, kKappaW} : sweep.kappas;
+  Calibration c;
+  c.smoother = std::string(to_string(base.smoother));
+  c.coarsening = std::string(to_string(base.coarsening));
+  c.launches_per_call = base.launches_per_call(CpuBackend::kLaunchesPerCallBeyondRelax);
+  c.threads = sweep.threads;
+  for (int n = sweep.min_levels; n <= sweep.max_levels; ++n)
+    for (int kappa : kappas) {
+      MultigridSettings s = base;
+      s.levels = n;
+      const CycleTiming t = time_cycle(s, {CycleType::Kappa, kappa}, sweep.threads, sweep.policy);
+      const TimingSample sample{kappa, n, double(t.launches), cycle_ops(kappa, n, base.coarsening),
+                                t.median_seconds};
+      c.samples.push_back(sample);
+      if (on_case) on_case(sample);
+    }
+  c.model = fit_cost_model(c.samples);
+  return c;
 }
 
 }  // namespace kcycle

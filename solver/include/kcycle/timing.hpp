@@ -2,6 +2,11 @@
 // Measurements for benchmarks and the run-time model: median time of one cycle, and the
 // memory bandwidth of a relaxation sweep beside a STREAM triad on the same data.
 #include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kcycle/cost_model.hpp"
 
 #include "kcycle/multigrid.hpp"
 
@@ -38,5 +43,17 @@ struct BandwidthMeasurement {
 // A Jacobi sweep on the finest level of `levels` levels, and a STREAM triad on arrays of at
 // least 2^25 doubles each (memory, not cache).
 BandwidthMeasurement measure_bandwidth(int levels, int threads, int repetitions = 30);
+
+// The paper's calibration (section 3.2): time one cycle for every kappa and level count,
+// then fit alpha and beta. `on_case` (optional) is told each finished case, for progress.
+struct CalibrationSweep {
+  int min_levels = 4;
+  int max_levels = 11;
+  std::vector<int> kappas;  // empty: 1, 2, 3, 4, W
+  int threads = 0;
+  TimingPolicy policy;
+};
+Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& sweep,
+                      const std::function<void(const TimingSample&)>& on_case = {});
 
 }  // namespace kcycle

@@ -1,0 +1,105 @@
+// `kcycle calibrate`: time one cycle per kappa and level count, fit the paper's model
+// T = alpha * launches + beta * ops, print the relative errors (like Table 3.2) and the
+// turning points, and save the calibration for `advise` and the visualizer.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "commands.hpp"
+#include "progress.hpp"
+#include "solver_args.hpp"
+#include "kcycle/cost_model.hpp"
+#include "kcycle/solve.hpp"
+#include "kcycle/timing.hpp"
+
+namespace kcycle::cli {
+
+void print_calibration_report(const Calibration& c) {
+  std::printf("alpha = %.4g s per launch, beta = %.4g s per unknown visited (%d launches per call)\n",
+              c.model.alpha, c.model.beta, c.launches_per_call);
+  int lo = 1 << 30, hi = 0;
+  for (const TimingSample& s : c.samples) lo = std::min(lo, s.levels), hi = std::max(hi, s.levels);
+  std::printf("relative prediction error (predicted - measured) / measured, %%:\n%8s", "kappa\\n");
+  for (int n = lo; n <= hi; ++n) std::printf(" %7d", n);
+  std::printf("\n");
+  for (int kappa : {1, 2, 3, 4, kKappaW}) {
+    bool any = false;
+    for (const TimingSample& s : c.samples) any |= s.kappa == kappa;
+    if (!any) continue;
+    std::printf("%8s", kappa_to_string(kappa).c_str());
+    for (int n = lo; n <= hi; ++n) {
+      bool found = false;
+      for (const TimingSample& s : c.samples)
+        if (s.kappa == kappa && s.levels == n) {
+          std::printf(" %+7.2f", 100.0 * (c.model.predict(s.launches, s.ops) - s.seconds) / s.seconds);
+          found = true;
+        }
+      if (!found) std::printf(" %7s", "-");
+    }
+    std::printf("\n");
+  }
+  if (c.model.alpha > 0 && c.model.beta > 0) {
+    std::printf("turning points (alpha * launches = beta * ops):");
+    for (int kappa : {1, 2, 3, 4, kKappaW}) {
+      const double n = turning_point_levels(kappa, c.model, c.launches_per_call);
+      std::printf("  kappa=%s: n_tp %.1f (N_tp %.2g)", kappa_to_string(kappa).c_str(), n,
+                  std::pow(std::pow(2.0, n) - 1, 2));
+    }
+    std::printf("\n");
+  } else {
+    std::printf("alpha <= 0: launch overhead is below what this sweep resolves; no turning points\n");
+  }
+}
+
+namespace {
+
+struct CalibrateArgs {
+  SolverArgs solver;
+  int min_levels = 4;
+  int max_levels = 11;
+  double min_seconds = 0.2;
+  std::string out = "kcycle-calibration.json";
+};
+
+int run(const CalibrateArgs& a, const CLI::App& cmd) {
+  const SolverOptions o = resolve(a.solver, cmd);
+  if (a.min_levels < 2 || a.max_levels < a.min_levels || a.max_levels > kMaxLevels)
+    throw InvalidOptions("need 2 <= --min-levels <= --max-levels <= " + std::to_string(kMaxLevels));
+  SolverOptions largest = o;
+  largest.levels = a.max_levels;
+  validate(largest);
+  if (!(a.min_seconds > 0)) throw InvalidOptions("--min-seconds must be positive");
+  CalibrationSweep sweep;
+  sweep.min_levels = a.min_levels;
+  sweep.max_levels = a.max_levels;
+  sweep.threads = o.threads;
+  sweep.policy.min_seconds = a.min_seconds;
+  std::printf("kcycle calibrate: %s(%d,%d), %s coarsening, %s operators, eps=%g, angle=%g, levels %d..%d\n",
+              std::string(to_string(o.smoother)).c_str(), o.nu1, o.nu2, std::string(to_string(o.coarsening)).c_str(),
+              std::string(to_string(o.coarse_operator)).c_str(), o.eps, o.angle_degrees, a.min_levels, a.max_levels);
+  Progress progress(5 * (a.max_levels - a.min_levels + 1));
+  const Calibration c = calibrate(multigrid_settings(o), sweep, [&](const TimingSample& s) {
+    progress.done("kappa=" + kappa_to_string(s.kappa) + " levels=" + std::to_string(s.levels) + ": " +
+                  std::to_string(s.seconds * 1e3) + " ms");
+  });
+  print_calibration_report(c);
+  save_calibration(c, a.out);
+  std::printf("saved %s\n", a.out.c_str());
+  return 0;
+}
+
+}  // namespace
+
+Subcommand add_calibrate_command(CLI::App& app) {
+  auto args = std::make_shared<CalibrateArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "calibrate", "Time cycles for kappa=1,2,3,4,W over levels, fit T = alpha*launches + beta*ops, save the calibration");
+  add_solver_options(*cmd, args->solver);
+  cmd->add_option("--min-levels", args->min_levels, "Smallest level count")->capture_default_str();
+  cmd->add_option("--max-levels", args->max_levels, "Largest level count")->capture_default_str();
+  cmd->add_option("--min-seconds", args->min_seconds, "Measured time per case before the median is taken")->capture_default_str();
+  cmd->add_option("--out", args->out, "Calibration file to write")->capture_default_str();
+  return {cmd, [args, cmd] { return run(*args, *cmd); }};
+}
+
+}  // namespace kcycle::cli

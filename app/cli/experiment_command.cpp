@@ -1,0 +1,305 @@
+// `kcycle experiment NAME`: the paper's experiments, sized by level count so they run on a
+// laptop. Each writes NAME.csv, NAME.json and NAME.svg under --out and prints a summary in
+// the paper's layout; long runs report progress on stderr.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "progress.hpp"
+#include "svg_plot.hpp"
+#include "kcycle/cost_model.hpp"
+#include "kcycle/solve.hpp"
+#include "kcycle/timing.hpp"
+
+namespace kcycle::cli {
+
+namespace {
+
+const std::vector<int> kKappas = {1, 2, 3, 4, kKappaW};
+const std::vector<std::string> kKappaLabels = {"1 (V)", "2 (F)", "3", "4", "W"};
+
+struct ExperimentArgs {
+  std::string name;
+  int levels = 0;      // 0: the experiment's default
+  int min_levels = 4;
+  int max_levels = 0;  // 0: the experiment's default
+  std::string out;     // default results/NAME
+  int max_iter = 20000;
+  double case_timeout = 300;
+  double min_seconds = 0.2;
+  int threads = 0;
+};
+
+// One solve, cancelled after `timeout` seconds.
+SolveResult timed_solve(const SolverOptions& o, double timeout) {
+  const auto start = std::chrono::steady_clock::now();
+  return solve(o, [&](const IterationRecord&) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < timeout;
+  });
+}
+
+std::string status_word(const SolveResult& r) {
+  return r.status == SolveStatus::Cancelled ? "timeout" : std::string(to_string(r.status));
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error("cannot write " + path);
+  f << text;
+}
+
+// --- Figure 3.1: cycle times vs levels, with the fitted model and turning points ------------
+int figure_3_1(const ExperimentArgs& a, const std::string& dir) {
+  const int max_levels = a.max_levels > 0 ? a.max_levels : 11;
+  SolverOptions o;
+  o.levels = max_levels;
+  o.eps = 1e-4;
+  o.angle_degrees = 45;
+  o.threads = a.threads;
+  validate(o);
+  CalibrationSweep sweep;
+  sweep.min_levels = a.min_levels;
+  sweep.max_levels = max_levels;
+  sweep.threads = a.threads;
+  sweep.policy.min_seconds = a.min_seconds;
+  Progress progress(5 * (max_levels - a.min_levels + 1));
+  const Calibration c = calibrate(multigrid_settings(o), sweep, [&](const TimingSample& s) {
+    progress.done("fig3.1 kappa=" + kappa_to_string(s.kappa) + " levels=" + std::to_string(s.levels));
+  });
+  print_calibration_report(c);
+  save_calibration(c, dir + "/calibration.json");
+
+  std::string csv = "kappa,levels,unknowns,launches,ops,measured_ms,predicted_ms,launch_part_ms,ops_part_ms,relative_error\n";
+  nlohmann::json samples = nlohmann::json::array();
+  Plot plot{"Figure 3.1: time per cycle (CPU), measured and model", "levels n", "ms per cycle", false, true, {}, {}, {}};
+  for (std::size_t k = 0; k < kKappas.size(); ++k) {
+    PlotSeries measured{"kappa=" + kKappaLabels[k], {}, {}, palette(k), false, true};
+    PlotSeries model{"model", {}, {}, palette(k), true, false};
+    for (const TimingSample& s : c.samples) {
+      if (s.kappa != kKappas[k]) continue;
+      const double predicted = c.model.predict(s.launches, s.ops);
+      const double unknowns = std::pow(std::pow(2.0, s.levels) - 1, 2);
+      char line[256];
+      std::snprintf(line, sizeof line, "%s,%d,%.0f,%.0f,%.0f,%.6g,%.6g,%.6g,%.6g,%.4f\n",
+                    kappa_to_string(s.kappa).c_str(), s.levels, unknowns, s.launches, s.ops, s.seconds * 1e3,
+                    predicted * 1e3, c.model.alpha * s.launches * 1e3, c.model.beta * s.ops * 1e3,
+                    (predicted - s.seconds) / s.seconds);
+      csv += line;
+      samples.push_back({{"kappa", kappa_to_string(s.kappa)}, {"levels", s.levels}, {"measured_s", s.seconds},
+                         {"predicted_s", predicted}});
+      measured.x.push_back(s.levels);
+      measured.y.push_back(s.seconds * 1e3);
+      model.x.push_back(s.levels);
+      model.y.push_back(predicted * 1e3);
+    }
+    plot.series.push_back(measured);
+    plot.series.push_back(model);
+  }
+  nlohmann::json turning = nlohmann::json::object();
+  for (std::size_t k = 0; k < kKappas.size(); ++k) {
+    const double n = turning_point_levels(kKappas[k], c.model, c.launches_per_call);
+    turning[kappa_to_string(kKappas[k])] = n;
+    if (std::isfinite(n) && n >= a.min_levels && n <= max_levels)
+      plot.vlines.push_back({n, "n_tp(" + kKappaLabels[k] + ")=" + std::to_string(n).substr(0, 4), palette(k)});
+  }
+  write_text(dir + "/fig3.1.csv", csv);
+  write_text(dir + "/fig3.1.json", nlohmann::json({{"alpha_seconds", c.model.alpha}, {"beta_seconds", c.model.beta},
+                                                   {"launches_per_call", c.launches_per_call},
+                                                   {"turning_points_levels", turning}, {"samples", samples}})
+                                       .dump(1));
+  write_svg({plot}, dir + "/fig3.1.svg");
+  return 0;
+}
+
+// --- Figure 4.1: solve time vs eps for a small and a larger problem -------------------------
+int figure_4_1(const ExperimentArgs& a, const std::string& dir) {
+  const int small = a.levels > 0 ? a.levels : 7, large = a.max_levels > 0 ? a.max_levels : 9;
+  const std::vector<double> epsilons = {1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0};
+  Progress progress(int(2 * epsilons.size() * kKappas.size()));
+  std::string csv = "levels,eps,kappa,status,iterations,seconds_total,seconds_per_cycle\n";
+  nlohmann::json rows = nlohmann::json::array();
+  std::vector<Plot> panels;
+  for (int levels : {small, large}) {
+    Plot plot{"Figure 4.1: " + std::to_string(levels) + " levels, Jacobi(2,2), 45 deg", "epsilon", "solve time (s)",
+              true, true, {}, {}, {}};
+    std::printf("%d levels: best kappa per eps:", levels);
+    std::vector<double> best(epsilons.size(), INFINITY);
+    std::vector<int> best_kappa(epsilons.size(), 0);
+    for (std::size_t k = 0; k < kKappas.size(); ++k) {
+      PlotSeries series{"kappa=" + kKappaLabels[k], {}, {}, palette(k), false, true};
+      for (std::size_t e = 0; e < epsilons.size(); ++e) {
+        SolverOptions o;
+        o.levels = levels;
+        o.eps = epsilons[e];
+        o.angle_degrees = 45;
+        o.cycle = {CycleType::Kappa, kKappas[k]};
+        o.max_iterations = a.max_iter;
+        o.threads = a.threads;
+        validate(o);
+        const SolveResult r = timed_solve(o, a.case_timeout);
+        char line[200];
+        std::snprintf(line, sizeof line, "%d,%g,%s,%s,%d,%.6g,%.6g\n", levels, o.eps, kappa_to_string(kKappas[k]).c_str(),
+                      status_word(r).c_str(), r.iterations, r.seconds_total, r.seconds_per_cycle);
+        csv += line;
+        rows.push_back({{"levels", levels}, {"eps", o.eps}, {"kappa", kappa_to_string(kKappas[k])},
+                        {"status", status_word(r)}, {"iterations", r.iterations}, {"seconds_total", r.seconds_total}});
+        if (r.converged()) {
+          series.x.push_back(o.eps);
+          series.y.push_back(r.seconds_total);
+          if (r.seconds_total < best[e]) best[e] = r.seconds_total, best_kappa[e] = kKappas[k];
+        }
+        progress.done("fig4.1 levels=" + std::to_string(levels) + " eps=" + std::to_string(o.eps).substr(0, 7) +
+                      " kappa=" + kappa_to_string(kKappas[k]) + ": " + status_word(r) + " in " +
+                      std::to_string(r.iterations) + " cycles");
+      }
+      plot.series.push_back(series);
+    }
+    for (std::size_t e = 0; e < epsilons.size(); ++e)
+      std::printf("  eps=%g: %s", epsilons[e], best_kappa[e] ? kappa_to_string(best_kappa[e]).c_str() : "-");
+    std::printf("\n");
+    panels.push_back(plot);
+  }
+  write_text(dir + "/fig4.1.csv", csv);
+  write_text(dir + "/fig4.1.json", rows.dump(1));
+  write_svg(panels, dir + "/fig4.1.svg");
+  return 0;
+}
+
+// --- Tables 4.1-4.6: each of the six solvers over kappa (and angles) ------------------------
+int table(const ExperimentArgs& a, const std::string& dir, const std::string& preset_name, double eps,
+          const std::vector<double>& angles, int default_levels) {
+  const Preset preset = *find_preset(preset_name);
+  const int levels = a.levels > 0 ? a.levels : default_levels;
+  const bool cg = preset.solver != SolverKind::Multigrid;
+  const std::string unit = cg ? "iterations" : "cycles";
+  Progress progress(int(angles.size() * kKappas.size()));
+  std::vector<std::vector<SolveResult>> results(kKappas.size());
+  std::string csv = "solver,levels,eps,angle,kappa,status," + unit + ",seconds_total,seconds_per_iteration\n";
+  nlohmann::json rows = nlohmann::json::array();
+  for (std::size_t k = 0; k < kKappas.size(); ++k)
+    for (double angle : angles) {
+      SolverOptions o;
+      apply(preset, o);
+      o.levels = levels;
+      o.eps = eps;
+      o.angle_degrees = angle;
+      o.cycle = {CycleType::Kappa, kKappas[k]};
+      o.max_iterations = a.max_iter;
+      o.threads = a.threads;
+      validate(o);
+      const SolveResult r = timed_solve(o, a.case_timeout);
+      results[k].push_back(r);
+      char line[256];
+      std::snprintf(line, sizeof line, "%s,%d,%g,%g,%s,%s,%d,%.6g,%.6g\n", preset_name.c_str(), levels, eps, angle,
+                    kappa_to_string(kKappas[k]).c_str(), status_word(r).c_str(), r.iterations, r.seconds_total,
+                    r.seconds_per_iteration);
+      csv += line;
+      rows.push_back({{"solver", preset_name}, {"levels", levels}, {"eps", eps}, {"angle", angle},
+                      {"kappa", kappa_to_string(kKappas[k])}, {"status", status_word(r)}, {unit, r.iterations},
+                      {"seconds_total", r.seconds_total}, {"seconds_per_iteration", r.seconds_per_iteration}});
+      progress.done(preset_name + " angle=" + std::to_string(int(angle)) + " kappa=" + kappa_to_string(kKappas[k]) +
+                    ": " + status_word(r) + " in " + std::to_string(r.iterations) + " " + unit);
+    }
+
+  std::printf("%s: %s, eps=%g, %d levels (%llu unknowns)\n", preset_name.c_str(), std::string(preset.description).c_str(),
+              eps, levels, (unsigned long long)full_coarsening_shape(levels, 1).unknowns());
+  if (angles.size() == 1) {
+    // The layout of Tables 4.1 and 4.2: relative to W (stand-alone) or F (CG), as the paper.
+    const std::size_t ref = cg ? 1 : 4;
+    std::printf("%-8s %14s %14s %18s %10s\n", "kappa", "total ms", "relative", "ms per iteration", unit.c_str());
+    for (std::size_t k = 0; k < kKappas.size(); ++k) {
+      const SolveResult& r = results[k][0];
+      std::printf("%-8s %14.1f %14.3f %18.3f %10d%s\n", kKappaLabels[k].c_str(), r.seconds_total * 1e3,
+                  r.seconds_total / results[ref][0].seconds_total, r.seconds_per_iteration * 1e3, r.iterations,
+                  r.converged() ? "" : (" " + status_word(r)).c_str());
+    }
+  } else {
+    std::printf("total ms (%s); * marks the fastest kappa per angle\n%-8s", unit.c_str(), "kappa");
+    for (double angle : angles) std::printf(" %18.0f", angle);
+    std::printf("\n");
+    for (std::size_t k = 0; k < kKappas.size(); ++k) {
+      std::printf("%-8s", kKappaLabels[k].c_str());
+      for (std::size_t i = 0; i < angles.size(); ++i) {
+        const SolveResult& r = results[k][i];
+        bool best = r.converged();
+        for (std::size_t q = 0; q < kKappas.size(); ++q)
+          if (results[q][i].converged() && results[q][i].seconds_total < r.seconds_total) best = false;
+        char cell[64];
+        if (r.converged()) std::snprintf(cell, sizeof cell, "%s%.0f (%d)", best ? "*" : "", r.seconds_total * 1e3, r.iterations);
+        else std::snprintf(cell, sizeof cell, "%s", status_word(r).c_str());
+        std::printf(" %18s", cell);
+      }
+      std::printf("\n");
+    }
+  }
+
+  Plot plot{a.name + ": " + preset_name + ", " + std::to_string(levels) + " levels", "kappa", "solve time (s)", false,
+            true, {}, {}, kKappaLabels};
+  for (std::size_t i = 0; i < angles.size(); ++i) {
+    PlotSeries s{"angle " + std::to_string(int(angles[i])), {}, {}, "", false, true};
+    for (std::size_t k = 0; k < kKappas.size(); ++k)
+      if (results[k][i].converged()) s.x.push_back(double(k)), s.y.push_back(results[k][i].seconds_total);
+    plot.series.push_back(s);
+  }
+  write_text(dir + "/" + a.name + ".csv", csv);
+  write_text(dir + "/" + a.name + ".json", rows.dump(1));
+  write_svg({plot}, dir + "/" + a.name + ".svg");
+  return 0;
+}
+
+int run(const ExperimentArgs& a) {
+  static const std::vector<std::string> names = {"fig3.1", "fig4.1", "table4.1", "table4.2", "table4.3",
+                                                 "table4.4", "table4.5", "table4.6"};
+  if (std::find(names.begin(), names.end(), a.name) == names.end()) {
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    throw InvalidOptions("unknown experiment '" + a.name + "' (available: " + list + ")");
+  }
+  if (a.levels < 0 || a.levels > kMaxLevels || a.max_levels < 0 || a.max_levels > kMaxLevels)
+    throw InvalidOptions("--levels and --max-levels must be between 1 and " + std::to_string(kMaxLevels));
+  if (a.min_levels < 2) throw InvalidOptions("--min-levels must be at least 2");
+  if (!(a.case_timeout > 0)) throw InvalidOptions("--case-timeout must be positive");
+  const std::string dir = a.out.empty() ? "results/" + a.name : a.out;
+  std::filesystem::create_directories(dir);
+  int rc = 0;
+  const std::vector<double> angles = {10, 30, 45, 60, 80};
+  if (a.name == "fig3.1") rc = figure_3_1(a, dir);
+  else if (a.name == "fig4.1") rc = figure_4_1(a, dir);
+  else if (a.name == "table4.1") rc = table(a, dir, "jacobi", 1e-4, {45}, 9);
+  else if (a.name == "table4.2") rc = table(a, dir, "jacobi+cg", 1e-4, {45}, 9);
+  else if (a.name == "table4.3") rc = table(a, dir, "xyzebra-galerkin", 1e-5, angles, 8);
+  else if (a.name == "table4.4") rc = table(a, dir, "xyzebra-galerkin+cg", 1e-5, angles, 8);
+  else if (a.name == "table4.5") rc = table(a, dir, "xzebra-semi-galerkin", 1e-5, angles, 8);
+  else if (a.name == "table4.6") rc = table(a, dir, "xzebra-semi-galerkin+cg", 1e-5, angles, 8);
+  std::printf("wrote %s/%s.csv, .json, .svg\n", dir.c_str(), a.name.c_str());
+  return rc;
+}
+
+}  // namespace
+
+Subcommand add_experiment_command(CLI::App& app) {
+  auto args = std::make_shared<ExperimentArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "experiment",
+      "Reproduce the paper's experiments: fig3.1 (cycle times vs levels, model fit, turning points), fig4.1 (solve "
+      "time vs eps), table4.1..table4.6 (the six solvers over kappa and angles). Writes CSV, JSON and SVG.");
+  cmd->add_option("name", args->name, "fig3.1, fig4.1, table4.1, ..., table4.6")->required();
+  cmd->add_option("--levels", args->levels, "Level count (tables: default 9 for 4.1/4.2, 8 for 4.3-4.6; fig4.1: the small problem, default 7)");
+  cmd->add_option("--max-levels", args->max_levels, "fig3.1: largest level count (default 11); fig4.1: the large problem (default 9)");
+  cmd->add_option("--min-levels", args->min_levels, "fig3.1: smallest level count")->capture_default_str();
+  cmd->add_option("--out", args->out, "Output folder (default results/NAME)");
+  cmd->add_option("--max-iter", args->max_iter, "Iteration limit per solve")->capture_default_str();
+  cmd->add_option("--case-timeout", args->case_timeout, "Seconds before a solve is reported as timeout")->capture_default_str();
+  cmd->add_option("--min-seconds", args->min_seconds, "fig3.1: measured time per case")->capture_default_str();
+  cmd->add_option("--threads", args->threads, "OpenMP threads (0: all cores)")->capture_default_str();
+  return {cmd, [args] { return run(*args); }};
+}
+
+}  // namespace kcycle::cli

@@ -1,0 +1,35 @@
+#pragma once
+// The solver options shared by `solve`, `advise` and `calibrate`: registration on a CLI11
+// parser and their translation into kcycle::SolverOptions.
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "kcycle/solver_options.hpp"
+
+namespace kcycle::cli {
+
+struct SolverArgs {
+  SolverOptions options;
+  std::string preset;
+  std::string kappa = "2";
+  std::string omega = "auto";
+  std::string smoother = "jacobi";
+  std::string coarsening = "full";
+  std::string coarse_operator = "rediscretized";
+  std::string solver = "mg";
+  std::string cycle = "kappa";
+  int gamma = 1;
+  int problem = 0;
+};
+
+void add_solver_options(CLI::App& cmd, SolverArgs& args);
+
+// Throws InvalidOptions. A preset sets its parts first; options given explicitly on the
+// command line override it.
+SolverOptions resolve(const SolverArgs& args, const CLI::App& cmd);
+
+// "kappa=3", "kappa=1 (V)", "gamma=2", ...
+std::string cycle_name(const SolverOptions& options);
+
+}  // namespace kcycle::cli
