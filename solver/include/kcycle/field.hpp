@@ -8,11 +8,16 @@
 namespace kcycle {
 
 // A grid function in host memory: (nx+2) x (ny+2) doubles, rows contiguous along x, the
-// outer ring holding Dirichlet boundary values. Move-only; allocated once at set-up.
+// outer ring holding Dirichlet boundary values. A value type (copies are deep); the solver
+// allocates its fields once at set-up and only moves or swaps them afterwards.
 class Field {
  public:
   Field() = default;
   explicit Field(GridShape shape);
+  Field(const Field& other);
+  Field& operator=(const Field& other);
+  Field(Field&&) noexcept = default;
+  Field& operator=(Field&&) noexcept = default;
 
   const GridShape& shape() const { return shape_; }
   int stride() const { return shape_.stride(); }

@@ -3,6 +3,7 @@
 // level's exact solver, and the executor that runs the recursive cycles of cycles.hpp on
 // the backend while recording the trace.
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -61,6 +62,10 @@ struct MultigridSettings {
   }
 };
 
+// Called after every operation a cycle performs (the visualizer's step-by-operation mode).
+// It may throw to abandon the cycle; the hierarchy's vectors are then mid-cycle.
+using OpObserver = std::function<void(const TraceEvent&)>;
+
 template <class Backend>
 class Multigrid {
  public:
@@ -103,8 +108,8 @@ class Multigrid {
   const Level& level(int l) const { return levels_[std::size_t(l - 1)]; }
 
   // One cycle on the finest level: improves level(1).v for the right-hand side level(1).f.
-  void cycle(CycleChoice choice, Trace* trace = nullptr) {
-    Executor ops{*this, trace};
+  void cycle(CycleChoice choice, Trace* trace = nullptr, const OpObserver* observer = nullptr) {
+    Executor ops{*this, trace, observer};
     switch (choice.type) {
       case CycleType::Kappa:
         // kappa >= levels is the W-cycle (Proposition 2.1); clamping keeps counters small.
@@ -117,11 +122,12 @@ class Multigrid {
 
   // z <- M r: one cycle from a zero initial guess, the MGCG preconditioner. r and z are
   // swapped in and out of the finest level, so nothing is copied.
-  void precondition(Vector& r, Vector& z, CycleChoice choice, Trace* trace = nullptr) {
+  void precondition(Vector& r, Vector& z, CycleChoice choice, Trace* trace = nullptr,
+                    const OpObserver* observer = nullptr) {
     Level& fine = level(1);
     std::swap(fine.f, r);
     backend_.fill(fine.v, 0.0);
-    cycle(choice, trace);
+    cycle(choice, trace, observer);
     std::swap(fine.f, r);
     std::swap(fine.v, z);
   }
@@ -130,16 +136,21 @@ class Multigrid {
   // The Ops of cycles.hpp: each operation is recorded, then run on the backend.
   class Executor {
    public:
-    Executor(Multigrid& mg, Trace* trace) : mg_(mg), trace_(trace) {}
+    Executor(Multigrid& mg, Trace* trace, const OpObserver* observer)
+        : mg_(mg), trace_(trace), observer_(observer) {}
     int coarsest() const { return mg_.levels(); }
     int nu1() const { return mg_.settings_.nu1; }
     int nu2() const { return mg_.settings_.nu2; }
 
-    void enter(int l, int counter) { record(OpKind::Call, l, counter); }
+    void enter(int l, int counter) {
+      record(OpKind::Call, l, counter);
+      notify(OpKind::Call, l, counter);
+    }
     void coarse_solve(int l) {
       record(OpKind::CoarseSolve, l);
       Level& L = mg_.level(l);
       mg_.backend_.coarse_solve(mg_.coarse_solver_, L.f, L.v);
+      notify(OpKind::CoarseSolve, l);
     }
     // Sweep `sweep` of a relaxation phase; see MultigridSettings::symmetric_smoothing.
     void relax(int l, OpKind phase, int sweep) {
@@ -161,27 +172,35 @@ class Multigrid {
           else be.zebra_y(L.A, L.y_line, L.v, L.f, forward);
           break;
       }
+      notify(phase, l);
     }
     void restrict_residual(int l) {
       record(OpKind::Restrict, l);
       Level& L = mg_.level(l);
       mg_.backend_.restrict_residual(L.A, L.v, L.f, mg_.level(l + 1).f, mg_.settings_.coarsening);
+      notify(OpKind::Restrict, l);
     }
     void zero_coarse(int l) {
       record(OpKind::ZeroCoarse, l);
       mg_.backend_.fill(mg_.level(l + 1).v, 0.0);
+      notify(OpKind::ZeroCoarse, l);
     }
     void prolong_add(int l) {
       record(OpKind::Prolong, l);
       mg_.backend_.prolong_add(mg_.level(l + 1).v, mg_.level(l).v, mg_.settings_.coarsening);
+      notify(OpKind::Prolong, l);
     }
 
    private:
     void record(OpKind kind, int l, int counter = 0) {
       if (trace_) trace_->push_back(TraceEvent{kind, std::int16_t(l), counter});
     }
+    void notify(OpKind kind, int l, int counter = 0) {
+      if (observer_ && *observer_) (*observer_)(TraceEvent{kind, std::int16_t(l), counter});
+    }
     Multigrid& mg_;
     Trace* trace_;
+    const OpObserver* observer_;
   };
 
   Backend& backend_;

@@ -13,7 +13,7 @@
 
 namespace kcycle {
 
-enum class SolveStatus { Converged, MaxIterations, Diverged, NotANumber, Breakdown, Cancelled };
+enum class SolveStatus { Running, Converged, MaxIterations, Diverged, NotANumber, Breakdown, Cancelled };
 std::string_view to_string(SolveStatus);
 
 struct IterationRecord {
@@ -57,7 +57,9 @@ MultigridSettings multigrid_settings(const SolverOptions& options);
 // Validates the options (throws InvalidOptions) and solves the chosen problem.
 SolveResult solve(const SolverOptions& options, const IterationCallback& on_iteration = {});
 // Same, for a problem the caller built on the finest grid of `options.levels` levels.
-SolveResult solve(const SolverOptions& options, const DiscreteProblem& problem,
+SolveResult solve(const SolverOptions& options, DiscreteProblem problem,
                   const IterationCallback& on_iteration = {});
+// The problem options.problem names, on the finest grid (validates the options).
+DiscreteProblem make_problem(const SolverOptions& options);
 
 }  // namespace kcycle
