@@ -144,6 +144,7 @@ Subcommand add_solve_command(CLI::App& app) {
       "multigrid kappa-cycle, stand-alone or as a CG preconditioner. Exit status: 0 converged, "
       "2 bad input, 3 not converged (max iterations, divergence, NaN).");
   add_solver_options(*cmd, args->solver);
+  cmd->set_config("--config", "", "Read parameters from a file (TOML keys = option names; the visualizer writes these)");
   cmd->add_option("--every", args->every, "Print every k-th iteration (0: 1-20 all, then every 10, then 100)");
   cmd->add_flag("--json", args->json, "Print one JSON object (summary and history) instead of text");
   cmd->add_flag("--quiet", args->quiet, "Text output: summary only");

@@ -1,5 +1,8 @@
 #include "solver_args.hpp"
 
+#include <fstream>
+#include <sstream>
+
 namespace kcycle::cli {
 
 SolverOptions resolve(const SolverArgs& a, const CLI::App& cmd) {
@@ -78,6 +81,43 @@ std::string cycle_name(const SolverOptions& o) {
     case CycleType::F: return "F-cycle (Algorithm 2)";
   }
   return "?";
+}
+
+std::string to_config(const SolverOptions& o) {
+  std::ostringstream s;
+  s.precision(17);
+  s << "# kcycle parameters: kcycle solve --config FILE\n"
+    << "levels=" << o.levels << "\neps=" << o.eps << "\nangle=" << o.angle_degrees << "\n"
+    << "cycle=\"" << to_string(o.cycle.type) << "\"\n";
+  if (o.cycle.type == CycleType::Gamma) s << "gamma=" << o.cycle.counter << "\n";
+  else s << "kappa=\"" << kappa_to_string(o.cycle.counter) << "\"\n";
+  s << "smoother=\"" << to_string(o.smoother) << "\"\ncoarsening=\"" << to_string(o.coarsening)
+    << "\"\ncoarse-operator=\"" << to_string(o.coarse_operator) << "\"\nnu1=" << o.nu1 << "\nnu2=" << o.nu2
+    << "\nsymmetric=" << (o.symmetric_smoothing ? "true" : "false") << "\nomega=\"";
+  if (o.omega_mode == OmegaMode::Fixed) s << o.omega;
+  else s << to_string(o.omega_mode);
+  s << "\"\nsolver=\"" << to_string(o.solver) << "\"\nproblem=" << int(o.problem) << "\ntol=" << o.tolerance
+    << "\nmax-iter=" << o.max_iterations << "\nseed=" << o.seed << "\n";
+  return s.str();
+}
+
+SolverOptions read_config(const std::string& path) {
+  if (!std::ifstream(path)) throw std::runtime_error("cannot read parameters file " + path);
+  CLI::App app{"parameters"};
+  SolverArgs args;
+  add_solver_options(app, args);
+  app.set_config("--config");
+  std::vector<std::string> argv_storage = {"kcycle", "--config", path};
+  std::vector<const char*> argv;
+  for (const auto& a : argv_storage) argv.push_back(a.c_str());
+  try {
+    app.parse(int(argv.size()), argv.data());
+  } catch (const CLI::ParseError& e) {
+    throw InvalidOptions("parameters file " + path + ": " + e.what());
+  }
+  SolverOptions o = resolve(args, app);
+  validate(o);
+  return o;
 }
 
 void add_solver_options(CLI::App& cmd_ref, SolverArgs& args) {

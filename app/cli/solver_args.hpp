@@ -32,4 +32,11 @@ SolverOptions resolve(const SolverArgs& args, const CLI::App& cmd);
 // "kappa=3", "kappa=1 (V)", "gamma=2", ...
 std::string cycle_name(const SolverOptions& options);
 
+// The options as a parameters file (TOML keys = option names) that `kcycle solve --config`
+// and the visualizer read.
+std::string to_config(const SolverOptions& options);
+// Reads a parameters file through the same option definitions. Throws InvalidOptions or
+// std::runtime_error with the reason.
+SolverOptions read_config(const std::string& path);
+
 }  // namespace kcycle::cli

@@ -1,0 +1,116 @@
+#include "field_renderer.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "shaders.hpp"  // generated from shaders/ at build time
+
+namespace kcycle::gui {
+
+namespace {
+
+GLuint compile(GLenum type, const char* source) {
+  const GLuint shader = glCreateShader(type);
+  glShaderSource(shader, 1, &source, nullptr);
+  glCompileShader(shader);
+  GLint ok = 0;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char log[2048];
+    glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+    throw std::runtime_error(std::string("shader compilation failed: ") + log);
+  }
+  return shader;
+}
+
+}  // namespace
+
+FieldRenderer::FieldRenderer() {
+  const GLuint vs = compile(GL_VERTEX_SHADER, shaders::field_vert);
+  const GLuint fs = compile(GL_FRAGMENT_SHADER, shaders::colormap_frag);
+  program_ = glCreateProgram();
+  glAttachShader(program_, vs);
+  glAttachShader(program_, fs);
+  glLinkProgram(program_);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = 0;
+  glGetProgramiv(program_, GL_LINK_STATUS, &ok);
+  if (!ok) throw std::runtime_error("colormap shader program failed to link");
+
+  const float quad[] = {-1, -1, 1, -1, -1, 1, 1, 1};
+  glGenVertexArrays(1, &vao_);
+  glGenBuffers(1, &vbo_);
+  glBindVertexArray(vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+  glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glBindVertexArray(0);
+
+  glGenTextures(1, &data_);
+  glGenTextures(1, &color_);
+  glGenFramebuffers(1, &fbo_);
+}
+
+FieldRenderer::~FieldRenderer() {
+  glDeleteFramebuffers(1, &fbo_);
+  glDeleteTextures(1, &color_);
+  glDeleteTextures(1, &data_);
+  glDeleteBuffers(1, &vbo_);
+  glDeleteVertexArrays(1, &vao_);
+  glDeleteProgram(program_);
+}
+
+void FieldRenderer::upload(const std::vector<float>& values, int nx, int ny, std::uint64_t version) {
+  if (version == version_ || values.empty()) return;
+  glBindTexture(GL_TEXTURE_2D, data_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  if (nx != data_w_ || ny != data_h_) {  // a new size: allocate, then only sub-image updates
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx, ny, 0, GL_RED, GL_FLOAT, nullptr);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    data_w_ = nx;
+    data_h_ = ny;
+  }
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, nx, ny, GL_RED, GL_FLOAT, values.data());
+  version_ = version;
+  ++uploads_;
+}
+
+GLuint FieldRenderer::render(int width, int height, bool diverging, float lo, float hi, const float view[4]) {
+  if (width < 1 || height < 1) return color_;
+  if (width != target_w_ || height != target_h_) {
+    glBindTexture(GL_TEXTURE_2D, color_);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, color_, 0);
+    target_w_ = width;
+    target_h_ = height;
+  }
+  GLint previous_viewport[4];
+  glGetIntegerv(GL_VIEWPORT, previous_viewport);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo_);
+  glViewport(0, 0, width, height);
+  glUseProgram(program_);
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, data_);
+  glUniform1i(glGetUniformLocation(program_, "field"), 0);
+  glUniform1i(glGetUniformLocation(program_, "diverging"), diverging ? 1 : 0);
+  glUniform1f(glGetUniformLocation(program_, "lo"), lo);
+  glUniform1f(glGetUniformLocation(program_, "hi"), hi);
+  glUniform4f(glGetUniformLocation(program_, "view"), view[0], view[1], view[2], view[3]);
+  glBindVertexArray(vao_);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+  glBindVertexArray(0);
+  glUseProgram(0);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glViewport(previous_viewport[0], previous_viewport[1], previous_viewport[2], previous_viewport[3]);
+  return color_;
+}
+
+}  // namespace kcycle::gui

@@ -1,0 +1,215 @@
+// kcycle-gui: the interactive visualizer. A thin loop in the style of the Dear ImGui
+// examples: poll events, pick up the worker's latest snapshot, draw one function per panel,
+// render, maybe take a screenshot. All solving happens in the SolverWorker thread.
+#include <epoxy/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include "../cli/solver_args.hpp"
+#include "field_renderer.hpp"
+#include "panels.hpp"
+#include "screenshot.hpp"
+#include "script.hpp"
+#include "solver_worker.hpp"
+
+namespace {
+
+using namespace kcycle;
+using namespace kcycle::gui;
+
+std::filesystem::path config_dir() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg) : std::filesystem::path(home ? home : ".") / ".config";
+  return dir / "kcycle";
+}
+
+SolverOptions default_parameters() {
+  SolverOptions o;
+  o.levels = 7;
+  o.eps = 1e-4;
+  o.angle_degrees = 45;
+  o.cycle = {CycleType::Kappa, 2};
+  o.max_iterations = 100000;
+  return o;
+}
+
+// The dashboard: parameters and controls on the left, the field and the time plot in the
+// middle, the cycle diagram and convergence on the right, the status bar at the bottom.
+void layout_and_draw(UiState& ui, SolverWorker& worker, const Snapshot& snap, FieldRenderer& field,
+                     FieldRenderer& spectrum) {
+  const ImVec2 size = ImGui::GetMainViewport()->Size;
+  const float W = size.x, H = size.y - 28, lw = std::max(300.0f, W * 0.21f), cw = W * 0.39f, rw = W - lw - cw;
+  place_panel(ui, "Parameters", ImVec2(0, 0), ImVec2(lw, H * 0.62f));
+  parameters_panel(ui, worker, snap);
+  place_panel(ui, "Controls", ImVec2(0, H * 0.62f), ImVec2(lw, H * 0.38f));
+  controls_panel(ui, worker, snap);
+  place_panel(ui, "Error field", ImVec2(lw, 0), ImVec2(cw, H * 0.62f));
+  field_panel(ui, worker, snap, field, spectrum);
+  place_panel(ui, "Time per cycle", ImVec2(lw, H * 0.62f), ImVec2(cw, H * 0.38f));
+  time_panel(ui, worker, snap);
+  place_panel(ui, "Cycle diagram", ImVec2(lw + cw, 0), ImVec2(rw, H * 0.40f));
+  cycle_diagram_panel(ui, snap);
+  place_panel(ui, "Convergence", ImVec2(lw + cw, H * 0.40f), ImVec2(rw, H * 0.60f));
+  convergence_panel(ui, snap);
+  status_bar(ui, snap);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"kcycle-gui: watch multigrid kappa-cycles solve rotated anisotropic diffusion"};
+  app.name("kcycle-gui");
+  std::string script_path, screenshot_path, config_path, calibration_path;
+  int width = 1600, height = 1000;
+  int threads = std::max(1, int(std::thread::hardware_concurrency()) - 1);
+  app.add_option("--script", script_path, "Drive the UI from a script (see app/gui/script.hpp), then exit");
+  app.add_option("--screenshot", screenshot_path, "Write a PNG of the window when the script ends");
+  app.add_option("--config", config_path, "Start with these parameters (a file from Export or `kcycle`)");
+  app.add_option("--calibration", calibration_path, "Cost-model calibration for the time plot (default: ./kcycle-calibration.json)");
+  app.add_option("--width", width, "Window width")->capture_default_str();
+  app.add_option("--height", height, "Window height")->capture_default_str();
+  app.add_option("--threads", threads, "Solver threads (default: all cores but one, left to drawing)")->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+
+  UiState ui;
+  ui.scripted = !script_path.empty();
+  std::optional<ScriptRunner> script;
+  try {
+    if (ui.scripted) script.emplace(script_path);
+    ui.params = default_parameters();
+    const std::filesystem::path last = config_dir() / "last-parameters.toml";
+    if (!config_path.empty()) ui.params = cli::read_config(config_path);
+    else if (!ui.scripted && std::filesystem::exists(last)) {
+      try {
+        ui.params = cli::read_config(last.string());
+      } catch (const std::exception&) {  // an old or damaged file: start from the defaults
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kcycle-gui: %s\n", e.what());
+    return 2;
+  }
+
+  glfwSetErrorCallback([](int code, const char* what) { std::fprintf(stderr, "kcycle-gui: GLFW error %d: %s\n", code, what); });
+  if (!glfwInit()) {
+    std::fprintf(stderr, "kcycle-gui: cannot open a window (no display?). On a server run it under Xvfb: "
+                         "xvfb-run -s '-screen 0 1600x1000x24' kcycle-gui ...\n");
+    return 1;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  GLFWwindow* window = glfwCreateWindow(width, height, "kcycle: multigrid kappa-cycles", nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr, "kcycle-gui: cannot create an OpenGL 3.3 window\n");
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(ui.scripted ? 0 : 1);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  static std::string ini_path;
+  if (ui.scripted) {
+    io.IniFilename = nullptr;  // a fixed layout: tests find panels by position
+  } else {
+    std::filesystem::create_directories(config_dir());
+    ini_path = (config_dir() / "imgui.ini").string();
+    io.IniFilename = ini_path.c_str();
+  }
+  const char* font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  if (std::filesystem::exists(font)) io.Fonts->AddFontFromFileTTF(font, 15.0f);
+  ImGui::StyleColorsDark();
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 330");
+
+  int rc = 0;
+  {
+    std::unique_ptr<FieldRenderer> field, spectrum;
+    try {
+      field = std::make_unique<FieldRenderer>();
+      spectrum = std::make_unique<FieldRenderer>();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "kcycle-gui: %s\n", e.what());
+      return 1;
+    }
+    SolverWorker worker(ui.params, threads);
+    worker.set_view(ui.view);
+    const std::string calibration_file = calibration_path.empty() ? "kcycle-calibration.json" : calibration_path;
+    if (std::filesystem::exists(calibration_file)) {
+      try {
+        worker.set_calibration(std::make_shared<Calibration>(load_calibration(calibration_file)));
+      } catch (const std::exception& e) {
+        ui.notice = e.what();
+      }
+    }
+
+    auto last = std::chrono::steady_clock::now();
+    bool finishing = false;
+    while (!glfwWindowShouldClose(window)) {
+      glfwPollEvents();
+      const std::shared_ptr<const Snapshot> snap = worker.snapshot();
+      if (script && !finishing && !script->advance(ui, worker, *snap)) {
+        rc = script->exit_code();
+        if (screenshot_path.empty()) break;
+        ui.screenshot_path = screenshot_path;  // one more frame for the final picture
+        finishing = true;
+      }
+      ImGui_ImplOpenGL3_NewFrame();
+      ImGui_ImplGlfw_NewFrame();
+      ImGui::NewFrame();
+      layout_and_draw(ui, worker, *snap, *field, *spectrum);
+      ImGui::Render();
+      int fb_w = 0, fb_h = 0;
+      glfwGetFramebufferSize(window, &fb_w, &fb_h);
+      glViewport(0, 0, fb_w, fb_h);
+      glClearColor(0.08f, 0.08f, 0.10f, 1.0f);
+      glClear(GL_COLOR_BUFFER_BIT);
+      ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+      if (!ui.screenshot_path.empty()) {
+        try {
+          save_screenshot(ui.screenshot_path, fb_w, fb_h);
+          ui.notice = "wrote " + ui.screenshot_path;
+        } catch (const std::exception& e) {
+          ui.notice = e.what();
+          rc = rc ? rc : 1;
+        }
+        ui.screenshot_path.clear();
+        if (finishing) break;
+      }
+      glfwSwapBuffers(window);
+      const auto now = std::chrono::steady_clock::now();
+      const float dt = std::chrono::duration<float>(now - last).count();
+      last = now;
+      ui.fps = ui.fps == 0 ? 1.0f / std::max(dt, 1e-6f) : 0.95f * ui.fps + 0.05f / std::max(dt, 1e-6f);
+    }
+    if (!ui.scripted) std::ofstream(config_dir() / "last-parameters.toml") << cli::to_config(ui.params);
+  }  // the worker and GL objects go before the context
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return rc;
+}

@@ -1,0 +1,484 @@
+#include "panels.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "../cli/solver_args.hpp"
+#include "kcycle/cost_model.hpp"
+#include "kcycle/cycle_counts.hpp"
+#include "kcycle/cpu_backend.hpp"
+#include "plot.hpp"
+
+namespace kcycle::gui {
+
+using cli::to_config;
+
+namespace {
+
+// A labelled separator (ImGui 1.86 has no SeparatorText).
+void section(const char* label) {
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", label);
+  ImGui::Separator();
+}
+
+const ImU32 kKappaColors[] = {IM_COL32(31, 119, 180, 255), IM_COL32(255, 127, 14, 255), IM_COL32(44, 160, 44, 255),
+                              IM_COL32(214, 39, 40, 255), IM_COL32(148, 103, 189, 255)};
+const int kKappas[] = {1, 2, 3, 4, kKappaW};
+
+std::vector<PanelRect>& rects() {
+  static thread_local std::vector<PanelRect> r;  // UI thread only
+  return r;
+}
+
+void record_rect(const char* name) {
+  const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
+  for (PanelRect& r : rects())
+    if (std::string(r.name) == name) {
+      r = {name, p.x, p.y, s.x, s.y};
+      return;
+    }
+  rects().push_back({name, p.x, p.y, s.x, s.y});
+}
+
+template <class Enum, std::size_t N>
+bool combo(const char* label, Enum& value, const Enum (&options)[N], const char* const (&names)[N]) {
+  int current = 0;
+  for (std::size_t k = 0; k < N; ++k)
+    if (options[k] == value) current = int(k);
+  if (ImGui::Combo(label, &current, names, int(N))) {
+    value = options[current];
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+const std::vector<PanelRect>& panel_rects() { return rects(); }
+
+void place_panel(const UiState& ui, const char* name, ImVec2 pos, ImVec2 size) {
+  const ImGuiCond cond = ui.scripted ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  ImGui::SetNextWindowPos(pos, cond);
+  ImGui::SetNextWindowSize(size, cond);
+  (void)name;
+}
+
+void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
+  if (!ImGui::Begin("Parameters")) {
+    ImGui::End();
+    return;
+  }
+  record_rect("Parameters");
+  SolverOptions& o = ui.params;
+  const SolverOptions before = o;
+
+  // The paper's six solvers, then every part one by one.
+  static const char* preset_names[] = {"(custom)", "jacobi", "jacobi+cg", "xyzebra-galerkin",
+                                       "xyzebra-galerkin+cg", "xzebra-semi-galerkin", "xzebra-semi-galerkin+cg"};
+  int preset = 0;
+  for (int k = 1; k < 7; ++k) {
+    const auto p = find_preset(preset_names[k]);
+    if (p->smoother == o.smoother && p->coarsening == o.coarsening && p->coarse_operator == o.coarse_operator &&
+        p->solver == o.solver)
+      preset = k;
+  }
+  if (ImGui::Combo("preset", &preset, preset_names, 7) && preset > 0) apply(*find_preset(preset_names[preset]), o);
+
+  section("problem");
+  float eps = float(o.eps);
+  if (ImGui::SliderFloat("epsilon", &eps, 1e-6f, 1.0f, "%.1e", ImGuiSliderFlags_Logarithmic)) o.eps = eps;
+  float angle = float(o.angle_degrees);
+  if (ImGui::SliderFloat("angle (deg)", &angle, 0.0f, 90.0f, "%.1f")) o.angle_degrees = angle;
+  ImGui::SliderInt("levels", &o.levels, 2, 12);
+  int problem = int(o.problem);
+  static const char* problems[] = {"0: random error, zero rhs", "1: manufactured solution"};
+  if (ImGui::Combo("problem", &problem, problems, 2)) o.problem = ProblemKind(problem);
+  int seed = int(o.seed);
+  if (ImGui::InputInt("seed", &seed)) o.seed = std::uint64_t(std::max(seed, 0));
+
+  section("cycle");
+  // kappa = 1 .. levels, where kappa >= levels is the W-cycle.
+  int kappa_index = std::min(o.cycle.counter, o.levels);
+  if (ImGui::SliderInt("kappa", &kappa_index, 1, o.levels, kappa_index >= o.levels ? "W" : "%d"))
+    o.cycle = {CycleType::Kappa, kappa_index >= o.levels ? kKappaW : kappa_index};
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", o.cycle.counter == 1 ? "V" : o.cycle.counter == 2 ? "F" : o.cycle.counter >= o.levels ? "W" : "");
+  static const Smoother smoothers[] = {Smoother::Jacobi, Smoother::GaussSeidel, Smoother::XZebra, Smoother::YZebra,
+                                       Smoother::XYZebra};
+  static const char* smoother_names[] = {"damped Jacobi", "Gauss-Seidel red-black", "x-line zebra", "y-line zebra",
+                                         "alternating x/y zebra"};
+  combo("smoother", o.smoother, smoothers, smoother_names);
+  ImGui::SliderInt("nu1 (pre)", &o.nu1, 0, 4);
+  ImGui::SliderInt("nu2 (post)", &o.nu2, 0, 4);
+  if (o.smoother == Smoother::Jacobi) {
+    static const OmegaMode modes[] = {OmegaMode::Paper, OmegaMode::Fourier, OmegaMode::Fixed};
+    static const char* mode_names[] = {"paper's formula", "Fourier-optimal (LFA)", "fixed"};
+    combo("omega", o.omega_mode, modes, mode_names);
+    if (o.omega_mode == OmegaMode::Fixed) {
+      float w = float(o.omega > 0 ? o.omega : 0.8);
+      if (ImGui::SliderFloat("omega value", &w, 0.05f, 1.95f)) o.omega = w;
+      else if (o.omega <= 0) o.omega = w;
+    }
+  }
+  static const Coarsening coarsenings[] = {Coarsening::Full, Coarsening::SemiY};
+  static const char* coarsening_names[] = {"full", "semi (y only)"};
+  combo("coarsening", o.coarsening, coarsenings, coarsening_names);
+  static const CoarseOperator ops[] = {CoarseOperator::Rediscretized, CoarseOperator::Galerkin};
+  static const char* op_names[] = {"rediscretized", "Galerkin (RAP)"};
+  combo("coarse operator", o.coarse_operator, ops, op_names);
+  ImGui::Checkbox("symmetric smoothing", &o.symmetric_smoothing);
+
+  section("solver");
+  static const SolverKind solvers[] = {SolverKind::Multigrid, SolverKind::PCG, SolverKind::FCG};
+  static const char* solver_names[] = {"stand-alone cycle", "CG + cycle (MGCG)", "flexible CG + cycle"};
+  combo("solver", o.solver, solvers, solver_names);
+  float tol_exp = float(std::log10(o.tolerance));
+  if (ImGui::SliderFloat("tolerance", &tol_exp, -12.0f, -2.0f, "1e%.0f")) o.tolerance = std::pow(10.0, std::round(tol_exp));
+
+  if (!snap.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 120, 90, 255));
+    ImGui::TextWrapped("Not solving: %s", snap.error.c_str());
+    ImGui::PopStyleColor();
+  }
+  // Every change takes effect at once: the worker cancels the running solve and restarts.
+  if (to_config(o) != to_config(before)) worker.set_options(o);
+  ImGui::End();
+}
+
+void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
+  if (!ImGui::Begin("Controls")) {
+    ImGui::End();
+    return;
+  }
+  record_rect("Controls");
+  if (ImGui::Button(snap.running ? "Pause" : "Run", ImVec2(70, 0))) snap.running ? worker.pause() : worker.run();
+  ImGui::SameLine();
+  if (ImGui::Button("Cycle")) worker.step_cycle();
+  ImGui::SameLine();
+  if (ImGui::Button("Operation")) worker.step_operation();
+  ImGui::SameLine();
+  if (ImGui::Button("Reset")) worker.reset();
+  if (ImGui::SliderFloat("cycles/s", &ui.speed, 0.0f, 30.0f, ui.speed == 0 ? "unlimited" : "%.1f"))
+    worker.set_speed(ui.speed);
+
+  section("view");
+  ViewRequest view = ui.view;
+  ImGui::SliderInt("level shown", &view.level, 1, std::max(1, snap.options.levels));
+  ImGui::Checkbox("follow the cycle when stepping", &view.follow_cycle);
+  ImGui::Checkbox("residual instead of error", &view.residual);
+  ImGui::Checkbox("Fourier inset", &view.spectrum);
+  if (!(view == ui.view)) {
+    ui.view = view;
+    worker.set_view(view);
+  }
+  ImGui::Checkbox("auto range", &ui.auto_range);
+  if (!ui.auto_range) ImGui::SliderFloat("range +/-", &ui.fixed_range, 1e-10f, 10.0f, "%.2e", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("zoom", &ui.zoom, 1.0f, 16.0f, "%.1fx", ImGuiSliderFlags_Logarithmic);
+
+  section("export");
+  if (ImGui::Button("Screenshot")) ui.screenshot_path = "kcycle-screenshot.png";
+  ImGui::SameLine();
+  if (ImGui::Button("History CSV"))
+    ui.notice = export_history_csv(snap, "kcycle-history.csv") ? "wrote kcycle-history.csv" : "cannot write kcycle-history.csv";
+  ImGui::SameLine();
+  if (ImGui::Button("Parameters")) {
+    std::ofstream f("kcycle-parameters.toml");
+    f << to_config(ui.params);
+    ui.notice = f ? "wrote kcycle-parameters.toml (kcycle solve --config kcycle-parameters.toml)"
+                  : "cannot write kcycle-parameters.toml";
+  }
+  if (!ui.notice.empty()) ImGui::TextWrapped("%s", ui.notice.c_str());
+  ImGui::End();
+}
+
+void field_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap, FieldRenderer& field,
+                 FieldRenderer& spectrum) {
+  (void)worker;
+  if (!ImGui::Begin("Error field")) {
+    ImGui::End();
+    return;
+  }
+  record_rect("Error field");
+  const FieldImage* img = snap.field.get();
+  if (!img || img->values.empty()) {
+    ImGui::TextWrapped("%s", snap.error.empty() ? "starting..." : snap.error.c_str());
+    ImGui::End();
+    return;
+  }
+  const bool finest = img->level == 1;
+  ImGui::Text("%s on level %d of %d (%d x %d)%s", img->residual ? "residual f - Av" : finest ? "error u - u*" : "correction v",
+              img->level, snap.options.levels, img->nx, img->ny, snap.stepping ? "  [stepping]" : "");
+  const float range = ui.auto_range ? std::max(std::abs(img->min), std::abs(img->max)) : ui.fixed_range;
+  field.upload(img->values, img->nx, img->ny, img->version);
+
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float bar_w = 100;  // colorbar and its labels
+  const float side = std::max(50.0f, std::min(avail.x - bar_w, avail.y - 8));
+  // Zoom about the pan centre; drag to pan.
+  const float extent = 1.0f / ui.zoom;
+  ui.pan[0] = std::clamp(ui.pan[0], extent / 2, 1 - extent / 2);
+  ui.pan[1] = std::clamp(ui.pan[1], extent / 2, 1 - extent / 2);
+  const float view[4] = {ui.pan[0] - extent / 2, ui.pan[1] - extent / 2, extent, extent};
+  const GLuint tex = field.render(int(side), int(side), true, -range, range, view);
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  // The offscreen texture's rows run bottom-up like the field's y: flip v so y points up.
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(tex)), ImVec2(side, side), ImVec2(0, 1), ImVec2(1, 0));
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const float u = view[0] + (m.x - p0.x) / side * view[2], v = view[1] + (1 - (m.y - p0.y) / side) * view[3];
+    const int i = std::clamp(int(u * img->nx), 0, img->nx - 1), j = std::clamp(int(v * img->ny), 0, img->ny - 1);
+    ImGui::SetTooltip("(i, j) = (%d, %d)\nx = %.4f, y = %.4f\nvalue = %.4e", i + 1, j + 1, (i + 1.0) / (img->nx + 1),
+                      (j + 1.0) / (img->ny + 1), img->values[std::size_t(j) * std::size_t(img->nx) + std::size_t(i)]);
+    if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+      const ImVec2 d = ImGui::GetIO().MouseDelta;
+      ui.pan[0] -= d.x / side * extent;
+      ui.pan[1] += d.y / side * extent;
+    }
+    const float wheel = ImGui::GetIO().MouseWheel;
+    if (wheel != 0) ui.zoom = std::clamp(ui.zoom * std::pow(1.25f, wheel), 1.0f, 16.0f);
+  }
+  // Colorbar: the diverging map from -range (bottom) to +range (top), with its labels.
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 b0(p0.x + side + 10, p0.y), b1(p0.x + side + 26, p0.y + side);
+  static const ImU32 stops[] = {IM_COL32(180, 4, 38, 255), IM_COL32(244, 154, 123, 255), IM_COL32(221, 221, 221, 255),
+                                IM_COL32(141, 176, 254, 255), IM_COL32(59, 76, 192, 255)};
+  for (int k = 0; k < 4; ++k) {
+    const float y0 = b0.y + (b1.y - b0.y) * k / 4, y1 = b0.y + (b1.y - b0.y) * (k + 1) / 4;
+    dl->AddRectFilledMultiColor(ImVec2(b0.x, y0), ImVec2(b1.x, y1), stops[k], stops[k], stops[k + 1], stops[k + 1]);
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.1e", range);
+  ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, b0.y));
+  ImGui::TextUnformatted(text);
+  ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, (b0.y + b1.y) / 2 - 7));
+  ImGui::TextUnformatted(" 0");
+  std::snprintf(text, sizeof text, "%+.1e", -range);
+  ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, b1.y - 14));
+  ImGui::TextUnformatted(text);
+
+  // Fourier inset: sine-series magnitudes, low wave numbers at the lower left. Rough error
+  // sits at the upper right and vanishes under relaxation; smooth error stays lower left.
+  if (ui.view.spectrum && !img->spectrum.empty()) {
+    const float inset = std::max(60.0f, side * 0.3f);
+    float smax = -300, smin = 300;
+    for (float v : img->spectrum) smax = std::max(smax, v);
+    smin = smax - 8;  // eight decades
+    spectrum.upload(img->spectrum, img->nx, img->ny, img->version);
+    const float full[4] = {0, 0, 1, 1};
+    const GLuint stex = spectrum.render(int(inset), int(inset), false, smin, smax, full);
+    const ImVec2 q0(p0.x + side - inset - 4, p0.y + 4);
+    dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(stex)), q0, ImVec2(q0.x + inset, q0.y + inset),
+                 ImVec2(0, 1), ImVec2(1, 0));
+    dl->AddRect(q0, ImVec2(q0.x + inset, q0.y + inset), IM_COL32(255, 255, 255, 200));
+    dl->AddText(ImVec2(q0.x + 3, q0.y + inset - 15), IM_COL32(255, 255, 255, 230), "Fourier |c_kl|");
+  }
+  ImGui::End();
+}
+
+void cycle_diagram_panel(const UiState& ui, const Snapshot& snap) {
+  (void)ui;
+  if (!ImGui::Begin("Cycle diagram")) {
+    ImGui::End();
+    return;
+  }
+  record_rect("Cycle diagram");
+  const int n = snap.options.levels;
+  const int kappa = std::min(snap.options.cycle.counter, n);
+  ImGui::Text("kappa=%s, %d levels: totalCalls = %llu;  levelCalls:", kappa_to_string(snap.options.cycle.counter).c_str(),
+              n, (unsigned long long)total_calls(kappa, n));
+  for (int l = 1; l <= n; ++l) {
+    ImGui::SameLine(0, 4);
+    ImGui::Text("%llu", (unsigned long long)level_calls(kappa, l));
+  }
+  const Trace* trace = snap.cycle_trace.get();
+  if (!trace || trace->empty()) {
+    ImGui::TextDisabled("the diagram appears after the first cycle");
+    ImGui::End();
+    return;
+  }
+  // Nodes of the paper's Figure 2.1, from the executed trace: an X for every recursive call
+  // (every call below the top one), a circle for each relaxation phase; lines follow the path.
+  struct Node {
+    int level;
+    bool call;
+    std::size_t first_event, last_event;
+  };
+  std::vector<Node> nodes;
+  std::uint64_t traced_calls = 0;
+  for (std::size_t k = 0; k < trace->size(); ++k) {
+    const TraceEvent& e = (*trace)[k];
+    if (e.kind == OpKind::Call) {
+      ++traced_calls;
+      if (e.level > 1) nodes.push_back({e.level, true, k, k});
+      else nodes.push_back({1, false, k, k});  // the cycle's start
+    } else if (e.kind == OpKind::PreRelax || e.kind == OpKind::PostRelax) {
+      if (!nodes.empty() && !nodes.back().call && nodes.back().level == e.level &&
+          (*trace)[nodes.back().last_event].kind == e.kind)
+        nodes.back().last_event = k;
+      else nodes.push_back({e.level, false, k, k});
+    }
+  }
+  ImGui::Text("traced: %llu calls, %zu operations%s", (unsigned long long)traced_calls, trace->size(),
+              snap.stepping ? "  (stepping: the highlighted node is being executed)" : "");
+
+  const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
+  ImGui::Dummy(avail);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float left = 58, right = 12, top = 14, bottom = 14;
+  const float dx = (avail.x - left - right) / float(std::max<std::size_t>(nodes.size() - 1, 1));
+  const float dy = (avail.y - top - bottom) / float(std::max(n - 1, 1));
+  auto pos = [&](std::size_t k) {
+    return ImVec2(origin.x + left + dx * float(k), origin.y + top + dy * float(nodes[k].level - 1));
+  };
+  for (int l = 1; l <= n; ++l) {
+    const float y = origin.y + top + dy * float(l - 1);
+    dl->AddLine(ImVec2(origin.x + left - 6, y), ImVec2(origin.x + avail.x - right, y), IM_COL32(55, 58, 66, 255));
+    char label[24];
+    std::snprintf(label, sizeof label, "level %d", l);
+    dl->AddText(ImVec2(origin.x + 2, y - 7), IM_COL32(170, 170, 180, 255), label);
+  }
+  for (std::size_t k = 0; k + 1 < nodes.size(); ++k) dl->AddLine(pos(k), pos(k + 1), IM_COL32(150, 150, 160, 255), 1.5f);
+  const float r = std::clamp(dx * 0.32f, 2.5f, 6.0f);
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const ImVec2 p = pos(k);
+    const bool current = snap.stepping && snap.trace_position > 0 &&
+                         std::size_t(snap.trace_position - 1) >= nodes[k].first_event &&
+                         (k + 1 == nodes.size() || std::size_t(snap.trace_position - 1) < nodes[k + 1].first_event);
+    if (current) dl->AddCircleFilled(p, r + 5, IM_COL32(255, 220, 60, 160));
+    if (nodes[k].call) {  // red X: a recursive call
+      dl->AddLine(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), IM_COL32(255, 0, 0, 255), 2.0f);
+      dl->AddLine(ImVec2(p.x - r, p.y + r), ImVec2(p.x + r, p.y - r), IM_COL32(255, 0, 0, 255), 2.0f);
+    } else {
+      dl->AddCircleFilled(p, r, IM_COL32(90, 170, 255, 255));
+    }
+  }
+  ImGui::End();
+}
+
+bool export_history_csv(const Snapshot& snap, const std::string& path) {
+  std::ofstream f(path);
+  f << "iteration,error,residual,factor,seconds\n";
+  for (const IterationRecord& h : snap.history)
+    f << h.iteration << "," << h.error_norm << "," << h.residual_norm << "," << h.factor << "," << h.seconds << "\n";
+  return bool(f);
+}
+
+void convergence_panel(UiState& ui, const Snapshot& snap) {
+  if (!ImGui::Begin("Convergence")) {
+    ImGui::End();
+    return;
+  }
+  record_rect("Convergence");
+  const auto& h = snap.history;
+  const double last_factor = h.empty() ? NAN : h.back().factor;
+  ImGui::Text("%s  |  %zu cycles, last factor %.4f", snap.message.c_str(), h.size(), last_factor);
+  if (ImGui::Button("Pin this run")) {
+    ui.pinned.push_back({snap.options.solver == SolverKind::Multigrid ? "kappa=" + kappa_to_string(snap.options.cycle.counter)
+                                                                     : "CG kappa=" + kappa_to_string(snap.options.cycle.counter),
+                         h});
+    if (ui.pinned.size() > 6) ui.pinned.erase(ui.pinned.begin());
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Clear pins")) ui.pinned.clear();
+
+  std::vector<Series> series;
+  static const ImU32 pin_colors[] = {IM_COL32(150, 150, 150, 255), IM_COL32(190, 160, 110, 255),
+                                     IM_COL32(120, 170, 120, 255), IM_COL32(170, 120, 170, 255),
+                                     IM_COL32(120, 150, 190, 255), IM_COL32(190, 120, 120, 255)};
+  for (std::size_t p = 0; p < ui.pinned.size(); ++p) {
+    Series s{"pinned " + ui.pinned[p].label, {}, {}, pin_colors[p % 6], 1.5f};
+    for (const IterationRecord& r : ui.pinned[p].history) {
+      s.x.push_back(r.iteration);
+      s.y.push_back(std::isfinite(r.error_norm) ? r.error_norm : r.residual_norm);
+    }
+    series.push_back(s);
+  }
+  // The current run: error (cyan) and residual (orange), cycle 0 = the initial guess.
+  Series err{"error", {}, {}, IM_COL32(80, 200, 255, 255), 2.5f}, res{"residual", {}, {}, IM_COL32(255, 150, 40, 255), 1.5f};
+  Series fac{"factor per cycle", {}, {}, IM_COL32(200, 200, 90, 255), 1.5f};
+  for (const IterationRecord& r : h) {
+    err.x.push_back(r.iteration), err.y.push_back(r.error_norm);
+    res.x.push_back(r.iteration), res.y.push_back(r.residual_norm);
+    fac.x.push_back(r.iteration), fac.y.push_back(r.factor);
+  }
+  series.push_back(res);
+  series.push_back(err);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  PlotSpec spec{"cycle", "norm (log)", false, true};
+  draw_plot("norms", spec, series, {}, ImVec2(avail.x, avail.y * 0.68f));
+  PlotSpec fspec{"cycle", "convergence factor", false, false, 0, 0, 0.0, 1.05};
+  draw_plot("factor", fspec, {fac}, {}, ImVec2(avail.x, avail.y * 0.30f));
+  ImGui::End();
+}
+
+void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
+  if (!ImGui::Begin("Time per cycle")) {
+    ImGui::End();
+    return;
+  }
+  record_rect("Time per cycle");
+  const Calibration* c = snap.calibration.get();
+  if (snap.calibrating) ImGui::Text("calibrating: timing cycles for kappa = 1, 2, 3, 4, W ...");
+  else if (c) ImGui::Text("model T = a L + b W: alpha %.3g us/launch, beta %.3g ns/unknown  %s", c->model.alpha * 1e6,
+                          c->model.beta * 1e9, snap.calibration_note.c_str());
+  else ImGui::TextWrapped("No calibration yet: press Calibrate, or run `kcycle calibrate` (kcycle-calibration.json).");
+  ImGui::SetNextItemWidth(120);
+  ImGui::SliderInt("max levels", &ui.calibrate_levels, 5, 11);
+  ImGui::SameLine();
+  if (ImGui::Button("Calibrate") && !snap.calibrating) worker.calibrate(ui.calibrate_levels);
+
+  std::vector<Series> series;
+  std::vector<VLine> vlines;
+  const SolverOptions& o = snap.options;
+  const int per_call = multigrid_settings(o).launches_per_call(CpuBackend::kLaunchesPerCallBeyondRelax);
+  for (int k = 0; k < 5; ++k) {
+    const std::string name = "kappa=" + kappa_to_string(kKappas[k]);
+    if (c) {
+      Series model{name + " model", {}, {}, kKappaColors[k], 1.5f, true};
+      Series measured{"", {}, {}, kKappaColors[k], 1.5f, false, true, false};
+      for (int n = 3; n <= 13; ++n) {
+        model.x.push_back(n);
+        model.y.push_back(1e3 * c->model.predict(cycle_launches(kKappas[k], n, per_call), cycle_ops(kKappas[k], n, o.coarsening)));
+      }
+      for (const TimingSample& s : c->samples)
+        if (s.kappa == kKappas[k]) measured.x.push_back(s.levels), measured.y.push_back(s.seconds * 1e3);
+      series.push_back(model);
+      series.push_back(measured);
+      const double tp = turning_point_levels(kKappas[k], c->model, per_call);
+      if (std::isfinite(tp)) vlines.push_back({tp, kKappaColors[k], "tp"});
+    }
+  }
+  if (snap.seconds_per_cycle > 0 && o.solver == SolverKind::Multigrid)
+    series.push_back({"this run (measured)", {double(o.levels)}, {snap.seconds_per_cycle * 1e3}, IM_COL32(255, 255, 255, 255),
+                      2.0f, false, true, false});
+  PlotSpec spec{"levels n", "ms per cycle (log)", false, true, 3, 13, 0, 0};
+  draw_plot("times", spec, series, vlines, ImGui::GetContentRegionAvail());
+  ImGui::End();
+}
+
+void status_bar(const UiState& ui, const Snapshot& snap) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + vp->Size.y - 28));
+  ImGui::SetNextWindowSize(ImVec2(vp->Size.x, 28));
+  ImGui::Begin("##status", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
+  long rss_pages = 0;
+  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+    long size = 0;
+    if (std::fscanf(f, "%ld %ld", &size, &rss_pages) != 2) rss_pages = 0;
+    std::fclose(f);
+  }
+  ImGui::Text("backend: CPU (OpenMP, %d solver threads) | %.0f fps | %.3f ms per cycle | %zu cycles | memory %.0f MiB | %s",
+              snap.threads, ui.fps, snap.seconds_per_cycle * 1e3, snap.history.size(),
+              double(rss_pages) * 4096.0 / (1 << 20), to_string(snap.status).data());
+  ImGui::End();
+}
+
+}  // namespace kcycle::gui

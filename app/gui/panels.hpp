@@ -1,0 +1,35 @@
+#pragma once
+// The visualizer's panels, one function each. They read the worker's latest snapshot, edit
+// the UI state, and send commands to the worker; none of them touches solver data directly.
+#include <imgui.h>
+
+#include "field_renderer.hpp"
+#include "solver_worker.hpp"
+#include "ui_state.hpp"
+
+namespace kcycle::gui {
+
+// Panel rectangles in window pixels, for the scripted tests.
+struct PanelRect {
+  const char* name;
+  float x, y, w, h;
+};
+
+void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
+void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
+void field_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap, FieldRenderer& field,
+                 FieldRenderer& spectrum);
+void cycle_diagram_panel(const UiState& ui, const Snapshot& snap);
+void convergence_panel(UiState& ui, const Snapshot& snap);
+void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
+void status_bar(const UiState& ui, const Snapshot& snap);
+
+// Places the next panel: fixed in scripted runs (tests look for panels by position), a
+// default the user may move otherwise (remembered in imgui.ini).
+void place_panel(const UiState& ui, const char* name, ImVec2 pos, ImVec2 size);
+const std::vector<PanelRect>& panel_rects();
+
+// Files the Export buttons write; also used by the script.
+bool export_history_csv(const Snapshot& snap, const std::string& path);
+
+}  // namespace kcycle::gui

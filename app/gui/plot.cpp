@@ -1,0 +1,150 @@
+#include "plot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace kcycle::gui {
+
+namespace {
+
+struct Scale {
+  double lo, hi;
+  bool log;
+  double t(double v) const {
+    return log ? (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) : (v - lo) / (hi - lo);
+  }
+};
+
+Scale fit(double lo, double hi, bool log) {
+  if (!(lo < hi)) {
+    if (!std::isfinite(lo)) lo = log ? 1 : 0;
+    hi = log ? lo * 10 : lo + 1;
+  }
+  if (log) {
+    lo = std::pow(10.0, std::floor(std::log10(lo)));
+    hi = std::pow(10.0, std::ceil(std::log10(hi)));
+    if (hi <= lo) hi = lo * 10;
+  }
+  return {lo, hi, log};
+}
+
+std::vector<double> ticks(const Scale& s) {
+  std::vector<double> out;
+  if (s.log) {
+    const int e0 = int(std::floor(std::log10(s.lo))), e1 = int(std::ceil(std::log10(s.hi)));
+    const int step = std::max(1, (e1 - e0) / 6);
+    for (int e = e0; e <= e1; e += step) out.push_back(std::pow(10.0, e));
+  } else {
+    const double span = s.hi - s.lo, raw = span / 5;
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    const double nice = raw / mag > 5 ? 10 * mag : raw / mag > 2 ? 5 * mag : raw / mag > 1 ? 2 * mag : mag;
+    for (double v = std::ceil(s.lo / nice) * nice; v <= s.hi + 1e-9 * span; v += nice) out.push_back(v);
+  }
+  return out;
+}
+
+std::string label(double v, bool log) {
+  char buf[32];
+  if (log) std::snprintf(buf, sizeof buf, "1e%d", int(std::lround(std::log10(v))));
+  else std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+}  // namespace
+
+void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& series,
+               const std::vector<VLine>& vlines, ImVec2 size) {
+  ImGui::PushID(id);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(size);
+  const float left = 58, right = 10, top = 20, bottom = 36;
+  const ImVec2 p0(origin.x + left, origin.y + top), p1(origin.x + size.x - right, origin.y + size.y - bottom);
+  if (p1.x - p0.x < 20 || p1.y - p0.y < 20) {
+    ImGui::PopID();
+    return;
+  }
+
+  double xlo = std::numeric_limits<double>::infinity(), xhi = -xlo, ylo = xlo, yhi = -xlo;
+  for (const Series& s : series)
+    for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+      const double x = s.x[i], y = s.y[i];
+      if (!std::isfinite(x) || !std::isfinite(y) || (spec.logx && x <= 0) || (spec.logy && y <= 0)) continue;
+      xlo = std::min(xlo, x), xhi = std::max(xhi, x), ylo = std::min(ylo, y), yhi = std::max(yhi, y);
+    }
+  if (spec.xmin < spec.xmax) xlo = spec.xmin, xhi = spec.xmax;
+  if (spec.ymin < spec.ymax) ylo = spec.ymin, yhi = spec.ymax;
+  const Scale sx = fit(xlo, xhi, spec.logx), sy = fit(ylo, yhi, spec.logy);
+  auto to_screen = [&](double x, double y) {
+    return ImVec2(float(p0.x + sx.t(x) * (p1.x - p0.x)), float(p1.y - sy.t(y) * (p1.y - p0.y)));
+  };
+
+  dl->AddRectFilled(p0, p1, IM_COL32(22, 24, 30, 255));
+  const ImU32 grid = IM_COL32(60, 64, 72, 255), text = IM_COL32(210, 210, 215, 255);
+  for (double t : ticks(sx)) {
+    const float X = to_screen(t, sy.lo).x;
+    dl->AddLine(ImVec2(X, p0.y), ImVec2(X, p1.y), grid);
+    const std::string l = label(t, sx.log);
+    dl->AddText(ImVec2(X - ImGui::CalcTextSize(l.c_str()).x / 2, p1.y + 3), text, l.c_str());
+  }
+  for (double t : ticks(sy)) {
+    const float Y = to_screen(sx.lo, t).y;
+    dl->AddLine(ImVec2(p0.x, Y), ImVec2(p1.x, Y), grid);
+    const std::string l = label(t, sy.log);
+    dl->AddText(ImVec2(p0.x - 6 - ImGui::CalcTextSize(l.c_str()).x, Y - 7), text, l.c_str());
+  }
+  dl->AddRect(p0, p1, IM_COL32(120, 120, 130, 255));
+  dl->AddText(ImVec2((p0.x + p1.x) / 2 - ImGui::CalcTextSize(spec.xlabel.c_str()).x / 2, p1.y + 18), text,
+              spec.xlabel.c_str());
+  dl->AddText(ImVec2(origin.x + 2, origin.y - 2), text, spec.ylabel.c_str());
+
+  dl->PushClipRect(p0, p1, true);
+  for (const VLine& v : vlines) {
+    if (v.x < sx.lo || v.x > sx.hi) continue;
+    const float X = to_screen(v.x, sy.lo).x;
+    for (float y = p0.y; y < p1.y; y += 8) dl->AddLine(ImVec2(X, y), ImVec2(X, std::min(y + 4, p1.y)), v.color, 1.5f);
+    dl->AddText(ImVec2(X + 3, p0.y + 2), v.color, v.label.c_str());
+  }
+  for (const Series& s : series) {
+    std::vector<ImVec2> pts;
+    for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+      if (!std::isfinite(s.y[i]) || (spec.logy && s.y[i] <= 0) || (spec.logx && s.x[i] <= 0)) continue;
+      pts.push_back(to_screen(s.x[i], s.y[i]));
+    }
+    if (s.line && pts.size() >= 2) {
+      if (s.dashed) {  // 6 px on, 4 px off along every segment
+        for (std::size_t i = 0; i + 1 < pts.size(); ++i) {
+          const float dx = pts[i + 1].x - pts[i].x, dy = pts[i + 1].y - pts[i].y;
+          const float len = std::sqrt(dx * dx + dy * dy);
+          for (float a = 0; a < len; a += 10) {
+            const float b = std::min(a + 6, len);
+            dl->AddLine(ImVec2(pts[i].x + dx * a / len, pts[i].y + dy * a / len),
+                        ImVec2(pts[i].x + dx * b / len, pts[i].y + dy * b / len), s.color, s.thickness);
+          }
+        }
+      } else {
+        dl->AddPolyline(pts.data(), int(pts.size()), s.color, 0, s.thickness);
+      }
+    }
+    if (s.markers)
+      for (const ImVec2& p : pts) dl->AddCircleFilled(p, 3.5f, s.color);
+  }
+  dl->PopClipRect();
+
+  // Legend, top right inside the plot.
+  float ly = p0.y + 4;
+  for (const Series& s : series) {
+    if (s.label.empty()) continue;
+    const ImVec2 ts = ImGui::CalcTextSize(s.label.c_str());
+    const float lx = p1.x - ts.x - 30;
+    dl->AddRectFilled(ImVec2(lx - 4, ly - 1), ImVec2(p1.x - 2, ly + ts.y + 1), IM_COL32(22, 24, 30, 200));
+    dl->AddLine(ImVec2(lx, ly + ts.y / 2), ImVec2(lx + 20, ly + ts.y / 2), s.color, 2.0f);
+    dl->AddText(ImVec2(lx + 24, ly), text, s.label.c_str());
+    ly += ts.y + 2;
+  }
+  ImGui::PopID();
+}
+
+}  // namespace kcycle::gui

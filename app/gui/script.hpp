@@ -1,0 +1,61 @@
+#pragma once
+// The headless driver: a script of parameter changes and UI actions, one command a line,
+// applied between frames, so tests (and the README's main job on a server) can run the
+// visualizer under Xvfb and take screenshots.
+//
+//   set NAME VALUE     levels eps angle kappa smoother nu1 nu2 omega solver problem tol
+//                      coarsening coarse-operator preset symmetric max-iter seed
+//                      view-level residual follow spectrum speed zoom
+//   run | pause | step | step-op | reset | pin | calibrate N
+//   wait-cycles N      until the current run has done N cycles (timeout 120 s)
+//   wait-done          until the current run stops (converged, limit, ...)
+//   wait-stepping      until the worker is paused inside a cycle
+//   frames N | wait-ms N
+//   screenshot PATH | layout PATH (panel rectangles, JSON) | csv PATH
+//   print-summary | fps-reset | fps-report
+//   stress N           N random parameter changes, one per frame
+//   quit
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "solver_worker.hpp"
+#include "ui_state.hpp"
+
+namespace kcycle::gui {
+
+class ScriptRunner {
+ public:
+  // Throws std::runtime_error naming the line of an unknown command.
+  explicit ScriptRunner(const std::string& path);
+
+  // Once per frame, before the panels. Returns false when the script has finished; then
+  // exit_code() says whether it failed (a wait timed out, a command was refused).
+  bool advance(UiState& ui, SolverWorker& worker, const Snapshot& snap);
+  int exit_code() const { return exit_code_; }
+
+ private:
+  struct Command {
+    std::string verb;
+    std::vector<std::string> args;
+    int line;
+  };
+  bool execute(const Command& c, UiState& ui, SolverWorker& worker, const Snapshot& snap);
+  void fail(const Command& c, const std::string& why);
+  double now() const;
+
+  std::vector<Command> commands_;
+  std::size_t next_ = 0;
+  int exit_code_ = 0;
+  std::uint64_t generation_ = 0;  // of the run the waits refer to
+  int frames_left_ = 0;
+  double wait_until_ = 0;
+  double wait_started_ = -1;
+  int stress_left_ = 0;
+  std::mt19937 rng_{7};
+  double fps_start_ = 0;
+  long fps_frames_ = 0;
+};
+
+}  // namespace kcycle::gui

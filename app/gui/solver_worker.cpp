@@ -1,0 +1,326 @@
+#include "solver_worker.hpp"
+
+#include <fftw3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "kcycle/iterative_solver.hpp"
+#include "kcycle/kernels.hpp"
+#include "kcycle/timing.hpp"
+
+namespace kcycle::gui {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The level an operation's result lives on, for "follow the cycle".
+int level_touched(const TraceEvent& e) {
+  return e.kind == OpKind::Restrict || e.kind == OpKind::ZeroCoarse ? e.level + 1 : e.level;
+}
+
+// log10 of the sine-series (DST-I) magnitudes: the natural Fourier basis for a Dirichlet
+// grid function, so rough error shows up at high wave numbers and smooth error at low ones.
+std::vector<float> sine_spectrum(const std::vector<float>& values, int nx, int ny) {
+  if (std::size_t(nx) * std::size_t(ny) > (std::size_t(1) << 20)) return {};  // 1023^2 at most
+  std::vector<double> in(values.begin(), values.end()), out(in.size());
+  fftw_plan plan = fftw_plan_r2r_2d(ny, nx, in.data(), out.data(), FFTW_RODFT00, FFTW_RODFT00, FFTW_ESTIMATE);
+  fftw_execute(plan);
+  fftw_destroy_plan(plan);
+  std::vector<float> spectrum(out.size());
+  const double scale = 1.0 / (4.0 * (nx + 1) * (ny + 1) / 4.0);
+  for (std::size_t k = 0; k < out.size(); ++k)
+    spectrum[k] = float(std::log10(std::abs(out[k]) * scale + 1e-300));
+  return spectrum;
+}
+
+}  // namespace
+
+SolverWorker::SolverWorker(const SolverOptions& initial, int threads, bool start_running)
+    : options_(initial), mode_(start_running ? Mode::Running : Mode::Paused), threads_(threads) {
+  options_.threads = threads;
+  options_.max_iterations = std::max(options_.max_iterations, 1);
+  latest_ = std::make_shared<Snapshot>();
+  thread_ = std::thread([this] { loop(); });
+}
+
+SolverWorker::~SolverWorker() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+std::uint64_t SolverWorker::set_options(const SolverOptions& options) {
+  std::lock_guard lock(mutex_);
+  options_ = options;
+  options_.threads = threads_;
+  restart_ = true;
+  ++generation_;
+  wake_.notify_all();
+  return generation_;
+}
+
+void SolverWorker::set_view(const ViewRequest& view) {
+  std::lock_guard lock(mutex_);
+  view_ = view;
+  wake_.notify_all();
+}
+
+void SolverWorker::run() {
+  std::lock_guard lock(mutex_);
+  mode_ = Mode::Running;
+  wake_.notify_all();
+}
+
+void SolverWorker::pause() {
+  std::lock_guard lock(mutex_);
+  mode_ = Mode::Paused;
+  wake_.notify_all();
+}
+
+void SolverWorker::step_cycle() {
+  std::lock_guard lock(mutex_);
+  mode_ = Mode::StepCycle;
+  ++pending_steps_;
+  wake_.notify_all();
+}
+
+void SolverWorker::step_operation() {
+  std::lock_guard lock(mutex_);
+  mode_ = Mode::StepOperation;
+  ++pending_steps_;
+  wake_.notify_all();
+}
+
+std::uint64_t SolverWorker::reset() {
+  std::lock_guard lock(mutex_);
+  restart_ = true;
+  ++generation_;
+  wake_.notify_all();
+  return generation_;
+}
+
+void SolverWorker::set_speed(double cycles_per_second) {
+  std::lock_guard lock(mutex_);
+  speed_ = std::max(0.0, cycles_per_second);
+  wake_.notify_all();
+}
+
+void SolverWorker::calibrate(int max_levels) {
+  std::lock_guard lock(mutex_);
+  calibrate_levels_ = max_levels;
+  restart_ = true;  // the sweep uses the machine; the solve restarts afterwards
+  ++generation_;
+  wake_.notify_all();
+}
+
+void SolverWorker::set_calibration(std::shared_ptr<const Calibration> calibration) {
+  std::lock_guard lock(mutex_);
+  calibration_ = std::move(calibration);
+}
+
+std::shared_ptr<const Snapshot> SolverWorker::snapshot() const {
+  std::lock_guard lock(mutex_);
+  return latest_;
+}
+
+bool SolverWorker::interrupted_locked() const { return stop_ || restart_ || generation_ != running_generation_; }
+
+std::shared_ptr<const FieldImage> SolverWorker::capture(int level) {
+  auto image = std::make_shared<FieldImage>();
+  ViewRequest view;
+  {
+    std::lock_guard lock(mutex_);
+    view = view_;
+  }
+  const auto& mg = solver_->multigrid();
+  level = std::clamp(level, 1, mg.levels());
+  const auto& L = mg.level(level);
+  image->level = level;
+  image->residual = view.residual;
+  image->nx = L.shape.nx;
+  image->ny = L.shape.ny;
+  image->values.resize(L.shape.unknowns());
+  // Finest level: the error u - u_exact (the iterate itself for problem 0). Coarser levels:
+  // the correction v being computed there. Or the residual f - A v of that level.
+  const Field& v = level == 1 ? solver_->iterate() : L.v;
+  const Field& f = level == 1 ? solver_->problem().rhs : L.f;
+  const std::optional<Field>& exact = solver_->problem().exact;
+  std::size_t k = 0;
+  for (int j = 1; j <= L.shape.ny; ++j)
+    for (int i = 1; i <= L.shape.nx; ++i) {
+      double value;
+      if (view.residual) value = kernels::residual(L.A, v.row(j - 1), v.row(j), v.row(j + 1), f.row(j), i);
+      else value = v(i, j) - (level == 1 && exact ? (*exact)(i, j) : 0.0);
+      image->values[k++] = float(value);
+    }
+  const auto [lo, hi] = std::minmax_element(image->values.begin(), image->values.end());
+  image->min = *lo;
+  image->max = *hi;
+  if (view.spectrum) image->spectrum = sine_spectrum(image->values, image->nx, image->ny);
+  image->version = ++field_version_;
+  return image;
+}
+
+void SolverWorker::publish(bool with_field, int field_level, int trace_position, bool stepping) {
+  auto s = std::make_shared<Snapshot>();
+  std::shared_ptr<const FieldImage> field;
+  if (solver_ && with_field) field = capture(field_level);
+  {
+    std::lock_guard lock(mutex_);
+    s->generation = running_generation_;
+    s->options = options_;
+    s->running = mode_ == Mode::Running;
+    s->calibration = calibration_;
+    s->calibrating = calibrating_;
+    s->calibration_note = calibration_note_;
+    s->field = field ? field : latest_->field;
+  }
+  s->error = error_;
+  s->threads = threads_;
+  s->stepping = stepping;
+  s->trace_position = trace_position;
+  s->cycle_trace = last_trace_;
+  if (solver_) {
+    const SolveResult r = solver_->result();
+    s->status = r.status;
+    s->message = r.message;
+    s->history = solver_->history();
+    s->options = solver_->options();
+  } else {
+    s->status = SolveStatus::Cancelled;
+    s->message = error_;
+  }
+  if (!recent_seconds_.empty()) {
+    std::vector<double> sorted = recent_seconds_;
+    std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(sorted.size() / 2), sorted.end());
+    s->seconds_per_cycle = sorted[sorted.size() / 2];
+  }
+  std::lock_guard lock(mutex_);
+  latest_ = std::move(s);
+}
+
+void SolverWorker::restart_locked() {
+  restart_ = false;
+  running_generation_ = generation_;
+}
+
+void SolverWorker::loop() {
+  auto last_publish = Clock::now() - std::chrono::seconds(1);
+  for (;;) {
+    SolverOptions options;
+    int calibrate_levels = 0;
+    {
+      std::unique_lock lock(mutex_);
+      if (stop_) return;
+      if (restart_) {
+        restart_locked();
+        options = options_;
+        calibrate_levels = calibrate_levels_;
+        calibrate_levels_ = 0;
+        if (calibrate_levels > 0) calibrating_ = true;
+      } else {
+        const bool work = solver_ && solver_->running() &&
+                          (mode_ == Mode::Running || pending_steps_ > 0);
+        if (!work) {
+          wake_.wait_for(lock, std::chrono::milliseconds(50));
+          continue;
+        }
+        options.levels = 0;  // no restart
+      }
+    }
+    if (options.levels > 0) {  // (re)build the solve
+      if (calibrate_levels > 0) {
+        CalibrationSweep sweep;
+        sweep.min_levels = 3;
+        sweep.max_levels = calibrate_levels;
+        sweep.threads = threads_;
+        sweep.policy.min_seconds = 0.05;
+        std::string note;
+        std::shared_ptr<const Calibration> result;
+        try {
+          result = std::make_shared<Calibration>(kcycle::calibrate(multigrid_settings(options), sweep));
+          note = "calibrated on levels 3.." + std::to_string(calibrate_levels);
+        } catch (const std::exception& e) {
+          note = std::string("calibration failed: ") + e.what();
+        }
+        std::lock_guard lock(mutex_);
+        if (result) calibration_ = result;
+        calibrating_ = false;
+        calibration_note_ = note;
+      }
+      solver_.reset();
+      last_trace_.reset();
+      recent_seconds_.clear();
+      error_.clear();
+      try {
+        solver_ = std::make_unique<IterativeSolver>(options, make_problem(options));
+      } catch (const std::exception& e) {
+        error_ = e.what();
+      }
+      publish(solver_ != nullptr, 1, -1, false);
+      last_publish = Clock::now();
+      continue;
+    }
+
+    // One iteration (cycle), watched operation by operation when stepping.
+    Mode mode;
+    double speed;
+    ViewRequest view;
+    {
+      std::lock_guard lock(mutex_);
+      mode = mode_;
+      speed = speed_;
+      view = view_;
+    }
+    auto trace = std::make_shared<Trace>();
+    int position = 0;
+    const OpObserver observer = [&](const TraceEvent& e) {
+      ++position;
+      std::unique_lock lock(mutex_);
+      if (interrupted_locked()) throw Interrupted{};
+      if (mode_ != Mode::StepOperation) return;
+      // Show this operation, then wait for the next "step operation" (or run, or a restart).
+      lock.unlock();
+      last_trace_ = std::make_shared<Trace>(*trace);
+      publish(true, view.follow_cycle ? level_touched(e) : view.level, position, true);
+      lock.lock();
+      if (pending_steps_ > 0) --pending_steps_;
+      wake_.wait(lock, [&] { return interrupted_locked() || pending_steps_ > 0 || mode_ != Mode::StepOperation; });
+      if (interrupted_locked()) throw Interrupted{};
+    };
+    const auto t0 = Clock::now();
+    try {
+      solver_->step(trace.get(), &observer);  // the observer also lets a restart cut a long cycle short
+    } catch (const Interrupted&) {
+      continue;  // a restart or stop is pending; the loop handles it
+    }
+    recent_seconds_.push_back(solver_->history().back().seconds);
+    if (recent_seconds_.size() > 21) recent_seconds_.erase(recent_seconds_.begin());
+    last_trace_ = trace;
+    {
+      std::lock_guard lock(mutex_);
+      if (mode_ == Mode::StepCycle && pending_steps_ > 0) --pending_steps_;
+      if (mode_ == Mode::StepOperation && pending_steps_ > 0) --pending_steps_;
+    }
+    const bool due = Clock::now() - last_publish > std::chrono::milliseconds(15) || mode != Mode::Running ||
+                     !solver_->running();
+    if (due) {
+      publish(true, view.level, -1, false);
+      last_publish = Clock::now();
+    }
+    if (speed > 0) {  // teaching speed: wait out the rest of this cycle's time slot
+      const auto slot = std::chrono::duration<double>(1.0 / speed);
+      std::unique_lock lock(mutex_);
+      wake_.wait_until(lock, t0 + std::chrono::duration_cast<Clock::duration>(slot),
+                       [&] { return interrupted_locked() || speed_ != speed; });
+    }
+  }
+}
+
+}  // namespace kcycle::gui

@@ -1,0 +1,125 @@
+#pragma once
+// The visualizer's solver thread. The UI thread never waits on it: it sends commands and
+// picks up the latest immutable Snapshot, which the worker publishes after every cycle (at
+// most every 15 ms while running, after every operation while stepping). A parameter change
+// cancels the running solve, even mid-cycle, and restarts within one operation.
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kcycle/cost_model.hpp"
+#include "kcycle/solve.hpp"
+#include "kcycle/trace.hpp"
+
+namespace kcycle {
+class IterativeSolver;
+}
+
+namespace kcycle::gui {
+
+// A picture of one level's field: the error (finest level) or the correction v (coarser
+// levels), or the residual f - A v, as floats, with its Fourier (sine-series) magnitudes.
+struct FieldImage {
+  int level = 1;
+  bool residual = false;
+  int nx = 0, ny = 0;
+  std::vector<float> values;    // row-major, nx * ny interior points
+  float min = 0, max = 0;
+  std::vector<float> spectrum;  // log10 |DST-I coefficient|, same layout; empty if not computed
+  std::uint64_t version = 0;    // changes whenever values do
+};
+
+struct Snapshot {
+  std::uint64_t generation = 0;  // bumps on every restart (parameters, reset)
+  SolverOptions options;
+  std::string error;             // why the parameters were refused; empty if fine
+  SolveStatus status = SolveStatus::Running;
+  std::string message;
+  std::vector<IterationRecord> history;
+  std::shared_ptr<const FieldImage> field;
+  std::shared_ptr<const Trace> cycle_trace;  // the last cycle executed (partial while stepping)
+  int trace_position = -1;                   // operations done in the current cycle (stepping)
+  bool running = false;
+  bool stepping = false;                     // paused inside a cycle, waiting for "next op"
+  double seconds_per_cycle = 0;              // median of the recent cycles
+  std::shared_ptr<const Calibration> calibration;
+  bool calibrating = false;
+  std::string calibration_note;
+  int threads = 1;
+};
+
+struct ViewRequest {
+  int level = 1;              // the level to show when not following the cycle
+  bool residual = false;
+  bool follow_cycle = true;   // while stepping, show the level the operation touched
+  bool spectrum = true;
+  friend bool operator==(const ViewRequest&, const ViewRequest&) = default;
+};
+
+class SolverWorker {
+ public:
+  // threads: OpenMP threads for the solver (leave a core to the UI and the renderer).
+  SolverWorker(const SolverOptions& initial, int threads, bool start_running = true);
+  ~SolverWorker();
+  SolverWorker(const SolverWorker&) = delete;
+  SolverWorker& operator=(const SolverWorker&) = delete;
+
+  // Both restart the solve and return the new generation (see Snapshot::generation).
+  std::uint64_t set_options(const SolverOptions& options);
+  void set_view(const ViewRequest& view);
+  void run();
+  void pause();
+  void step_cycle();
+  void step_operation();
+  std::uint64_t reset();
+  void set_speed(double cycles_per_second);  // 0: as fast as possible
+  void calibrate(int max_levels);            // runs the timing sweep in the worker
+  void set_calibration(std::shared_ptr<const Calibration> calibration);
+
+  std::shared_ptr<const Snapshot> snapshot() const;
+
+ private:
+  struct Interrupted {};  // thrown from the operation observer to abandon a cycle
+  enum class Mode { Paused, Running, StepCycle, StepOperation };
+
+  void loop();
+  void restart_locked();
+  bool interrupted_locked() const;
+  void publish(bool with_field, int field_level, int trace_position, bool stepping);
+  std::shared_ptr<const FieldImage> capture(int level);
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  // Guarded by mutex_: commands and the published snapshot.
+  SolverOptions options_;
+  ViewRequest view_;
+  Mode mode_;
+  int pending_steps_ = 0;
+  double speed_ = 0;
+  bool stop_ = false;
+  bool restart_ = true;
+  int calibrate_levels_ = 0;
+  std::uint64_t generation_ = 0;
+  std::shared_ptr<const Snapshot> latest_;
+  std::shared_ptr<const Calibration> calibration_;
+  bool calibrating_ = false;
+  std::string calibration_note_;
+
+  // Worker thread only.
+  int threads_;
+  std::unique_ptr<IterativeSolver> solver_;
+  std::string error_;
+  std::shared_ptr<const Trace> last_trace_;
+  std::vector<double> recent_seconds_;
+  std::uint64_t field_version_ = 0;
+  std::uint64_t running_generation_ = 0;
+
+  std::thread thread_;
+};
+
+}  // namespace kcycle::gui

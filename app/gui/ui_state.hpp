@@ -1,0 +1,32 @@
+#pragma once
+// What the panels edit and remember between frames. The solver's state is not here: the
+// panels read it from the worker's latest Snapshot.
+#include <string>
+#include <vector>
+
+#include "solver_worker.hpp"
+
+namespace kcycle::gui {
+
+struct PinnedRun {
+  std::string label;
+  std::vector<IterationRecord> history;
+};
+
+struct UiState {
+  SolverOptions params;  // edited by the Parameters panel; sent to the worker on change
+  ViewRequest view;
+  bool auto_range = true;
+  float fixed_range = 1.0f;
+  float zoom = 1.0f;
+  float pan[2] = {0.0f, 0.0f};  // centre of the view in field coordinates [0,1]
+  float speed = 0.0f;           // cycles per second; 0 = unlimited
+  int calibrate_levels = 9;
+  std::vector<PinnedRun> pinned;
+  std::string notice;           // result of the last export or action
+  std::string screenshot_path;  // taken after this frame renders
+  bool scripted = false;        // fixed layout, no saved state
+  float fps = 0.0f;
+};
+
+}  // namespace kcycle::gui
