@@ -10,6 +10,12 @@ packages=(
   nlohmann-json3-dev                 # JSON output and configuration files
   libgtest-dev                       # unit tests (GoogleTest)
   libbenchmark-dev                   # micro-benchmarks (Google Benchmark)
+  libimgui-dev libstb-dev            # the visualizer's UI (Dear ImGui, its GLFW/OpenGL3 backends) and PNG output
+  libglfw3-dev libepoxy-dev          # window, OpenGL context and loader
+  libgl1-mesa-dri                    # OpenGL in software (llvmpipe) where there is no GPU driver
+  libfftw3-dev                       # the Fourier inset of the error field
+  fonts-dejavu-core                  # the UI font
+  xvfb xauth                         # a virtual display: GUI tests, and the main job on a server
 )
 
 missing=()

@@ -101,13 +101,38 @@ std::string to_config(const SolverOptions& o) {
   return s.str();
 }
 
+std::vector<std::string> config_arguments(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read parameters file " + path);
+  std::vector<std::string> args;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const auto first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const auto eq = line.find('=');
+    if (eq == std::string::npos)
+      throw std::runtime_error(path + ":" + std::to_string(number) + ": expected key=value");
+    auto trim = [](std::string t) {
+      const auto a = t.find_first_not_of(" \t\""), b = t.find_last_not_of(" \t\"\r");
+      return a == std::string::npos ? std::string() : t.substr(a, b - a + 1);
+    };
+    const std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
+    if (key == "symmetric") {  // a flag
+      if (value == "true") args.push_back("--symmetric");
+      continue;
+    }
+    args.push_back("--" + key);
+    args.push_back(value);
+  }
+  return args;
+}
+
 SolverOptions read_config(const std::string& path) {
-  if (!std::ifstream(path)) throw std::runtime_error("cannot read parameters file " + path);
   CLI::App app{"parameters"};
   SolverArgs args;
   add_solver_options(app, args);
-  app.set_config("--config");
-  std::vector<std::string> argv_storage = {"kcycle", "--config", path};
+  std::vector<std::string> argv_storage = {"kcycle"};
+  for (std::string& a : config_arguments(path)) argv_storage.push_back(std::move(a));
   std::vector<const char*> argv;
   for (const auto& a : argv_storage) argv.push_back(a.c_str());
   try {
@@ -122,6 +147,8 @@ SolverOptions read_config(const std::string& path) {
 
 void add_solver_options(CLI::App& cmd_ref, SolverArgs& args) {
   CLI::App* cmd = &cmd_ref;
+  // The last occurrence wins: a parameters file's values come first, the command line after.
+  cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   SolverOptions& o = args.options;
   cmd->add_option("--levels", o.levels, "Levels n; finest grid has (2^n-1)^2 unknowns")->capture_default_str();
   cmd->add_option("--eps", o.eps, "Anisotropy epsilon in (0,1]; 1 is Poisson")->capture_default_str();

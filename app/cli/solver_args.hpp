@@ -2,6 +2,7 @@
 // The solver options shared by `solve`, `advise` and `calibrate`: registration on a CLI11
 // parser and their translation into kcycle::SolverOptions.
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -35,6 +36,9 @@ std::string cycle_name(const SolverOptions& options);
 // The options as a parameters file (TOML keys = option names) that `kcycle solve --config`
 // and the visualizer read.
 std::string to_config(const SolverOptions& options);
+// A parameters file as command-line arguments: `key=value` lines become `--key value`
+// (quotes stripped, `#` comments and blank lines skipped). Throws std::runtime_error.
+std::vector<std::string> config_arguments(const std::string& path);
 // Reads a parameters file through the same option definitions. Throws InvalidOptions or
 // std::runtime_error with the reason.
 SolverOptions read_config(const std::string& path);

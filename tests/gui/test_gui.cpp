@@ -1,0 +1,213 @@
+// The visualizer as a person sees it: kcycle-gui runs under Xvfb from a script, writes
+// screenshots, and these tests look at the pixels (panels found through the layout file).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb/stb_image.h>
+
+#include "kcycle/cycle_counts.hpp"
+
+namespace {
+
+struct Rect {
+  int x, y, w, h;
+};
+
+struct Image {
+  int w = 0, h = 0;
+  std::vector<unsigned char> rgb;
+  const unsigned char* at(int x, int y) const { return &rgb[(std::size_t(y) * std::size_t(w) + std::size_t(x)) * 3]; }
+};
+
+Image load_png(const std::string& path) {
+  Image img;
+  int n = 0;
+  unsigned char* data = stbi_load(path.c_str(), &img.w, &img.h, &n, 3);
+  if (!data) return img;
+  img.rgb.assign(data, data + std::size_t(img.w) * std::size_t(img.h) * 3);
+  stbi_image_free(data);
+  return img;
+}
+
+std::string temp(const std::string& name) { return testing::TempDir() + "kcycle_gui_" + name; }
+
+// Runs the GUI on a script under Xvfb; returns the exit status and the output.
+int run_gui(const std::string& script_text, std::string* output = nullptr, int width = 1900) {
+  const std::string script = temp("script_" + std::to_string(std::hash<std::string>{}(script_text)) + ".txt");
+  std::ofstream(script) << script_text;
+  const std::string cmd = std::string("xvfb-run -a -s '-screen 0 ") + std::to_string(width) + "x1000x24' " +
+                          KCYCLE_GUI_PATH + " --width " + std::to_string(width) + " --height 1000 --script " + script +
+                          " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return -1;
+  std::string out;
+  char buf[4096];
+  std::size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  const int status = pclose(pipe);
+  if (output) *output = out;
+  if (!WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+
+Rect panel(const std::string& layout_file, const std::string& name) {
+  std::ifstream f(layout_file);
+  const auto j = nlohmann::json::parse(f);
+  const auto& r = j.at(name);
+  return {int(r[0].get<double>()), int(r[1].get<double>()), int(r[2].get<double>()), int(r[3].get<double>())};
+}
+
+// 8-connected components of the pixels in `r` that satisfy `pick`.
+template <class Pick>
+int components(const Image& img, Rect r, Pick pick) {
+  std::vector<char> seen(std::size_t(r.w) * std::size_t(r.h), 0);
+  int count = 0;
+  std::vector<std::pair<int, int>> stack;
+  for (int y = 0; y < r.h; ++y)
+    for (int x = 0; x < r.w; ++x) {
+      if (seen[std::size_t(y * r.w + x)] || !pick(img.at(r.x + x, r.y + y))) continue;
+      ++count;
+      stack.push_back({x, y});
+      seen[std::size_t(y * r.w + x)] = 1;
+      while (!stack.empty()) {
+        const auto [cx, cy] = stack.back();
+        stack.pop_back();
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) {
+            const int nx = cx + dx, ny = cy + dy;
+            if (nx < 0 || ny < 0 || nx >= r.w || ny >= r.h || seen[std::size_t(ny * r.w + nx)]) continue;
+            if (!pick(img.at(r.x + nx, r.y + ny))) continue;
+            seen[std::size_t(ny * r.w + nx)] = 1;
+            stack.push_back({nx, ny});
+          }
+      }
+    }
+  return count;
+}
+
+double mean_abs_difference(const Image& a, const Image& b, Rect r) {
+  double sum = 0;
+  for (int y = r.y; y < r.y + r.h; ++y)
+    for (int x = r.x; x < r.x + r.w; ++x)
+      for (int c = 0; c < 3; ++c) sum += std::abs(int(a.at(x, y)[c]) - int(b.at(x, y)[c]));
+  return sum / (3.0 * r.w * r.h);
+}
+
+// The drawing area of a panel: below its title bar and header lines.
+Rect body(Rect r, int header) { return {r.x + 4, r.y + header, r.w - 8, r.h - header - 4}; }
+
+TEST(Gui, FieldIsDrawnAndChangesUnderCycles) {
+  const std::string a = temp("field0.png"), b = temp("field1.png"), layout = temp("field_layout.json");
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 7\nset kappa 2\npause\nreset\nframes 5\nscreenshot " + a + "\nlayout " + layout +
+                        "\nstep\nwait-cycles 1\nstep\nwait-cycles 2\nframes 5\nscreenshot " + b + "\n",
+                    &out),
+            0)
+      << out;
+  const Image i0 = load_png(a), i1 = load_png(b);
+  ASSERT_GT(i0.w, 0);
+  const Rect field = body(panel(layout, "Error field"), 50);
+  // Not blank: a random initial error shows many colours.
+  std::vector<int> seen;
+  int distinct = 0;
+  std::vector<char> hist(1 << 18, 0);
+  for (int y = field.y; y < field.y + field.h; y += 2)
+    for (int x = field.x; x < field.x + field.w; x += 2) {
+      const unsigned char* p = i0.at(x, y);
+      const int key = (p[0] >> 2) << 12 | (p[1] >> 2) << 6 | (p[2] >> 2);
+      if (!hist[std::size_t(key)]) hist[std::size_t(key)] = 1, ++distinct;
+    }
+  EXPECT_GT(distinct, 200) << "the field panel looks blank";
+  // Two cycles later the field looks different (rough error gone, the rest smaller).
+  EXPECT_GT(mean_abs_difference(i0, i1, field), 5.0);
+}
+
+TEST(Gui, CycleDiagramShowsOneRedXPerRecursiveCall) {
+  std::vector<Image> images;
+  Rect diagram{};
+  for (const char* kappa : {"1", "2", "3", "W"}) {
+    const std::string shot = temp(std::string("diagram_") + kappa + ".png"), layout = temp("diagram_layout.json");
+    std::string out;
+    ASSERT_EQ(run_gui(std::string("set levels 5\nset kappa ") + kappa + "\nwait-cycles 2\nframes 3\nscreenshot " + shot +
+                          "\nlayout " + layout + "\n",
+                      &out),
+              0)
+        << out;
+    images.push_back(load_png(shot));
+    diagram = body(panel(layout, "Cycle diagram"), 62);
+    const int k = std::string(kappa) == "W" ? 5 : std::stoi(kappa);
+    const int expected = int(kcycle::total_calls(k, 5)) - 1;  // every call but the top one
+    const int red = components(images.back(), diagram, [](const unsigned char* p) {
+      return p[0] > 200 && p[1] < 60 && p[2] < 60;
+    });
+    EXPECT_EQ(red, expected) << "kappa=" << kappa << " (" << shot << ")";
+  }
+  for (std::size_t a = 0; a < images.size(); ++a)
+    for (std::size_t b = a + 1; b < images.size(); ++b)
+      EXPECT_GT(mean_abs_difference(images[a], images[b], diagram), 0.5) << "diagrams " << a << " and " << b << " look alike";
+}
+
+TEST(Gui, ConvergencePlotDescends) {
+  const std::string shot = temp("convergence.png"), layout = temp("convergence_layout.json");
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 7\nset kappa 2\nwait-cycles 25\nframes 3\nscreenshot " + shot + "\nlayout " + layout + "\n", &out), 0)
+      << out;
+  const Image img = load_png(shot);
+  const Rect plot = body(panel(layout, "Convergence"), 80);
+  // The error curve is drawn in cyan (80, 200, 255): its left end must sit higher (smaller y).
+  double left_y = 0, right_y = 0;
+  int left_n = 0, right_n = 0, min_x = plot.x + plot.w, max_x = plot.x;
+  auto cyan = [](const unsigned char* p) { return std::abs(p[0] - 80) < 30 && std::abs(p[1] - 200) < 30 && p[2] > 220; };
+  for (int y = plot.y; y < plot.y + plot.h * 2 / 3; ++y)
+    for (int x = plot.x; x < plot.x + plot.w; ++x)
+      if (cyan(img.at(x, y))) min_x = std::min(min_x, x), max_x = std::max(max_x, x);
+  ASSERT_LT(min_x + 50, max_x) << "no error curve found";
+  for (int y = plot.y; y < plot.y + plot.h * 2 / 3; ++y)
+    for (int x = min_x; x <= max_x; ++x) {
+      if (!cyan(img.at(x, y))) continue;
+      if (x < min_x + (max_x - min_x) / 5) left_y += y, ++left_n;
+      if (x > max_x - (max_x - min_x) / 5) right_y += y, ++right_n;
+    }
+  ASSERT_GT(left_n, 0);
+  ASSERT_GT(right_n, 0);
+  EXPECT_LT(left_y / left_n + 40, right_y / right_n) << "the error curve should descend from left to right";
+}
+
+TEST(Gui, StepsThroughOperations) {
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\nset kappa 2\npause\nreset\nstep-op\nwait-stepping\nstep-op\nstep-op\nframes 3\n"
+                    "print-summary\nrun\nwait-done\nprint-summary\n",
+                    &out),
+            0)
+      << out;
+  EXPECT_NE(out.find("converged"), std::string::npos) << out;
+}
+
+TEST(Gui, SurvivesRapidParameterChangesWhileSolving) {
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 6\nwait-cycles 2\nstress 500\nset levels 6\nset kappa 2\nset smoother jacobi\n"
+                    "set solver mg\nset coarsening full\nrun\nwait-cycles 3\nprint-summary\n",
+                    &out),
+            0)
+      << out;
+  EXPECT_NE(out.find("6 levels"), std::string::npos) << out;
+}
+
+TEST(Gui, BadParametersAreShownNotFatal) {
+  // eps = 0 is refused by the solver: the GUI keeps running and says why.
+  const std::string shot = temp("bad.png");
+  std::string out;
+  EXPECT_NE(run_gui("set eps 0\nwait-cycles 1\n", &out), 0);
+  EXPECT_NE(out.find("--eps must be in (0, 1]"), std::string::npos) << out;
+  ASSERT_EQ(run_gui("set eps 0\nframes 10\nscreenshot " + shot + "\nset eps 0.01\nwait-cycles 2\n", &out), 0) << out;
+}
+
+}  // namespace

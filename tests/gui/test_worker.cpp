@@ -1,0 +1,86 @@
+// The worker hand-off on its own (no GL): run under ThreadSanitizer as well. The UI side
+// reads snapshots while changing parameters as fast as it can.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "solver_worker.hpp"
+
+namespace kcycle::gui {
+namespace {
+
+SolverOptions small() {
+  SolverOptions o;
+  o.levels = 5;
+  o.eps = 1e-2;
+  o.cycle = {CycleType::Kappa, 2};
+  o.max_iterations = 100000;
+  o.tolerance = 1e-12;
+  return o;
+}
+
+template <class Pred>
+bool wait_for(const SolverWorker& w, Pred pred, double seconds = 30) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < until) {
+    if (pred(*w.snapshot())) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return false;
+}
+
+TEST(Worker, PublishesSnapshotsAndRestartsOnChange) {
+  SolverWorker w(small(), 1);
+  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.history.size() >= 3 && s.field; }));
+  SolverOptions o = small();
+  o.levels = 6;
+  const auto generation = w.set_options(o);
+  ASSERT_TRUE(wait_for(w, [&](const Snapshot& s) { return s.generation == generation && s.history.size() >= 2; }));
+  const auto snap = w.snapshot();
+  EXPECT_EQ(snap->options.levels, 6);
+  EXPECT_EQ(snap->field->nx, 63);
+  ASSERT_TRUE(snap->cycle_trace);
+  EXPECT_FALSE(snap->cycle_trace->empty());
+}
+
+TEST(Worker, RefusedParametersComeBackAsAnError) {
+  SolverWorker w(small(), 1);
+  SolverOptions o = small();
+  o.eps = -1;
+  const auto generation = w.set_options(o);
+  ASSERT_TRUE(wait_for(w, [&](const Snapshot& s) { return s.generation == generation && !s.error.empty(); }));
+  EXPECT_NE(w.snapshot()->error.find("--eps"), std::string::npos);
+}
+
+TEST(Worker, StepsOneOperationAtATime) {
+  SolverWorker w(small(), 1, false);
+  w.step_operation();
+  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.stepping && s.trace_position == 1; }));
+  w.step_operation();
+  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.stepping && s.trace_position == 2; }));
+  w.run();
+  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return !s.stepping && s.history.size() >= 2; }));
+}
+
+TEST(Worker, FiveHundredRapidChangesWhileReading) {
+  SolverWorker w(small(), 1);
+  std::uint64_t last = 0;
+  for (int k = 0; k < 500; ++k) {
+    SolverOptions o = small();
+    o.levels = 3 + k % 5;
+    o.cycle = {CycleType::Kappa, 1 + k % 4};
+    o.smoother = k % 3 == 0 ? Smoother::XYZebra : Smoother::Jacobi;
+    o.solver = k % 7 == 0 ? SolverKind::PCG : SolverKind::Multigrid;
+    last = w.set_options(o);
+    if (k % 50 == 0) w.step_operation();
+    if (k % 50 == 25) w.run();
+    const auto s = w.snapshot();  // read while the worker writes
+    if (s->field) EXPECT_EQ(s->field->values.size(), std::size_t(s->field->nx) * std::size_t(s->field->ny));
+  }
+  w.run();
+  ASSERT_TRUE(wait_for(w, [&](const Snapshot& s) { return s.generation == last && s.history.size() >= 1; }));
+}
+
+}  // namespace
+}  // namespace kcycle::gui
