@@ -264,6 +264,10 @@ void field_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap, FieldR
 
   // Fourier inset: sine-series magnitudes, low wave numbers at the lower left. Rough error
   // sits at the upper right and vanishes under relaxation; smooth error stays lower left.
+  if (ui.view.spectrum && img->spectrum.empty()) {
+    ImGui::SetCursorScreenPos(ImVec2(p0.x + 6, p0.y + 4));
+    ImGui::TextDisabled("Fourier inset: levels of up to 511 x 511 points");
+  }
   if (ui.view.spectrum && !img->spectrum.empty()) {
     const float inset = std::max(60.0f, side * 0.3f);
     float smax = -300, smin = 300;

@@ -21,10 +21,13 @@ int level_touched(const TraceEvent& e) {
   return e.kind == OpKind::Restrict || e.kind == OpKind::ZeroCoarse ? e.level + 1 : e.level;
 }
 
+constexpr std::size_t kMaxSpectrumPoints = 511 * 511;
+
 // log10 of the sine-series (DST-I) magnitudes: the natural Fourier basis for a Dirichlet
 // grid function, so rough error shows up at high wave numbers and smooth error at low ones.
 std::vector<float> sine_spectrum(const std::vector<float>& values, int nx, int ny) {
-  if (std::size_t(nx) * std::size_t(ny) > (std::size_t(1) << 20)) return {};  // 1023^2 at most
+  // At most 511^2 points: larger transforms (tens of ms) would slow every publish.
+  if (std::size_t(nx) * std::size_t(ny) > kMaxSpectrumPoints) return {};
   std::vector<double> in(values.begin(), values.end()), out(in.size());
   fftw_plan plan = fftw_plan_r2r_2d(ny, nx, in.data(), out.data(), FFTW_RODFT00, FFTW_RODFT00, FFTW_ESTIMATE);
   fftw_execute(plan);

@@ -31,8 +31,13 @@ class Field {
   std::span<const double> values() const { return {data_.get(), shape_.storage()}; }
 
  private:
+  struct Free {
+    void operator()(double* p) const;
+  };
+  static std::unique_ptr<double[], Free> allocate(std::size_t count);
+
   GridShape shape_{};
-  std::unique_ptr<double[]> data_;
+  std::unique_ptr<double[], Free> data_;
 };
 
 }  // namespace kcycle
