@@ -190,10 +190,10 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
   s->trace_position = trace_position;
   s->cycle_trace = last_trace_;
   if (solver_) {
-    const SolveResult r = solver_->result();
+    SolveResult r = solver_->result();
     s->status = r.status;
     s->message = r.message;
-    s->history = solver_->history();
+    s->history = std::move(r.history);  // result() already copied it once
     s->options = solver_->options();
   } else {
     s->status = SolveStatus::Cancelled;
