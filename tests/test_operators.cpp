@@ -53,22 +53,30 @@ TEST(Stencil, ExactOnQuadraticsWithMixedTerm) {
   EXPECT_NEAR(kernels::apply_stencil(A, rows[0], rows[1], rows[2], 1), expected, 1e-9);
 }
 
-TEST(Transfers, FullWeightingIsAQuarterOfBilinearTransposed) {
+// <R r, v_c> * scale == <r, P v_c> for random r and v_c: R is P^T / scale.
+void expect_restriction_is_scaled_transpose(GridShape fine, GridShape coarse, Coarsening c, double scale) {
   CpuBackend be(1);
-  const GridShape fine{15, 15}, coarse{7, 7};
   Field r = be.make_vector(fine), vc = be.make_vector(coarse), fc = be.make_vector(coarse),
         pv = be.make_vector(fine), zero = be.make_vector(fine);
   fill_uniform_random(r, 3);
   fill_uniform_random(vc, 4);
   // Restriction of r: A = 0 stencil and v = 0 make restrict_residual restrict f = r.
-  be.restrict_residual(Stencil9{}, zero, r, fc);
-  be.prolong_add(vc, pv);
+  be.restrict_residual(Stencil9{}, zero, r, fc, c);
+  be.prolong_add(vc, pv, c);
   double lhs = 0, rhs = 0;
-  for (int j = 1; j <= 7; ++j)
-    for (int i = 1; i <= 7; ++i) lhs += fc(i, j) * vc(i, j);
-  for (int j = 1; j <= 15; ++j)
-    for (int i = 1; i <= 15; ++i) rhs += r(i, j) * pv(i, j);
-  EXPECT_NEAR(4 * lhs, rhs, 1e-12 * std::abs(rhs));
+  for (int j = 1; j <= coarse.ny; ++j)
+    for (int i = 1; i <= coarse.nx; ++i) lhs += fc(i, j) * vc(i, j);
+  for (int j = 1; j <= fine.ny; ++j)
+    for (int i = 1; i <= fine.nx; ++i) rhs += r(i, j) * pv(i, j);
+  EXPECT_NEAR(scale * lhs, rhs, 1e-12 * std::abs(rhs));
+}
+
+TEST(Transfers, FullWeightingIsAQuarterOfBilinearTransposed) {
+  expect_restriction_is_scaled_transpose({15, 15}, {7, 7}, Coarsening::Full, 4.0);
+}
+
+TEST(Transfers, SemiCoarseningRestrictionIsHalfTheTranspose) {
+  expect_restriction_is_scaled_transpose({9, 15}, {9, 7}, Coarsening::SemiY, 2.0);
 }
 
 TEST(Transfers, BilinearIsExactOnBilinearFunctions) {

@@ -56,23 +56,6 @@ TEST(Galerkin, SymmetricWithVanishingRowSumsOnEveryLevel) {
     }
 }
 
-TEST(Galerkin, SemiCoarseningRestrictionIsHalfTheTranspose) {
-  CpuBackend be(1);
-  const GridShape fine{9, 15}, coarse{9, 7};
-  Field r = be.make_vector(fine), vc = be.make_vector(coarse), fc = be.make_vector(coarse),
-        pv = be.make_vector(fine), zero = be.make_vector(fine);
-  fill_uniform_random(r, 5);
-  fill_uniform_random(vc, 6);
-  be.restrict_residual(Stencil9{}, zero, r, fc, Coarsening::SemiY);
-  be.prolong_add(vc, pv, Coarsening::SemiY);
-  double lhs = 0, rhs = 0;
-  for (int j = 1; j <= 7; ++j)
-    for (int i = 1; i <= 9; ++i) lhs += fc(i, j) * vc(i, j);
-  for (int j = 1; j <= 15; ++j)
-    for (int i = 1; i <= 9; ++i) rhs += r(i, j) * pv(i, j);
-  EXPECT_NEAR(2 * lhs, rhs, 1e-12 * std::abs(rhs));
-}
-
 TEST(LineSolver, MatchesDenseEliminationOnRandomSystems) {
   std::mt19937_64 rng(9);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
