@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "solver_args.hpp"
 #include "kcycle/relaxation_factor.hpp"
 #include "kcycle/solver_options.hpp"
 #include "kcycle/timing.hpp"
@@ -23,6 +24,8 @@ struct BenchArgs {
   double angle = 45;
   int nu1 = 2, nu2 = 2;
   int threads = 0;
+  std::string backend = "cpu";
+  std::string graphs = "on";
   double min_seconds = 0.2;
   bool json = false;
 };
@@ -37,7 +40,13 @@ int run(const BenchArgs& a) {
   check.nu1 = a.nu1;
   check.nu2 = a.nu2;
   check.threads = a.threads;
+  const auto kind = parse_backend(a.backend);
+  if (!kind) throw InvalidOptions("--backend must be cpu, cuda or auto (got '" + a.backend + "')");
+  if (a.graphs != "on" && a.graphs != "off") throw InvalidOptions("--graphs must be on or off (got '" + a.graphs + "')");
+  check.backend = *kind;
+  check.cuda_graphs = a.graphs == "on";
   validate(check);
+  const ExecutionTarget target = execution_target(check);
   if (!(a.min_seconds > 0)) throw InvalidOptions("--min-seconds must be positive");
 
   const std::vector<int> kappas = {1, 2, 3, 4, kKappaW};
@@ -45,8 +54,8 @@ int run(const BenchArgs& a) {
   policy.min_seconds = a.min_seconds;
   nlohmann::json rows = nlohmann::json::array();
   if (!a.json) {
-    std::printf("kcycle bench: median ms per cycle, Jacobi(%d,%d), eps=%g, angle=%g, CPU backend\n",
-                a.nu1, a.nu2, a.eps, a.angle);
+    std::printf("kcycle bench: median ms per cycle, Jacobi(%d,%d), eps=%g, angle=%g, %s backend\n",
+                a.nu1, a.nu2, a.eps, a.angle, describe(target).c_str());
     std::printf("%6s %12s", "levels", "unknowns");
     for (int k : kappas) std::printf(" %11s", ("kappa=" + kappa_to_string(k)).c_str());
     std::printf("\n");
@@ -61,7 +70,7 @@ int run(const BenchArgs& a) {
     const auto unknowns = full_coarsening_shape(n, 1).unknowns();
     if (!a.json) std::printf("%6d %12llu", n, (unsigned long long)unknowns);
     for (int k : kappas) {
-      const CycleTiming t = time_cycle(s, {CycleType::Kappa, k}, a.threads, policy);
+      const CycleTiming t = time_cycle(s, {CycleType::Kappa, k}, target, policy);
       rows.push_back({{"levels", n}, {"kappa", kappa_to_string(k)}, {"unknowns", unknowns},
                       {"median_seconds", t.median_seconds}, {"min_seconds", t.min_seconds},
                       {"repetitions", t.repetitions}, {"launches", t.launches}});
@@ -72,9 +81,10 @@ int run(const BenchArgs& a) {
     }
     if (!a.json) std::printf("\n");
   }
-  const BandwidthMeasurement bw = measure_bandwidth(a.max_levels, a.threads);
+  const BandwidthMeasurement bw = measure_bandwidth(a.max_levels, target);
   if (a.json) {
-    const nlohmann::json out = {{"cycles", rows},
+    const nlohmann::json out = {{"backend", describe(target)},
+                                {"cycles", rows},
                                 {"bandwidth", {{"levels", a.max_levels},
                                                {"unknowns", bw.unknowns},
                                                {"jacobi_gbps", bw.jacobi_gbps},
@@ -107,6 +117,8 @@ Subcommand add_bench_command(CLI::App& app) {
   cmd->add_option("--nu1", args->nu1, "Pre-relaxations")->capture_default_str();
   cmd->add_option("--nu2", args->nu2, "Post-relaxations")->capture_default_str();
   cmd->add_option("--threads", args->threads, "OpenMP threads (0: all cores)")->capture_default_str();
+  cmd->add_option("--backend", args->backend, "cpu, cuda or auto (see kcycle solve --help)")->capture_default_str();
+  cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")->capture_default_str();
   cmd->add_option("--min-seconds", args->min_seconds, "Measured time per case before the median is taken")->capture_default_str();
   cmd->add_flag("--json", args->json, "Print JSON");
   return {cmd, [args] { return run(*args); }};

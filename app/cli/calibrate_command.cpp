@@ -72,10 +72,10 @@ int run(const CalibrateArgs& a, const CLI::App& cmd) {
   CalibrationSweep sweep;
   sweep.min_levels = a.min_levels;
   sweep.max_levels = a.max_levels;
-  sweep.threads = o.threads;
+  sweep.target = execution_target(o);
   sweep.policy.min_seconds = a.min_seconds;
-  std::printf("kcycle calibrate: %s(%d,%d), %s coarsening, %s operators, eps=%g, angle=%g, levels %d..%d\n",
-              std::string(to_string(o.smoother)).c_str(), o.nu1, o.nu2, std::string(to_string(o.coarsening)).c_str(),
+  std::printf("kcycle calibrate: %s backend, %s(%d,%d), %s coarsening, %s operators, eps=%g, angle=%g, levels %d..%d\n",
+              describe(sweep.target).c_str(), std::string(to_string(o.smoother)).c_str(), o.nu1, o.nu2, std::string(to_string(o.coarsening)).c_str(),
               std::string(to_string(o.coarse_operator)).c_str(), o.eps, o.angle_degrees, a.min_levels, a.max_levels);
   Progress progress(5 * (a.max_levels - a.min_levels + 1));
   const Calibration c = calibrate(multigrid_settings(o), sweep, [&](const TimingSample& s) {

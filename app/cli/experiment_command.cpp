@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "solver_args.hpp"
 #include "progress.hpp"
 #include "svg_plot.hpp"
 #include "kcycle/cost_model.hpp"
@@ -35,6 +36,9 @@ struct ExperimentArgs {
   double case_timeout = 300;
   double min_seconds = 0.2;
   int threads = 0;
+  std::string backend = "cpu";
+  std::string graphs = "on";
+  BackendKind backend_kind = BackendKind::Cpu;  // parsed from `backend`
 };
 
 // One solve, cancelled after `timeout` seconds.
@@ -63,11 +67,13 @@ int figure_3_1(const ExperimentArgs& a, const std::string& dir) {
   o.eps = 1e-4;
   o.angle_degrees = 45;
   o.threads = a.threads;
+  o.backend = a.backend_kind;
+  o.cuda_graphs = a.graphs == "on";
   validate(o);
   CalibrationSweep sweep;
   sweep.min_levels = a.min_levels;
   sweep.max_levels = max_levels;
-  sweep.threads = a.threads;
+  sweep.target = execution_target(o);
   sweep.policy.min_seconds = a.min_seconds;
   Progress progress(5 * (max_levels - a.min_levels + 1));
   const Calibration c = calibrate(multigrid_settings(o), sweep, [&](const TimingSample& s) {
@@ -142,6 +148,8 @@ int figure_4_1(const ExperimentArgs& a, const std::string& dir) {
         o.cycle = {CycleType::Kappa, kKappas[k]};
         o.max_iterations = a.max_iter;
         o.threads = a.threads;
+        o.backend = a.backend_kind;
+        o.cuda_graphs = a.graphs == "on";
         validate(o);
         const SolveResult r = timed_solve(o, a.case_timeout);
         char line[200];
@@ -193,6 +201,8 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
       o.cycle = {CycleType::Kappa, kKappas[k]};
       o.max_iterations = a.max_iter;
       o.threads = a.threads;
+      o.backend = a.backend_kind;
+      o.cuda_graphs = a.graphs == "on";
       validate(o);
       const SolveResult r = timed_solve(o, a.case_timeout);
       results[k].push_back(r);
@@ -299,7 +309,18 @@ Subcommand add_experiment_command(CLI::App& app) {
   cmd->add_option("--case-timeout", args->case_timeout, "Seconds before a solve is reported as timeout")->capture_default_str();
   cmd->add_option("--min-seconds", args->min_seconds, "fig3.1: measured time per case")->capture_default_str();
   cmd->add_option("--threads", args->threads, "OpenMP threads (0: all cores)")->capture_default_str();
-  return {cmd, [args] { return run(*args); }};
+  cmd->add_option("--backend", args->backend, "cpu, cuda or auto (see kcycle solve --help)")->capture_default_str();
+  cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")->capture_default_str();
+  return {cmd, [args] {
+            const auto kind = parse_backend(args->backend);
+            if (!kind) throw InvalidOptions("--backend must be cpu, cuda or auto (got '" + args->backend + "')");
+            if (args->graphs != "on" && args->graphs != "off")
+              throw InvalidOptions("--graphs must be on or off (got '" + args->graphs + "')");
+            SolverOptions requested;
+            requested.backend = *kind;
+            args->backend_kind = execution_target(requested).backend;  // says once if auto fell back
+            return run(*args);
+          }};
 }
 
 }  // namespace kcycle::cli

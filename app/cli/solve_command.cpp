@@ -72,7 +72,8 @@ void print_json(const SolverOptions& o, const SolveResult& r) {
       {"problem", int(o.problem)},
       {"tol", o.tolerance},
       {"seed", o.seed},
-      {"backend", "cpu"},
+      {"backend", r.backend},
+      {"cuda_graphs", r.backend == "cuda" && o.cuda_graphs},
       {"history", history}};
   std::cout << out.dump(1) << "\n";
 }
@@ -81,6 +82,7 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
   const SolverOptions o = resolve(args.solver, cmd);
   if (args.every < 0) throw InvalidOptions("--every must be non-negative");
   validate(o);
+  execution_target(o);  // --backend cuda without a GPU stops here; auto says why it fell back
   const bool text = !args.json;
   if (text) {
     std::printf("kcycle solve: %d levels (%llu unknowns), eps=%g, angle=%g deg, %s, %s(%d,%d), %s coarsening, %s operators, %s\n",
@@ -130,7 +132,9 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
     std::printf("time: %.4f ms per %s (median), %.4f ms per iteration with norms, total %.3f s, set-up %.3f s\n",
                 r.seconds_per_cycle * 1e3, o.solver == SolverKind::Multigrid ? "cycle" : "CG iteration",
                 r.seconds_per_iteration * 1e3, r.seconds_total, r.seconds_setup);
-    std::printf("backend: cpu, %llu launches per iteration\n", (unsigned long long)r.launches_per_iteration);
+    std::printf("backend: %s%s, %llu launches per iteration\n", r.backend.c_str(),
+                r.backend == "cuda" ? (o.cuda_graphs ? " (cycles replayed as CUDA Graphs)" : " (graphs off)") : "",
+                (unsigned long long)r.launches_per_iteration);
   }
   return r.converged() ? 0 : 3;
 }

@@ -1,5 +1,6 @@
 #include "solver_args.hpp"
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -49,6 +50,11 @@ SolverOptions resolve(const SolverArgs& a, const CLI::App& cmd) {
     if (!solver) throw InvalidOptions("--solver must be mg, pcg or fcg (got '" + a.solver + "')");
     o.solver = *solver;
   }
+  const auto backend = parse_backend(a.backend);
+  if (!backend) throw InvalidOptions("--backend must be cpu, cuda or auto (got '" + a.backend + "')");
+  o.backend = *backend;
+  if (a.graphs != "on" && a.graphs != "off") throw InvalidOptions("--graphs must be on or off (got '" + a.graphs + "')");
+  o.cuda_graphs = a.graphs == "on";
   if (a.problem != 0 && a.problem != 1) throw InvalidOptions("--problem must be 0 or 1");
   o.problem = ProblemKind(a.problem);
   if (a.omega == "auto") {
@@ -67,6 +73,12 @@ SolverOptions resolve(const SolverArgs& a, const CLI::App& cmd) {
       throw InvalidOptions("--omega must be auto, lfa or a number in (0, 2) (got '" + a.omega + "')");
   }
   return o;
+}
+
+ExecutionTarget execution_target(const SolverOptions& o) {
+  const ResolvedBackend resolved = resolve_backend(o.backend);
+  if (!resolved.note.empty()) std::fprintf(stderr, "%s\n", resolved.note.c_str());
+  return {resolved.kind, o.threads, o.cuda_graphs};
 }
 
 std::string cycle_name(const SolverOptions& o) {
@@ -97,7 +109,8 @@ std::string to_config(const SolverOptions& o) {
   if (o.omega_mode == OmegaMode::Fixed) s << o.omega;
   else s << to_string(o.omega_mode);
   s << "\"\nsolver=\"" << to_string(o.solver) << "\"\nproblem=" << int(o.problem) << "\ntol=" << o.tolerance
-    << "\nmax-iter=" << o.max_iterations << "\nseed=" << o.seed << "\n";
+    << "\nmax-iter=" << o.max_iterations << "\nseed=" << o.seed << "\nbackend=\"" << to_string(o.backend)
+    << "\"\ngraphs=\"" << (o.cuda_graphs ? "on" : "off") << "\"\n";
   return s.str();
 }
 
@@ -174,6 +187,12 @@ void add_solver_options(CLI::App& cmd_ref, SolverArgs& args) {
   cmd->add_option("--max-iter", o.max_iterations, "Iteration limit")->capture_default_str();
   cmd->add_option("--seed", o.seed, "Seed of the random initial guess")->capture_default_str();
   cmd->add_option("--threads", o.threads, "OpenMP threads (0: all cores)")->capture_default_str();
+  cmd->add_option("--backend", args.backend,
+                  "cpu (OpenMP), cuda (fails without a usable GPU), or auto (CUDA if usable, else the CPU, "
+                  "saying why)")
+      ->capture_default_str();
+  cmd->add_option("--graphs", args.graphs, "CUDA backend: replay each cycle as a recorded CUDA Graph (on/off)")
+      ->capture_default_str();
   cmd->add_flag("--symmetric", o.symmetric_smoothing,
                 "Post-smoothing in the adjoint order (black before red, even lines first, y before x), so V- "
                 "and W-cycles are symmetric preconditioners; default: the paper's same order before and after");

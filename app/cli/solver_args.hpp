@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "kcycle/solver_options.hpp"
+#include "kcycle/timing.hpp"
 
 namespace kcycle::cli {
 
@@ -22,6 +23,8 @@ struct SolverArgs {
   std::string cycle = "kappa";
   int gamma = 1;
   int problem = 0;
+  std::string backend = "cpu";
+  std::string graphs = "on";
 };
 
 void add_solver_options(CLI::App& cmd, SolverArgs& args);
@@ -29,6 +32,10 @@ void add_solver_options(CLI::App& cmd, SolverArgs& args);
 // Throws InvalidOptions. A preset sets its parts first; options given explicitly on the
 // command line override it.
 SolverOptions resolve(const SolverArgs& args, const CLI::App& cmd);
+
+// The backend the options ask for, resolved: throws InvalidOptions when --backend cuda finds
+// no usable GPU; prints --backend auto's one line (on stderr) when it falls back to the CPU.
+ExecutionTarget execution_target(const SolverOptions& options);
 
 // "kappa=3", "kappa=1 (V)", "gamma=2", ...
 std::string cycle_name(const SolverOptions& options);

@@ -141,27 +141,18 @@ std::shared_ptr<const FieldImage> SolverWorker::capture(int level) {
     std::lock_guard lock(mutex_);
     view = view_;
   }
-  const auto& mg = solver_->multigrid();
-  level = std::clamp(level, 1, mg.levels());
-  const auto& L = mg.level(level);
+  level = std::clamp(level, 1, solver_->levels());
+  const GridShape shape = solver_->level_shape(level);
   image->level = level;
   image->residual = view.residual;
-  image->nx = L.shape.nx;
-  image->ny = L.shape.ny;
-  image->values.resize(L.shape.unknowns());
+  image->nx = shape.nx;
+  image->ny = shape.ny;
   // Finest level: the error u - u_exact (the iterate itself for problem 0). Coarser levels:
-  // the correction v being computed there. Or the residual f - A v of that level.
-  const Field& v = level == 1 ? solver_->iterate() : L.v;
-  const Field& f = level == 1 ? solver_->problem().rhs : L.f;
-  const std::optional<Field>& exact = solver_->problem().exact;
-  std::size_t k = 0;
-  for (int j = 1; j <= L.shape.ny; ++j)
-    for (int i = 1; i <= L.shape.nx; ++i) {
-      double value;
-      if (view.residual) value = kernels::residual(L.A, v.row(j - 1), v.row(j), v.row(j + 1), f.row(j), i);
-      else value = v(i, j) - (level == 1 && exact ? (*exact)(i, j) : 0.0);
-      image->values[k++] = float(value);
-    }
+  // the correction v being computed there. Or the residual f - A v of that level. On the
+  // CUDA backend a kernel draws it on the device (for interop) and the floats come back for
+  // the Fourier inset, hover and export.
+  if (device_images_) image->device = solver_->level_device_image(level, view.residual, image->values);
+  else solver_->level_image(level, view.residual, image->values);
   const auto [lo, hi] = std::minmax_element(image->values.begin(), image->values.end());
   image->min = *lo;
   image->max = *hi;
@@ -186,6 +177,10 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
   }
   s->error = error_;
   s->threads = threads_;
+  if (solver_) {
+    s->backend = std::string(solver_->backend_name());
+    s->backend_note = solver_->backend_note();
+  }
   s->stepping = stepping;
   s->trace_position = trace_position;
   s->cycle_trace = last_trace_;
@@ -242,7 +237,11 @@ void SolverWorker::loop() {
         CalibrationSweep sweep;
         sweep.min_levels = 3;
         sweep.max_levels = calibrate_levels;
-        sweep.threads = threads_;
+        try {
+          sweep.target = {resolve_backend(options.backend).kind, threads_, options.cuda_graphs};
+        } catch (const std::exception&) {
+          sweep.target = {BackendKind::Cpu, threads_, false};  // the solve below reports why
+        }
         sweep.policy.min_seconds = 0.05;
         std::string note;
         std::shared_ptr<const Calibration> result;

@@ -13,12 +13,9 @@
 #include <vector>
 
 #include "kcycle/cost_model.hpp"
+#include "kcycle/iterative_solver.hpp"
 #include "kcycle/solve.hpp"
 #include "kcycle/trace.hpp"
-
-namespace kcycle {
-class IterativeSolver;
-}
 
 namespace kcycle::gui {
 
@@ -31,6 +28,7 @@ struct FieldImage {
   std::vector<float> values;    // row-major, nx * ny interior points
   float min = 0, max = 0;
   std::vector<float> spectrum;  // log10 |DST-I coefficient|, same layout; empty if not computed
+  std::shared_ptr<const DeviceImage> device;  // the same values on the GPU (CUDA backend), or null
   std::uint64_t version = 0;    // changes whenever values do
 };
 
@@ -51,6 +49,8 @@ struct Snapshot {
   bool calibrating = false;
   std::string calibration_note;
   int threads = 1;
+  std::string backend;        // "cpu" or "cuda": what runs the solve
+  std::string backend_note;   // --backend auto's reason for running on the CPU
 };
 
 struct ViewRequest {
@@ -82,6 +82,8 @@ class SolverWorker {
   void set_calibration(std::shared_ptr<const Calibration> calibration);
 
   std::shared_ptr<const Snapshot> snapshot() const;
+  // Also keep each drawn level on the device (CUDA backend), for CUDA-OpenGL interop.
+  void keep_device_images(bool on) { device_images_ = on; }
 
  private:
   struct Interrupted {};  // thrown from the operation observer to abandon a cycle
@@ -109,6 +111,8 @@ class SolverWorker {
   std::shared_ptr<const Calibration> calibration_;
   bool calibrating_ = false;
   std::string calibration_note_;
+
+  std::atomic<bool> device_images_{false};
 
   // Worker thread only.
   int threads_;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "kcycle/kernels.hpp"
+
 namespace kcycle {
 
 BandedLU::BandedLU(const Stencil9& stencil, GridShape shape)
@@ -38,16 +40,7 @@ void BandedLU::solve(const Field& f, Field& v) const {
   const int nx = shape_.nx, ny = shape_.ny;
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i) work_[std::size_t(j * nx + i)] = f(i + 1, j + 1);
-  for (int r = 0; r < n_; ++r) {  // forward: L y = f
-    double s = work_[std::size_t(r)];
-    for (int c = std::max(0, r - bw_); c < r; ++c) s -= at(r, c) * work_[std::size_t(c)];
-    work_[std::size_t(r)] = s;
-  }
-  for (int r = n_ - 1; r >= 0; --r) {  // backward: U x = y
-    double s = work_[std::size_t(r)];
-    for (int c = r + 1; c <= std::min(n_ - 1, r + bw_); ++c) s -= at(r, c) * work_[std::size_t(c)];
-    work_[std::size_t(r)] = s / at(r, r);
-  }
+  kernels::banded_lu_substitute(band_.data(), n_, bw_, work_.data());
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i) v(i + 1, j + 1) = work_[std::size_t(j * nx + i)];
 }

@@ -295,4 +295,16 @@ void CpuBackend::triad(double s, const Field& b, const Field& c, Field& a) {
   }
 }
 
+void CpuBackend::image(const Stencil9& A, bool residual_view, const Field& v, const Field& f, const Field* exact,
+                       float* out) {
+  const int nx = v.shape().nx, ny = v.shape().ny;
+#pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
+  for (int j = 1; j <= ny; ++j) {
+    const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
+    const double* e0 = exact ? exact->row(j) : nullptr;
+    float* o = out + std::size_t(j - 1) * std::size_t(nx) - 1;
+    for (int i = 1; i <= nx; ++i) o[i] = kernels::image_value(A, residual_view, vm, v0, vp, f0, e0, i);
+  }
+}
+
 }  // namespace kcycle

@@ -3,9 +3,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <sstream>
+#include <type_traits>
 
+#include "kcycle/cpu_backend.hpp"
+#include "kcycle/krylov.hpp"
 #include "kcycle/relaxation_factor.hpp"
+#if KCYCLE_HAVE_CUDA
+#include "kcycle/cuda_backend.hpp"
+#endif
 
 namespace kcycle {
 
@@ -21,25 +28,147 @@ const SolverOptions& validated(const SolverOptions& o) {
 
 }  // namespace
 
-IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem problem)
-    : options_(validated(options)), problem_(std::move(problem)), backend_(options.threads),
-      settings_(multigrid_settings(options)), mg_(backend_, settings_) {
-  const auto setup_start = Clock::now();
-  const GridShape fine = mg_.level(1).shape;
-  if (!(problem_.rhs.shape() == fine))
-    throw InvalidOptions("the problem's grid does not match the finest level of --levels");
-  x_ = backend_.make_vector(fine);
-  work_ = backend_.make_vector(fine);
-  // The iterate: the finest level's own vectors for the stand-alone cycle, x for CG.
-  if (options_.solver == SolverKind::Multigrid) {
-    backend_.copy(problem_.rhs, mg_.level(1).f);
-    backend_.copy(problem_.initial_guess, mg_.level(1).v);
-  } else {
-    backend_.copy(problem_.initial_guess, x_);
-    cg_.emplace(mg_, problem_.rhs, x_, options_.cycle, options_.solver == SolverKind::FCG);
+class IterativeSolver::Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual std::string_view backend_name() const = 0;
+  virtual int levels() const = 0;
+  virtual GridShape shape(int level) const = 0;
+  virtual StepResult step(Trace* trace, const OpObserver* observer) = 0;
+  virtual std::uint64_t launches() const = 0;
+  virtual double error_norm() = 0;     // of the iterate, h-scaled L2
+  virtual double residual_norm() = 0;  // of the iterate, h-scaled L2
+  virtual void image(int level, bool residual_view, std::vector<float>& out,
+                     std::shared_ptr<const DeviceImage>* on_device) = 0;
+  virtual Field iterate() = 0;
+};
+
+namespace {
+
+#if KCYCLE_HAVE_CUDA
+struct CudaImage final : DeviceImage {
+  CudaImage(int w, int h) : values(std::size_t(w) * std::size_t(h)) { nx = w, ny = h; }
+  const float* data() const override { return values.data(); }
+  cuda::DeviceBuffer<float> values;
+};
+#endif
+
+// The solve's state on one backend: the hierarchy, the iterate, the problem's vectors.
+template <class Backend>
+class EngineOn final : public IterativeSolver::Engine {
+ public:
+  using Vector = typename Backend::Vector;
+
+  template <class... BackendArgs>
+  EngineOn(const SolverOptions& options, const MultigridSettings& settings, const DiscreteProblem& problem,
+           BackendArgs&&... backend_args)
+      : backend_(std::forward<BackendArgs>(backend_args)...), mg_(backend_, settings),
+        exact_is_zero_(problem.exact_is_zero), has_exact_(problem.exact.has_value()) {
+    const GridShape fine = mg_.level(1).shape;
+    if (!(problem.rhs.shape() == fine))
+      throw InvalidOptions("the problem's grid does not match the finest level of --levels");
+    x_ = backend_.make_vector(fine);
+    work_ = backend_.make_vector(fine);
+    backend_.upload(problem.rhs, rhs_);
+    if (has_exact_ && !exact_is_zero_) backend_.upload(*problem.exact, exact_);
+    // The iterate: the finest level's own vectors for the stand-alone cycle, x for CG.
+    if (options.solver == SolverKind::Multigrid) {
+      backend_.copy(rhs_, mg_.level(1).f);
+      backend_.upload(problem.initial_guess, mg_.level(1).v);
+    } else {
+      backend_.upload(problem.initial_guess, x_);
+      cg_.emplace(mg_, rhs_, x_, options.cycle, options.solver == SolverKind::FCG);
+    }
+    cycle_ = options.cycle;
   }
-  initial_error_ = error_norm(iterate());
-  initial_residual_ = residual_norm(iterate());
+
+  std::string_view backend_name() const override { return Backend::name(); }
+  int levels() const override { return mg_.levels(); }
+  GridShape shape(int level) const override { return mg_.level(level).shape; }
+  std::uint64_t launches() const override { return backend_.launches(); }
+
+  StepResult step(Trace* trace, const OpObserver* observer) override {
+    StepResult result = StepResult::Ok;
+    if (cg_) result = cg_->step(trace, observer);
+    else mg_.cycle(cycle_, trace, observer);
+    backend_.synchronize();  // the step's time is the device's, not just the issuing
+    return result;
+  }
+
+  double error_norm() override {
+    const Vector& x = current();
+    const double scale = x.shape().hx() * x.shape().hy();
+    if (exact_is_zero_) return std::sqrt(scale * backend_.dot(x, x));
+    if (!has_exact_) return NAN;
+    backend_.copy(x, work_);
+    backend_.axpy(-1.0, exact_, work_);
+    return std::sqrt(scale * backend_.dot(work_, work_));
+  }
+
+  double residual_norm() override {
+    const Vector& x = current();
+    backend_.residual(mg_.level(1).A, x, rhs_, work_);
+    return std::sqrt(x.shape().hx() * x.shape().hy() * backend_.dot(work_, work_));
+  }
+
+  void image(int level, bool residual_view, std::vector<float>& out,
+             std::shared_ptr<const DeviceImage>* on_device) override {
+    const auto& L = mg_.level(level);
+    const bool fine = level == 1;
+    const Vector& v = fine ? current() : L.v;
+    const Vector& f = fine ? rhs_ : L.f;
+    const Vector* exact = fine && has_exact_ && !exact_is_zero_ ? &exact_ : nullptr;
+    out.resize(L.shape.unknowns());
+    if constexpr (std::is_same_v<Backend, CpuBackend>) {
+      backend_.image(L.A, residual_view, v, f, exact, out.data());
+      if (on_device) on_device->reset();
+    } else {
+#if KCYCLE_HAVE_CUDA
+      auto picture = std::make_shared<CudaImage>(L.shape.nx, L.shape.ny);
+      backend_.image(L.A, residual_view, v, f, exact, picture->values.data());
+      backend_.download(picture->data(), out.size(), out.data());  // also waits for the kernel
+      if (on_device) *on_device = std::move(picture);
+#endif
+    }
+  }
+
+  Field iterate() override {
+    Field host;
+    backend_.download(current(), host);
+    return host;
+  }
+
+ private:
+  const Vector& current() const { return cg_ ? x_ : mg_.level(1).v; }
+
+  Backend backend_;
+  Multigrid<Backend> mg_;
+  bool exact_is_zero_, has_exact_;
+  Vector x_, work_, rhs_, exact_;
+  std::optional<PreconditionedCG<Backend>> cg_;
+  CycleChoice cycle_;
+};
+
+std::unique_ptr<IterativeSolver::Engine> make_engine(BackendKind kind, const SolverOptions& o,
+                                                     const MultigridSettings& s, const DiscreteProblem& p) {
+#if KCYCLE_HAVE_CUDA
+  if (kind == BackendKind::Cuda) return std::make_unique<EngineOn<CudaBackend>>(o, s, p, o.cuda_graphs);
+#else
+  (void)kind;
+#endif
+  return std::make_unique<EngineOn<CpuBackend>>(o, s, p, o.threads);
+}
+
+}  // namespace
+
+IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem problem)
+    : options_(validated(options)), problem_(std::move(problem)), settings_(multigrid_settings(options)) {
+  const auto setup_start = Clock::now();
+  const ResolvedBackend backend = resolve_backend(options_.backend);
+  backend_note_ = backend.note;
+  engine_ = make_engine(backend.kind, options_, settings_, problem_);
+  initial_error_ = engine_->error_norm();
+  initial_residual_ = engine_->residual_norm();
   monitored0_ = problem_.monitor == Monitor::Error ? initial_error_ : initial_residual_;
   previous_ = monitored0_;
   if (!std::isfinite(monitored0_)) status_ = SolveStatus::NotANumber;
@@ -48,36 +177,37 @@ IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem p
   seconds_setup_ = seconds_since(setup_start);
 }
 
-// h-scaled L2 norms: sqrt(hx hy sum v^2).
-double IterativeSolver::error_norm(const Field& x) {
-  const double scale = x.shape().hx() * x.shape().hy();
-  if (problem_.exact_is_zero) return std::sqrt(scale * backend_.dot(x, x));
-  if (!problem_.exact) return NAN;
-  backend_.copy(x, work_);
-  backend_.axpy(-1.0, *problem_.exact, work_);
-  return std::sqrt(scale * backend_.dot(work_, work_));
+IterativeSolver::~IterativeSolver() = default;
+
+std::string_view IterativeSolver::backend_name() const { return engine_->backend_name(); }
+int IterativeSolver::levels() const { return engine_->levels(); }
+GridShape IterativeSolver::level_shape(int level) const { return engine_->shape(level); }
+Field IterativeSolver::iterate() const { return engine_->iterate(); }
+
+void IterativeSolver::level_image(int level, bool residual_view, std::vector<float>& out) {
+  engine_->image(level, residual_view, out, nullptr);
 }
 
-double IterativeSolver::residual_norm(const Field& x) {
-  backend_.residual(mg_.level(1).A, x, problem_.rhs, work_);
-  return std::sqrt(x.shape().hx() * x.shape().hy() * backend_.dot(work_, work_));
+std::shared_ptr<const DeviceImage> IterativeSolver::level_device_image(int level, bool residual_view,
+                                                                      std::vector<float>& out) {
+  std::shared_ptr<const DeviceImage> device;
+  engine_->image(level, residual_view, out, &device);
+  return device;
 }
 
 const IterationRecord& IterativeSolver::step(Trace* trace, const OpObserver* observer) {
-  const std::uint64_t launches0 = backend_.launches();
+  const std::uint64_t launches0 = engine_->launches();
   const auto t0 = Clock::now();
-  StepResult step = StepResult::Ok;
-  if (cg_) step = cg_->step(trace, observer);
-  else mg_.cycle(options_.cycle, trace, observer);
+  const StepResult step = engine_->step(trace, observer);
   const double dt = seconds_since(t0);
-  launches_per_iteration_ = backend_.launches() - launches0;
+  launches_per_iteration_ = engine_->launches() - launches0;
   step_seconds_.push_back(dt);
 
   IterationRecord rec;
   rec.iteration = int(history_.size()) + 1;
   rec.seconds = dt;
-  rec.error_norm = error_norm(iterate());
-  rec.residual_norm = residual_norm(iterate());
+  rec.error_norm = engine_->error_norm();
+  rec.residual_norm = engine_->residual_norm();
   const double monitored = problem_.monitor == Monitor::Error ? rec.error_norm : rec.residual_norm;
   rec.factor = monitored / previous_;
   previous_ = monitored;
@@ -117,7 +247,9 @@ SolveResult IterativeSolver::result() const {
       options_.smoother == Smoother::Jacobi
           ? jacobi_smoothing_factor(rotated_anisotropic_stencil(options_.eps, options_.angle_degrees), settings_.omega)
           : NAN;
-  r.unknowns = mg_.level(1).shape.unknowns();
+  r.unknowns = engine_->shape(1).unknowns();
+  r.backend = std::string(engine_->backend_name());
+  r.backend_note = backend_note_;
   r.launches_per_iteration = launches_per_iteration_;
   r.monitor = problem_.monitor;
   r.history = history_;

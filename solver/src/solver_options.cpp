@@ -170,6 +170,11 @@ std::optional<CoarseOperator> parse_coarse_operator(std::string_view s) {
     if (s == to_string(c)) return c;
   return std::nullopt;
 }
+std::optional<BackendKind> parse_backend(std::string_view s) {
+  for (BackendKind k : {BackendKind::Cpu, BackendKind::Cuda, BackendKind::Auto})
+    if (s == to_string(k)) return k;
+  return std::nullopt;
+}
 std::optional<CycleType> parse_cycle_type(std::string_view s) {
   for (CycleType t : {CycleType::Kappa, CycleType::Gamma, CycleType::F})
     if (s == to_string(t)) return t;

@@ -7,6 +7,9 @@
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/solver_options.hpp"
+#if KCYCLE_HAVE_CUDA
+#include "kcycle/cuda_backend.hpp"
+#endif
 
 namespace kcycle {
 
@@ -40,44 +43,60 @@ std::vector<double> repeat_timed(const TimingPolicy& p, Prepare prepare, Body bo
   return times;
 }
 
-}  // namespace
+// A vector of the backend filled with uniform random numbers (seeded, reproducible).
+template <class Backend>
+typename Backend::Vector random_vector(Backend& backend, GridShape shape, std::uint64_t seed) {
+  Field host(shape);
+  fill_uniform_random(host, seed);
+  typename Backend::Vector v = backend.make_vector(shape);
+  backend.upload(host, v);
+  return v;
+}
 
-CycleTiming time_cycle(const MultigridSettings& settings, CycleChoice cycle, int threads,
-                       const TimingPolicy& policy) {
-  CpuBackend backend(threads);
-  Multigrid<CpuBackend> mg(backend, settings);
-  Field guess = backend.make_vector(mg.level(1).shape);
-  fill_uniform_random(guess, 1);
+template <class Backend>
+CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, CycleChoice cycle,
+                          const TimingPolicy& policy) {
+  Multigrid<Backend> mg(backend, settings);
+  const auto guess = random_vector(backend, mg.level(1).shape, 1);
   const auto times = repeat_timed(
-      policy, [&] { backend.copy(guess, mg.level(1).v); },
-      [&] { mg.cycle(cycle); });
+      policy,
+      [&] {
+        backend.copy(guess, mg.level(1).v);
+        backend.synchronize();
+      },
+      [&] {
+        mg.cycle(cycle);
+        backend.synchronize();
+      });
   CycleTiming t;
   t.median_seconds = median(times);
   t.min_seconds = *std::min_element(times.begin(), times.end());
   t.repetitions = int(times.size());
   const std::uint64_t before = backend.launches();
   mg.cycle(cycle);
+  backend.synchronize();
   t.launches = backend.launches() - before;
   return t;
 }
 
-BandwidthMeasurement measure_bandwidth(int levels, int threads, int repetitions) {
-  CpuBackend backend(threads);
+template <class Backend>
+BandwidthMeasurement measure_bandwidth_on(Backend& backend, int levels, int repetitions) {
   TimingPolicy policy;
   policy.min_repetitions = repetitions;
   policy.min_seconds = 0.1;
-  auto nothing = [] {};
+  auto wait = [&] { backend.synchronize(); };
   BandwidthMeasurement m;
 
   // The sweep on the finest level's own arrays, as a cycle runs it.
   const GridShape shape = full_coarsening_shape(levels, 1);
   {
-    Field v = backend.make_vector(shape), f = backend.make_vector(shape),
-          out = backend.make_vector(shape);
-    fill_uniform_random(v, 1);
-    fill_uniform_random(f, 2);
+    auto v = random_vector(backend, shape, 1), f = random_vector(backend, shape, 2);
+    auto out = backend.make_vector(shape);
     const Stencil9 A = scaled(rotated_anisotropic_stencil(1e-4, 45.0), 1.0 / (shape.hx() * shape.hx()));
-    m.jacobi_seconds = median(repeat_timed(policy, nothing, [&] { backend.jacobi(A, 0.8, v, f, out); }));
+    m.jacobi_seconds = median(repeat_timed(policy, wait, [&] {
+      backend.jacobi(A, 0.8, v, f, out);
+      backend.synchronize();
+    }));
     m.unknowns = shape.unknowns();
     m.jacobi_gbps = 24.0 * double(m.unknowns) / m.jacobi_seconds * 1e-9;
   }
@@ -85,29 +104,62 @@ BandwidthMeasurement measure_bandwidth(int levels, int threads, int repetitions)
   // exceeds any last-level cache we run on; smaller finest levels would time the cache.
   const GridShape big = shape.unknowns() >= (std::size_t(1) << 25) ? shape : GridShape{4095, 8191};
   {
-    Field a = backend.make_vector(big), b = backend.make_vector(big), c = backend.make_vector(big);
-    fill_uniform_random(b, 3);
-    fill_uniform_random(c, 4);
-    m.triad_seconds = median(repeat_timed(policy, nothing, [&] { backend.triad(0.5, b, c, a); }));
+    auto b = random_vector(backend, big, 3), c = random_vector(backend, big, 4);
+    auto a = backend.make_vector(big);
+    m.triad_seconds = median(repeat_timed(policy, wait, [&] {
+      backend.triad(0.5, b, c, a);
+      backend.synchronize();
+    }));
     m.triad_unknowns = big.unknowns();
     m.triad_gbps = 24.0 * double(m.triad_unknowns) / m.triad_seconds * 1e-9;
   }
   return m;
 }
 
+// Calls body(backend) with the target's backend.
+template <class Body>
+auto on_target(const ExecutionTarget& target, Body body) {
+#if KCYCLE_HAVE_CUDA
+  if (target.backend == BackendKind::Cuda) {
+    CudaBackend backend(target.graphs);
+    return body(backend);
+  }
+#endif
+  if (target.backend != BackendKind::Cpu) (void)resolve_backend(BackendKind::Cuda);  // throws: no CUDA
+  CpuBackend backend(target.threads);
+  return body(backend);
+}
+
+}  // namespace
+
+std::string describe(const ExecutionTarget& t) {
+  if (t.backend == BackendKind::Cpu) return "cpu";
+  return t.graphs ? "cuda+graphs" : "cuda";
+}
+
+CycleTiming time_cycle(const MultigridSettings& settings, CycleChoice cycle, const ExecutionTarget& target,
+                       const TimingPolicy& policy) {
+  return on_target(target, [&](auto& backend) { return time_cycle_on(backend, settings, cycle, policy); });
+}
+
+BandwidthMeasurement measure_bandwidth(int levels, const ExecutionTarget& target, int repetitions) {
+  return on_target(target, [&](auto& backend) { return measure_bandwidth_on(backend, levels, repetitions); });
+}
+
 Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& sweep,
                       const std::function<void(const TimingSample&)>& on_case) {
   const std::vector<int> kappas = sweep.kappas.empty() ? std::vector<int>{1, 2, 3, 4, kKappaW} : sweep.kappas;
   Calibration c;
+  c.backend = describe(sweep.target);
   c.smoother = std::string(to_string(base.smoother));
   c.coarsening = std::string(to_string(base.coarsening));
   c.launches_per_call = base.launches_per_call(CpuBackend::kLaunchesPerCallBeyondRelax);
-  c.threads = sweep.threads;
+  c.threads = sweep.target.threads;
   for (int n = sweep.min_levels; n <= sweep.max_levels; ++n)
     for (int kappa : kappas) {
       MultigridSettings s = base;
       s.levels = n;
-      const CycleTiming t = time_cycle(s, {CycleType::Kappa, kappa}, sweep.threads, sweep.policy);
+      const CycleTiming t = time_cycle(s, {CycleType::Kappa, kappa}, sweep.target, sweep.policy);
       const TimingSample sample{kappa, n, double(t.launches), cycle_ops(kappa, n, base.coarsening),
                                 t.median_seconds};
       c.samples.push_back(sample);

@@ -18,6 +18,10 @@ class BandedLU {
   // v <- A^{-1} f on the interior of the shape given at construction.
   void solve(const Field& f, Field& v) const;
   const GridShape& shape() const { return shape_; }
+  // The factor as kernels::banded_lu_substitute reads it (the CUDA backend copies it).
+  const std::vector<double>& band() const { return band_; }
+  int size() const { return n_; }
+  int half_bandwidth() const { return bw_; }
 
  private:
   double& at(int row, int col) { return band_[std::size_t(row) * width_ + (col - row + bw_)]; }

@@ -2,6 +2,7 @@
 // The CPU backend: thin OpenMP loops over rows around the shared point bodies in
 // kernels.hpp. Each public operation is one "launch" (the paper's unit of overhead) and is
 // counted. Coarse levels, where forking threads costs more than it saves, run on one thread.
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,8 @@ namespace kcycle {
 class CpuBackend {
  public:
   using Vector = Field;
+  using LineFactor = TridiagonalFactor;  // host memory already: used as it is
+  using CoarseSolver = BandedLU;
   static constexpr std::string_view name() { return "cpu"; }
   // Fused operations issue 3 + nu launches per cycle-routine call above the coarsest level.
   static constexpr int kLaunchesPerCallBeyondRelax = 3;
@@ -31,6 +34,8 @@ class CpuBackend {
 
   // A zero-filled field; also sizes the scratch space the fused restriction needs.
   Field make_vector(GridShape shape);
+  TridiagonalFactor make_line_factor(TridiagonalFactor factor) const { return factor; }
+  BandedLU make_coarse_solver(BandedLU lu) const { return lu; }
 
   // --- multigrid operations ---------------------------------------------------------
   // out <- one damped Jacobi sweep applied to v (out's boundary must equal v's).
@@ -65,6 +70,15 @@ class CpuBackend {
   void axpy(double a, const Field& x, Field& y);  // y <- y + a x
   void xpay(const Field& x, double b, Field& y);  // y <- x + b y
   void triad(double s, const Field& b, const Field& c, Field& a);  // a <- b + s c
+  // out (nx*ny floats, row-major): kernels::image_value at every interior point.
+  void image(const Stencil9& A, bool residual_view, const Field& v, const Field& f, const Field* exact,
+             float* out);
+
+  // Host transfers: the CPU backend's vectors are host fields already (not counted).
+  void upload(const Field& host, Field& vector) { vector = host; }
+  void download(const Field& vector, Field& host) { host = vector; }
+  void download(const float* values, std::size_t count, float* host) { std::copy_n(values, count, host); }
+  void synchronize() {}
 
   std::uint64_t launches() const { return launches_; }
   // Points processed by all launches: the measure of work (the paper's N_ops up to a constant

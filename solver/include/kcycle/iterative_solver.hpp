@@ -1,22 +1,36 @@
 #pragma once
 // A solve that advances one iteration at a time: the stand-alone cycle, or CG / flexible CG
-// preconditioned by one cycle. solve() loops over it; the visualizer's worker steps it,
-// reads any level's field between steps, and may watch every operation inside a cycle.
-#include <optional>
+// preconditioned by one cycle, on the backend the options select. solve() loops over it;
+// the visualizer's worker steps it, draws any level's field between steps, and may watch
+// every operation inside a cycle. The stopping rules live here once for all backends.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
-#include "kcycle/cpu_backend.hpp"
-#include "kcycle/krylov.hpp"
+#include "kcycle/backend_selection.hpp"
+#include "kcycle/field.hpp"
 #include "kcycle/multigrid.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/solve.hpp"
 
 namespace kcycle {
 
+// A level's picture as floats on the device (CUDA backend): what CUDA-OpenGL interop draws
+// without a copy through the host. Owns its device memory; immutable once made.
+struct DeviceImage {
+  virtual ~DeviceImage() = default;
+  virtual const float* data() const = 0;  // nx * ny floats, row-major, device memory
+  int nx = 0, ny = 0;
+};
+
 class IterativeSolver {
  public:
-  // Validates the options (throws InvalidOptions) and sets up hierarchy, problem and norms.
+  // Validates the options (throws InvalidOptions, also when --backend cuda finds no GPU),
+  // picks the backend and sets up hierarchy, problem and norms.
   IterativeSolver(const SolverOptions& options, DiscreteProblem problem);
+  ~IterativeSolver();
   IterativeSolver(const IterativeSolver&) = delete;
   IterativeSolver& operator=(const IterativeSolver&) = delete;
 
@@ -30,26 +44,33 @@ class IterativeSolver {
   const std::vector<IterationRecord>& history() const { return history_; }
   const SolverOptions& options() const { return options_; }
   const DiscreteProblem& problem() const { return problem_; }
-  const Field& iterate() const { return cg_ ? x_ : mg_.level(1).v; }
-  const Multigrid<CpuBackend>& multigrid() const { return mg_; }
-  CpuBackend& backend() { return backend_; }
   double initial_error() const { return initial_error_; }
   double initial_residual() const { return initial_residual_; }
+
+  // The backend that runs the solve ("cpu" or "cuda"), and auto's fallback line (or "").
+  std::string_view backend_name() const;
+  const std::string& backend_note() const { return backend_note_; }
+  int levels() const;
+  GridShape level_shape(int level) const;
+  // What the visualizer draws of `level` (kernels::image_value): the error on the finest
+  // level, the correction v on coarser ones, or the residual; nx * ny floats, row-major.
+  void level_image(int level, bool residual_view, std::vector<float>& out);
+  // The same, also kept on the device (returns nullptr on the CPU backend).
+  std::shared_ptr<const DeviceImage> level_device_image(int level, bool residual_view, std::vector<float>& out);
+  // The current iterate on the finest level, copied to the host.
+  Field iterate() const;
 
   // The summary so far: norms, reductions, times, status message.
   SolveResult result() const;
 
- private:
-  double error_norm(const Field& x);
-  double residual_norm(const Field& x);
+  class Engine;  // the hierarchy and Krylov state on one backend (iterative_solver.cpp)
 
+ private:
   SolverOptions options_;
   DiscreteProblem problem_;
-  CpuBackend backend_;
+  std::string backend_note_;
   MultigridSettings settings_;
-  Multigrid<CpuBackend> mg_;
-  Field x_, work_;
-  std::optional<PreconditionedCG<CpuBackend>> cg_;
+  std::unique_ptr<Engine> engine_;
   SolveStatus status_ = SolveStatus::Running;
   std::vector<IterationRecord> history_;
   std::vector<double> step_seconds_;

@@ -91,6 +91,32 @@ KCYCLE_HD double linear_y(const double* cJ, const double* cJ1, int i, int j) {
   return (1.0 - ty) * cJ[i] + ty * cJ1[i];
 }
 
+// Forward and backward substitution with a banded LU factor (see banded_lu.hpp): row r,
+// column c at band[r * (2 bw + 1) + (c - r + bw)], L unit lower. x: right-hand side in,
+// solution out.
+KCYCLE_HD void banded_lu_substitute(const double* band, int n, int bw, double* x) {
+  const long width = 2L * bw + 1;
+  for (int r = 0; r < n; ++r) {  // L y = f
+    double s = x[r];
+    for (int c = r - bw < 0 ? 0 : r - bw; c < r; ++c) s -= band[r * width + (c - r + bw)] * x[c];
+    x[r] = s;
+  }
+  for (int r = n - 1; r >= 0; --r) {  // U x = y
+    double s = x[r];
+    const int last = r + bw < n - 1 ? r + bw : n - 1;
+    for (int c = r + 1; c <= last; ++c) s -= band[r * width + (c - r + bw)] * x[c];
+    x[r] = s / band[r * width + bw];
+  }
+}
+
+// What the visualizer draws at (i, j): the residual f - A v, or v minus the exact solution
+// (exact0 may be null: then v itself, the error of problem 0 or a coarse-level correction).
+KCYCLE_HD float image_value(const Stencil9& s, bool residual_view, const double* vm, const double* v0,
+                            const double* vp, const double* f0, const double* exact0, int i) {
+  if (residual_view) return float(residual(s, vm, v0, vp, f0, i));
+  return float(v0[i] - (exact0 ? exact0[i] : 0.0));
+}
+
 // STREAM triad a = b + s c, the memory-bandwidth reference the benchmarks print.
 KCYCLE_HD double triad(double b, double c, double s) { return b + s * c; }
 

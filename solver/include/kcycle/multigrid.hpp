@@ -3,6 +3,7 @@
 // level's exact solver, and the executor that runs the recursive cycles of cycles.hpp on
 // the backend while recording the trace.
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <stdexcept>
 #include <utility>
@@ -62,6 +63,10 @@ struct MultigridSettings {
   }
 };
 
+// What a recorded cycle depends on: the device buffers of every level and the cycle choice.
+// A backend that records cycles (CUDA Graphs) keys its recordings by it.
+using CycleSignature = std::vector<std::uintptr_t>;
+
 // Called after every operation a cycle performs (the visualizer's step-by-operation mode).
 // It may throw to abandon the cycle; the hierarchy's vectors are then mid-cycle.
 using OpObserver = std::function<void(const TraceEvent&)>;
@@ -70,13 +75,14 @@ template <class Backend>
 class Multigrid {
  public:
   using Vector = typename Backend::Vector;
+  using LineFactor = typename Backend::LineFactor;
   struct Level {
     GridShape shape;
     Stencil9 A;
     Vector v;  // iterate (correction on coarse levels)
     Vector f;  // right-hand side
     Vector t;  // Jacobi's output, swapped with v after each sweep
-    TridiagonalFactor x_line, y_line;  // zebra smoothers' line matrices
+    LineFactor x_line, y_line;  // zebra smoothers' line matrices, factored
   };
 
   Multigrid(Backend& backend, const MultigridSettings& settings)
@@ -92,13 +98,15 @@ class Multigrid {
                   Vector{}, {}, {}};
       if (settings.smoother == Smoother::Jacobi) level.t = backend.make_vector(shape);
       if (settings.smoother == Smoother::XZebra || settings.smoother == Smoother::XYZebra)
-        level.x_line = TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], shape.nx);
+        level.x_line = backend.make_line_factor(
+            TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], shape.nx));
       if (settings.smoother == Smoother::YZebra || settings.smoother == Smoother::XYZebra)
-        level.y_line = TridiagonalFactor::constant(A.a[0][1], A.a[1][1], A.a[2][1], shape.ny);
+        level.y_line = backend.make_line_factor(
+            TridiagonalFactor::constant(A.a[0][1], A.a[1][1], A.a[2][1], shape.ny));
       levels_.push_back(std::move(level));
     }
     const Level& coarsest = levels_.back();
-    coarse_solver_ = BandedLU(coarsest.A, coarsest.shape);
+    coarse_solver_ = backend.make_coarse_solver(BandedLU(coarsest.A, coarsest.shape));
   }
 
   int levels() const { return settings_.levels; }
@@ -108,16 +116,17 @@ class Multigrid {
   const Level& level(int l) const { return levels_[std::size_t(l - 1)]; }
 
   // One cycle on the finest level: improves level(1).v for the right-hand side level(1).f.
+  // A backend that records cycles (CUDA Graphs, when on) replays them, unless an observer
+  // watches each operation: then every operation runs on its own.
   void cycle(CycleChoice choice, Trace* trace = nullptr, const OpObserver* observer = nullptr) {
-    Executor ops{*this, trace, observer};
-    switch (choice.type) {
-      case CycleType::Kappa:
-        // kappa >= levels is the W-cycle (Proposition 2.1); clamping keeps counters small.
-        kappa_cycle(ops, 1, std::min(choice.counter, levels()));
-        break;
-      case CycleType::Gamma: gamma_cycle(ops, 1, choice.counter); break;
-      case CycleType::F: f_cycle(ops, 1); break;
+    if constexpr (requires { backend_.run_as_graph(CycleSignature{}, [] {}); }) {
+      const bool watched = observer && *observer;
+      if (backend_.graphs() && !watched) {
+        backend_.run_as_graph(signature(choice), [&] { run_cycle(choice, trace, nullptr); });
+        return;
+      }
     }
+    run_cycle(choice, trace, observer);
   }
 
   // z <- M r: one cycle from a zero initial guess, the MGCG preconditioner. r and z are
@@ -133,6 +142,26 @@ class Multigrid {
   }
 
  private:
+  void run_cycle(CycleChoice choice, Trace* trace, const OpObserver* observer) {
+    Executor ops{*this, trace, observer};
+    switch (choice.type) {
+      case CycleType::Kappa:
+        // kappa >= levels is the W-cycle (Proposition 2.1); clamping keeps counters small.
+        kappa_cycle(ops, 1, std::min(choice.counter, levels()));
+        break;
+      case CycleType::Gamma: gamma_cycle(ops, 1, choice.counter); break;
+      case CycleType::F: f_cycle(ops, 1); break;
+    }
+  }
+
+  // The buffers a cycle touches (Jacobi and MGCG swap them between cycles) and its choice.
+  CycleSignature signature(CycleChoice choice) const {
+    CycleSignature key{std::uintptr_t(choice.type), std::uintptr_t(std::min(choice.counter, levels()))};
+    for (const Level& L : levels_)
+      for (const Vector* x : {&L.v, &L.f, &L.t}) key.push_back(reinterpret_cast<std::uintptr_t>(x->data()));
+    return key;
+  }
+
   // The Ops of cycles.hpp: each operation is recorded, then run on the backend.
   class Executor {
    public:
@@ -206,7 +235,7 @@ class Multigrid {
   Backend& backend_;
   MultigridSettings settings_;
   std::vector<Level> levels_;
-  BandedLU coarse_solver_;
+  typename Backend::CoarseSolver coarse_solver_;
 };
 
 }  // namespace kcycle

@@ -40,6 +40,8 @@ struct SolveResult {
   std::uint64_t unknowns = 0;
   std::uint64_t launches_per_iteration = 0;
   Monitor monitor = Monitor::Error;
+  std::string backend;             // "cpu" or "cuda": what ran the solve
+  std::string backend_note;        // --backend auto's line when it fell back to the CPU
   std::vector<IterationRecord> history;
   std::string message;
 

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kcycle/backend_selection.hpp"
 #include "kcycle/multigrid.hpp"
 
 namespace kcycle {
@@ -40,6 +41,8 @@ struct SolverOptions {
   double divergence_factor = 1e6;  // stop when the monitored norm grows by this factor
   std::uint64_t seed = 1;
   int threads = 0;                 // 0: all cores
+  BackendKind backend = BackendKind::Cpu;
+  bool cuda_graphs = true;         // CUDA backend: replay each cycle as a recorded graph
 };
 
 class InvalidOptions : public std::invalid_argument {
@@ -85,6 +88,7 @@ std::optional<Smoother> parse_smoother(std::string_view);
 std::optional<CycleType> parse_cycle_type(std::string_view);
 std::optional<Coarsening> parse_coarsening(std::string_view);
 std::optional<CoarseOperator> parse_coarse_operator(std::string_view);
+std::optional<BackendKind> parse_backend(std::string_view);
 // The names parse_smoother accepts, for messages.
 std::string smoother_names();
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "kcycle/backend_selection.hpp"
 #include "kcycle/cost_model.hpp"
-
 #include "kcycle/multigrid.hpp"
 
 namespace kcycle {
@@ -19,6 +19,16 @@ struct TimingPolicy {
   int max_repetitions = 2000;
 };
 
+// Where timed cycles run: a resolved backend (Cpu or Cuda), the CPU's threads, and whether
+// the CUDA backend replays cycles as graphs.
+struct ExecutionTarget {
+  BackendKind backend = BackendKind::Cpu;
+  int threads = 0;  // 0: all cores
+  bool graphs = true;
+};
+// "cpu", "cuda" or "cuda+graphs".
+std::string describe(const ExecutionTarget& target);
+
 struct CycleTiming {
   double median_seconds = 0;
   double min_seconds = 0;
@@ -28,7 +38,8 @@ struct CycleTiming {
 
 // Times single cycles of problem 0 (random error). The iterate is reset to the same random
 // guess before every cycle, outside the timing, so no repetition runs on denormal numbers.
-CycleTiming time_cycle(const MultigridSettings& settings, CycleChoice cycle, int threads,
+// On the GPU a cycle's time ends when the device has finished it.
+CycleTiming time_cycle(const MultigridSettings& settings, CycleChoice cycle, const ExecutionTarget& target,
                        const TimingPolicy& policy = {});
 
 struct BandwidthMeasurement {
@@ -42,7 +53,7 @@ struct BandwidthMeasurement {
 
 // A Jacobi sweep on the finest level of `levels` levels, and a STREAM triad on arrays of at
 // least 2^25 doubles each (memory, not cache).
-BandwidthMeasurement measure_bandwidth(int levels, int threads, int repetitions = 30);
+BandwidthMeasurement measure_bandwidth(int levels, const ExecutionTarget& target, int repetitions = 30);
 
 // The paper's calibration (section 3.2): time one cycle for every kappa and level count,
 // then fit alpha and beta. `on_case` (optional) is told each finished case, for progress.
@@ -50,7 +61,7 @@ struct CalibrationSweep {
   int min_levels = 4;
   int max_levels = 11;
   std::vector<int> kappas;  // empty: 1, 2, 3, 4, W
-  int threads = 0;
+  ExecutionTarget target;
   TimingPolicy policy;
 };
 Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& sweep,

@@ -1,0 +1,30 @@
+#pragma once
+// Which backend runs a solve: the CPU (always built), CUDA (built when nvcc was found, used
+// when a device answers), or auto (CUDA if usable, else the CPU with a note saying why).
+#include <string>
+#include <string_view>
+
+namespace kcycle {
+
+enum class BackendKind { Cpu, Cuda, Auto };
+
+struct CudaDeviceStatus {
+  bool compiled = false;  // this kcycle was built with the CUDA backend
+  bool usable = false;    // a device answered and runs our kernels
+  std::string device;     // "NVIDIA H100 80GB HBM3 (sm_90, 79.1 GiB)" when usable
+  std::string reason;     // why not, when not usable
+};
+
+// Probed once per process (the answer does not change while it runs).
+const CudaDeviceStatus& cuda_device_status();
+
+struct ResolvedBackend {
+  BackendKind kind = BackendKind::Cpu;  // Cpu or Cuda, never Auto
+  std::string note;                     // auto's one line when it fell back; else empty
+};
+// Throws InvalidOptions when CUDA is asked for and none is usable.
+ResolvedBackend resolve_backend(BackendKind requested);
+
+std::string_view to_string(BackendKind);
+
+}  // namespace kcycle

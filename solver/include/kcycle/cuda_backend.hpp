@@ -1,0 +1,140 @@
+#pragma once
+// The CUDA backend: the whole hierarchy in device memory, every operation a kernel launch
+// on one stream, each kernel a thin loop around the same point bodies (kernels.hpp) that the
+// CPU backend runs. Operations issue as many launches as on the CPU, so the launch counter
+// and the cost model mean the same on both.
+//
+// CUDA Graphs: with graphs on, a whole cycle is captured once per cycle signature (the
+// buffers it touches and its counter) and replayed with one cudaGraphLaunch. While the
+// device replays, the host still walks the recursion with launches suppressed, so the
+// trace, the launch counter and Jacobi's buffer swaps stay exactly as without graphs.
+//
+// This header needs no CUDA headers; the implementation is in cuda_backend.cu.
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "kcycle/banded_lu.hpp"
+#include "kcycle/device_buffer.hpp"
+#include "kcycle/device_field.hpp"
+#include "kcycle/field.hpp"
+#include "kcycle/grid.hpp"
+#include "kcycle/multigrid.hpp"
+#include "kcycle/stencil.hpp"
+#include "kcycle/tridiagonal.hpp"
+
+namespace kcycle {
+
+class CudaBackend {
+ public:
+  using Vector = DeviceField;
+  // A tridiagonal factor (tridiagonal.hpp) copied to the device.
+  struct LineFactor {
+    cuda::DeviceBuffer<double> lower, cprime, inv_denom;
+  };
+  // The coarsest level's banded LU factor on the device; solved by one thread.
+  struct CoarseSolver {
+    GridShape shape;
+    int n = 0, bw = 0;
+    cuda::DeviceBuffer<double> band;
+    mutable cuda::DeviceBuffer<double> work;  // the right-hand side, solved in place
+  };
+
+  static constexpr std::string_view name() { return "cuda"; }
+  static constexpr int kLaunchesPerCallBeyondRelax = 3;  // as the CPU backend
+
+  // Throws std::runtime_error when no usable device answers (see cuda_device_status()).
+  explicit CudaBackend(bool graphs = true);
+  ~CudaBackend();
+  CudaBackend(const CudaBackend&) = delete;
+  CudaBackend& operator=(const CudaBackend&) = delete;
+
+  DeviceField make_vector(GridShape shape);
+  LineFactor make_line_factor(const TridiagonalFactor& factor);
+  CoarseSolver make_coarse_solver(const BandedLU& lu);
+
+  // --- multigrid operations (see CpuBackend for what each does) -------------------------
+  void jacobi(const Stencil9& A, double omega, const DeviceField& v, const DeviceField& f, DeviceField& out);
+  void gauss_seidel(const Stencil9& A, DeviceField& v, const DeviceField& f, bool reverse);
+  // One thread per line runs the Thomas recurrences (kernels::thomas_forward/backward).
+  void zebra_x(const Stencil9& A, const LineFactor& line, DeviceField& v, const DeviceField& f, bool odd_first);
+  void zebra_y(const Stencil9& A, const LineFactor& line, DeviceField& v, const DeviceField& f, bool odd_first);
+  // One thread per coarse point forms the fine residuals it weights: no residual array.
+  void restrict_residual(const Stencil9& A, const DeviceField& v, const DeviceField& f, DeviceField& fc,
+                         Coarsening coarsening = Coarsening::Full);
+  void prolong_add(const DeviceField& vc, DeviceField& v, Coarsening coarsening = Coarsening::Full);
+  void coarse_solve(const CoarseSolver& solver, const DeviceField& f, DeviceField& v);
+
+  // --- vector operations on interiors --------------------------------------------------
+  void fill(DeviceField& x, double value);  // whole field, ring included
+  void copy(const DeviceField& x, DeviceField& y);
+  void residual(const Stencil9& A, const DeviceField& v, const DeviceField& f, DeviceField& r);
+  void apply(const Stencil9& A, const DeviceField& u, DeviceField& out);
+  // Deterministic: a fixed reduction tree, the same sum on every call.
+  double dot(const DeviceField& x, const DeviceField& y);
+  void axpy(double a, const DeviceField& x, DeviceField& y);
+  void xpay(const DeviceField& x, double b, DeviceField& y);
+  void triad(double s, const DeviceField& b, const DeviceField& c, DeviceField& a);
+  // out (device, nx*ny floats): kernels::image_value at every interior point.
+  void image(const Stencil9& A, bool residual_view, const DeviceField& v, const DeviceField& f,
+             const DeviceField* exact, float* out);
+
+  // --- host transfers (not counted as launches) ----------------------------------------
+  void upload(const Field& host, DeviceField& device);
+  void download(const DeviceField& device, Field& host);
+  void download(const float* device, std::size_t count, float* host);
+  void synchronize();  // waits for everything issued so far
+
+  // --- CUDA Graphs ---------------------------------------------------------------------
+  bool graphs() const { return graphs_; }
+  void set_graphs(bool on) { graphs_ = on; }
+  // Runs one cycle's `body` as a graph: replays the graph recorded for `signature`, or
+  // records it first. Called by Multigrid::cycle when graphs are on.
+  template <class Body>
+  void run_as_graph(const CycleSignature& signature, Body&& body) {
+    if (launch_recorded(signature)) {
+      const SuppressLaunches quiet(*this);  // the device replays; the host keeps its books
+      body();
+      return;
+    }
+    begin_capture();
+    try {
+      body();
+    } catch (...) {
+      abandon_capture();
+      throw;
+    }
+    end_capture_and_launch(signature);
+  }
+  std::uint64_t graph_captures() const { return captures_; }
+  std::uint64_t graph_replays() const { return replays_; }
+
+  std::uint64_t launches() const { return launches_; }
+  std::uint64_t points() const { return points_; }
+  void reset_launches() { launches_ = 0; points_ = 0; }
+
+ private:
+  struct SuppressLaunches {
+    explicit SuppressLaunches(CudaBackend& b) : backend(b) { backend.suppressed_ = true; }
+    ~SuppressLaunches() { backend.suppressed_ = false; }
+    CudaBackend& backend;
+  };
+  // Counts the launch; false when it must not be issued (a graph is replaying it).
+  bool issue(const GridShape& shape) {
+    ++launches_;
+    points_ += shape.unknowns();
+    return !suppressed_;
+  }
+  bool launch_recorded(const CycleSignature& signature);
+  void begin_capture();
+  void abandon_capture() noexcept;
+  void end_capture_and_launch(const CycleSignature& signature);
+
+  struct Device;  // stream, recorded graphs, reduction scratch (cuda_backend.cu)
+  std::unique_ptr<Device> device_;
+  bool graphs_;
+  bool suppressed_ = false;
+  std::uint64_t launches_ = 0, points_ = 0, captures_ = 0, replays_ = 0;
+};
+
+}  // namespace kcycle
