@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs what is missing, builds the optimized tree and
 # the AddressSanitizer+UBSan tree and runs every test in both (the visualizer's under Xvfb),
-# then the solver worker's hand-off under ThreadSanitizer.
+# then the solver worker's hand-off under ThreadSanitizer. The release tree builds the CUDA
+# backend where nvcc is found (its GPU tests skip, saying why, without a GPU); the sanitizer
+# trees build without it, so the CPU-only build's messages are tested there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -16,4 +18,8 @@ for preset in release asan tsan; do
   # Serially: every test already runs its solver on all cores (OpenMP), and two at once
   # oversubscribe them (4x slower on 2 cores).
   ctest --preset "$preset"
+  if [ "$preset" = release ]; then
+    # Whether the GPU tests above ran or skipped, and why.
+    echo "== CUDA: $(build/bin/kcycle info --levels 2 | tail -n 1)"
+  fi
 done

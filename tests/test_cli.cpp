@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "kcycle/backend_selection.hpp"
+
 namespace {
 
 struct Outcome {
@@ -148,6 +150,48 @@ TEST(Cli, CalibrateThenAdvise) {
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_FALSE(missing.crashed);
   EXPECT_NE(missing.output.find("cannot read calibration file"), std::string::npos) << missing.output;
+}
+
+// --- backend selection: what a user without a GPU (CI, laptops) sees ---------------------
+
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(Cli, BackendAutoFallsBackToTheCpuWithOneLineSayingWhy) {
+  const kcycle::CudaDeviceStatus& cuda = kcycle::cuda_device_status();
+  if (cuda.usable) GTEST_SKIP() << "a GPU is present (" << cuda.device << "): auto runs on it";
+  const Outcome o = run_cli("solve --levels 4 --backend auto --quiet");
+  EXPECT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_EQ(occurrences(o.output, "kcycle: --backend auto: running on the CPU: " + cuda.reason + "\n"), 1u) << o.output;
+  EXPECT_NE(o.output.find("backend: cpu"), std::string::npos) << o.output;
+  // JSON goes to stdout; the line goes to stderr and does not spoil it.
+  const std::string command = std::string(KCYCLE_CLI_PATH) + " solve --levels 4 --backend auto --json 2>/dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string json;
+  std::array<char, 4096> buffer;
+  for (std::size_t n; (n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) json.append(buffer.data(), n);
+  pclose(pipe);
+  EXPECT_EQ(nlohmann::json::parse(json).at("backend"), "cpu");
+}
+
+TEST(Cli, BackendCudaFailsClearlyWithoutAGpu) {
+  const kcycle::CudaDeviceStatus& cuda = kcycle::cuda_device_status();
+  if (cuda.usable) GTEST_SKIP() << "a GPU is present (" << cuda.device << ")";
+  for (const char* command : {"solve --levels 4", "bench --max-levels 4", "calibrate --max-levels 4",
+                              "advise --levels 4", "experiment fig3.1 --max-levels 4"}) {
+    const Outcome o = run_cli(std::string(command) + " --backend cuda");
+    EXPECT_FALSE(o.crashed) << command << "\n" << o.output;
+    EXPECT_EQ(o.exit_code, 2) << command << "\n" << o.output;
+    EXPECT_NE(o.output.find("kcycle: error: --backend cuda: " + cuda.reason), std::string::npos)
+        << command << "\n" << o.output;
+  }
+  expect_refused("--backend gpu", "--backend must be cpu, cuda or auto");
+  expect_refused("--graphs maybe", "--graphs must be on or off");
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kcycle/backend_selection.hpp"
+
 #include "commands.hpp"
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/cycle_counts.hpp"
@@ -33,6 +35,7 @@ int run(const InfoArgs& a) {
   const int per_call = CpuBackend::kLaunchesPerCallBeyondRelax + a.nu1 + a.nu2;  // Jacobi
   const std::uint64_t launches = launches_per_cycle(kappa, n, per_call);
   const std::uint64_t paper_launches = launches_per_cycle(kappa, n, 5 + a.nu1 + a.nu2);
+  const CudaDeviceStatus& cuda = cuda_device_status();
   if (a.json) {
     nlohmann::json level_calls_json = nlohmann::json::array();
     for (int l = 1; l <= n; ++l) level_calls_json.push_back(level_calls(kappa, l));
@@ -45,7 +48,9 @@ int run(const InfoArgs& a) {
                                 {"total_calls", total_calls(kappa, n)},
                                 {"coarsest_calls_by_counter", coarsest},
                                 {"launches_per_cycle_cpu", launches},
-                                {"launches_per_cycle_paper", paper_launches}};
+                                {"launches_per_cycle_paper", paper_launches},
+                                {"cuda", {{"compiled", cuda.compiled}, {"usable", cuda.usable},
+                                          {"device", cuda.device}, {"reason", cuda.reason}}}};
     std::cout << out.dump(1) << "\n";
     return 0;
   }
@@ -64,6 +69,8 @@ int run(const InfoArgs& a) {
               "%llu with the paper's %d per call\n",
               a.nu1, a.nu2, (unsigned long long)launches, per_call, (unsigned long long)paper_launches,
               5 + a.nu1 + a.nu2);
+  std::printf("launches are counted alike on the CUDA backend (%s)\n",
+              cuda.usable ? ("usable here: " + cuda.device).c_str() : ("not usable here: " + cuda.reason).c_str());
   return 0;
 }
 
@@ -71,7 +78,8 @@ int run(const InfoArgs& a) {
 
 Subcommand add_info_command(CLI::App& app) {
   auto args = std::make_shared<InfoArgs>();
-  CLI::App* cmd = app.add_subcommand("info", "Print levelCalls per level, totalCalls and launch counts of one kappa-cycle");
+  CLI::App* cmd = app.add_subcommand(
+      "info", "Print levelCalls per level, totalCalls and launch counts of one kappa-cycle, and whether CUDA is usable");
   cmd->add_option("--levels", args->levels, "Levels n")->capture_default_str();
   cmd->add_option("--kappa", args->kappa, "Cycle counter: positive integer or W")->capture_default_str();
   cmd->add_option("--nu1", args->nu1, "Pre-relaxations (for the launch count)")->capture_default_str();

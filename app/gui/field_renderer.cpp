@@ -54,6 +54,8 @@ FieldRenderer::FieldRenderer() {
 }
 
 FieldRenderer::~FieldRenderer() {
+  interop_.reset();  // unregister before the buffer goes
+  if (pixel_buffer_) glDeleteBuffers(1, &pixel_buffer_);
   glDeleteFramebuffers(1, &fbo_);
   glDeleteTextures(1, &color_);
   glDeleteTextures(1, &data_);
@@ -62,22 +64,56 @@ FieldRenderer::~FieldRenderer() {
   glDeleteProgram(program_);
 }
 
+void FieldRenderer::size_data_texture(int nx, int ny) {
+  glBindTexture(GL_TEXTURE_2D, data_);
+  if (nx == data_w_ && ny == data_h_) return;
+  // A new size: allocate, then only sub-image updates.
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx, ny, 0, GL_RED, GL_FLOAT, nullptr);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  data_w_ = nx;
+  data_h_ = ny;
+}
+
 void FieldRenderer::upload(const std::vector<float>& values, int nx, int ny, std::uint64_t version) {
   if (version == version_ || values.empty()) return;
-  glBindTexture(GL_TEXTURE_2D, data_);
+  size_data_texture(nx, ny);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  if (nx != data_w_ || ny != data_h_) {  // a new size: allocate, then only sub-image updates
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx, ny, 0, GL_RED, GL_FLOAT, nullptr);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    data_w_ = nx;
-    data_h_ = ny;
-  }
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, nx, ny, GL_RED, GL_FLOAT, values.data());
   version_ = version;
   ++uploads_;
+}
+
+bool FieldRenderer::upload_from_device(const DeviceImage& image, std::uint64_t version) {
+  if (!interop_error_.empty()) return false;
+  if (version == version_) return true;
+  const std::size_t count = std::size_t(image.nx) * std::size_t(image.ny);
+  const std::size_t bytes = count * sizeof(float);
+  try {
+    if (!pixel_buffer_) glGenBuffers(1, &pixel_buffer_);
+    if (image.nx != data_w_ || image.ny != data_h_ || !interop_) {  // (re)size and register
+      interop_.reset();
+      glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixel_buffer_);
+      glBufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_DRAW);
+      glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+      interop_ = std::make_unique<PixelBufferInterop>(pixel_buffer_, bytes);
+    }
+    interop_->write(image.data(), count);  // a kernel fills the buffer on the GPU
+  } catch (const std::exception& e) {
+    interop_.reset();
+    interop_error_ = e.what();
+    return false;
+  }
+  size_data_texture(image.nx, image.ny);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixel_buffer_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, image.nx, image.ny, GL_RED, GL_FLOAT, nullptr);  // GPU to GPU
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  version_ = version;
+  ++device_uploads_;
+  return true;
 }
 
 GLuint FieldRenderer::render(int width, int height, bool diverging, float lo, float hi, const float view[4]) {

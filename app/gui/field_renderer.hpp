@@ -1,12 +1,17 @@
 #pragma once
 // Draws a FieldImage through the colormap shader into an offscreen texture that ImGui shows.
-// The renderer has one interface for both sources of data: on the CPU backend the field is
-// uploaded with glTexSubImage2D when (and only when) its version changes; a CUDA backend will
-// write the same texture through CUDA-OpenGL interop (issue 6).
+// The field reaches the texture in one of two ways, only when its version changes: uploaded
+// from host memory with glTexSubImage2D, or, on the CUDA backend, written on the GPU through
+// CUDA-OpenGL interop (a CUDA-registered pixel buffer, then a GPU-side copy to the texture).
 #include <epoxy/gl.h>
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
+
+#include "kcycle/iterative_solver.hpp"
+#include "pixel_buffer_interop.hpp"
 
 namespace kcycle::gui {
 
@@ -19,16 +24,26 @@ class FieldRenderer {
 
   // Uploads values (nx * ny floats, row-major) if `version` differs from the last upload.
   void upload(const std::vector<float>& values, int nx, int ny, std::uint64_t version);
+  // The same from device memory through CUDA-OpenGL interop. Returns false when interop is
+  // unavailable here (interop_error() says why; it is not tried again): then call upload().
+  bool upload_from_device(const DeviceImage& image, std::uint64_t version);
+  const std::string& interop_error() const { return interop_error_; }
+  int device_uploads() const { return device_uploads_; }
   // Renders the field into a width x height colour texture and returns it. view = (u0, v0,
   // du, dv): the part of the field shown (zoom and pan).
   GLuint render(int width, int height, bool diverging, float lo, float hi, const float view[4]);
   int uploads() const { return uploads_; }
 
  private:
-  GLuint program_ = 0, vao_ = 0, vbo_ = 0, data_ = 0, fbo_ = 0, color_ = 0;
+  void size_data_texture(int nx, int ny);
+
+  GLuint program_ = 0, vao_ = 0, vbo_ = 0, data_ = 0, fbo_ = 0, color_ = 0, pixel_buffer_ = 0;
   int data_w_ = 0, data_h_ = 0, target_w_ = 0, target_h_ = 0;
   std::uint64_t version_ = ~std::uint64_t(0);
   int uploads_ = 0;
+  std::unique_ptr<PixelBufferInterop> interop_;  // registered pixel_buffer_, sized for data_
+  std::string interop_error_;
+  int device_uploads_ = 0;
 };
 
 }  // namespace kcycle::gui

@@ -96,6 +96,10 @@ int main(int argc, char** argv) {
   app.add_option("--width", width, "Window width")->capture_default_str();
   app.add_option("--height", height, "Window height")->capture_default_str();
   app.add_option("--threads", threads, "Solver threads (default: all cores but one, left to drawing)")->capture_default_str();
+  std::string interop = "on";
+  app.add_option("--interop", interop, "CUDA backend: draw the field through CUDA-OpenGL interop (on/off)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -104,6 +108,7 @@ int main(int argc, char** argv) {
 
   UiState ui;
   ui.scripted = !script_path.empty();
+  ui.interop = interop == "on";
   std::optional<ScriptRunner> script;
   try {
     if (ui.scripted) script.emplace(script_path);
@@ -169,6 +174,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     SolverWorker worker(ui.params, threads);
+    worker.keep_device_images(true);  // the CUDA backend's images stay on the GPU for interop
     worker.set_view(ui.view);
     const std::string calibration_file = calibration_path.empty() ? "kcycle-calibration.json" : calibration_path;
     if (std::filesystem::exists(calibration_file)) {

@@ -138,6 +138,10 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   static const SolverKind solvers[] = {SolverKind::Multigrid, SolverKind::PCG, SolverKind::FCG};
   static const char* solver_names[] = {"stand-alone cycle", "CG + cycle (MGCG)", "flexible CG + cycle"};
   combo("solver", o.solver, solvers, solver_names);
+  static const BackendKind backends[] = {BackendKind::Cpu, BackendKind::Cuda, BackendKind::Auto};
+  static const char* backend_names[] = {"cpu (OpenMP)", "cuda", "auto (CUDA if usable)"};
+  combo("backend", o.backend, backends, backend_names);
+  if (o.backend != BackendKind::Cpu) ImGui::Checkbox("CUDA Graphs (replay whole cycles)", &o.cuda_graphs);
   float tol_exp = float(std::log10(o.tolerance));
   if (ImGui::SliderFloat("tolerance", &tol_exp, -12.0f, -2.0f, "1e%.0f")) o.tolerance = std::pow(10.0, std::round(tol_exp));
 
@@ -215,7 +219,13 @@ void field_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap, FieldR
   ImGui::Text("%s on level %d of %d (%d x %d)%s", img->residual ? "residual f - Av" : finest ? "error u - u*" : "correction v",
               img->level, snap.options.levels, img->nx, img->ny, snap.stepping ? "  [stepping]" : "");
   const float range = ui.auto_range ? std::max(std::abs(img->min), std::abs(img->max)) : ui.fixed_range;
-  field.upload(img->values, img->nx, img->ny, img->version);
+  // CUDA backend: the texture is written on the GPU (interop) unless that is off or failed.
+  const bool on_device = ui.interop && img->device && field.upload_from_device(*img->device, img->version);
+  if (!on_device) field.upload(img->values, img->nx, img->ny, img->version);
+  ui.field_path = on_device ? "CUDA-OpenGL interop"
+                  : !img->device ? "host upload"
+                  : !ui.interop ? "host upload (interop off)"
+                                : "host upload (" + field.interop_error() + ")";
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float bar_w = 100;  // colorbar and its labels
@@ -479,9 +489,16 @@ void status_bar(const UiState& ui, const Snapshot& snap) {
     if (std::fscanf(f, "%ld %ld", &size, &rss_pages) != 2) rss_pages = 0;
     std::fclose(f);
   }
-  ImGui::Text("backend: CPU (OpenMP, %d solver threads) | %.0f fps | %.3f ms per cycle | %zu cycles | memory %.0f MiB | %s",
-              snap.threads, ui.fps, snap.seconds_per_cycle * 1e3, snap.history.size(),
-              double(rss_pages) * 4096.0 / (1 << 20), to_string(snap.status).data());
+  const std::string backend =
+      snap.backend == "cuda" ? std::string("CUDA") + (snap.options.cuda_graphs ? " + graphs" : "") + ", field: " + ui.field_path
+                             : "CPU (OpenMP, " + std::to_string(snap.threads) + " solver threads)";
+  ImGui::Text("backend: %s | %.0f fps | %.3f ms per cycle | %zu cycles | memory %.0f MiB | %s", backend.c_str(), ui.fps,
+              snap.seconds_per_cycle * 1e3, snap.history.size(), double(rss_pages) * 4096.0 / (1 << 20),
+              to_string(snap.status).data());
+  if (!snap.backend_note.empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "| %s", snap.backend_note.c_str());
+  }
   ImGui::End();
 }
 

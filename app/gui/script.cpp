@@ -161,10 +161,16 @@ bool ScriptRunner::execute(const Command& c, UiState& ui, SolverWorker& worker, 
         else if (name == "spectrum") view.spectrum = number(value) != 0;
         else if (name == "speed") ui.speed = float(number(value)), worker.set_speed(ui.speed);
         else if (name == "zoom") ui.zoom = float(number(value));
+        else if (name == "interop") ui.interop = number(value) != 0;
         else throw std::invalid_argument("unknown parameter " + name);
       }
       if (solver_change) generation_ = worker.set_options(o);
       if (!(view == ui.view)) ui.view = view, worker.set_view(view);
+      return true;
+    }
+    if (c.verb == "print-field-path") {  // how the last frame's field reached its texture
+      std::printf("backend: %s; field: %s\n", snap.backend.c_str(), ui.field_path.c_str());
+      std::fflush(stdout);
       return true;
     }
     if (c.verb == "run") return worker.run(), true;

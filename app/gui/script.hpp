@@ -4,15 +4,15 @@
 // visualizer under Xvfb and take screenshots.
 //
 //   set NAME VALUE     levels eps angle kappa smoother nu1 nu2 omega solver problem tol
-//                      coarsening coarse-operator preset symmetric max-iter seed
-//                      view-level residual follow spectrum speed zoom
+//                      coarsening coarse-operator preset symmetric max-iter seed backend graphs
+//                      view-level residual follow spectrum speed zoom interop
 //   run | pause | step | step-op | reset | pin | calibrate N
 //   wait-cycles N      until the current run has done N cycles (timeout 120 s)
 //   wait-done          until the current run stops (converged, limit, ...)
 //   wait-stepping      until the worker is paused inside a cycle
 //   frames N | wait-ms N
 //   screenshot PATH | layout PATH (panel rectangles, JSON) | csv PATH
-//   print-summary | fps-reset | fps-report
+//   print-summary | fps-reset | fps-report | print-field-path
 //   stress N           N random parameter changes, one per frame
 //   quit
 #include <cstdint>

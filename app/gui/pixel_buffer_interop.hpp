@@ -1,0 +1,28 @@
+#pragma once
+// CUDA-OpenGL interop for the field texture: an OpenGL pixel buffer registered with CUDA.
+// A kernel writes the shown level's floats from device memory into it; OpenGL then copies
+// the buffer into the texture on the GPU. The field never passes through the host.
+// Declared without CUDA or GL headers (pixel_buffer_interop.cu; a stub without CUDA).
+#include <cstddef>
+
+namespace kcycle::gui {
+
+class PixelBufferInterop {
+ public:
+  // Registers the GL buffer object `pixel_buffer` (at least `bytes` long, in the current GL
+  // context) with CUDA. Throws std::runtime_error with the reason: built without CUDA, no
+  // device, or a GL context that is not on the CUDA device (Mesa, Xvfb).
+  PixelBufferInterop(unsigned pixel_buffer, std::size_t bytes);
+  ~PixelBufferInterop();
+  PixelBufferInterop(const PixelBufferInterop&) = delete;
+  PixelBufferInterop& operator=(const PixelBufferInterop&) = delete;
+
+  // Maps the buffer, writes count floats from device memory into it with a kernel, unmaps.
+  void write(const float* device_values, std::size_t count);
+
+ private:
+  void* resource_ = nullptr;  // cudaGraphicsResource_t
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace kcycle::gui

@@ -1,0 +1,253 @@
+// The CUDA backend against the CPU backend, on a GPU. Without one every test skips and says
+// why; CI compiles and links this file, so the backend's interface is checked there too.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "kcycle/cpu_backend.hpp"
+#include "kcycle/cuda_backend.hpp"
+#include "kcycle/problem.hpp"
+#include "kcycle/solve.hpp"
+#include "kcycle/solver_options.hpp"
+
+namespace kcycle {
+namespace {
+
+class CudaBackendTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const CudaDeviceStatus& s = cuda_device_status();
+    if (!s.usable) GTEST_SKIP() << "no usable GPU: " << s.reason;
+  }
+};
+
+Field random_field(GridShape shape, std::uint64_t seed) {
+  Field f(shape);
+  fill_uniform_random(f, seed);
+  return f;
+}
+
+// max |a - b| / max |a| over the whole field.
+double relative_difference(const Field& a, const Field& b) {
+  double diff = 0, scale = 0;
+  for (std::size_t k = 0; k < a.values().size(); ++k) {
+    diff = std::max(diff, std::abs(a.values()[k] - b.values()[k]));
+    scale = std::max(scale, std::abs(a.values()[k]));
+  }
+  return scale > 0 ? diff / scale : diff;
+}
+
+bool bitwise_equal(const Field& a, const Field& b) {
+  return a.shape() == b.shape() && std::memcmp(a.data(), b.data(), a.values().size_bytes()) == 0;
+}
+
+SolverOptions preset_options(const Preset& p, int levels) {
+  SolverOptions o;
+  apply(p, o);
+  o.levels = levels;
+  o.eps = 1e-3;
+  o.angle_degrees = 30;
+  return o;
+}
+
+Field download(CudaBackend& gpu, const DeviceField& x) {
+  Field host;
+  gpu.download(x, host);
+  return host;
+}
+
+TEST_F(CudaBackendTest, OneCycleGivesTheCpuIterateForAllPresetsAndKappas) {
+  for (const Preset& p : presets())
+    for (int kappa : {1, 2, 3, kKappaW}) {
+      const SolverOptions o = preset_options(p, 6);
+      const MultigridSettings s = multigrid_settings(o);
+      CpuBackend cpu(2);
+      CudaBackend gpu(false);
+      Multigrid<CpuBackend> on_cpu(cpu, s);
+      Multigrid<CudaBackend> on_gpu(gpu, s);
+      const Field guess = random_field(on_cpu.level(1).shape, 7), rhs = random_field(on_cpu.level(1).shape, 8);
+      cpu.upload(guess, on_cpu.level(1).v);
+      cpu.upload(rhs, on_cpu.level(1).f);
+      gpu.upload(guess, on_gpu.level(1).v);
+      gpu.upload(rhs, on_gpu.level(1).f);
+      cpu.reset_launches();
+      gpu.reset_launches();
+      Trace cpu_trace, gpu_trace;
+      on_cpu.cycle({CycleType::Kappa, kappa}, &cpu_trace);
+      on_gpu.cycle({CycleType::Kappa, kappa}, &gpu_trace);
+      const std::string what = std::string(p.name) + " kappa=" + kappa_to_string(kappa);
+      EXPECT_EQ(cpu_trace, gpu_trace) << what;
+      EXPECT_EQ(cpu.launches(), gpu.launches()) << what << ": launches must count alike";
+      EXPECT_LT(relative_difference(on_cpu.level(1).v, download(gpu, on_gpu.level(1).v)), 1e-12) << what;
+    }
+}
+
+TEST_F(CudaBackendTest, SolvesInTheSameNumberOfCyclesForAllSixPresets) {
+  for (const Preset& p : presets()) {
+    SolverOptions o = preset_options(p, 7);
+    o.cycle = {CycleType::Kappa, 3};
+    const SolveResult cpu = solve(o);
+    o.backend = BackendKind::Cuda;
+    const SolveResult gpu = solve(o);
+    EXPECT_EQ(gpu.backend, "cuda");
+    EXPECT_EQ(cpu.status, gpu.status) << p.name;
+    EXPECT_EQ(cpu.iterations, gpu.iterations) << p.name;
+    EXPECT_NEAR(gpu.final_error / cpu.final_error, 1.0, 1e-6) << p.name;
+    EXPECT_EQ(cpu.launches_per_iteration, gpu.launches_per_iteration) << p.name;
+  }
+}
+
+// Graphs on and off: the same bits, trace and launch count, also when Jacobi's buffer swaps
+// leave a cycle on other buffers than it started (nu1 + nu2 odd: two recorded graphs).
+TEST_F(CudaBackendTest, GraphsOnAndOffGiveIdenticalResults) {
+  struct Case {
+    Smoother smoother;
+    int nu1, nu2;
+    Coarsening coarsening;
+  };
+  for (const Case& c : {Case{Smoother::Jacobi, 2, 2, Coarsening::Full}, Case{Smoother::Jacobi, 1, 0, Coarsening::Full},
+                        Case{Smoother::GaussSeidel, 1, 1, Coarsening::Full},
+                        Case{Smoother::XZebra, 1, 1, Coarsening::SemiY}, Case{Smoother::XYZebra, 2, 2, Coarsening::Full}})
+    for (int kappa : {1, 3, kKappaW}) {
+      SolverOptions o;
+      o.levels = 6;
+      o.smoother = c.smoother;
+      o.nu1 = c.nu1;
+      o.nu2 = c.nu2;
+      o.coarsening = c.coarsening;
+      if (c.coarsening == Coarsening::SemiY) o.coarse_operator = CoarseOperator::Galerkin;
+      const MultigridSettings s = multigrid_settings(o);
+      CudaBackend with(true), without(false);
+      Multigrid<CudaBackend> a(with, s), b(without, s);
+      const Field guess = random_field(a.level(1).shape, 3);
+      with.upload(guess, a.level(1).v);
+      without.upload(guess, b.level(1).v);
+      for (int cycle = 0; cycle < 4; ++cycle) {
+        Trace ta, tb;
+        a.cycle({CycleType::Kappa, kappa}, &ta);
+        b.cycle({CycleType::Kappa, kappa}, &tb);
+        EXPECT_EQ(ta, tb);
+      }
+      const std::string what = std::string(to_string(c.smoother)) + " kappa=" + kappa_to_string(kappa);
+      EXPECT_TRUE(bitwise_equal(download(with, a.level(1).v), download(without, b.level(1).v))) << what;
+      EXPECT_EQ(with.launches(), without.launches()) << what;
+      EXPECT_GE(with.graph_captures(), 1u) << what;
+      EXPECT_EQ(with.graph_captures() + with.graph_replays(), 4u) << what;
+      EXPECT_EQ(without.graph_captures(), 0u);
+    }
+}
+
+TEST_F(CudaBackendTest, MgcgWithGraphsMatchesWithoutBitForBit) {
+  SolverOptions o = preset_options(*find_preset("xyzebra-galerkin+cg"), 7);
+  o.cuda_graphs = true;
+  o.backend = BackendKind::Cuda;
+  const SolveResult with = solve(o);
+  o.cuda_graphs = false;
+  const SolveResult without = solve(o);
+  ASSERT_EQ(with.iterations, without.iterations);
+  for (std::size_t k = 0; k < with.history.size(); ++k)
+    EXPECT_EQ(with.history[k].error_norm, without.history[k].error_norm) << "iteration " << k + 1;
+}
+
+TEST_F(CudaBackendTest, AWatchedCycleRunsOperationByOperation) {
+  SolverOptions o;
+  o.levels = 5;
+  const MultigridSettings s = multigrid_settings(o);
+  CudaBackend gpu(true);
+  Multigrid<CudaBackend> mg(gpu, s);
+  int seen = 0;
+  const OpObserver count = [&](const TraceEvent&) { ++seen; };
+  mg.cycle({CycleType::Kappa, 2}, nullptr, &count);
+  EXPECT_GT(seen, 0);
+  EXPECT_EQ(gpu.graph_captures(), 0u) << "an observer sees every operation, so nothing is recorded";
+}
+
+// Each operation on its own, against the CPU backend on the same random data.
+TEST_F(CudaBackendTest, EveryOperationMatchesTheCpu) {
+  const GridShape fine = full_coarsening_shape(6, 1), coarse = full_coarsening_shape(6, 2);
+  const GridShape semi = level_shape(6, 2, Coarsening::SemiY);
+  const Stencil9 A = discretize(rotated_anisotropic_tensor(1e-2, 30), fine.hx(), fine.hy());
+  CpuBackend cpu(2);
+  CudaBackend gpu(false);
+  const Field v0 = random_field(fine, 1), f0 = random_field(fine, 2), c0 = random_field(coarse, 3);
+  struct Pair {
+    Field host;
+    DeviceField device;
+  };
+  auto both = [&](const Field& x) {
+    Pair p{x, DeviceField(x.shape())};
+    gpu.upload(x, p.device);
+    return p;
+  };
+  auto expect_same = [&](const Pair& p, const char* what) {
+    EXPECT_LT(relative_difference(p.host, download(gpu, p.device)), 1e-13) << what;
+  };
+  const Pair f = both(f0);
+  {
+    Pair v = both(v0), out = both(Field(fine));
+    cpu.jacobi(A, 0.8, v.host, f.host, out.host);
+    gpu.jacobi(A, 0.8, v.device, f.device, out.device);
+    expect_same(out, "jacobi");
+  }
+  for (bool reverse : {false, true}) {
+    Pair v = both(v0);
+    cpu.gauss_seidel(A, v.host, f.host, reverse);
+    gpu.gauss_seidel(A, v.device, f.device, reverse);
+    expect_same(v, "gauss_seidel");
+  }
+  for (bool odd_first : {true, false}) {
+    const auto x_line = TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], fine.nx);
+    const auto y_line = TridiagonalFactor::constant(A.a[0][1], A.a[1][1], A.a[2][1], fine.ny);
+    Pair v = both(v0);
+    cpu.zebra_x(A, x_line, v.host, f.host, odd_first);
+    gpu.zebra_x(A, gpu.make_line_factor(x_line), v.device, f.device, odd_first);
+    expect_same(v, "zebra_x");
+    cpu.zebra_y(A, y_line, v.host, f.host, odd_first);
+    gpu.zebra_y(A, gpu.make_line_factor(y_line), v.device, f.device, odd_first);
+    expect_same(v, "zebra_y");
+  }
+  for (Coarsening c : {Coarsening::Full, Coarsening::SemiY}) {
+    const GridShape cs = c == Coarsening::Full ? coarse : semi;
+    Pair v = both(v0), fc = both(Field(cs)), vc = both(random_field(cs, 4));
+    cpu.restrict_residual(A, v.host, f.host, fc.host, c);
+    gpu.restrict_residual(A, v.device, f.device, fc.device, c);
+    expect_same(fc, "restrict_residual");
+    cpu.prolong_add(vc.host, v.host, c);
+    gpu.prolong_add(vc.device, v.device, c);
+    expect_same(v, "prolong_add");
+  }
+  {
+    const GridShape line{31, 1};
+    const Stencil9 Ac = discretize(rotated_anisotropic_tensor(1e-2, 30), line.hx(), line.hy());
+    const BandedLU lu(Ac, line);
+    Pair fc = both(random_field(line, 5)), vc = both(Field(line));
+    cpu.coarse_solve(lu, fc.host, vc.host);
+    gpu.coarse_solve(gpu.make_coarse_solver(lu), fc.device, vc.device);
+    expect_same(vc, "coarse_solve");
+  }
+  {
+    Pair v = both(v0), r = both(Field(fine)), q = both(Field(fine)), c = both(c0.shape() == fine ? c0 : v0);
+    cpu.residual(A, v.host, f.host, r.host);
+    gpu.residual(A, v.device, f.device, r.device);
+    expect_same(r, "residual");
+    cpu.apply(A, v.host, q.host);
+    gpu.apply(A, v.device, q.device);
+    expect_same(q, "apply");
+    EXPECT_NEAR(gpu.dot(v.device, f.device) / cpu.dot(v.host, f.host), 1.0, 1e-13) << "dot";
+    EXPECT_EQ(gpu.dot(v.device, f.device), gpu.dot(v.device, f.device)) << "dot is deterministic";
+    cpu.axpy(0.3, f.host, v.host);
+    gpu.axpy(0.3, f.device, v.device);
+    expect_same(v, "axpy");
+    cpu.xpay(f.host, -0.7, v.host);
+    gpu.xpay(f.device, -0.7, v.device);
+    expect_same(v, "xpay");
+    cpu.triad(0.5, f.host, r.host, c.host);
+    gpu.triad(0.5, f.device, r.device, c.device);
+    expect_same(c, "triad");
+  }
+}
+
+}  // namespace
+}  // namespace kcycle
