@@ -439,8 +439,13 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   record_rect("Time per cycle");
   const Calibration* c = snap.calibration.get();
   if (snap.calibrating) ImGui::Text("calibrating: timing cycles for kappa = 1, 2, 3, 4, W ...");
-  else if (c) ImGui::Text("model T = a L + b W: alpha %.3g us/launch, beta %.3g ns/unknown  %s", c->model.alpha * 1e6,
-                          c->model.beta * 1e9, snap.calibration_note.c_str());
+  else if (c) ImGui::Text("model T = a L + b W (%s): alpha %.3g us/launch, beta %.3g ns/unknown  %s", c->backend.c_str(),
+                          c->model.alpha * 1e6, c->model.beta * 1e9, snap.calibration_note.c_str());
+  const Calibration* other = snap.compare_calibration.get();
+  if (other && c)
+    ImGui::TextDisabled("faint: %s, alpha %.3g us/launch, beta %.3g ns/unknown (alpha ratio %.2f)", other->backend.c_str(),
+                        other->model.alpha * 1e6, other->model.beta * 1e9,
+                        other->model.alpha > 0 ? c->model.alpha / other->model.alpha : 0.0);
   else ImGui::TextWrapped("No calibration yet: press Calibrate, or run `kcycle calibrate` (kcycle-calibration.json).");
   ImGui::SetNextItemWidth(120);
   ImGui::SliderInt("max levels", &ui.calibrate_levels, 5, 11);
@@ -464,6 +469,15 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
         if (s.kappa == kKappas[k]) measured.x.push_back(s.levels), measured.y.push_back(s.seconds * 1e3);
       series.push_back(model);
       series.push_back(measured);
+      if (other) {  // the other backend's model, faint and without markers
+        Series faint{"", {}, {}, (kKappaColors[k] & 0x00FFFFFFu) | 0x60000000u, 1.0f, true};
+        for (int n = 3; n <= 13; ++n) {
+          faint.x.push_back(n);
+          faint.y.push_back(1e3 * other->model.predict(cycle_launches(kKappas[k], n, per_call),
+                                                       cycle_ops(kKappas[k], n, o.coarsening)));
+        }
+        series.push_back(faint);
+      }
       const double tp = turning_point_levels(kKappas[k], c->model, per_call);
       if (std::isfinite(tp)) vlines.push_back({tp, kKappaColors[k], "tp"});
     }
@@ -490,7 +504,8 @@ void status_bar(const UiState& ui, const Snapshot& snap) {
     std::fclose(f);
   }
   const std::string backend =
-      snap.backend == "cuda" ? std::string("CUDA") + (snap.options.cuda_graphs ? " + graphs" : "") + ", field: " + ui.field_path
+      snap.backend.empty()    ? std::string("none (parameters refused)")
+      : snap.backend == "cuda" ? std::string("CUDA") + (snap.options.cuda_graphs ? " + graphs" : "") + ", field: " + ui.field_path
                              : "CPU (OpenMP, " + std::to_string(snap.threads) + " solver threads)";
   ImGui::Text("backend: %s | %.0f fps | %.3f ms per cycle | %zu cycles | memory %.0f MiB | %s", backend.c_str(), ui.fps,
               snap.seconds_per_cycle * 1e3, snap.history.size(), double(rss_pages) * 4096.0 / (1 << 20),

@@ -15,7 +15,7 @@ namespace {
 
 const char* const kVerbs[] = {"set", "run", "pause", "step", "step-op", "reset", "pin", "calibrate", "wait-cycles",
                               "wait-done", "wait-stepping", "frames", "wait-ms", "screenshot", "layout", "csv",
-                              "print-summary", "fps-reset", "fps-report", "stress", "quit"};
+                              "print-summary", "fps-reset", "fps-report", "print-field-path", "stress", "quit"};
 constexpr double kWaitTimeout = 120.0;
 
 double number(const std::string& s) {
@@ -153,6 +153,11 @@ bool ScriptRunner::execute(const Command& c, UiState& ui, SolverWorker& worker, 
         if (!p) throw std::invalid_argument("unknown preset " + value);
         kcycle::apply(*p, o);
       } else if (name == "symmetric") o.symmetric_smoothing = number(value) != 0;
+      else if (name == "backend") {
+        const auto b = parse_backend(value);
+        if (!b) throw std::invalid_argument("backend must be cpu, cuda or auto");
+        o.backend = *b;
+      } else if (name == "graphs") o.cuda_graphs = number(value) != 0;
       else {
         solver_change = false;
         if (name == "view-level") view.level = int(number(value));

@@ -171,6 +171,7 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
     s->options = options_;
     s->running = mode_ == Mode::Running;
     s->calibration = calibration_;
+    s->compare_calibration = compare_calibration_;
     s->calibrating = calibrating_;
     s->calibration_note = calibration_note_;
     s->field = field ? field : latest_->field;
@@ -252,6 +253,9 @@ void SolverWorker::loop() {
           note = std::string("calibration failed: ") + e.what();
         }
         std::lock_guard lock(mutex_);
+        // A calibration of another backend (say CUDA with graphs, then without) stays beside the
+        // new one, so the time plot compares the two models.
+        if (result && calibration_ && calibration_->backend != result->backend) compare_calibration_ = calibration_;
         if (result) calibration_ = result;
         calibrating_ = false;
         calibration_note_ = note;

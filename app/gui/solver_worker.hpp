@@ -46,6 +46,7 @@ struct Snapshot {
   bool stepping = false;                     // paused inside a cycle, waiting for "next op"
   double seconds_per_cycle = 0;              // median of the recent cycles
   std::shared_ptr<const Calibration> calibration;
+  std::shared_ptr<const Calibration> compare_calibration;  // the previous one, of another backend
   bool calibrating = false;
   std::string calibration_note;
   int threads = 1;
@@ -108,7 +109,7 @@ class SolverWorker {
   int calibrate_levels_ = 0;
   std::uint64_t generation_ = 0;
   std::shared_ptr<const Snapshot> latest_;
-  std::shared_ptr<const Calibration> calibration_;
+  std::shared_ptr<const Calibration> calibration_, compare_calibration_;
   bool calibrating_ = false;
   std::string calibration_note_;
 

@@ -13,6 +13,7 @@
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb/stb_image.h>
 
+#include "kcycle/backend_selection.hpp"
 #include "kcycle/cycle_counts.hpp"
 
 namespace {
@@ -40,12 +41,13 @@ Image load_png(const std::string& path) {
 std::string temp(const std::string& name) { return testing::TempDir() + "kcycle_gui_" + name; }
 
 // Runs the GUI on a script under Xvfb; returns the exit status and the output.
-int run_gui(const std::string& script_text, std::string* output = nullptr, int width = 1900) {
+int run_gui(const std::string& script_text, std::string* output = nullptr, int width = 1900,
+            const std::string& extra_args = "") {
   const std::string script = temp("script_" + std::to_string(std::hash<std::string>{}(script_text)) + ".txt");
   std::ofstream(script) << script_text;
   const std::string cmd = std::string("xvfb-run -a -s '-screen 0 ") + std::to_string(width) + "x1000x24' " +
                           KCYCLE_GUI_PATH + " --width " + std::to_string(width) + " --height 1000 --script " + script +
-                          " 2>&1";
+                          " " + extra_args + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return -1;
   std::string out;
@@ -211,6 +213,44 @@ TEST(Gui, BadParametersAreShownNotFatal) {
   EXPECT_NE(run_gui("set eps 0\nwait-cycles 1\n", &out), 0);
   EXPECT_NE(out.find("--eps must be in (0, 1]"), std::string::npos) << out;
   ASSERT_EQ(run_gui("set eps 0\nframes 10\nscreenshot " + shot + "\nset eps 0.01\nwait-cycles 2\n", &out), 0) << out;
+}
+
+TEST(Gui, CudaBackendWithoutAGpuIsShownNotFatal) {
+  const kcycle::CudaDeviceStatus& cuda = kcycle::cuda_device_status();
+  if (cuda.usable) GTEST_SKIP() << "a GPU is present (" << cuda.device << ")";
+  std::string out;
+  EXPECT_NE(run_gui("set backend cuda\nwait-cycles 1\n", &out), 0);
+  EXPECT_NE(out.find("--backend cuda: " + cuda.reason), std::string::npos) << out;
+  ASSERT_EQ(run_gui("set backend auto\nwait-cycles 2\nframes 3\nprint-field-path\n", &out), 0) << out;
+  EXPECT_NE(out.find("backend: cpu; field: host upload"), std::string::npos) << out;
+}
+
+// The same paused state drawn twice: through CUDA-OpenGL interop and through the host.
+TEST(Gui, InteropDrawsTheSameImageAsTheHostUpload) {
+  const kcycle::CudaDeviceStatus& cuda = kcycle::cuda_device_status();
+  if (!cuda.usable) GTEST_SKIP() << "no usable GPU: " << cuda.reason;
+  const std::string layout = temp("interop_layout.json");
+  auto draw = [&](const std::string& interop, std::string& out) {
+    const std::string shot = temp("interop_" + interop + ".png");
+    const int rc = run_gui("pause\nset backend cuda\nset levels 6\nstep\nwait-cycles 1\nstep\nwait-cycles 2\n"
+                           "frames 5\nprint-field-path\nlayout " + layout + "\nscreenshot " + shot + "\n",
+                           &out, 1900, "--interop " + interop);
+    EXPECT_EQ(rc, 0) << out;
+    return load_png(shot);
+  };
+  std::string with_out, without_out;
+  const Image with = draw("on", with_out);
+  if (with_out.find("field: CUDA-OpenGL interop") == std::string::npos)
+    GTEST_SKIP() << "CUDA-OpenGL interop is unavailable with this display's OpenGL: " << with_out;
+  const Image without = draw("off", without_out);
+  EXPECT_NE(without_out.find("field: host upload (interop off)"), std::string::npos) << without_out;
+  ASSERT_EQ(with.w, without.w);
+  const Rect r = panel(layout, "Error field");
+  int differing = 0;
+  for (int y = r.y; y < r.y + r.h; ++y)
+    for (int x = r.x; x < r.x + r.w; ++x)
+      for (int c = 0; c < 3; ++c) differing += with.at(x, y)[c] != without.at(x, y)[c];
+  EXPECT_EQ(differing, 0) << "the two paths drew different field images";
 }
 
 }  // namespace
