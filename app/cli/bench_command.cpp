@@ -40,11 +40,7 @@ int run(const BenchArgs& a) {
   check.nu1 = a.nu1;
   check.nu2 = a.nu2;
   check.threads = a.threads;
-  const auto kind = parse_backend(a.backend);
-  if (!kind) throw InvalidOptions("--backend must be cpu, cuda or auto (got '" + a.backend + "')");
-  if (a.graphs != "on" && a.graphs != "off") throw InvalidOptions("--graphs must be on or off (got '" + a.graphs + "')");
-  check.backend = *kind;
-  check.cuda_graphs = a.graphs == "on";
+  parse_backend_args(a.backend, a.graphs, check);
   validate(check);
   const ExecutionTarget target = execution_target(check);
   if (!(a.min_seconds > 0)) throw InvalidOptions("--min-seconds must be positive");

@@ -312,12 +312,8 @@ Subcommand add_experiment_command(CLI::App& app) {
   cmd->add_option("--backend", args->backend, "cpu, cuda or auto (see kcycle solve --help)")->capture_default_str();
   cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")->capture_default_str();
   return {cmd, [args] {
-            const auto kind = parse_backend(args->backend);
-            if (!kind) throw InvalidOptions("--backend must be cpu, cuda or auto (got '" + args->backend + "')");
-            if (args->graphs != "on" && args->graphs != "off")
-              throw InvalidOptions("--graphs must be on or off (got '" + args->graphs + "')");
             SolverOptions requested;
-            requested.backend = *kind;
+            parse_backend_args(args->backend, args->graphs, requested);
             args->backend_kind = execution_target(requested).backend;  // says once if auto fell back
             return run(*args);
           }};

@@ -50,11 +50,7 @@ SolverOptions resolve(const SolverArgs& a, const CLI::App& cmd) {
     if (!solver) throw InvalidOptions("--solver must be mg, pcg or fcg (got '" + a.solver + "')");
     o.solver = *solver;
   }
-  const auto backend = parse_backend(a.backend);
-  if (!backend) throw InvalidOptions("--backend must be cpu, cuda or auto (got '" + a.backend + "')");
-  o.backend = *backend;
-  if (a.graphs != "on" && a.graphs != "off") throw InvalidOptions("--graphs must be on or off (got '" + a.graphs + "')");
-  o.cuda_graphs = a.graphs == "on";
+  parse_backend_args(a.backend, a.graphs, o);
   if (a.problem != 0 && a.problem != 1) throw InvalidOptions("--problem must be 0 or 1");
   o.problem = ProblemKind(a.problem);
   if (a.omega == "auto") {
@@ -73,6 +69,14 @@ SolverOptions resolve(const SolverArgs& a, const CLI::App& cmd) {
       throw InvalidOptions("--omega must be auto, lfa or a number in (0, 2) (got '" + a.omega + "')");
   }
   return o;
+}
+
+void parse_backend_args(const std::string& backend, const std::string& graphs, SolverOptions& o) {
+  const auto kind = parse_backend(backend);
+  if (!kind) throw InvalidOptions("--backend must be cpu, cuda or auto (got '" + backend + "')");
+  if (graphs != "on" && graphs != "off") throw InvalidOptions("--graphs must be on or off (got '" + graphs + "')");
+  o.backend = *kind;
+  o.cuda_graphs = graphs == "on";
 }
 
 ExecutionTarget execution_target(const SolverOptions& o) {

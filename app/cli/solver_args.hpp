@@ -33,6 +33,10 @@ void add_solver_options(CLI::App& cmd, SolverArgs& args);
 // command line override it.
 SolverOptions resolve(const SolverArgs& args, const CLI::App& cmd);
 
+// Sets options.backend and options.cuda_graphs from "--backend" and "--graphs" text; throws
+// InvalidOptions naming the option.
+void parse_backend_args(const std::string& backend, const std::string& graphs, SolverOptions& options);
+
 // The backend the options ask for, resolved: throws InvalidOptions when --backend cuda finds
 // no usable GPU; prints --backend auto's one line (on stderr) when it falls back to the CPU.
 ExecutionTarget execution_target(const SolverOptions& options);
