@@ -159,7 +159,7 @@ TEST_F(CudaBackendTest, AWatchedCycleRunsOperationByOperation) {
   Multigrid<CudaBackend> mg(gpu, s);
   int seen = 0;
   const OpObserver count = [&](const TraceEvent&) { ++seen; };
-  mg.cycle({CycleType::Kappa, 2}, nullptr, &count);
+  mg.cycle({CycleType::Kappa, 2}, CycleHooks{nullptr, &count, {}});
   EXPECT_GT(seen, 0);
   EXPECT_EQ(gpu.graph_captures(), 0u) << "an observer sees every operation, so nothing is recorded";
 }

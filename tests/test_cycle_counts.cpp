@@ -82,7 +82,7 @@ void check_solver_counts(MultigridSettings s, int max_levels) {
       backend.reset_launches();
       mg.cycle({CycleType::Kappa, kappa}, &trace);
       expect_counts_match_formulas(trace, kappa, n);
-      const int per_call = s.launches_per_call(CpuBackend::kLaunchesPerCallBeyondRelax);
+      const int per_call = mg.launches_per_call();
       EXPECT_EQ(backend.launches(), launches_per_cycle(std::min(kappa, n), n, per_call))
           << "kappa=" << kappa << " n=" << n << " smoother " << int(s.smoother);
       // Each traced relaxation is launches_per_relaxation launches, every other operation one.

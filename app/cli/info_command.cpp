@@ -32,7 +32,10 @@ int run(const InfoArgs& a) {
   if (a.nu1 < 0 || a.nu2 < 0) throw InvalidOptions("--nu1 and --nu2 must be non-negative");
   const int n = a.levels;
   const int kappa = std::min(*parsed, n);  // W: kappa >= n
-  const int per_call = CpuBackend::kLaunchesPerCallBeyondRelax + a.nu1 + a.nu2;  // Jacobi
+  MultigridSettings jacobi;  // the launches of a Jacobi cycle
+  jacobi.nu1 = a.nu1;
+  jacobi.nu2 = a.nu2;
+  const int per_call = jacobi.launches_per_call();
   const std::uint64_t launches = launches_per_cycle(kappa, n, per_call);
   const std::uint64_t paper_launches = launches_per_cycle(kappa, n, 5 + a.nu1 + a.nu2);
   const CudaDeviceStatus& cuda = cuda_device_status();

@@ -455,7 +455,7 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   std::vector<Series> series;
   std::vector<VLine> vlines;
   const SolverOptions& o = snap.options;
-  const int per_call = multigrid_settings(o).launches_per_call(CpuBackend::kLaunchesPerCallBeyondRelax);
+  const int per_call = multigrid_settings(o).launches_per_call();
   for (int k = 0; k < 5; ++k) {
     const std::string name = "kappa=" + kappa_to_string(kKappas[k]);
     if (c) {

@@ -53,6 +53,7 @@ SolverWorker::~SolverWorker() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
+    cancel_run_locked();
   }
   wake_.notify_all();
   thread_.join();
@@ -62,8 +63,7 @@ std::uint64_t SolverWorker::set_options(const SolverOptions& options) {
   std::lock_guard lock(mutex_);
   options_ = options;
   options_.threads = threads_;
-  restart_ = true;
-  ++generation_;
+  cancel_run_locked();
   wake_.notify_all();
   return generation_;
 }
@@ -102,8 +102,7 @@ void SolverWorker::step_operation() {
 
 std::uint64_t SolverWorker::reset() {
   std::lock_guard lock(mutex_);
-  restart_ = true;
-  ++generation_;
+  cancel_run_locked();
   wake_.notify_all();
   return generation_;
 }
@@ -117,8 +116,7 @@ void SolverWorker::set_speed(double cycles_per_second) {
 void SolverWorker::calibrate(int max_levels) {
   std::lock_guard lock(mutex_);
   calibrate_levels_ = max_levels;
-  restart_ = true;  // the sweep uses the machine; the solve restarts afterwards
-  ++generation_;
+  cancel_run_locked();  // the sweep uses the machine; the solve restarts afterwards
   wake_.notify_all();
 }
 
@@ -130,6 +128,12 @@ void SolverWorker::set_calibration(std::shared_ptr<const Calibration> calibratio
 std::shared_ptr<const Snapshot> SolverWorker::snapshot() const {
   std::lock_guard lock(mutex_);
   return latest_;
+}
+
+void SolverWorker::cancel_run_locked() {
+  restart_ = true;
+  ++generation_;
+  run_stop_.request_stop();  // the running cycle stops at its next call
 }
 
 bool SolverWorker::interrupted_locked() const { return stop_ || restart_ || generation_ != running_generation_; }
@@ -186,10 +190,10 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
   s->trace_position = trace_position;
   s->cycle_trace = last_trace_;
   if (solver_) {
-    SolveResult r = solver_->result();
+    const SolveResult r = solver_->result(false);
     s->status = r.status;
     s->message = r.message;
-    s->history = std::move(r.history);  // result() already copied it once
+    s->history = history_;
     s->options = solver_->options();
   } else {
     s->status = SolveStatus::Cancelled;
@@ -204,129 +208,140 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
   latest_ = std::move(s);
 }
 
-void SolverWorker::restart_locked() {
-  restart_ = false;
-  running_generation_ = generation_;
-}
-
 void SolverWorker::loop() {
-  auto last_publish = Clock::now() - std::chrono::seconds(1);
+  last_publish_ = Clock::now() - std::chrono::seconds(1);
   for (;;) {
-    SolverOptions options;
-    int calibrate_levels = 0;
-    {
-      std::unique_lock lock(mutex_);
-      if (stop_) return;
-      if (restart_) {
-        restart_locked();
-        options = options_;
-        calibrate_levels = calibrate_levels_;
-        calibrate_levels_ = 0;
-        if (calibrate_levels > 0) calibrating_ = true;
-      } else {
-        const bool work = solver_ && solver_->running() &&
-                          (mode_ == Mode::Running || pending_steps_ > 0);
-        if (!work) {
-          wake_.wait_for(lock, std::chrono::milliseconds(50));
-          continue;
-        }
-        options.levels = 0;  // no restart
-      }
-    }
-    if (options.levels > 0) {  // (re)build the solve
-      if (calibrate_levels > 0) {
-        CalibrationSweep sweep;
-        sweep.min_levels = 3;
-        sweep.max_levels = calibrate_levels;
-        try {
-          sweep.target = {resolve_backend(options.backend).kind, threads_, options.cuda_graphs};
-        } catch (const std::exception&) {
-          sweep.target = {BackendKind::Cpu, threads_, false};  // the solve below reports why
-        }
-        sweep.policy.min_seconds = 0.05;
-        std::string note;
-        std::shared_ptr<const Calibration> result;
-        try {
-          result = std::make_shared<Calibration>(kcycle::calibrate(multigrid_settings(options), sweep));
-          note = "calibrated on levels 3.." + std::to_string(calibrate_levels);
-        } catch (const std::exception& e) {
-          note = std::string("calibration failed: ") + e.what();
-        }
-        std::lock_guard lock(mutex_);
-        // A calibration of another backend (say CUDA with graphs, then without) stays beside the
-        // new one, so the time plot compares the two models.
-        if (result && calibration_ && calibration_->backend != result->backend) compare_calibration_ = calibration_;
-        if (result) calibration_ = result;
-        calibrating_ = false;
-        calibration_note_ = note;
-      }
-      solver_.reset();
-      last_trace_.reset();
-      recent_seconds_.clear();
-      error_.clear();
-      try {
-        solver_ = std::make_unique<IterativeSolver>(options, make_problem(options));
-      } catch (const std::exception& e) {
-        error_ = e.what();
-      }
-      publish(solver_ != nullptr, 1, -1, false);
-      last_publish = Clock::now();
-      continue;
-    }
-
-    // One iteration (cycle), watched operation by operation when stepping.
-    Mode mode;
-    double speed;
-    ViewRequest view;
-    {
-      std::lock_guard lock(mutex_);
-      mode = mode_;
-      speed = speed_;
-      view = view_;
-    }
-    auto trace = std::make_shared<Trace>();
-    int position = 0;
-    const OpObserver observer = [&](const TraceEvent& e) {
-      ++position;
-      std::unique_lock lock(mutex_);
-      if (interrupted_locked()) throw Interrupted{};
-      if (mode_ != Mode::StepOperation) return;
-      // Show this operation, then wait for the next "step operation" (or run, or a restart).
-      lock.unlock();
-      last_trace_ = std::make_shared<Trace>(*trace);
-      publish(true, view.follow_cycle ? level_touched(e) : view.level, position, true);
-      lock.lock();
-      if (pending_steps_ > 0) --pending_steps_;
-      wake_.wait(lock, [&] { return interrupted_locked() || pending_steps_ > 0 || mode_ != Mode::StepOperation; });
-      if (interrupted_locked()) throw Interrupted{};
-    };
-    const auto t0 = Clock::now();
-    try {
-      solver_->step(trace.get(), &observer);  // the observer also lets a restart cut a long cycle short
-    } catch (const Interrupted&) {
-      continue;  // a restart or stop is pending; the loop handles it
-    }
-    recent_seconds_.push_back(solver_->history().back().seconds);
-    if (recent_seconds_.size() > 21) recent_seconds_.erase(recent_seconds_.begin());
-    last_trace_ = trace;
-    {
-      std::lock_guard lock(mutex_);
-      if (mode_ == Mode::StepCycle && pending_steps_ > 0) --pending_steps_;
-      if (mode_ == Mode::StepOperation && pending_steps_ > 0) --pending_steps_;
-    }
-    const bool due = Clock::now() - last_publish > std::chrono::milliseconds(15) || mode != Mode::Running ||
-                     !solver_->running();
-    if (due) {
-      publish(true, view.level, -1, false);
-      last_publish = Clock::now();
-    }
-    if (speed > 0) {  // teaching speed: wait out the rest of this cycle's time slot
-      const auto slot = std::chrono::duration<double>(1.0 / speed);
-      std::unique_lock lock(mutex_);
-      wake_.wait_until(lock, t0 + std::chrono::duration_cast<Clock::duration>(slot),
-                       [&] { return interrupted_locked() || speed_ != speed; });
+    const Work work = next_work();
+    if (work.kind == Work::Stop) return;
+    if (work.kind == Work::Rebuild) {
+      if (work.calibrate_levels > 0) run_calibration(work.options, work.calibrate_levels);
+      rebuild(work.options);
+    } else {
+      iterate();
     }
   }
+}
+
+SolverWorker::Work SolverWorker::next_work() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    if (stop_) return {Work::Stop, {}, 0};
+    if (restart_) {
+      restart_ = false;
+      running_generation_ = generation_;
+      run_stop_ = std::stop_source();
+      Work work{Work::Rebuild, options_, calibrate_levels_};
+      calibrate_levels_ = 0;
+      calibrating_ = work.calibrate_levels > 0;
+      return work;
+    }
+    if (solver_ && solver_->running() && (mode_ == Mode::Running || pending_steps_ > 0)) return {};
+    wake_.wait_for(lock, std::chrono::milliseconds(50));
+  }
+}
+
+void SolverWorker::run_calibration(const SolverOptions& options, int max_levels) {
+  CalibrationSweep sweep;
+  sweep.min_levels = 3;
+  sweep.max_levels = max_levels;
+  try {
+    sweep.target = {resolve_backend(options.backend).kind, threads_, options.cuda_graphs};
+  } catch (const std::exception&) {
+    sweep.target = {BackendKind::Cpu, threads_, false};  // the solve after it reports why
+  }
+  sweep.policy.min_seconds = 0.05;
+  std::string note;
+  std::shared_ptr<const Calibration> result;
+  try {
+    result = std::make_shared<Calibration>(kcycle::calibrate(multigrid_settings(options), sweep));
+    note = "calibrated on levels 3.." + std::to_string(max_levels);
+  } catch (const std::exception& e) {
+    note = std::string("calibration failed: ") + e.what();
+  }
+  std::lock_guard lock(mutex_);
+  // A calibration of another backend (say CUDA with graphs, then without) stays beside the
+  // new one, so the time plot compares the two models.
+  if (result && calibration_ && calibration_->backend != result->backend) compare_calibration_ = calibration_;
+  if (result) calibration_ = result;
+  calibrating_ = false;
+  calibration_note_ = note;
+}
+
+void SolverWorker::rebuild(const SolverOptions& options) {
+  solver_.reset();
+  history_ = {};
+  last_trace_.reset();
+  recent_seconds_.clear();
+  error_.clear();
+  try {
+    solver_ = std::make_unique<IterativeSolver>(options, make_problem(options));
+  } catch (const std::exception& e) {
+    error_ = e.what();
+  }
+  publish(solver_ != nullptr, 1, -1, false);
+  last_publish_ = Clock::now();
+}
+
+void SolverWorker::hold_operation(const TraceEvent& e, const std::shared_ptr<Trace>& trace, int position,
+                                  const ViewRequest& view) {
+  std::unique_lock lock(mutex_);
+  if (interrupted_locked()) throw CycleCancelled();
+  if (mode_ != Mode::StepOperation) return;  // "run" or "cycle" pressed meanwhile: go on
+  lock.unlock();
+  last_trace_ = std::make_shared<Trace>(*trace);
+  publish(true, view.follow_cycle ? level_touched(e) : view.level, position, true);
+  lock.lock();
+  if (pending_steps_ > 0) --pending_steps_;
+  wake_.wait(lock, [&] { return interrupted_locked() || pending_steps_ > 0 || mode_ != Mode::StepOperation; });
+  if (interrupted_locked()) throw CycleCancelled();
+}
+
+void SolverWorker::iterate() {
+  Mode mode;
+  double speed;
+  ViewRequest view;
+  std::stop_token stop;
+  {
+    std::lock_guard lock(mutex_);
+    mode = mode_;
+    speed = speed_;
+    view = view_;
+    stop = run_stop_.get_token();
+  }
+  auto trace = std::make_shared<Trace>();
+  int position = 0;
+  // Only a cycle stepped operation by operation is watched; every other one runs unobserved.
+  OpObserver watch;
+  if (mode == Mode::StepOperation) watch = [&](const TraceEvent& e) { hold_operation(e, trace, ++position, view); };
+  const auto t0 = Clock::now();
+  try {
+    history_.push_back(solver_->step({trace.get(), &watch, stop}));
+  } catch (const CycleCancelled&) {
+    return;  // a restart or stop is pending; next_work() picks it up
+  }
+  recent_seconds_.push_back(history_.back().seconds);
+  if (recent_seconds_.size() > 21) recent_seconds_.erase(recent_seconds_.begin());
+  last_trace_ = trace;
+  {
+    std::lock_guard lock(mutex_);
+    if ((mode_ == Mode::StepCycle || mode_ == Mode::StepOperation) && pending_steps_ > 0) --pending_steps_;
+  }
+  const bool due = Clock::now() - last_publish_ > std::chrono::milliseconds(15) || mode != Mode::Running ||
+                   !solver_->running();
+  if (due) {
+    publish(true, view.level, -1, false);
+    last_publish_ = Clock::now();
+  }
+  throttle(t0, speed);
+}
+
+void SolverWorker::throttle(Clock::time_point cycle_start, double speed) {
+  if (speed <= 0) return;  // as fast as possible
+  // Teaching speed: wait out the rest of this cycle's time slot.
+  const auto slot = std::chrono::duration<double>(1.0 / speed);
+  std::unique_lock lock(mutex_);
+  wake_.wait_until(lock, cycle_start + std::chrono::duration_cast<Clock::duration>(slot),
+                   [&] { return interrupted_locked() || speed_ != speed; });
 }
 
 }  // namespace kcycle::gui

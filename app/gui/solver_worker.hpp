@@ -2,12 +2,16 @@
 // The visualizer's solver thread. The UI thread never waits on it: it sends commands and
 // picks up the latest immutable Snapshot, which the worker publishes after every cycle (at
 // most every 15 ms while running, after every operation while stepping). A parameter change
-// cancels the running solve, even mid-cycle, and restarts within one operation.
+// cancels the running solve through a stop token, which the cycle checks at every call, so
+// it restarts mid-cycle; only a cycle stepped operation by operation has an observer, so
+// every other cycle runs as fast as the solver can (CUDA Graphs included).
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <chrono>
 #include <memory>
 #include <mutex>
+#include <stop_token>
 #include <string>
 #include <thread>
 #include <vector>
@@ -16,6 +20,7 @@
 #include "kcycle/iterative_solver.hpp"
 #include "kcycle/solve.hpp"
 #include "kcycle/trace.hpp"
+#include "shared_history.hpp"
 
 namespace kcycle::gui {
 
@@ -38,7 +43,7 @@ struct Snapshot {
   std::string error;             // why the parameters were refused; empty if fine
   SolveStatus status = SolveStatus::Running;
   std::string message;
-  std::vector<IterationRecord> history;
+  SharedHistory history;         // shares its full blocks with earlier snapshots
   std::shared_ptr<const FieldImage> field;
   std::shared_ptr<const Trace> cycle_trace;  // the last cycle executed (partial while stepping)
   int trace_position = -1;                   // operations done in the current cycle (stepping)
@@ -87,11 +92,25 @@ class SolverWorker {
   void keep_device_images(bool on) { device_images_ = on; }
 
  private:
-  struct Interrupted {};  // thrown from the operation observer to abandon a cycle
   enum class Mode { Paused, Running, StepCycle, StepOperation };
+  // What the loop does next: stop, rebuild the solve (after a calibration sweep if one was
+  // asked for), or run one iteration.
+  struct Work {
+    enum Kind { Stop, Rebuild, Iterate } kind = Iterate;
+    SolverOptions options;
+    int calibrate_levels = 0;
+  };
 
   void loop();
-  void restart_locked();
+  Work next_work();
+  void run_calibration(const SolverOptions& options, int max_levels);
+  void rebuild(const SolverOptions& options);
+  void iterate();
+  void throttle(std::chrono::steady_clock::time_point cycle_start, double speed);
+  // Called after each operation of a cycle stepped operation by operation: publishes it and
+  // waits for the next step; throws CycleCancelled when the run is restarted.
+  void hold_operation(const TraceEvent& e, const std::shared_ptr<Trace>& trace, int position, const ViewRequest& view);
+  void cancel_run_locked();
   bool interrupted_locked() const;
   void publish(bool with_field, int field_level, int trace_position, bool stepping);
   std::shared_ptr<const FieldImage> capture(int level);
@@ -112,12 +131,15 @@ class SolverWorker {
   std::shared_ptr<const Calibration> calibration_, compare_calibration_;
   bool calibrating_ = false;
   std::string calibration_note_;
+  std::stop_source run_stop_;  // of the running solve; a restart requests a stop
 
   std::atomic<bool> device_images_{false};
 
   // Worker thread only.
   int threads_;
   std::unique_ptr<IterativeSolver> solver_;
+  SharedHistory history_;
+  std::chrono::steady_clock::time_point last_publish_;
   std::string error_;
   std::shared_ptr<const Trace> last_trace_;
   std::vector<double> recent_seconds_;

@@ -10,7 +10,7 @@ namespace kcycle::gui {
 
 struct PinnedRun {
   std::string label;
-  std::vector<IterationRecord> history;
+  SharedHistory history;
 };
 
 struct UiState {

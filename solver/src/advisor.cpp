@@ -64,7 +64,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     if (settings.model && options.solver == SolverKind::Multigrid) {
       const MultigridSettings ms = multigrid_settings(probe);
       p.seconds_per_iteration =
-          settings.model->predict(cycle_launches(kappa, options.levels, ms.launches_per_call(settings.transfer_launches)),
+          settings.model->predict(cycle_launches(kappa, options.levels, ms.launches_per_call()),
                                   cycle_ops(kappa, options.levels, options.coarsening));
       p.from_model = true;
     } else {

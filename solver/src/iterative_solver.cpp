@@ -7,12 +7,9 @@
 #include <sstream>
 #include <type_traits>
 
-#include "kcycle/cpu_backend.hpp"
+#include "kcycle/execution_target.hpp"
 #include "kcycle/krylov.hpp"
 #include "kcycle/relaxation_factor.hpp"
-#if KCYCLE_HAVE_CUDA
-#include "kcycle/cuda_backend.hpp"
-#endif
 
 namespace kcycle {
 
@@ -34,8 +31,10 @@ class IterativeSolver::Engine {
   virtual std::string_view backend_name() const = 0;
   virtual int levels() const = 0;
   virtual GridShape shape(int level) const = 0;
-  virtual StepResult step(Trace* trace, const OpObserver* observer) = 0;
+  virtual StepResult step(const CycleHooks& hooks) = 0;
   virtual std::uint64_t launches() const = 0;
+  virtual void set_level_timing(bool on) = 0;
+  virtual std::vector<LevelStats> level_stats() const = 0;
   virtual double error_norm() = 0;     // of the iterate, h-scaled L2
   virtual double residual_norm() = 0;  // of the iterate, h-scaled L2
   virtual void image(int level, bool residual_view, std::vector<float>& out,
@@ -54,15 +53,14 @@ struct CudaImage final : DeviceImage {
 #endif
 
 // The solve's state on one backend: the hierarchy, the iterate, the problem's vectors.
-template <class Backend>
+template <MultigridBackend Backend>
 class EngineOn final : public IterativeSolver::Engine {
  public:
   using Vector = typename Backend::Vector;
 
-  template <class... BackendArgs>
-  EngineOn(const SolverOptions& options, const MultigridSettings& settings, const DiscreteProblem& problem,
-           BackendArgs&&... backend_args)
-      : backend_(std::forward<BackendArgs>(backend_args)...), mg_(backend_, settings),
+  EngineOn(const ExecutionTarget& target, const SolverOptions& options, const MultigridSettings& settings,
+           const DiscreteProblem& problem)
+      : backend_(make_backend<Backend>(target)), mg_(backend_, settings),
         exact_is_zero_(problem.exact_is_zero), has_exact_(problem.exact.has_value()) {
     const GridShape fine = mg_.level(1).shape;
     if (!(problem.rhs.shape() == fine))
@@ -87,12 +85,22 @@ class EngineOn final : public IterativeSolver::Engine {
   GridShape shape(int level) const override { return mg_.level(level).shape; }
   std::uint64_t launches() const override { return backend_.launches(); }
 
-  StepResult step(Trace* trace, const OpObserver* observer) override {
+  StepResult step(const CycleHooks& hooks) override {
     StepResult result = StepResult::Ok;
-    if (cg_) result = cg_->step(trace, observer);
-    else mg_.cycle(cycle_, trace, observer);
+    if (cg_) result = cg_->step(hooks);
+    else mg_.cycle(cycle_, hooks);
     backend_.synchronize();  // the step's time is the device's, not just the issuing
     return result;
+  }
+
+  void set_level_timing(bool on) override {
+    mg_.set_level_timing(on);
+    mg_.reset_level_stats();
+  }
+  std::vector<LevelStats> level_stats() const override {
+    std::vector<LevelStats> stats;
+    for (int l = 1; l <= mg_.levels(); ++l) stats.push_back(mg_.level(l).stats);
+    return stats;
   }
 
   double error_norm() override {
@@ -151,12 +159,10 @@ class EngineOn final : public IterativeSolver::Engine {
 
 std::unique_ptr<IterativeSolver::Engine> make_engine(BackendKind kind, const SolverOptions& o,
                                                      const MultigridSettings& s, const DiscreteProblem& p) {
-#if KCYCLE_HAVE_CUDA
-  if (kind == BackendKind::Cuda) return std::make_unique<EngineOn<CudaBackend>>(o, s, p, o.cuda_graphs);
-#else
-  (void)kind;
-#endif
-  return std::make_unique<EngineOn<CpuBackend>>(o, s, p, o.threads);
+  const ExecutionTarget target{kind, o.threads, o.cuda_graphs};
+  return with_backend_type(kind, [&]<class Backend>(std::type_identity<Backend>) -> std::unique_ptr<IterativeSolver::Engine> {
+    return std::make_unique<EngineOn<Backend>>(target, o, s, p);
+  });
 }
 
 }  // namespace
@@ -195,11 +201,36 @@ std::shared_ptr<const DeviceImage> IterativeSolver::level_device_image(int level
   return device;
 }
 
-const IterationRecord& IterativeSolver::step(Trace* trace, const OpObserver* observer) {
+void IterativeSolver::set_level_timing(bool on) { engine_->set_level_timing(on); }
+std::vector<LevelStats> IterativeSolver::level_stats() const { return engine_->level_stats(); }
+
+const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
+  // A watcher holding an operation (the visualizer's stepping) is not cycle time.
+  double watched = 0;
+  OpObserver timed_observer;
+  CycleHooks inner = hooks;
+  if (hooks.observer && *hooks.observer) {
+    timed_observer = [&](const TraceEvent& e) {
+      const auto held_from = Clock::now();
+      struct AddHeld {
+        double& total;
+        Clock::time_point from;
+        ~AddHeld() { total += seconds_since(from); }
+      } add{watched, held_from};
+      (*hooks.observer)(e);
+    };
+    inner.observer = &timed_observer;
+  }
   const std::uint64_t launches0 = engine_->launches();
   const auto t0 = Clock::now();
-  const StepResult step = engine_->step(trace, observer);
-  const double dt = seconds_since(t0);
+  StepResult step = StepResult::Ok;
+  try {
+    step = engine_->step(inner);
+  } catch (const CycleCancelled&) {
+    status_ = SolveStatus::Cancelled;  // the hierarchy is mid-cycle: this solve cannot go on
+    throw;
+  }
+  const double dt = seconds_since(t0) - watched;
   launches_per_iteration_ = engine_->launches() - launches0;
   step_seconds_.push_back(dt);
 
@@ -212,7 +243,7 @@ const IterationRecord& IterativeSolver::step(Trace* trace, const OpObserver* obs
   rec.factor = monitored / previous_;
   previous_ = monitored;
   history_.push_back(rec);
-  seconds_loop_ += seconds_since(t0);
+  seconds_loop_ += seconds_since(t0) - watched;
 
   if (step == StepResult::Breakdown) status_ = SolveStatus::Breakdown;
   else if (!std::isfinite(monitored) || !std::isfinite(rec.residual_norm)) status_ = SolveStatus::NotANumber;
@@ -222,7 +253,7 @@ const IterationRecord& IterativeSolver::step(Trace* trace, const OpObserver* obs
   return history_.back();
 }
 
-SolveResult IterativeSolver::result() const {
+SolveResult IterativeSolver::result(bool with_history) const {
   SolveResult r;
   r.status = status_;
   r.iterations = int(history_.size());
@@ -252,7 +283,7 @@ SolveResult IterativeSolver::result() const {
   r.backend_note = backend_note_;
   r.launches_per_iteration = launches_per_iteration_;
   r.monitor = problem_.monitor;
-  r.history = history_;
+  if (with_history) r.history = history_;
 
   std::ostringstream msg;
   const char* what = problem_.monitor == Monitor::Error ? "error" : "residual";

@@ -4,12 +4,9 @@
 #include <chrono>
 #include <vector>
 
-#include "kcycle/cpu_backend.hpp"
+#include "kcycle/execution_target.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/solver_options.hpp"
-#if KCYCLE_HAVE_CUDA
-#include "kcycle/cuda_backend.hpp"
-#endif
 
 namespace kcycle {
 
@@ -116,20 +113,6 @@ BandwidthMeasurement measure_bandwidth_on(Backend& backend, int levels, int repe
   return m;
 }
 
-// Calls body(backend) with the target's backend.
-template <class Body>
-auto on_target(const ExecutionTarget& target, Body body) {
-#if KCYCLE_HAVE_CUDA
-  if (target.backend == BackendKind::Cuda) {
-    CudaBackend backend(target.graphs);
-    return body(backend);
-  }
-#endif
-  if (target.backend != BackendKind::Cpu) (void)resolve_backend(BackendKind::Cuda);  // throws: no CUDA
-  CpuBackend backend(target.threads);
-  return body(backend);
-}
-
 }  // namespace
 
 std::string describe(const ExecutionTarget& t) {
@@ -153,7 +136,7 @@ Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& swe
   c.backend = describe(sweep.target);
   c.smoother = std::string(to_string(base.smoother));
   c.coarsening = std::string(to_string(base.coarsening));
-  c.launches_per_call = base.launches_per_call(CpuBackend::kLaunchesPerCallBeyondRelax);
+  c.launches_per_call = base.launches_per_call();
   c.threads = sweep.target.threads;
   for (int n = sweep.min_levels; n <= sweep.max_levels; ++n)
     for (int kappa : kappas) {

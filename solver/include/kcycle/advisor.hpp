@@ -31,7 +31,6 @@ struct AdvisorSettings {
   std::vector<int> kappas = {1, 2, 3, 4, kKappaW};
   int probe_iterations = 40;              // cycles (or CG iterations) per probe
   std::optional<CostModel> model;         // stand-alone cycles only; CG adds vector work
-  int transfer_launches = 3;              // backend launches per call besides relaxation
 };
 
 // Runs the probes (each a real solve limited to probe_iterations) and predicts.

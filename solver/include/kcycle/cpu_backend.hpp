@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kcycle/backend.hpp"
 #include "kcycle/banded_lu.hpp"
 #include "kcycle/field.hpp"
 #include "kcycle/grid.hpp"
@@ -21,8 +22,6 @@ class CpuBackend {
   using LineFactor = TridiagonalFactor;  // host memory already: used as it is
   using CoarseSolver = BandedLU;
   static constexpr std::string_view name() { return "cpu"; }
-  // Fused operations issue 3 + nu launches per cycle-routine call above the coarsest level.
-  static constexpr int kLaunchesPerCallBeyondRelax = 3;
 
   // threads <= 0: OpenMP's default (all cores).
   explicit CpuBackend(int threads = 0);
@@ -98,5 +97,6 @@ class CpuBackend {
   std::vector<double> restrict_rows_;  // 3 residual rows per thread
   int restrict_row_stride_ = 0;
 };
+static_assert(MultigridBackend<CpuBackend>);
 
 }  // namespace kcycle

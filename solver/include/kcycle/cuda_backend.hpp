@@ -14,12 +14,12 @@
 #include <memory>
 #include <string_view>
 
+#include "kcycle/backend.hpp"
 #include "kcycle/banded_lu.hpp"
 #include "kcycle/device_buffer.hpp"
 #include "kcycle/device_field.hpp"
 #include "kcycle/field.hpp"
 #include "kcycle/grid.hpp"
-#include "kcycle/multigrid.hpp"
 #include "kcycle/stencil.hpp"
 #include "kcycle/tridiagonal.hpp"
 
@@ -41,7 +41,6 @@ class CudaBackend {
   };
 
   static constexpr std::string_view name() { return "cuda"; }
-  static constexpr int kLaunchesPerCallBeyondRelax = 3;  // as the CPU backend
 
   // Throws std::runtime_error when no usable device answers (see cuda_device_status()).
   explicit CudaBackend(bool graphs = true);
@@ -136,5 +135,6 @@ class CudaBackend {
   bool suppressed_ = false;
   std::uint64_t launches_ = 0, points_ = 0, captures_ = 0, replays_ = 0;
 };
+static_assert(RecordsCycles<CudaBackend>);
 
 }  // namespace kcycle

@@ -35,9 +35,16 @@ class IterativeSolver {
   IterativeSolver& operator=(const IterativeSolver&) = delete;
 
   // One iteration; updates the status (Running until converged, diverged, NaN, breakdown or
-  // the iteration limit). `observer` sees every operation of the cycle and may throw.
-  const IterationRecord& step(Trace* trace = nullptr, const OpObserver* observer = nullptr);
+  // the iteration limit). hooks.observer sees every operation of the cycle and may throw;
+  // the time it holds an operation is not counted as cycle time. hooks.stop cancels the
+  // cycle at its next call: the status becomes Cancelled and CycleCancelled is thrown.
+  const IterationRecord& step(const CycleHooks& hooks = {});
   void cancel() { status_ = SolveStatus::Cancelled; }
+
+  // Per-level counters and timers of every cycle from now on (see Multigrid::set_level_timing);
+  // index 0 is level 1.
+  void set_level_timing(bool on);
+  std::vector<LevelStats> level_stats() const;
 
   SolveStatus status() const { return status_; }
   bool running() const { return status_ == SolveStatus::Running; }
@@ -60,8 +67,9 @@ class IterativeSolver {
   // The current iterate on the finest level, copied to the host.
   Field iterate() const;
 
-  // The summary so far: norms, reductions, times, status message.
-  SolveResult result() const;
+  // The summary so far: norms, reductions, times, status message, and (unless asked not
+  // to: a copy per call) the whole history.
+  SolveResult result(bool with_history = true) const;
 
   class Engine;  // the hierarchy and Krylov state on one backend (iterative_solver.cpp)
 

@@ -12,7 +12,7 @@ namespace kcycle {
 
 enum class StepResult { Ok, Breakdown };
 
-template <class Backend>
+template <MultigridBackend Backend>
 class PreconditionedCG {
  public:
   using Vector = typename Backend::Vector;
@@ -29,7 +29,7 @@ class PreconditionedCG {
     rz_ = be_.dot(r_, z_);
   }
 
-  StepResult step(Trace* trace = nullptr, const OpObserver* observer = nullptr) {
+  StepResult step(const CycleHooks& hooks = {}) {
     if (!(rz_ > 0.0)) return StepResult::Breakdown;  // M is not positive on r
     be_.apply(A_, p_, q_);
     const double pq = be_.dot(p_, q_);
@@ -37,7 +37,7 @@ class PreconditionedCG {
     const double alpha = rz_ / pq;
     be_.axpy(alpha, p_, x_);
     be_.axpy(-alpha, q_, r_);
-    mg_.precondition(r_, z_, cycle_, trace, observer);
+    mg_.precondition(r_, z_, cycle_, hooks);
     const double rz_new = be_.dot(r_, z_);
     const double beta = flexible_ ? -be_.dot(z_, q_) / pq : rz_new / rz_;
     rz_ = rz_new;

@@ -3,12 +3,16 @@
 // level's exact solver, and the executor that runs the recursive cycles of cycles.hpp on
 // the backend while recording the trace.
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
+#include <stop_token>
 #include <utility>
 #include <vector>
 
+#include "kcycle/backend.hpp"
 #include "kcycle/banded_lu.hpp"
 #include "kcycle/cycles.hpp"
 #include "kcycle/galerkin.hpp"
@@ -31,6 +35,9 @@ enum class Smoother {
 constexpr int launches_per_relaxation(Smoother s) {
   return s == Smoother::Jacobi ? 1 : s == Smoother::GaussSeidel ? 4 : 2;
 }
+// Backend launches of the transfers in one call above the coarsest level: the fused
+// residual-and-restriction, the zeroing of the coarse correction and the prolongation.
+inline constexpr int kTransferLaunchesPerCall = 3;
 
 enum class CoarseOperator { Rediscretized, Galerkin };
 
@@ -39,6 +46,7 @@ enum class CycleType { Kappa, Gamma, F };
 struct CycleChoice {
   CycleType type = CycleType::Kappa;
   int counter = 1;  // kappa for Kappa (any value >= levels is the W-cycle), gamma for Gamma
+  friend bool operator==(const CycleChoice&, const CycleChoice&) = default;
 };
 
 struct MultigridSettings {
@@ -56,22 +64,44 @@ struct MultigridSettings {
   // The adjoint order repeats a half sweep (red after red), so it converges a little slower.
   bool symmetric_smoothing = false;
 
-  // Backend launches per cycle-routine call above the coarsest level, for a backend that
-  // issues `transfer_launches` for restriction, zeroing and prolongation together.
-  int launches_per_call(int transfer_launches) const {
-    return transfer_launches + (nu1 + nu2) * launches_per_relaxation(smoother);
+  // Backend launches per cycle-routine call above the coarsest level (the coarsest level's
+  // call is one launch, the exact solve).
+  int launches_per_call() const {
+    return kTransferLaunchesPerCall + (nu1 + nu2) * launches_per_relaxation(smoother);
   }
 };
-
-// What a recorded cycle depends on: the device buffers of every level and the cycle choice.
-// A backend that records cycles (CUDA Graphs) keys its recordings by it.
-using CycleSignature = std::vector<std::uintptr_t>;
 
 // Called after every operation a cycle performs (the visualizer's step-by-operation mode).
 // It may throw to abandon the cycle; the hierarchy's vectors are then mid-cycle.
 using OpObserver = std::function<void(const TraceEvent&)>;
 
-template <class Backend>
+// Thrown out of a cycle whose stop token was triggered; the hierarchy is then mid-cycle.
+class CycleCancelled : public std::runtime_error {
+ public:
+  CycleCancelled() : std::runtime_error("cycle cancelled") {}
+};
+
+// What a cycle runs with besides its choice. Cancelling and watching are apart: the stop
+// token costs one atomic load per call and leaves graph replay on; an observer sees every
+// operation, so a watched cycle runs operation by operation.
+struct CycleHooks {
+  Trace* trace = nullptr;                // records every executed operation
+  const OpObserver* observer = nullptr;  // watches every operation (stepping)
+  std::stop_token stop;                  // checked at every call's entry
+};
+
+// The measured side of the model, per level (HPGMG style): filled while
+// Multigrid::set_level_timing(true); each operation then waits for the device.
+enum class Phase { Relax, Restrict, Prolong, CoarseSolve };
+inline constexpr int kPhases = 4;
+struct LevelStats {
+  std::uint64_t calls = 0;     // cycle-routine calls on this level
+  std::uint64_t launches = 0;  // backend launches issued for this level's operations
+  std::array<double, kPhases> seconds{};  // per Phase; Restrict includes zeroing the correction
+  double total_seconds() const { return seconds[0] + seconds[1] + seconds[2] + seconds[3]; }
+};
+
+template <MultigridBackend Backend>
 class Multigrid {
  public:
   using Vector = typename Backend::Vector;
@@ -83,6 +113,7 @@ class Multigrid {
     Vector f;  // right-hand side
     Vector t;  // Jacobi's output, swapped with v after each sweep
     LineFactor x_line, y_line;  // zebra smoothers' line matrices, factored
+    LevelStats stats;           // see set_level_timing
   };
 
   Multigrid(Backend& backend, const MultigridSettings& settings)
@@ -94,8 +125,7 @@ class Multigrid {
       const Stencil9 A = l == 1 || settings.coarse_operator == CoarseOperator::Rediscretized
                              ? discretize(settings.tensor, shape.hx(), shape.hy())
                              : galerkin_coarse(levels_.back().A, settings.coarsening);
-      Level level{shape, A, backend.make_vector(shape), backend.make_vector(shape),
-                  Vector{}, {}, {}};
+      Level level{shape, A, backend.make_vector(shape), backend.make_vector(shape), Vector{}, {}, {}, {}};
       if (settings.smoother == Smoother::Jacobi) level.t = backend.make_vector(shape);
       if (settings.smoother == Smoother::XZebra || settings.smoother == Smoother::XYZebra)
         level.x_line = backend.make_line_factor(
@@ -115,35 +145,53 @@ class Multigrid {
   Level& level(int l) { return levels_[std::size_t(l - 1)]; }
   const Level& level(int l) const { return levels_[std::size_t(l - 1)]; }
 
+  // Backend launches per call above the coarsest level.
+  int launches_per_call() const { return settings_.launches_per_call(); }
+
+  // Per-level counters and timers (LevelStats), off unless asked for: timing waits for the
+  // device after every operation, and cycles run operation by operation (no graph replay).
+  void set_level_timing(bool on) { level_timing_ = on; }
+  bool level_timing() const { return level_timing_; }
+  void reset_level_stats() {
+    for (Level& L : levels_) L.stats = {};
+  }
+
   // One cycle on the finest level: improves level(1).v for the right-hand side level(1).f.
   // A backend that records cycles (CUDA Graphs, when on) replays them, unless an observer
-  // watches each operation: then every operation runs on its own.
-  void cycle(CycleChoice choice, Trace* trace = nullptr, const OpObserver* observer = nullptr) {
-    if constexpr (requires { backend_.run_as_graph(CycleSignature{}, [] {}); }) {
-      const bool watched = observer && *observer;
-      if (backend_.graphs() && !watched) {
-        backend_.run_as_graph(signature(choice), [&] { run_cycle(choice, trace, nullptr); });
+  // watches each operation or levels are timed: then every operation runs on its own.
+  // Throws CycleCancelled when hooks.stop is triggered (checked at each call's entry).
+  void cycle(CycleChoice choice, const CycleHooks& hooks) {
+    if constexpr (RecordsCycles<Backend>) {
+      const bool watched = hooks.observer && *hooks.observer;
+      if (backend_.graphs() && !watched && !level_timing_) {
+        backend_.run_as_graph(signature(choice), [&] { run_cycle(choice, hooks); });
         return;
       }
     }
-    run_cycle(choice, trace, observer);
+    run_cycle(choice, hooks);
   }
+  void cycle(CycleChoice choice, Trace* trace = nullptr) { cycle(choice, CycleHooks{trace, nullptr, {}}); }
 
   // z <- M r: one cycle from a zero initial guess, the MGCG preconditioner. r and z are
   // swapped in and out of the finest level, so nothing is copied.
-  void precondition(Vector& r, Vector& z, CycleChoice choice, Trace* trace = nullptr,
-                    const OpObserver* observer = nullptr) {
+  void precondition(Vector& r, Vector& z, CycleChoice choice, const CycleHooks& hooks = {}) {
     Level& fine = level(1);
     std::swap(fine.f, r);
     backend_.fill(fine.v, 0.0);
-    cycle(choice, trace, observer);
+    try {
+      cycle(choice, hooks);
+    } catch (...) {
+      std::swap(fine.f, r);  // give the caller's vectors back
+      std::swap(fine.v, z);
+      throw;
+    }
     std::swap(fine.f, r);
     std::swap(fine.v, z);
   }
 
  private:
-  void run_cycle(CycleChoice choice, Trace* trace, const OpObserver* observer) {
-    Executor ops{*this, trace, observer};
+  void run_cycle(CycleChoice choice, const CycleHooks& hooks) {
+    Executor ops{*this, hooks};
     switch (choice.type) {
       case CycleType::Kappa:
         // kappa >= levels is the W-cycle (Proposition 2.1); clamping keeps counters small.
@@ -162,80 +210,98 @@ class Multigrid {
     return key;
   }
 
-  // The Ops of cycles.hpp: each operation is recorded, then run on the backend.
+  // The Ops of cycles.hpp: each operation is recorded, run on the backend, timed when level
+  // timing is on, and shown to the observer.
   class Executor {
    public:
-    Executor(Multigrid& mg, Trace* trace, const OpObserver* observer)
-        : mg_(mg), trace_(trace), observer_(observer) {}
+    Executor(Multigrid& mg, const CycleHooks& hooks) : mg_(mg), hooks_(hooks) {}
     int coarsest() const { return mg_.levels(); }
     int nu1() const { return mg_.settings_.nu1; }
     int nu2() const { return mg_.settings_.nu2; }
 
     void enter(int l, int counter) {
+      if (hooks_.stop.stop_requested()) throw CycleCancelled();
+      if (mg_.level_timing_) ++mg_.level(l).stats.calls;
       record(OpKind::Call, l, counter);
       notify(OpKind::Call, l, counter);
     }
     void coarse_solve(int l) {
-      record(OpKind::CoarseSolve, l);
       Level& L = mg_.level(l);
-      mg_.backend_.coarse_solve(mg_.coarse_solver_, L.f, L.v);
-      notify(OpKind::CoarseSolve, l);
+      perform(OpKind::CoarseSolve, l, Phase::CoarseSolve,
+              [&] { mg_.backend_.coarse_solve(mg_.coarse_solver_, L.f, L.v); });
     }
     // Sweep `sweep` of a relaxation phase; see MultigridSettings::symmetric_smoothing.
     void relax(int l, OpKind phase, int sweep) {
-      record(phase, l);
       Level& L = mg_.level(l);
       Backend& be = mg_.backend_;
-      const bool forward = phase == OpKind::PreRelax || !mg_.settings_.symmetric_smoothing;
-      switch (mg_.settings_.smoother) {
-        case Smoother::Jacobi:
-          be.jacobi(L.A, mg_.settings_.omega, L.v, L.f, L.t);
-          std::swap(L.v, L.t);
-          break;
-        case Smoother::GaussSeidel: be.gauss_seidel(L.A, L.v, L.f, !forward); break;
-        case Smoother::XZebra: be.zebra_x(L.A, L.x_line, L.v, L.f, forward); break;
-        case Smoother::YZebra: be.zebra_y(L.A, L.y_line, L.v, L.f, forward); break;
-        case Smoother::XYZebra:
-          // Forward: x, y, x, ...; adjoint: y, x, y, ...
-          if ((sweep % 2 == 0) == forward) be.zebra_x(L.A, L.x_line, L.v, L.f, forward);
-          else be.zebra_y(L.A, L.y_line, L.v, L.f, forward);
-          break;
-      }
-      notify(phase, l);
+      const MultigridSettings& s = mg_.settings_;
+      const bool forward = phase == OpKind::PreRelax || !s.symmetric_smoothing;
+      perform(phase, l, Phase::Relax, [&] {
+        switch (s.smoother) {
+          case Smoother::Jacobi:
+            be.jacobi(L.A, s.omega, L.v, L.f, L.t);
+            std::swap(L.v, L.t);
+            break;
+          case Smoother::GaussSeidel: be.gauss_seidel(L.A, L.v, L.f, !forward); break;
+          case Smoother::XZebra: be.zebra_x(L.A, L.x_line, L.v, L.f, forward); break;
+          case Smoother::YZebra: be.zebra_y(L.A, L.y_line, L.v, L.f, forward); break;
+          case Smoother::XYZebra:
+            // Forward: x, y, x, ...; adjoint: y, x, y, ...
+            if ((sweep % 2 == 0) == forward) be.zebra_x(L.A, L.x_line, L.v, L.f, forward);
+            else be.zebra_y(L.A, L.y_line, L.v, L.f, forward);
+            break;
+        }
+      });
     }
     void restrict_residual(int l) {
-      record(OpKind::Restrict, l);
       Level& L = mg_.level(l);
-      mg_.backend_.restrict_residual(L.A, L.v, L.f, mg_.level(l + 1).f, mg_.settings_.coarsening);
-      notify(OpKind::Restrict, l);
+      perform(OpKind::Restrict, l, Phase::Restrict, [&] {
+        mg_.backend_.restrict_residual(L.A, L.v, L.f, mg_.level(l + 1).f, mg_.settings_.coarsening);
+      });
     }
     void zero_coarse(int l) {
-      record(OpKind::ZeroCoarse, l);
-      mg_.backend_.fill(mg_.level(l + 1).v, 0.0);
-      notify(OpKind::ZeroCoarse, l);
+      perform(OpKind::ZeroCoarse, l, Phase::Restrict, [&] { mg_.backend_.fill(mg_.level(l + 1).v, 0.0); });
     }
     void prolong_add(int l) {
-      record(OpKind::Prolong, l);
-      mg_.backend_.prolong_add(mg_.level(l + 1).v, mg_.level(l).v, mg_.settings_.coarsening);
-      notify(OpKind::Prolong, l);
+      perform(OpKind::Prolong, l, Phase::Prolong, [&] {
+        mg_.backend_.prolong_add(mg_.level(l + 1).v, mg_.level(l).v, mg_.settings_.coarsening);
+      });
     }
 
    private:
+    template <class Operation>
+    void perform(OpKind kind, int l, Phase phase, Operation&& operation) {
+      record(kind, l);
+      if (mg_.level_timing_) timed(mg_.level(l).stats, phase, operation);
+      else operation();
+      notify(kind, l);
+    }
+    template <class Operation>
+    void timed(LevelStats& stats, Phase phase, Operation& operation) {
+      using Clock = std::chrono::steady_clock;
+      Backend& be = mg_.backend_;
+      const std::uint64_t launches0 = be.launches();
+      const auto t0 = Clock::now();
+      operation();
+      be.synchronize();
+      stats.seconds[std::size_t(phase)] += std::chrono::duration<double>(Clock::now() - t0).count();
+      stats.launches += be.launches() - launches0;
+    }
     void record(OpKind kind, int l, int counter = 0) {
-      if (trace_) trace_->push_back(TraceEvent{kind, std::int16_t(l), counter});
+      if (hooks_.trace) hooks_.trace->push_back(TraceEvent{kind, std::int16_t(l), counter});
     }
     void notify(OpKind kind, int l, int counter = 0) {
-      if (observer_ && *observer_) (*observer_)(TraceEvent{kind, std::int16_t(l), counter});
+      if (hooks_.observer && *hooks_.observer) (*hooks_.observer)(TraceEvent{kind, std::int16_t(l), counter});
     }
     Multigrid& mg_;
-    Trace* trace_;
-    const OpObserver* observer_;
+    const CycleHooks& hooks_;
   };
 
   Backend& backend_;
   MultigridSettings settings_;
   std::vector<Level> levels_;
   typename Backend::CoarseSolver coarse_solver_;
+  bool level_timing_ = false;
 };
 
 }  // namespace kcycle

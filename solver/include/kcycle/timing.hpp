@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kcycle/backend_selection.hpp"
+#include "kcycle/execution_target.hpp"
 #include "kcycle/cost_model.hpp"
 #include "kcycle/multigrid.hpp"
 
@@ -18,16 +19,6 @@ struct TimingPolicy {
   double min_seconds = 0.2;    // keep repeating until this much time was measured
   int max_repetitions = 2000;
 };
-
-// Where timed cycles run: a resolved backend (Cpu or Cuda), the CPU's threads, and whether
-// the CUDA backend replays cycles as graphs.
-struct ExecutionTarget {
-  BackendKind backend = BackendKind::Cpu;
-  int threads = 0;  // 0: all cores
-  bool graphs = true;
-};
-// "cpu", "cuda" or "cuda+graphs".
-std::string describe(const ExecutionTarget& target);
 
 struct CycleTiming {
   double median_seconds = 0;

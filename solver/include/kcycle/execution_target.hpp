@@ -1,0 +1,53 @@
+#pragma once
+// Where a solve or a timed cycle runs, and the one place that turns that into a backend.
+#include <string>
+#include <type_traits>
+
+#include "kcycle/backend_selection.hpp"
+#include "kcycle/cpu_backend.hpp"
+#if KCYCLE_HAVE_CUDA
+#include "kcycle/cuda_backend.hpp"
+#endif
+
+namespace kcycle {
+
+// A resolved backend (Cpu or Cuda), the CPU's threads, and whether the CUDA backend replays
+// cycles as graphs.
+struct ExecutionTarget {
+  BackendKind backend = BackendKind::Cpu;
+  int threads = 0;  // 0: all cores
+  bool graphs = true;
+};
+// "cpu", "cuda" or "cuda+graphs".
+std::string describe(const ExecutionTarget& target);
+
+// The backend a target names, constructed for it (threads for the CPU, graphs for CUDA).
+template <MultigridBackend Backend>
+Backend make_backend(const ExecutionTarget& target) {
+  if constexpr (std::is_same_v<Backend, CpuBackend>) return CpuBackend(target.threads);
+#if KCYCLE_HAVE_CUDA
+  else return CudaBackend(target.graphs);
+#endif
+}
+
+// Calls body(std::type_identity<Backend>{}) with the backend type `kind` names and returns
+// what it returns. Cuda in a build without CUDA throws InvalidOptions with the reason.
+template <class Body>
+decltype(auto) with_backend_type(BackendKind kind, Body&& body) {
+#if KCYCLE_HAVE_CUDA
+  if (kind == BackendKind::Cuda) return body(std::type_identity<CudaBackend>{});
+#endif
+  if (kind != BackendKind::Cpu) (void)resolve_backend(BackendKind::Cuda);  // throws: why there is no CUDA
+  return body(std::type_identity<CpuBackend>{});
+}
+
+// Calls body(backend) with a backend made for `target`.
+template <class Body>
+decltype(auto) on_target(const ExecutionTarget& target, Body&& body) {
+  return with_backend_type(target.backend, [&]<class Backend>(std::type_identity<Backend>) -> decltype(auto) {
+    Backend backend = make_backend<Backend>(target);
+    return body(backend);
+  });
+}
+
+}  // namespace kcycle

@@ -1,0 +1,145 @@
+// Cancelling apart from watching, and the per-level counters: what a cycle does when its
+// stop token fires, that a watcher's time is not cycle time, and that the per-level
+// figures add up to the paper's counts and to the backend's launch counter.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "kcycle/cpu_backend.hpp"
+#include "kcycle/cycle_counts.hpp"
+#include "kcycle/iterative_solver.hpp"
+#include "kcycle/multigrid.hpp"
+#include "kcycle/problem.hpp"
+#include "kcycle/relaxation_factor.hpp"
+
+namespace kcycle {
+namespace {
+
+MultigridSettings settings(int levels) {
+  MultigridSettings s;
+  s.levels = levels;
+  s.tensor = rotated_anisotropic_tensor(1e-3, 30);
+  s.omega = paper_jacobi_omega(1e-3, 30);
+  return s;
+}
+
+TEST(Cancel, AStopRequestedBeforeTheCycleRunsNothing) {
+  CpuBackend backend(1);
+  Multigrid<CpuBackend> mg(backend, settings(5));
+  std::stop_source stop;
+  stop.request_stop();
+  Trace trace;
+  backend.reset_launches();
+  EXPECT_THROW(mg.cycle({CycleType::Kappa, 3}, CycleHooks{&trace, nullptr, stop.get_token()}), CycleCancelled);
+  EXPECT_TRUE(trace.empty());
+  EXPECT_EQ(backend.launches(), 0u);
+}
+
+TEST(Cancel, AStopMidCycleEndsItAtTheNextCall) {
+  // The stop is requested while the first pre-relaxation runs (from another "thread": the
+  // observer stands in for the UI). The cycle goes on to the next call's entry, no further.
+  CpuBackend backend(1);
+  Multigrid<CpuBackend> mg(backend, settings(6));
+  std::stop_source stop;
+  Trace trace;
+  const OpObserver request_at_first_relaxation = [&](const TraceEvent& e) {
+    if (e.kind == OpKind::PreRelax) stop.request_stop();
+  };
+  EXPECT_THROW(mg.cycle({CycleType::Kappa, kKappaW}, CycleHooks{&trace, &request_at_first_relaxation, stop.get_token()}),
+               CycleCancelled);
+  // Call(1), nu1 pre-relaxations, restriction, zeroing: then the call on level 2 refuses.
+  const std::size_t expected = 1 + std::size_t(mg.settings().nu1) + 2;
+  ASSERT_EQ(trace.size(), expected);
+  EXPECT_EQ(trace.back().kind, OpKind::ZeroCoarse);
+  for (const TraceEvent& e : trace) EXPECT_EQ(e.level, 1);
+}
+
+TEST(Cancel, AnUntriggeredTokenChangesNothing) {
+  CpuBackend a(1), b(1);
+  Multigrid<CpuBackend> with(a, settings(5)), without(b, settings(5));
+  fill_uniform_random(with.level(1).v, 3);
+  fill_uniform_random(without.level(1).v, 3);
+  std::stop_source stop;
+  Trace t1, t2;
+  with.cycle({CycleType::Kappa, 2}, CycleHooks{&t1, nullptr, stop.get_token()});
+  without.cycle({CycleType::Kappa, 2}, &t2);
+  EXPECT_EQ(t1, t2);
+  const auto x = with.level(1).v.values(), y = without.level(1).v.values();
+  EXPECT_TRUE(std::equal(x.begin(), x.end(), y.begin()));
+}
+
+TEST(Cancel, TheSolverReportsACancelledCycle) {
+  SolverOptions o;
+  o.levels = 5;
+  o.threads = 1;
+  IterativeSolver solver(o, make_problem(o));
+  solver.step();
+  std::stop_source stop;
+  stop.request_stop();
+  EXPECT_THROW(solver.step({nullptr, nullptr, stop.get_token()}), CycleCancelled);
+  EXPECT_EQ(solver.status(), SolveStatus::Cancelled);
+  EXPECT_EQ(solver.history().size(), 1u);
+}
+
+TEST(Watch, TheTimeAWatcherHoldsAnOperationIsNotCycleTime) {
+  SolverOptions o;
+  o.levels = 4;  // a cycle takes well under a millisecond
+  o.threads = 1;
+  IterativeSolver solver(o, make_problem(o));
+  int seen = 0;
+  const OpObserver slow_watcher = [&](const TraceEvent&) {
+    if (++seen <= 4) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  };
+  const IterationRecord rec = solver.step({nullptr, &slow_watcher, {}});
+  EXPECT_GT(seen, 4);
+  EXPECT_LT(rec.seconds, 0.1) << "the 200 ms the watcher held were counted as cycle time";
+  EXPECT_GE(rec.seconds, 0.0);
+}
+
+TEST(LevelStats, CallsAndLaunchesPerLevelMatchThePaperAndTheCounter) {
+  for (Smoother sm : {Smoother::Jacobi, Smoother::GaussSeidel, Smoother::XYZebra}) {
+    for (int kappa : {1, 2, 3, kKappaW}) {
+      const int n = 6;
+      MultigridSettings s = settings(n);
+      s.smoother = sm;
+      CpuBackend backend(1);
+      Multigrid<CpuBackend> mg(backend, s);
+      mg.set_level_timing(true);
+      backend.reset_launches();
+      mg.cycle({CycleType::Kappa, kappa});
+      std::uint64_t launches = 0;
+      const int k = std::min(kappa, n);
+      for (int l = 1; l <= n; ++l) {
+        const LevelStats& st = mg.level(l).stats;
+        EXPECT_EQ(st.calls, level_calls(k, l)) << "level " << l;
+        // Above the coarsest level every call is launches_per_call launches; there one.
+        const std::uint64_t per_call = l < n ? std::uint64_t(mg.launches_per_call()) : 1;
+        EXPECT_EQ(st.launches, st.calls * per_call) << "level " << l << " smoother " << int(sm);
+        launches += st.launches;
+        if (l < n) {
+          EXPECT_GT(st.seconds[std::size_t(Phase::Relax)], 0.0);
+          EXPECT_EQ(st.seconds[std::size_t(Phase::CoarseSolve)], 0.0);
+        } else {
+          EXPECT_GT(st.seconds[std::size_t(Phase::CoarseSolve)], 0.0);
+          EXPECT_EQ(st.seconds[std::size_t(Phase::Relax)], 0.0);
+        }
+      }
+      EXPECT_EQ(launches, backend.launches());
+      EXPECT_EQ(launches, launches_per_cycle(k, n, mg.launches_per_call()));
+    }
+  }
+}
+
+TEST(LevelStats, StayEmptyUnlessAskedFor) {
+  CpuBackend backend(1);
+  Multigrid<CpuBackend> mg(backend, settings(4));
+  mg.cycle({CycleType::Kappa, 2});
+  for (int l = 1; l <= 4; ++l) {
+    EXPECT_EQ(mg.level(l).stats.calls, 0u);
+    EXPECT_EQ(mg.level(l).stats.total_seconds(), 0.0);
+  }
+}
+
+}  // namespace
+}  // namespace kcycle
