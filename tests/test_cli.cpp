@@ -56,6 +56,27 @@ TEST(Cli, BadInputGetsAClearMessageAndNonZeroExit) {
   expect_refused("--no-such-option", "no-such-option");
 }
 
+TEST(Cli, LevelTableShowsTheMeasuredCostOfEveryLevel) {
+  // 5 levels, kappa = 3: the calls column is levelCalls(3, l) times the iterations.
+  const Outcome o = run_cli("solve --levels 5 --kappa 3 --level-table --json");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  const auto j = nlohmann::json::parse(o.output);
+  const int iterations = j["iterations"];
+  const auto& rows = j["levels_table"];
+  ASSERT_EQ(rows.size(), 5u);
+  const int level_calls[] = {1, 2, 4, 7, 11};  // C(l-1,0)+C(l-1,1)+C(l-1,2)
+  std::uint64_t launches = 0;
+  for (int l = 0; l < 5; ++l) {
+    EXPECT_EQ(rows[l]["calls"], level_calls[l] * iterations) << "level " << l + 1;
+    launches += rows[l]["launches"].get<std::uint64_t>();
+    EXPECT_GT(rows[l]["seconds"][l < 4 ? "relax" : "coarse"].get<double>(), 0.0);
+  }
+  EXPECT_EQ(launches, j["launches_per_iteration"].get<std::uint64_t>() * std::uint64_t(iterations));
+  const Outcome text = run_cli("solve --levels 5 --kappa 3 --level-table --quiet");
+  EXPECT_NE(text.output.find("restr. ms"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("   15x15 "), std::string::npos) << text.output;
+}
+
 TEST(Cli, NoSubcommandPrintsUsage) {
   const Outcome o = run_cli("");
   EXPECT_NE(o.exit_code, 0);

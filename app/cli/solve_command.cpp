@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "solver_args.hpp"
 #include "kcycle/relaxation_factor.hpp"
+#include "kcycle/iterative_solver.hpp"
 #include "kcycle/solve.hpp"
 
 namespace kcycle::cli {
@@ -23,11 +24,50 @@ struct SolveArgs {
   int every = 0;  // print every k-th iteration; 0 = all of the first 20, then thinner
   bool json = false;
   bool quiet = false;
+  bool level_table = false;
 };
+
+const char* const kPhaseNames[kPhases] = {"relax", "restrict", "prolong", "coarse"};
+
+// The measured side of the model per level: what every level cost over the whole solve.
+void print_level_table(const IterativeSolver& solver, int iterations) {
+  const std::vector<LevelStats> stats = solver.level_stats();
+  double total = 0;
+  for (const LevelStats& s : stats) total += s.total_seconds();
+  std::printf("\nper level, over %d iterations (each operation timed on its own; no graph replay):\n", iterations);
+  std::printf("%5s %13s %10s %11s %10s %10s %10s %10s %10s %6s\n", "level", "grid", "calls", "launches", "relax ms",
+              "restr. ms", "prolong ms", "coarse ms", "us/call", "share");
+  for (std::size_t k = 0; k < stats.size(); ++k) {
+    const LevelStats& s = stats[k];
+    const GridShape g = solver.level_shape(int(k) + 1);
+    const std::string grid = std::to_string(g.nx) + "x" + std::to_string(g.ny);
+    std::printf("%5zu %13s %10llu %11llu %10.3f %10.3f %10.3f %10.3f %10.2f %5.1f%%\n", k + 1, grid.c_str(),
+                (unsigned long long)s.calls, (unsigned long long)s.launches, s.seconds[0] * 1e3, s.seconds[1] * 1e3,
+                s.seconds[2] * 1e3, s.seconds[3] * 1e3, s.calls ? s.total_seconds() / double(s.calls) * 1e6 : 0.0,
+                total > 0 ? 100 * s.total_seconds() / total : 0.0);
+  }
+}
+
+nlohmann::json level_table_json(const IterativeSolver& solver) {
+  nlohmann::json rows = nlohmann::json::array();
+  const std::vector<LevelStats> stats = solver.level_stats();
+  for (std::size_t k = 0; k < stats.size(); ++k) {
+    const GridShape g = solver.level_shape(int(k) + 1);
+    nlohmann::json seconds;
+    for (int p = 0; p < kPhases; ++p) seconds[kPhaseNames[p]] = stats[k].seconds[std::size_t(p)];
+    rows.push_back({{"level", k + 1},
+                    {"nx", g.nx},
+                    {"ny", g.ny},
+                    {"calls", stats[k].calls},
+                    {"launches", stats[k].launches},
+                    {"seconds", seconds}});
+  }
+  return rows;
+}
 
 nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
 
-void print_json(const SolverOptions& o, const SolveResult& r) {
+void print_json(const SolverOptions& o, const SolveResult& r, const nlohmann::json& levels) {
   nlohmann::json history = nlohmann::json::array();
   for (const IterationRecord& h : r.history)
     history.push_back({{"iteration", h.iteration},
@@ -75,6 +115,7 @@ void print_json(const SolverOptions& o, const SolveResult& r) {
       {"backend", r.backend},
       {"cuda_graphs", r.backend == "cuda" && o.cuda_graphs},
       {"history", history}};
+  if (!levels.is_null()) out["levels_table"] = levels;
   std::cout << out.dump(1) << "\n";
 }
 
@@ -111,9 +152,12 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
     }
     return true;
   };
-  const SolveResult r = solve(o, on_iteration);
+  IterativeSolver solver(o, make_problem(o));
+  solver.set_level_timing(args.level_table);
+  while (solver.running()) on_iteration(solver.step());
+  const SolveResult r = solver.result();
   if (!text) {
-    print_json(o, r);
+    print_json(o, r, args.level_table ? level_table_json(solver) : nlohmann::json());
   } else {
     if (!args.quiet && printed_last != r.iterations && !r.history.empty()) {
       const IterationRecord& h = r.history.back();
@@ -135,6 +179,7 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
     std::printf("backend: %s%s, %llu launches per iteration\n", r.backend.c_str(),
                 r.backend == "cuda" ? (o.cuda_graphs ? " (cycles replayed as CUDA Graphs)" : " (graphs off)") : "",
                 (unsigned long long)r.launches_per_iteration);
+    if (args.level_table) print_level_table(solver, r.iterations);
   }
   return r.converged() ? 0 : 3;
 }
@@ -155,6 +200,9 @@ Subcommand add_solve_command(CLI::App& app) {
   cmd->add_option("--every", args->every, "Print every k-th iteration (0: 1-20 all, then every 10, then 100)");
   cmd->add_flag("--json", args->json, "Print one JSON object (summary and history) instead of text");
   cmd->add_flag("--quiet", args->quiet, "Text output: summary only");
+  cmd->add_flag("--level-table", args->level_table,
+                "Per level: calls, launches and milliseconds per phase (relax, restrict, prolong, coarse solve) "
+                "over the solve; each operation is timed on its own (CUDA: no graph replay). --json adds levels_table");
   return {cmd, [args, cmd] { return run(*args, *cmd); }};
 }
 
