@@ -39,20 +39,23 @@ void expect_refused(const std::string& args, const std::string& message) {
 }
 
 TEST(Cli, BadInputGetsAClearMessageAndNonZeroExit) {
-  expect_refused("--eps 0", "--eps must be in (0, 1]");
-  expect_refused("--eps -1", "--eps must be in (0, 1]");
-  expect_refused("--eps 2", "--eps must be in (0, 1]");
-  expect_refused("--eps abc", "--eps");
-  expect_refused("--kappa 0", "--kappa must be a positive integer or W");
+  expect_refused("--eps 0", "eps must be in (0, 1] (got 0)");
+  expect_refused("--eps -1", "eps must be in (0, 1] (got -1)");
+  expect_refused("--eps 2", "eps must be in (0, 1] (got 2)");
+  expect_refused("--eps abc", "--eps must be a finite number (got 'abc')");
+  expect_refused("--eps nan", "--eps must be a finite number (got 'nan')");
+  expect_refused("--kappa 0", "--kappa must be a positive integer or W (got '0')");
   expect_refused("--kappa x", "--kappa must be a positive integer or W");
-  expect_refused("--nu1 0 --nu2 0", "--nu1 + --nu2 must be at least 1");
-  expect_refused("--levels 0", "--levels must be between 1 and 16");
+  expect_refused("--nu1 0 --nu2 0", "nu1 + nu2 must be at least 1");
+  expect_refused("--levels 0", "levels must be between 1 and 16 (got 0)");
   expect_refused("--levels 15", "of memory; this machine has");
-  expect_refused("--levels ten", "--levels");
-  expect_refused("--smoother sor", "unknown --smoother 'sor'");
-  expect_refused("--omega fast", "--omega must be auto, lfa or a number");
-  expect_refused("--solver gmres", "--solver must be mg, pcg or fcg");
-  expect_refused("--problem 7", "--problem must be 0 or 1");
+  expect_refused("--levels ten", "--levels must be an integer (got 'ten')");
+  expect_refused("--smoother sor", "--smoother must be one of jacobi, gs-rb, xzebra, yzebra or xyzebra (got 'sor')");
+  expect_refused("--omega fast", "--omega must be auto, lfa or a number (got 'fast')");
+  expect_refused("--solver gmres", "--solver must be one of mg, pcg or fcg (got 'gmres')");
+  expect_refused("--problem 7", "--problem must be 0 or 1 (got '7')");
+  expect_refused("--cycle gamma --kappa 3", "--kappa does not apply to --cycle gamma");
+  expect_refused("--kappa 3 --gamma 2", "contradict each other");
   expect_refused("--no-such-option", "no-such-option");
 }
 
@@ -211,8 +214,8 @@ TEST(Cli, BackendCudaFailsClearlyWithoutAGpu) {
     EXPECT_NE(o.output.find("kcycle: error: --backend cuda: " + cuda.reason), std::string::npos)
         << command << "\n" << o.output;
   }
-  expect_refused("--backend gpu", "--backend must be cpu, cuda or auto");
-  expect_refused("--graphs maybe", "--graphs must be on or off");
+  expect_refused("--backend gpu", "--backend must be one of cpu, cuda or auto (got 'gpu')");
+  expect_refused("--graphs maybe", "--graphs must be on or off (got 'maybe')");
 }
 
 }  // namespace

@@ -113,9 +113,9 @@ TEST(CostModel, CalibrationFileRoundTripAndClearErrors) {
   EXPECT_DOUBLE_EQ(back.model.beta, 2e-9);
   ASSERT_EQ(back.samples.size(), 2u);
   EXPECT_EQ(back.samples[1].kappa, kKappaW);
-  EXPECT_THROW(load_calibration(path + ".missing"), std::runtime_error);
+  EXPECT_THROW(load_calibration(path + ".missing"), InvalidOptions);
   std::ofstream(path) << "{ not json";
-  EXPECT_THROW(load_calibration(path), std::runtime_error);
+  EXPECT_THROW(load_calibration(path), InvalidOptions);
   std::remove(path.c_str());
 }
 

@@ -2,11 +2,8 @@
 // line, print the paper's cycle counts, and benchmark the cycles.
 #include <exception>
 #include <iostream>
-#include <string>
-#include <vector>
 
 #include "commands.hpp"
-#include "solver_args.hpp"
 #include "kcycle/solver_options.hpp"
 
 int main(int argc, char** argv) {
@@ -26,23 +23,8 @@ int main(int argc, char** argv) {
     std::cerr << app.help();
     return 2;
   }
-  // `solve --config FILE`: the file's options go in front of the command line's, which win.
-  std::vector<std::string> args(argv, argv + argc);
-  for (std::size_t k = 2; k + 1 < args.size(); ++k)
-    if (args[1] == "solve" && args[k] == "--config") {
-      try {
-        const std::vector<std::string> from_file = kcycle::cli::config_arguments(args[k + 1]);
-        args.insert(args.begin() + 2, from_file.begin(), from_file.end());
-      } catch (const std::exception& e) {
-        std::cerr << "kcycle: error: " << e.what() << "\n";
-        return 2;
-      }
-      break;
-    }
-  std::vector<const char*> argv2;
-  for (const auto& a : args) argv2.push_back(a.c_str());
   try {
-    app.parse(int(argv2.size()), argv2.data());
+    app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;  // --help is 0; every parse error is bad input
   }

@@ -20,7 +20,6 @@ namespace {
 
 struct SolveArgs {
   SolverArgs solver;
-  std::string config;
   int every = 0;  // print every k-th iteration; 0 = all of the first 20, then thinner
   bool json = false;
   bool quiet = false;
@@ -194,9 +193,6 @@ Subcommand add_solve_command(CLI::App& app) {
       "multigrid kappa-cycle, stand-alone or as a CG preconditioner. Exit status: 0 converged, "
       "2 bad input, 3 not converged (max iterations, divergence, NaN).");
   add_solver_options(*cmd, args->solver);
-  // --config FILE is expanded into options by main() before parsing (see config_arguments).
-  cmd->add_option("--config", args->config, "Read parameters from a file (key=value lines, keys = option names; "
-                                            "the visualizer's Export writes these); the command line overrides it");
   cmd->add_option("--every", args->every, "Print every k-th iteration (0: 1-20 all, then every 10, then 100)");
   cmd->add_flag("--json", args->json, "Print one JSON object (summary and history) instead of text");
   cmd->add_flag("--quiet", args->quiet, "Text output: summary only");

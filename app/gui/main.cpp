@@ -20,7 +20,7 @@
 #include <optional>
 #include <thread>
 
-#include "../cli/solver_args.hpp"
+#include "kcycle/options_io.hpp"
 #include "field_renderer.hpp"
 #include "panels.hpp"
 #include "screenshot.hpp"
@@ -114,11 +114,12 @@ int main(int argc, char** argv) {
     if (ui.scripted) script.emplace(script_path);
     ui.params = default_parameters();
     const std::filesystem::path last = config_dir() / "last-parameters.toml";
-    if (!config_path.empty()) ui.params = cli::read_config(config_path);
+    if (!config_path.empty()) ui.params = load_parameters_file(config_path);
     else if (!ui.scripted && std::filesystem::exists(last)) {
       try {
-        ui.params = cli::read_config(last.string());
-      } catch (const std::exception&) {  // an old or damaged file: start from the defaults
+        ui.params = load_parameters_file(last.string());
+      } catch (const std::exception& e) {  // an old or damaged file: start from the defaults, saying why
+        ui.notice = std::string("started from the defaults: ") + e.what();
       }
     }
   } catch (const std::exception& e) {
@@ -224,7 +225,7 @@ int main(int argc, char** argv) {
       last = now;
       ui.fps = ui.fps == 0 ? 1.0f / std::max(dt, 1e-6f) : 0.95f * ui.fps + 0.05f / std::max(dt, 1e-6f);
     }
-    if (!ui.scripted) std::ofstream(config_dir() / "last-parameters.toml") << cli::to_config(ui.params);
+    if (!ui.scripted) std::ofstream(config_dir() / "last-parameters.toml") << to_parameters_file(ui.params);
   }  // the worker and GL objects go before the context
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();

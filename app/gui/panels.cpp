@@ -8,15 +8,13 @@
 #include <fstream>
 #include <string>
 
-#include "../cli/solver_args.hpp"
 #include "kcycle/cost_model.hpp"
 #include "kcycle/cycle_counts.hpp"
-#include "kcycle/cpu_backend.hpp"
+#include "kcycle/enum_names.hpp"
+#include "kcycle/options_io.hpp"
 #include "plot.hpp"
 
 namespace kcycle::gui {
-
-using cli::to_config;
 
 namespace {
 
@@ -46,16 +44,38 @@ void record_rect(const char* name) {
   rects().push_back({name, p.x, p.y, s.x, s.y});
 }
 
-template <class Enum, std::size_t N>
-bool combo(const char* label, Enum& value, const Enum (&options)[N], const char* const (&names)[N]) {
-  int current = 0;
-  for (std::size_t k = 0; k < N; ++k)
-    if (options[k] == value) current = int(k);
-  if (ImGui::Combo(label, &current, names, int(N))) {
-    value = options[current];
-    return true;
+// A combo over an enum's name table (kcycle/enum_names.hpp), showing its labels.
+template <class Enum>
+bool combo(const char* label, Enum& value) {
+  const auto& table = name_table<Enum>();
+  bool changed = false;
+  if (ImGui::BeginCombo(label, std::string(enum_label(value)).c_str())) {
+    for (const auto& entry : table) {
+      if (ImGui::Selectable(std::string(entry.label).c_str(), entry.value == value) && entry.value != value) {
+        value = entry.value;
+        changed = true;
+      }
+    }
+    ImGui::EndCombo();
   }
-  return false;
+  return changed;
+}
+
+// The preset the options are (all four of its parts), or none.
+const Preset* matching_preset(const SolverOptions& o) {
+  for (const Preset& p : presets())
+    if (p.smoother == o.smoother && p.coarsening == o.coarsening && p.coarse_operator == o.coarse_operator &&
+        p.solver == o.solver)
+      return &p;
+  return nullptr;
+}
+
+void preset_combo(SolverOptions& o) {
+  const Preset* current = matching_preset(o);
+  if (!ImGui::BeginCombo("preset", current ? std::string(current->name).c_str() : "(custom)")) return;
+  for (const Preset& p : presets())
+    if (ImGui::Selectable(std::string(p.name).c_str(), &p == current)) apply(p, o);
+  ImGui::EndCombo();
 }
 
 }  // namespace
@@ -79,16 +99,7 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   const SolverOptions before = o;
 
   // The paper's six solvers, then every part one by one.
-  static const char* preset_names[] = {"(custom)", "jacobi", "jacobi+cg", "xyzebra-galerkin",
-                                       "xyzebra-galerkin+cg", "xzebra-semi-galerkin", "xzebra-semi-galerkin+cg"};
-  int preset = 0;
-  for (int k = 1; k < 7; ++k) {
-    const auto p = find_preset(preset_names[k]);
-    if (p->smoother == o.smoother && p->coarsening == o.coarsening && p->coarse_operator == o.coarse_operator &&
-        p->solver == o.solver)
-      preset = k;
-  }
-  if (ImGui::Combo("preset", &preset, preset_names, 7) && preset > 0) apply(*find_preset(preset_names[preset]), o);
+  preset_combo(o);
 
   section("problem");
   float eps = float(o.eps);
@@ -96,9 +107,7 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   float angle = float(o.angle_degrees);
   if (ImGui::SliderFloat("angle (deg)", &angle, 0.0f, 90.0f, "%.1f")) o.angle_degrees = angle;
   ImGui::SliderInt("levels", &o.levels, 2, 12);
-  int problem = int(o.problem);
-  static const char* problems[] = {"0: random error, zero rhs", "1: manufactured solution"};
-  if (ImGui::Combo("problem", &problem, problems, 2)) o.problem = ProblemKind(problem);
+  combo("problem", o.problem);
   int seed = int(o.seed);
   if (ImGui::InputInt("seed", &seed)) o.seed = std::uint64_t(std::max(seed, 0));
 
@@ -109,38 +118,24 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     o.cycle = {CycleType::Kappa, kappa_index >= o.levels ? kKappaW : kappa_index};
   ImGui::SameLine();
   ImGui::TextDisabled("%s", o.cycle.counter == 1 ? "V" : o.cycle.counter == 2 ? "F" : o.cycle.counter >= o.levels ? "W" : "");
-  static const Smoother smoothers[] = {Smoother::Jacobi, Smoother::GaussSeidel, Smoother::XZebra, Smoother::YZebra,
-                                       Smoother::XYZebra};
-  static const char* smoother_names[] = {"damped Jacobi", "Gauss-Seidel red-black", "x-line zebra", "y-line zebra",
-                                         "alternating x/y zebra"};
-  combo("smoother", o.smoother, smoothers, smoother_names);
+  combo("smoother", o.smoother);
   ImGui::SliderInt("nu1 (pre)", &o.nu1, 0, 4);
   ImGui::SliderInt("nu2 (post)", &o.nu2, 0, 4);
   if (o.smoother == Smoother::Jacobi) {
-    static const OmegaMode modes[] = {OmegaMode::Paper, OmegaMode::Fourier, OmegaMode::Fixed};
-    static const char* mode_names[] = {"paper's formula", "Fourier-optimal (LFA)", "fixed"};
-    combo("omega", o.omega_mode, modes, mode_names);
+    combo("omega", o.omega_mode);
     if (o.omega_mode == OmegaMode::Fixed) {
       float w = float(o.omega > 0 ? o.omega : 0.8);
       if (ImGui::SliderFloat("omega value", &w, 0.05f, 1.95f)) o.omega = w;
       else if (o.omega <= 0) o.omega = w;
     }
   }
-  static const Coarsening coarsenings[] = {Coarsening::Full, Coarsening::SemiY};
-  static const char* coarsening_names[] = {"full", "semi (y only)"};
-  combo("coarsening", o.coarsening, coarsenings, coarsening_names);
-  static const CoarseOperator ops[] = {CoarseOperator::Rediscretized, CoarseOperator::Galerkin};
-  static const char* op_names[] = {"rediscretized", "Galerkin (RAP)"};
-  combo("coarse operator", o.coarse_operator, ops, op_names);
+  combo("coarsening", o.coarsening);
+  combo("coarse operator", o.coarse_operator);
   ImGui::Checkbox("symmetric smoothing", &o.symmetric_smoothing);
 
   section("solver");
-  static const SolverKind solvers[] = {SolverKind::Multigrid, SolverKind::PCG, SolverKind::FCG};
-  static const char* solver_names[] = {"stand-alone cycle", "CG + cycle (MGCG)", "flexible CG + cycle"};
-  combo("solver", o.solver, solvers, solver_names);
-  static const BackendKind backends[] = {BackendKind::Cpu, BackendKind::Cuda, BackendKind::Auto};
-  static const char* backend_names[] = {"cpu (OpenMP)", "cuda", "auto (CUDA if usable)"};
-  combo("backend", o.backend, backends, backend_names);
+  combo("solver", o.solver);
+  combo("backend", o.backend);
   if (o.backend != BackendKind::Cpu) ImGui::Checkbox("CUDA Graphs (replay whole cycles)", &o.cuda_graphs);
   float tol_exp = float(std::log10(o.tolerance));
   if (ImGui::SliderFloat("tolerance", &tol_exp, -12.0f, -2.0f, "1e%.0f")) o.tolerance = std::pow(10.0, std::round(tol_exp));
@@ -151,7 +146,7 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     ImGui::PopStyleColor();
   }
   // Every change takes effect at once: the worker cancels the running solve and restarts.
-  if (to_config(o) != to_config(before)) worker.set_options(o);
+  if (o != before) worker.set_options(o);
   ImGui::End();
 }
 
@@ -193,7 +188,7 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   ImGui::SameLine();
   if (ImGui::Button("Parameters")) {
     std::ofstream f("kcycle-parameters.toml");
-    f << to_config(ui.params);
+    f << to_parameters_file(ui.params);
     ui.notice = f ? "wrote kcycle-parameters.toml (kcycle solve --config kcycle-parameters.toml)"
                   : "cannot write kcycle-parameters.toml";
   }

@@ -3,9 +3,9 @@
 // applied between frames, so tests (and the README's main job on a server) can run the
 // visualizer under Xvfb and take screenshots.
 //
-//   set NAME VALUE     levels eps angle kappa smoother nu1 nu2 omega solver problem tol
-//                      coarsening coarse-operator preset symmetric max-iter seed backend graphs
-//                      view-level residual follow spectrum speed zoom interop
+//   set NAME VALUE     any solver option, by the key the CLI and parameters files use
+//                      (kcycle/options_io.hpp: levels eps angle kappa smoother ...), or a view
+//                      setting: view-level residual follow spectrum speed zoom interop
 //   run | pause | step | step-op | reset | pin | calibrate N
 //   wait-cycles N      until the current run has done N cycles (timeout 120 s)
 //   wait-done          until the current run stops (converged, limit, ...)
@@ -36,12 +36,23 @@ class ScriptRunner {
   int exit_code() const { return exit_code_; }
 
  private:
+  struct Frame;
+  using Action = bool (*)(Frame&);  // false: still waiting (see Frame in script.cpp)
+  struct Verb {
+    const char* name;
+    Action action;
+  };
   struct Command {
+    Action action;
     std::string verb;
     std::vector<std::string> args;
     int line;
   };
-  bool execute(const Command& c, UiState& ui, SolverWorker& worker, const Snapshot& snap);
+  static const std::vector<Verb>& verbs();
+  static bool set(Frame& f);
+  static bool write_layout(Frame& f);
+  static bool print_summary(Frame& f);
+  void stress_change(UiState& ui, SolverWorker& worker);
   void fail(const Command& c, const std::string& why);
   double now() const;
 

@@ -4,15 +4,6 @@
 
 namespace kcycle {
 
-std::string_view to_string(BackendKind k) {
-  switch (k) {
-    case BackendKind::Cpu: return "cpu";
-    case BackendKind::Cuda: return "cuda";
-    case BackendKind::Auto: return "auto";
-  }
-  return "?";
-}
-
 ResolvedBackend resolve_backend(BackendKind requested) {
   if (requested == BackendKind::Cpu) return {BackendKind::Cpu, ""};
   const CudaDeviceStatus& cuda = cuda_device_status();

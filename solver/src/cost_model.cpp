@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <sstream>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -101,33 +102,101 @@ void save_calibration(const Calibration& c, const std::string& path) {
   out << j.dump(1) << "\n";
 }
 
-Calibration load_calibration(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read calibration file " + path + " (run `kcycle calibrate` first)");
-  try {
-    const nlohmann::json j = nlohmann::json::parse(in);
-    if (j.value("format", "") != "kcycle-calibration-1")
-      throw std::runtime_error("not a kcycle calibration file");
-    Calibration c;
-    c.model = {j.at("alpha_seconds").get<double>(), j.at("beta_seconds").get<double>()};
-    c.backend = j.value("backend", "cpu");
-    c.smoother = j.value("smoother", "");
-    c.coarsening = j.value("coarsening", "");
-    c.launches_per_call = j.value("launches_per_call", 0);
-    c.threads = j.value("threads", 0);
-    for (const auto& s : j.value("samples", nlohmann::json::array())) {
-      const auto& k = s.at("kappa");
-      c.samples.push_back({k.is_string() ? kKappaW : k.get<int>(), s.at("levels").get<int>(),
-                           s.at("launches").get<double>(), s.at("ops").get<double>(),
-                           s.at("seconds").get<double>()});
-    }
-    if (!(c.model.alpha >= 0 && c.model.beta > 0)) throw std::runtime_error("alpha/beta out of range");
-    return c;
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error("calibration file " + path + " is malformed: " + e.what());
-  } catch (const std::runtime_error& e) {
-    throw std::runtime_error("calibration file " + path + ": " + e.what());
+namespace {
+
+// Reads a calibration's JSON object strictly: every key known, every value of its type and
+// finite; a message names the source, the key and what was expected.
+class CalibrationReader {
+ public:
+  explicit CalibrationReader(std::string source) : source_(std::move(source)) {}
+
+  [[noreturn]] void refuse(const std::string& where, const std::string& what) const {
+    throw InvalidOptions(source_ + ": " + where + " " + what);
   }
+  void only_keys(const nlohmann::json& j, const std::string& where, std::initializer_list<const char*> keys) const {
+    if (!j.is_object()) refuse(where, "must be a JSON object");
+    for (const auto& [key, value] : j.items()) {
+      bool known = false;
+      for (const char* k : keys) known |= key == k;
+      if (!known) refuse(where.empty() ? "key '" + key + "'" : where + "." + key, "is not a calibration key");
+    }
+  }
+  double finite(const nlohmann::json& j, const std::string& key, const std::string& where) const {
+    const auto it = j.find(key);
+    if (it == j.end()) refuse(where + key, "is missing");
+    if (!it->is_number()) refuse(where + key, "must be a number (got " + std::string(it->type_name()) + ")");
+    const double x = it->get<double>();
+    if (!std::isfinite(x)) refuse(where + key, "must be finite");
+    return x;
+  }
+  int integer(const nlohmann::json& j, const std::string& key, const std::string& where, int fallback) const {
+    const auto it = j.find(key);
+    if (it == j.end()) return fallback;
+    if (!it->is_number_integer() || it->get<long long>() < 0 || it->get<long long>() > 1 << 30)
+      refuse(where + key, "must be a non-negative integer");
+    return it->get<int>();
+  }
+  std::string text(const nlohmann::json& j, const std::string& key, const std::string& fallback) const {
+    const auto it = j.find(key);
+    if (it == j.end()) return fallback;
+    if (!it->is_string()) refuse(key, "must be a string (got " + std::string(it->type_name()) + ")");
+    return it->get<std::string>();
+  }
+
+ private:
+  std::string source_;
+};
+
+}  // namespace
+
+Calibration parse_calibration(std::string_view text, const std::string& source) {
+  const CalibrationReader read(source);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw InvalidOptions(source + ": not valid JSON (" + e.what() + ")");
+  }
+  read.only_keys(j, "", {"format", "alpha_seconds", "beta_seconds", "backend", "smoother", "coarsening",
+                         "launches_per_call", "threads", "samples"});
+  if (read.text(j, "format", "") != "kcycle-calibration-1")
+    read.refuse("format", "must be \"kcycle-calibration-1\" (not a kcycle calibration file)");
+  Calibration c;
+  c.model = {read.finite(j, "alpha_seconds", ""), read.finite(j, "beta_seconds", "")};
+  if (!(c.model.alpha >= 0)) read.refuse("alpha_seconds", "must be non-negative");
+  if (!(c.model.beta > 0)) read.refuse("beta_seconds", "must be positive");
+  c.backend = read.text(j, "backend", "cpu");
+  c.smoother = read.text(j, "smoother", "");
+  c.coarsening = read.text(j, "coarsening", "");
+  c.launches_per_call = read.integer(j, "launches_per_call", "", 0);
+  c.threads = read.integer(j, "threads", "", 0);
+  const auto samples = j.find("samples");
+  if (samples != j.end()) {
+    if (!samples->is_array()) read.refuse("samples", "must be an array");
+    for (std::size_t k = 0; k < samples->size(); ++k) {
+      const nlohmann::json& s = (*samples)[k];
+      const std::string where = "samples[" + std::to_string(k) + "].";
+      read.only_keys(s, "samples[" + std::to_string(k) + "]", {"kappa", "levels", "launches", "ops", "seconds"});
+      const auto kappa = s.find("kappa");
+      if (kappa == s.end()) read.refuse(where + "kappa", "is missing");
+      const bool w = kappa->is_string() && kappa->get<std::string>() == "W";
+      if (!w && !(kappa->is_number_integer() && kappa->get<long long>() >= 1 && kappa->get<long long>() <= 1 << 20))
+        read.refuse(where + "kappa", "must be a positive integer or \"W\"");
+      const int levels = read.integer(s, "levels", where, 0);
+      if (levels < 1) read.refuse(where + "levels", "must be a positive integer");
+      c.samples.push_back({w ? kKappaW : kappa->get<int>(), levels, read.finite(s, "launches", where),
+                           read.finite(s, "ops", where), read.finite(s, "seconds", where)});
+    }
+  }
+  return c;
+}
+
+Calibration load_calibration(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InvalidOptions("cannot read calibration file " + path + " (run `kcycle calibrate` first)");
+  std::ostringstream body;
+  body << in.rdbuf();
+  return parse_calibration(body.str(), "calibration file " + path);
 }
 
 }  // namespace kcycle

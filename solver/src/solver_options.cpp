@@ -41,28 +41,34 @@ std::optional<std::size_t> available_memory_bytes() {
   return std::nullopt;
 }
 
+// Option values in messages: %g, so 1e-07 does not print as 0.000000.
+std::string shown(double x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
+// Messages name options by their key (levels, eps, ...), as every front end spells them.
 void validate(const SolverOptions& o) {
   if (o.levels < 1 || o.levels > kMaxLevels)
-    reject("--levels must be between 1 and " + std::to_string(kMaxLevels) + " (got " +
-           std::to_string(o.levels) + ")");
-  if (!std::isfinite(o.eps) || o.eps <= 0.0 || o.eps > 1.0)
-    reject("--eps must be in (0, 1] (got " + std::to_string(o.eps) + ")");
-  if (!std::isfinite(o.angle_degrees)) reject("--angle must be a finite number of degrees");
+    reject("levels must be between 1 and " + std::to_string(kMaxLevels) + " (got " + std::to_string(o.levels) + ")");
+  if (!std::isfinite(o.eps) || o.eps <= 0.0 || o.eps > 1.0) reject("eps must be in (0, 1] (got " + shown(o.eps) + ")");
+  if (!std::isfinite(o.angle_degrees)) reject("angle must be a finite number of degrees");
   if (o.cycle.counter < 1)
-    reject(std::string(o.cycle.type == CycleType::Gamma ? "--gamma" : "--kappa") +
-           " must be a positive integer or W (got " + std::to_string(o.cycle.counter) + ")");
-  if (o.nu1 < 0 || o.nu2 < 0) reject("--nu1 and --nu2 must be non-negative");
-  if (o.nu1 + o.nu2 == 0) reject("--nu1 + --nu2 must be at least 1: a cycle needs relaxation");
+    reject(std::string(o.cycle.type == CycleType::Gamma ? "gamma" : "kappa") + " must be a positive integer or W (got " +
+           std::to_string(o.cycle.counter) + ")");
+  if (o.nu1 < 0 || o.nu2 < 0) reject("nu1 and nu2 must be non-negative");
+  if (o.nu1 + o.nu2 == 0) reject("nu1 + nu2 must be at least 1: a cycle needs relaxation");
   if (o.omega_mode == OmegaMode::Fixed && !(o.omega > 0.0 && o.omega < 2.0))
-    reject("--omega must be in (0, 2), 'auto' or 'lfa' (got " + std::to_string(o.omega) + ")");
+    reject("omega must be in (0, 2), auto or lfa (got " + shown(o.omega) + ")");
   if (!(o.tolerance > 0.0 && o.tolerance < 1.0))
-    reject("--tol must be a reduction factor in (0, 1), e.g. 1e-8");
-  if (o.max_iterations < 1) reject("--max-iter must be at least 1");
+    reject("tol must be a reduction factor in (0, 1), e.g. 1e-8 (got " + shown(o.tolerance) + ")");
+  if (o.max_iterations < 1) reject("max-iter must be at least 1");
   if (!(o.divergence_factor > 1.0)) reject("the divergence factor must exceed 1");
-  if (o.threads < 0) reject("--threads must be 0 (all cores) or positive");
+  if (o.threads < 0) reject("threads must be 0 (all cores) or positive");
   const std::size_t need = estimated_memory_bytes(o);
   if (const auto have = available_memory_bytes(); have && need > *have / 10 * 9)
-    reject(std::to_string(o.levels) + " levels need about " + gib(need) +
+    reject("levels " + std::to_string(o.levels) + " need about " + gib(need) +
            " of memory; this machine has " + gib(*have) + " available");
 }
 
@@ -75,37 +81,6 @@ std::optional<int> parse_kappa(std::string_view text) {
 }
 
 std::string kappa_to_string(int kappa) { return kappa == kKappaW ? "W" : std::to_string(kappa); }
-
-std::string_view to_string(SolverKind k) {
-  switch (k) {
-    case SolverKind::Multigrid: return "mg";
-    case SolverKind::PCG: return "pcg";
-    case SolverKind::FCG: return "fcg";
-  }
-  return "?";
-}
-std::string_view to_string(OmegaMode m) {
-  switch (m) {
-    case OmegaMode::Paper: return "auto";
-    case OmegaMode::Fourier: return "lfa";
-    case OmegaMode::Fixed: return "fixed";
-  }
-  return "?";
-}
-std::string_view to_string(Smoother s) {
-  switch (s) {
-    case Smoother::Jacobi: return "jacobi";
-    case Smoother::GaussSeidel: return "gs-rb";
-    case Smoother::XZebra: return "xzebra";
-    case Smoother::YZebra: return "yzebra";
-    case Smoother::XYZebra: return "xyzebra";
-  }
-  return "?";
-}
-std::string_view to_string(Coarsening c) { return c == Coarsening::Full ? "full" : "semi"; }
-std::string_view to_string(CoarseOperator c) {
-  return c == CoarseOperator::Galerkin ? "galerkin" : "rediscretized";
-}
 
 const std::vector<Preset>& presets() {
   using C = Coarsening;
@@ -139,46 +114,4 @@ void apply(const Preset& p, SolverOptions& o) {
   o.coarse_operator = p.coarse_operator;
   o.solver = p.solver;
 }
-std::string_view to_string(CycleType t) {
-  switch (t) {
-    case CycleType::Kappa: return "kappa";
-    case CycleType::Gamma: return "gamma";
-    case CycleType::F: return "f";
-  }
-  return "?";
-}
-
-std::optional<SolverKind> parse_solver(std::string_view s) {
-  for (SolverKind k : {SolverKind::Multigrid, SolverKind::PCG, SolverKind::FCG})
-    if (s == to_string(k)) return k;
-  return std::nullopt;
-}
-std::optional<Smoother> parse_smoother(std::string_view s) {
-  for (Smoother k : {Smoother::Jacobi, Smoother::GaussSeidel, Smoother::XZebra, Smoother::YZebra,
-                     Smoother::XYZebra})
-    if (s == to_string(k)) return k;
-  return std::nullopt;
-}
-std::string smoother_names() { return "jacobi, gs-rb, xzebra, yzebra, xyzebra"; }
-std::optional<Coarsening> parse_coarsening(std::string_view s) {
-  for (Coarsening c : {Coarsening::Full, Coarsening::SemiY})
-    if (s == to_string(c)) return c;
-  return std::nullopt;
-}
-std::optional<CoarseOperator> parse_coarse_operator(std::string_view s) {
-  for (CoarseOperator c : {CoarseOperator::Rediscretized, CoarseOperator::Galerkin})
-    if (s == to_string(c)) return c;
-  return std::nullopt;
-}
-std::optional<BackendKind> parse_backend(std::string_view s) {
-  for (BackendKind k : {BackendKind::Cpu, BackendKind::Cuda, BackendKind::Auto})
-    if (s == to_string(k)) return k;
-  return std::nullopt;
-}
-std::optional<CycleType> parse_cycle_type(std::string_view s) {
-  for (CycleType t : {CycleType::Kappa, CycleType::Gamma, CycleType::F})
-    if (s == to_string(t)) return t;
-  return std::nullopt;
-}
-
 }  // namespace kcycle

@@ -211,7 +211,7 @@ TEST(Gui, BadParametersAreShownNotFatal) {
   const std::string shot = temp("bad.png");
   std::string out;
   EXPECT_NE(run_gui("set eps 0\nwait-cycles 1\n", &out), 0);
-  EXPECT_NE(out.find("--eps must be in (0, 1]"), std::string::npos) << out;
+  EXPECT_NE(out.find("refused the parameters: eps must be in (0, 1]"), std::string::npos) << out;
   ASSERT_EQ(run_gui("set eps 0\nframes 10\nscreenshot " + shot + "\nset eps 0.01\nwait-cycles 2\n", &out), 0) << out;
 }
 

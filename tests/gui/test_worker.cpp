@@ -50,7 +50,7 @@ TEST(Worker, RefusedParametersComeBackAsAnError) {
   o.eps = -1;
   const auto generation = w.set_options(o);
   ASSERT_TRUE(wait_for(w, [&](const Snapshot& s) { return s.generation == generation && !s.error.empty(); }));
-  EXPECT_NE(w.snapshot()->error.find("--eps"), std::string::npos);
+  EXPECT_NE(w.snapshot()->error.find("eps must be in (0, 1]"), std::string::npos);
 }
 
 TEST(Worker, StepsOneOperationAtATime) {

@@ -25,6 +25,5 @@ struct ResolvedBackend {
 // Throws InvalidOptions when CUDA is asked for and none is usable.
 ResolvedBackend resolve_backend(BackendKind requested);
 
-std::string_view to_string(BackendKind);
 
 }  // namespace kcycle

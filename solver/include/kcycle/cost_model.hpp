@@ -6,6 +6,7 @@
 // visualizer reuse.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kcycle/multigrid.hpp"
@@ -63,7 +64,10 @@ struct Calibration {
   std::vector<TimingSample> samples;
 };
 void save_calibration(const Calibration& calibration, const std::string& path);
-// Throws std::runtime_error with the reason when the file is missing or malformed.
+// Throws InvalidOptions naming the file, the key and what was expected when the file is
+// missing or malformed (unknown key, wrong type, non-finite number, truncated JSON).
 Calibration load_calibration(const std::string& path);
+// The same from text; `source` names it in messages.
+Calibration parse_calibration(std::string_view text, const std::string& source);
 
 }  // namespace kcycle

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kcycle/backend_selection.hpp"
+#include "kcycle/enum_names.hpp"
 #include "kcycle/multigrid.hpp"
 
 namespace kcycle {
@@ -16,10 +17,6 @@ namespace kcycle {
 // kappa = W: any counter >= levels gives the W-cycle (Proposition 2.1).
 inline constexpr int kKappaW = std::numeric_limits<int>::max();
 inline constexpr int kMaxLevels = 16;
-
-enum class SolverKind { Multigrid, PCG, FCG };
-enum class OmegaMode { Paper, Fourier, Fixed };
-enum class ProblemKind { RandomError = 0, Manufactured = 1 };
 
 struct SolverOptions {
   int levels = 7;
@@ -43,6 +40,8 @@ struct SolverOptions {
   int threads = 0;                 // 0: all cores
   BackendKind backend = BackendKind::Cpu;
   bool cuda_graphs = true;         // CUDA backend: replay each cycle as a recorded graph
+
+  friend bool operator==(const SolverOptions&, const SolverOptions&) = default;
 };
 
 class InvalidOptions : public std::invalid_argument {
@@ -76,20 +75,5 @@ struct Preset {
 const std::vector<Preset>& presets();
 std::optional<Preset> find_preset(std::string_view name);
 void apply(const Preset& preset, SolverOptions& options);
-
-std::string_view to_string(SolverKind);
-std::string_view to_string(Coarsening);
-std::string_view to_string(CoarseOperator);
-std::string_view to_string(OmegaMode);
-std::string_view to_string(Smoother);
-std::string_view to_string(CycleType);
-std::optional<SolverKind> parse_solver(std::string_view);
-std::optional<Smoother> parse_smoother(std::string_view);
-std::optional<CycleType> parse_cycle_type(std::string_view);
-std::optional<Coarsening> parse_coarsening(std::string_view);
-std::optional<CoarseOperator> parse_coarse_operator(std::string_view);
-std::optional<BackendKind> parse_backend(std::string_view);
-// The names parse_smoother accepts, for messages.
-std::string smoother_names();
 
 }  // namespace kcycle
