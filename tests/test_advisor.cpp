@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "kcycle/advisor.hpp"
+#include "kcycle/cost_model.hpp"
+#include "kcycle/cycle_counts.hpp"
 #include "kcycle/solve.hpp"
 
 namespace kcycle {
@@ -51,17 +53,31 @@ TEST(Advisor, PicksAKappaWithin15PercentOfBruteForce) {
 }
 
 TEST(Advisor, LaunchCostDecidesBetweenNeighbouringKappas) {
-  // With the same convergence, a machine with expensive launches must not prefer more calls.
+  // The same probes (the same iteration counts) under two machines: launches free, and
+  // launches costing 1 ms. Each candidate's time must grow by exactly alpha times its
+  // launches, and the expensive machine must pick a kappa with strictly fewer calls.
   SolverOptions o;
   o.levels = 7;
   o.eps = 1e-4;
   o.angle_degrees = 45;
+  o.threads = 2;
   AdvisorSettings cheap, costly;
   cheap.model = CostModel{0.0, 1e-9};
   costly.model = CostModel{1e-3, 1e-9};
   const Advice a = advise(o, cheap), b = advise(o, costly);
-  auto calls_rank = [](int kappa) { return kappa == kKappaW ? 99 : kappa; };
-  EXPECT_LE(calls_rank(b.recommended_kappa), calls_rank(a.recommended_kappa));
+  ASSERT_EQ(a.candidates.size(), b.candidates.size());
+  const int per_call = multigrid_settings(o).launches_per_call();
+  for (std::size_t k = 0; k < a.candidates.size(); ++k) {
+    const int kappa = a.candidates[k].kappa;
+    EXPECT_EQ(a.candidates[k].predicted_iterations, b.candidates[k].predicted_iterations);
+    EXPECT_NEAR(b.candidates[k].seconds_per_iteration - a.candidates[k].seconds_per_iteration,
+                1e-3 * cycle_launches(kappa, o.levels, per_call), 1e-12)
+        << "kappa " << kappa_to_string(kappa) << ": alpha must price every launch";
+  }
+  auto calls = [&](int kappa) { return total_calls(std::min(kappa, o.levels), o.levels); };
+  EXPECT_LT(calls(b.recommended_kappa), calls(a.recommended_kappa))
+      << "free launches: kappa=" << kappa_to_string(a.recommended_kappa)
+      << ", 1 ms launches: kappa=" << kappa_to_string(b.recommended_kappa);
 }
 
 }  // namespace

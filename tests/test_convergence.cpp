@@ -3,25 +3,36 @@
 
 #include <cmath>
 
+#include "backend_under_test.hpp"
 #include "kcycle/solve.hpp"
 
 namespace kcycle {
 namespace {
 
+template <class Backend>
 SolverOptions jacobi_options(int levels, double eps, double angle, int kappa) {
-  SolverOptions o;
+  SolverOptions o = testing::OnEveryBackend<Backend>::on_this_backend({});
   o.levels = levels;
   o.eps = eps;
   o.angle_degrees = angle;
   o.cycle = {CycleType::Kappa, kappa};
-  o.threads = 2;
   return o;
 }
 
-TEST(Convergence, PoissonVCycleFactorIsSmallAndIndependentOfLevels) {
+template <class Backend>
+using Convergence = testing::OnEveryBackend<Backend>;
+TYPED_TEST_SUITE(Convergence, testing::Backends, testing::BackendName);
+template <class Backend>
+using Stopping = testing::OnEveryBackend<Backend>;
+TYPED_TEST_SUITE(Stopping, testing::Backends, testing::BackendName);
+template <class Backend>
+using Problem = testing::OnEveryBackend<Backend>;
+TYPED_TEST_SUITE(Problem, testing::Backends, testing::BackendName);
+
+TYPED_TEST(Convergence, PoissonVCycleFactorIsSmallAndIndependentOfLevels) {
   double lo = 1, hi = 0;
   for (int n = 4; n <= 9; ++n) {
-    SolverOptions o = jacobi_options(n, 1.0, 0.0, 1);
+    SolverOptions o = jacobi_options<TypeParam>(n, 1.0, 0.0, 1);
     const SolveResult r = solve(o);
     ASSERT_TRUE(r.converged()) << r.message;
     // The asymptotic factor: the geometric mean over the last five cycles.
@@ -35,10 +46,10 @@ TEST(Convergence, PoissonVCycleFactorIsSmallAndIndependentOfLevels) {
   EXPECT_LT(hi - lo, 0.05) << "V(2,2) factor should not depend on the level count";
 }
 
-TEST(Convergence, ManufacturedSolutionIsSecondOrder) {
+TYPED_TEST(Convergence, ManufacturedSolutionIsSecondOrder) {
   double previous = 0;
   for (int n = 4; n <= 8; ++n) {
-    SolverOptions o = jacobi_options(n, 0.1, 30, 2);
+    SolverOptions o = jacobi_options<TypeParam>(n, 0.1, 30, 2);
     o.problem = ProblemKind::Manufactured;
     o.tolerance = 1e-11;
     const SolveResult r = solve(o);
@@ -51,11 +62,11 @@ TEST(Convergence, ManufacturedSolutionIsSecondOrder) {
   }
 }
 
-TEST(Convergence, StrongAnisotropyMoreKappaFewerCycles) {
+TYPED_TEST(Convergence, StrongAnisotropyMoreKappaFewerCycles) {
   // The paper's Table 4.1 setting (eps = 1e-4, 45 degrees, Jacobi(2,2)) at 8 levels.
   std::vector<int> cycles;
   for (int kappa : {1, 2, 3, 4, kKappaW}) {
-    const SolveResult r = solve(jacobi_options(8, 1e-4, 45, kappa));
+    const SolveResult r = solve(jacobi_options<TypeParam>(8, 1e-4, 45, kappa));
     ASSERT_TRUE(r.converged()) << "kappa=" << kappa_to_string(kappa) << ": " << r.message;
     cycles.push_back(r.iterations);
   }
@@ -66,9 +77,9 @@ TEST(Convergence, StrongAnisotropyMoreKappaFewerCycles) {
   EXPECT_GT(cycles[0], 2 * cycles[4]) << "the V-cycle should need far more cycles than W";
 }
 
-TEST(Convergence, MGCGNeedsFarFewerIterations) {
+TYPED_TEST(Convergence, MGCGNeedsFarFewerIterations) {
   for (int kappa : {1, 2, 3, kKappaW}) {
-    SolverOptions o = jacobi_options(8, 1e-4, 45, kappa);
+    SolverOptions o = jacobi_options<TypeParam>(8, 1e-4, 45, kappa);
     const SolveResult standalone = solve(o);
     for (SolverKind k : {SolverKind::PCG, SolverKind::FCG}) {
       o.solver = k;
@@ -80,8 +91,8 @@ TEST(Convergence, MGCGNeedsFarFewerIterations) {
   }
 }
 
-TEST(Stopping, DivergenceIsDetected) {
-  SolverOptions o = jacobi_options(6, 1.0, 0, 1);
+TYPED_TEST(Stopping, DivergenceIsDetected) {
+  SolverOptions o = jacobi_options<TypeParam>(6, 1.0, 0, 1);
   o.omega_mode = OmegaMode::Fixed;
   o.omega = 1.95;  // amplifies the highest frequencies by |1 - 1.95 * 2| = 2.9
   const SolveResult r = solve(o);
@@ -89,8 +100,8 @@ TEST(Stopping, DivergenceIsDetected) {
   EXPECT_LT(r.iterations, 100);
 }
 
-TEST(Stopping, NaNIsDetected) {
-  SolverOptions o = jacobi_options(5, 1.0, 0, 1);
+TYPED_TEST(Stopping, NaNIsDetected) {
+  SolverOptions o = jacobi_options<TypeParam>(5, 1.0, 0, 1);
   const GridShape fine = full_coarsening_shape(5, 1);
   const Stencil9 A = scaled(rotated_anisotropic_stencil(1.0, 0), 1.0 / (fine.hx() * fine.hx()));
   const DiscreteProblem p = problem_from_functions(
@@ -101,8 +112,8 @@ TEST(Stopping, NaNIsDetected) {
   EXPECT_LE(r.iterations, 1);
 }
 
-TEST(Stopping, IterationLimitAndCancel) {
-  SolverOptions o = jacobi_options(6, 1e-4, 45, 1);
+TYPED_TEST(Stopping, IterationLimitAndCancel) {
+  SolverOptions o = jacobi_options<TypeParam>(6, 1e-4, 45, 1);
   o.max_iterations = 3;
   SolveResult r = solve(o);
   EXPECT_EQ(r.status, SolveStatus::MaxIterations);
@@ -113,10 +124,10 @@ TEST(Stopping, IterationLimitAndCancel) {
   EXPECT_EQ(r.iterations, 5);
 }
 
-TEST(Problem, BoundaryValuesAreHonoured) {
+TYPED_TEST(Problem, BoundaryValuesAreHonoured) {
   // u = 1 + x + 2y is harmonic and bilinear, so the 9-point discretization is exact: a solve
   // with g = u on the boundary and f = 0 must reproduce u to solver tolerance.
-  SolverOptions o = jacobi_options(6, 0.3, 20, 2);
+  SolverOptions o = jacobi_options<TypeParam>(6, 0.3, 20, 2);
   o.tolerance = 1e-12;
   const GridShape fine = full_coarsening_shape(6, 1);
   const Stencil9 A = scaled(rotated_anisotropic_stencil(0.3, 20), 1.0 / (fine.hx() * fine.hx()));

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <stop_token>
+#include <vector>
 
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/cuda_backend.hpp"
@@ -164,6 +166,25 @@ TEST_F(CudaBackendTest, AWatchedCycleRunsOperationByOperation) {
   EXPECT_EQ(gpu.graph_captures(), 0u) << "an observer sees every operation, so nothing is recorded";
 }
 
+TEST_F(CudaBackendTest, CancellableCyclesStillReplayGraphs) {
+  // The visualizer's path: every cycle carries a stop token (never triggered here) and no
+  // observer, so it is recorded once and replayed; level timing turns replay off.
+  SolverOptions o;
+  o.levels = 6;
+  CudaBackend gpu(true);
+  Multigrid<CudaBackend> mg(gpu, multigrid_settings(o));
+  std::stop_source stop;
+  for (int c = 0; c < 5; ++c) mg.cycle({CycleType::Kappa, 3}, CycleHooks{nullptr, nullptr, stop.get_token()});
+  EXPECT_EQ(gpu.graph_captures(), 1u);
+  EXPECT_EQ(gpu.graph_replays(), 4u);
+  mg.set_level_timing(true);
+  mg.cycle({CycleType::Kappa, 3});
+  EXPECT_EQ(gpu.graph_captures(), 1u) << "a timed cycle runs operation by operation";
+  EXPECT_EQ(mg.level(1).stats.calls, 1u);
+  stop.request_stop();
+  EXPECT_THROW(mg.cycle({CycleType::Kappa, 3}, CycleHooks{nullptr, nullptr, stop.get_token()}), CycleCancelled);
+}
+
 // Each operation on its own, against the CPU backend on the same random data.
 TEST_F(CudaBackendTest, EveryOperationMatchesTheCpu) {
   const GridShape fine = full_coarsening_shape(6, 1), coarse = full_coarsening_shape(6, 2);
@@ -218,15 +239,41 @@ TEST_F(CudaBackendTest, EveryOperationMatchesTheCpu) {
     gpu.prolong_add(vc.device, v.device, c);
     expect_same(v, "prolong_add");
   }
-  {
-    const GridShape line{31, 1};
-    const Stencil9 Ac = discretize(rotated_anisotropic_tensor(1e-2, 30), line.hx(), line.hy());
-    const BandedLU lu(Ac, line);
-    Pair fc = both(random_field(line, 5)), vc = both(Field(line));
+  // The coarsest level's banded LU: a single x-line (semi-coarsening) and 2D coarsest
+  // grids (full coarsening stops at 1x1; a 2D one comes from fewer levels or by hand).
+  for (const GridShape cs : {GridShape{31, 1}, GridShape{7, 7}, GridShape{15, 3}}) {
+    const Stencil9 Ac = discretize(rotated_anisotropic_tensor(1e-2, 30), cs.hx(), cs.hy());
+    const BandedLU lu(Ac, cs);
+    Pair fc = both(random_field(cs, 5)), vc = both(Field(cs));
     cpu.coarse_solve(lu, fc.host, vc.host);
     gpu.coarse_solve(gpu.make_coarse_solver(lu), fc.device, vc.device);
     expect_same(vc, "coarse_solve");
   }
+  {  // fill covers the ring too; copy the whole field
+    Pair x = both(v0), y = both(Field(fine));
+    cpu.fill(x.host, -2.5);
+    gpu.fill(x.device, -2.5);
+    EXPECT_TRUE(bitwise_equal(x.host, download(gpu, x.device))) << "fill";
+    Pair z = both(v0);
+    cpu.copy(z.host, y.host);
+    gpu.copy(z.device, y.device);
+    EXPECT_TRUE(bitwise_equal(y.host, download(gpu, y.device))) << "copy";
+  }
+  for (bool residual_view : {false, true})
+    for (bool with_exact : {false, true}) {  // the visualizer's picture of a level
+      const Pair v = both(v0), exact = both(random_field(fine, 6));
+      std::vector<float> on_cpu(fine.unknowns()), on_gpu(fine.unknowns());
+      cpu.image(A, residual_view, v.host, f.host, with_exact ? &exact.host : nullptr, on_cpu.data());
+      cuda::DeviceBuffer<float> pixels(fine.unknowns());
+      gpu.image(A, residual_view, v.device, f.device, with_exact ? &exact.device : nullptr, pixels.data());
+      gpu.download(pixels.data(), pixels.size(), on_gpu.data());
+      float diff = 0, scale = 0;
+      for (std::size_t k = 0; k < on_cpu.size(); ++k) {
+        diff = std::max(diff, std::abs(on_cpu[k] - on_gpu[k]));
+        scale = std::max(scale, std::abs(on_cpu[k]));
+      }
+      EXPECT_LE(diff, 1e-6f * scale) << "image residual=" << residual_view << " exact=" << with_exact;
+    }
   {
     Pair v = both(v0), r = both(Field(fine)), q = both(Field(fine)), c = both(c0.shape() == fine ? c0 : v0);
     cpu.residual(A, v.host, f.host, r.host);

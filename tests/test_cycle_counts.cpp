@@ -1,7 +1,9 @@
 // The paper's closed forms (Propositions 2.2, 2.4, Lemma 2.9) against what cycles execute.
 #include <gtest/gtest.h>
 
-#include "kcycle/cpu_backend.hpp"
+#include <algorithm>
+
+#include "backend_under_test.hpp"
 #include "kcycle/cycle_counts.hpp"
 #include "kcycle/cycles.hpp"
 #include "kcycle/multigrid.hpp"
@@ -35,14 +37,18 @@ void expect_counts_match_formulas(const Trace& trace, int kappa, int n) {
     total += calls[std::size_t(l)];
   }
   EXPECT_EQ(total, total_calls(kappa, n)) << "kappa=" << kappa << " n=" << n;
-  // Lemma 2.9: C(n-1, j) coarsest-level calls carry counter kappa - j.
-  const int clamped = std::min(kappa, n);
-  for (int j = 0; j < clamped; ++j) {
+  // Lemma 2.9: C(n-1, j) coarsest-level calls carry counter kappa - j (j < min(kappa, n):
+  // for kappa >= n, unclamped, every path down is allowed and no counter reaches 0).
+  std::uint64_t coarsest = 0;
+  for (int j = 0; j < std::min(kappa, n); ++j) {
     std::uint64_t with_counter = 0;
     for (const TraceEvent& e : trace)
-      if (e.kind == OpKind::Call && e.level == n && e.counter == clamped - j) ++with_counter;
-    EXPECT_EQ(with_counter, coarsest_calls_with_counter(clamped, n, j)) << "kappa=" << kappa << " n=" << n << " j=" << j;
+      if (e.kind == OpKind::Call && e.level == n && e.counter == kappa - j) ++with_counter;
+    EXPECT_EQ(with_counter, coarsest_calls_with_counter(std::min(kappa, n), n, j))
+        << "kappa=" << kappa << " n=" << n << " j=" << j;
+    coarsest += with_counter;
   }
+  EXPECT_EQ(coarsest, calls[std::size_t(n)]) << "every coarsest call has one of these counters";
 }
 
 TEST(CycleCounts, ClosedFormsAgreeWithKnownCycles) {
@@ -62,28 +68,28 @@ TEST(CycleCounts, ClosedFormsAgreeWithKnownCycles) {
 
 TEST(CycleCounts, RecursionMatchesFormulasUpTo14Levels) {
   for (int n = 1; n <= 14; ++n)
-    for (int kappa = 1; kappa <= n + 1; ++kappa) {
+    for (int kappa = 1; kappa <= n + 2; ++kappa) {
       RecordingOps ops{n, {}};
-      kappa_cycle(ops, 1, std::min(kappa, n));
+      kappa_cycle(ops, 1, kappa);
       expect_counts_match_formulas(ops.trace, kappa, n);
     }
 }
 
+template <class Backend>
 void check_solver_counts(MultigridSettings s, int max_levels) {
   // The real solver: arithmetic on every level, trace recorded by its executor, launches
   // counted by the backend as they are issued.
   for (int n = 1; n <= max_levels; ++n) {
-    CpuBackend backend(2);
+    Backend backend = testing::OnEveryBackend<Backend>::make_backend();
     s.levels = n;
-    Multigrid<CpuBackend> mg(backend, s);
-    fill_uniform_random(mg.level(1).v, 7);
+    Multigrid<Backend> mg(backend, s);
+    testing::fill_random(backend, mg.level(1).v, 7);
     for (int kappa = 1; kappa <= n + 1; ++kappa) {
       Trace trace;
       backend.reset_launches();
       mg.cycle({CycleType::Kappa, kappa}, &trace);
       expect_counts_match_formulas(trace, kappa, n);
-      const int per_call = mg.launches_per_call();
-      EXPECT_EQ(backend.launches(), launches_per_cycle(std::min(kappa, n), n, per_call))
+      EXPECT_EQ(backend.launches(), launches_per_cycle(std::min(kappa, n), n, mg.launches_per_call()))
           << "kappa=" << kappa << " n=" << n << " smoother " << int(s.smoother);
       // Each traced relaxation is launches_per_relaxation launches, every other operation one.
       std::uint64_t launches = 0;
@@ -95,14 +101,18 @@ void check_solver_counts(MultigridSettings s, int max_levels) {
   }
 }
 
-TEST(CycleCounts, SolverTraceAndLaunchCounterMatchFormulas) {
+template <class Backend>
+using SolverCounts = testing::OnEveryBackend<Backend>;
+TYPED_TEST_SUITE(SolverCounts, testing::Backends, testing::BackendName);
+
+TYPED_TEST(SolverCounts, TraceAndLaunchCounterMatchFormulas) {
   MultigridSettings s;
   s.tensor = rotated_anisotropic_tensor(1e-2, 30);
   s.omega = paper_jacobi_omega(1e-2, 30);
-  check_solver_counts(s, 10);
+  check_solver_counts<TypeParam>(s, 10);
 }
 
-TEST(CycleCounts, CountsStayExactForEverySmootherAndCoarsening) {
+TYPED_TEST(SolverCounts, StayExactForEverySmootherAndCoarsening) {
   for (Smoother sm : {Smoother::Jacobi, Smoother::GaussSeidel, Smoother::XZebra, Smoother::YZebra, Smoother::XYZebra})
     for (Coarsening c : {Coarsening::Full, Coarsening::SemiY})
       for (CoarseOperator op : {CoarseOperator::Rediscretized, CoarseOperator::Galerkin}) {
@@ -111,15 +121,25 @@ TEST(CycleCounts, CountsStayExactForEverySmootherAndCoarsening) {
         s.smoother = sm;
         s.coarsening = c;
         s.coarse_operator = op;
-        check_solver_counts(s, 6);
+        check_solver_counts<TypeParam>(s, 6);
       }
 }
 
 TEST(CycleCounts, WIsReachedAtKappaEqualsLevels) {
-  // Corollary 2.5: the count grows with kappa until kappa = n, then stays 2^n - 1.
+  // Corollary 2.5 on the executed recursion, unclamped: the calls grow with kappa until
+  // kappa = n, then the executed cycle no longer changes (only the counters it carries).
   const int n = 9;
-  for (int kappa = 1; kappa < n; ++kappa) EXPECT_LT(total_calls(kappa, n), total_calls(kappa + 1, n));
-  EXPECT_EQ(total_calls(n, n), total_calls(n + 5, n));
+  auto run = [&](int kappa) {
+    RecordingOps ops{n, {}};
+    kappa_cycle(ops, 1, kappa);
+    for (TraceEvent& e : ops.trace) e.counter = 0;
+    return ops.trace;
+  };
+  auto calls = [](const Trace& t) { return std::count_if(t.begin(), t.end(), [](const TraceEvent& e) { return e.kind == OpKind::Call; }); };
+  for (int kappa = 1; kappa < n; ++kappa) EXPECT_LT(calls(run(kappa)), calls(run(kappa + 1))) << "kappa " << kappa;
+  const Trace w = run(n);
+  EXPECT_EQ(calls(w), (1 << n) - 1);
+  for (int kappa : {n + 1, n + 5, 1000, kKappaW}) EXPECT_EQ(run(kappa), w) << "kappa " << kappa;
 }
 
 }  // namespace

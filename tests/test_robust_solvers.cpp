@@ -4,7 +4,7 @@
 #include <cmath>
 #include <random>
 
-#include "kcycle/cpu_backend.hpp"
+#include "backend_under_test.hpp"
 #include "kcycle/galerkin.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/solve.hpp"
@@ -56,57 +56,57 @@ TEST(Galerkin, SymmetricWithVanishingRowSumsOnEveryLevel) {
     }
 }
 
-TEST(LineSolver, MatchesDenseEliminationOnRandomSystems) {
-  std::mt19937_64 rng(9);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  for (int n : {1, 2, 5, 17, 64}) {
-    std::vector<double> lower(n), diag(n), upper(n), rhs(n);
-    for (int k = 0; k < n; ++k) {
-      lower[k] = u(rng);
-      upper[k] = u(rng);
-      diag[k] = 2.5 + u(rng);  // diagonally dominant: no pivoting needed
-      rhs[k] = u(rng);
+template <class Backend>
+using OnEveryBackend = testing::OnEveryBackend<Backend>;
+template <class Backend>
+using LineSolve = OnEveryBackend<Backend>;
+TYPED_TEST_SUITE(LineSolve, testing::Backends, testing::BackendName);
+
+// The line solve the backends run (kernels::thomas_forward/backward over the factored line
+// matrix): after one zebra sweep the lines solved last satisfy their equations exactly,
+// since their neighbour lines did not change afterwards. The residual on those lines
+// vanishes to rounding; on the lines solved first it does not.
+TYPED_TEST(LineSolve, ZebraSweepsSolveTheirLinesExactly) {
+  TypeParam be = this->make_backend();
+  for (Coarsening c : {Coarsening::Full, Coarsening::SemiY})
+    for (bool x_lines : {true, false}) {
+      const int levels = 6;
+      const GridShape shape = level_shape(levels, 2, c);  // a Galerkin level: 9 distinct entries
+      const Stencil9 A = galerkin_coarse(discretize(rotated_anisotropic_tensor(1e-3, 30), 1.0 / 64, 1.0 / 64), c);
+      auto v = be.make_vector(shape), f = be.make_vector(shape), r = be.make_vector(shape);
+      testing::fill_random(be, v, 1);
+      testing::fill_random(be, f, 2);
+      be.fill(r, 0.0);
+      if (x_lines)
+        be.zebra_x(A, be.make_line_factor(TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], shape.nx)), v,
+                   f, true);
+      else
+        be.zebra_y(A, be.make_line_factor(TridiagonalFactor::constant(A.a[0][1], A.a[1][1], A.a[2][1], shape.ny)), v,
+                   f, true);
+      be.residual(A, v, f, r);
+      const std::vector<double> res = testing::host_values(be, r), fv = testing::host_values(be, f);
+      double last_max = 0, first_max = 0, scale = 0;
+      const int stride = shape.stride();
+      for (int j = 1; j <= shape.ny; ++j)
+        for (int i = 1; i <= shape.nx; ++i) {
+          const double x = std::abs(res[std::size_t(j * stride + i)]);
+          scale = std::max(scale, std::abs(fv[std::size_t(j * stride + i)]));
+          const bool solved_last = (x_lines ? j : i) % 2 == 0;  // odd lines first, then even
+          (solved_last ? last_max : first_max) = std::max(solved_last ? last_max : first_max, x);
+        }
+      EXPECT_LT(last_max, 1e-10 * scale) << (x_lines ? "x" : "y") << "-lines, " << to_string(c);
+      EXPECT_GT(first_max, 1e-3 * scale) << "the first half-sweep's lines changed neighbours: not exact";
     }
-    // Dense Gaussian elimination with partial pivoting as the reference.
-    std::vector<std::vector<double>> M(n, std::vector<double>(n + 1, 0.0));
-    for (int k = 0; k < n; ++k) {
-      if (k > 0) M[k][k - 1] = lower[k];
-      M[k][k] = diag[k];
-      if (k + 1 < n) M[k][k + 1] = upper[k];
-      M[k][n] = rhs[k];
-    }
-    for (int c = 0; c < n; ++c) {
-      int p = c;
-      for (int r = c + 1; r < n; ++r)
-        if (std::abs(M[r][c]) > std::abs(M[p][c])) p = r;
-      std::swap(M[c], M[p]);
-      for (int r = c + 1; r < n; ++r) {
-        const double m = M[r][c] / M[c][c];
-        for (int k = c; k <= n; ++k) M[r][k] -= m * M[c][k];
-      }
-    }
-    std::vector<double> x(n);
-    for (int r = n - 1; r >= 0; --r) {
-      double s = M[r][n];
-      for (int k = r + 1; k < n; ++k) s -= M[r][k] * x[k];
-      x[r] = s / M[r][r];
-    }
-    // The line solver, in place and with a stride, as the y-lines use it.
-    std::vector<double> strided(std::size_t(3 * n), -7.0);
-    for (int k = 0; k < n; ++k) strided[std::size_t(3 * k)] = rhs[k];
-    TridiagonalFactor(lower, diag, upper).solve(strided.data(), 3);
-    for (int k = 0; k < n; ++k) EXPECT_NEAR(strided[std::size_t(3 * k)], x[k], 1e-12) << "n=" << n << " k=" << k;
-  }
 }
 
+template <class Backend>
 SolverOptions options(int levels, double eps, double angle, Smoother smoother) {
-  SolverOptions o;
+  SolverOptions o = OnEveryBackend<Backend>::on_this_backend({});
   o.levels = levels;
   o.eps = eps;
   o.angle_degrees = angle;
   o.smoother = smoother;
   o.cycle = {CycleType::Kappa, 1};
-  o.threads = 2;
   return o;
 }
 
@@ -116,7 +116,11 @@ double asymptotic_factor(const SolveResult& r) {
   return std::pow(h.back().error_norm / h[h.size() - 6].error_norm, 0.2);
 }
 
-TEST(LineRelaxation, AlignedAnisotropyIsSolvedByLinesAlongIt) {
+template <class Backend>
+using LineRelaxation = OnEveryBackend<Backend>;
+TYPED_TEST_SUITE(LineRelaxation, testing::Backends, testing::BackendName);
+
+TYPED_TEST(LineRelaxation, AlignedAnisotropyIsSolvedByLinesAlongIt) {
   // eps = 1e-5 along x (0 degrees): x-lines (and alternating lines) converge fast, point
   // smoothers stagnate; at 90 degrees the same holds for y-lines.
   struct Case {
@@ -126,12 +130,12 @@ TEST(LineRelaxation, AlignedAnisotropyIsSolvedByLinesAlongIt) {
   for (const Case c : {Case{0, Smoother::XZebra, Smoother::XYZebra, Smoother::YZebra},
                        Case{90, Smoother::YZebra, Smoother::XYZebra, Smoother::XZebra}}) {
     for (Smoother fast : {c.fast1, c.fast2}) {
-      const SolveResult r = solve(options(7, 1e-5, c.angle, fast));
+      const SolveResult r = solve(options<TypeParam>(7, 1e-5, c.angle, fast));
       EXPECT_TRUE(r.converged()) << r.message;
       EXPECT_LT(r.mean_factor, 0.2) << "angle " << c.angle << " smoother " << to_string(fast);
     }
     for (Smoother slow : {Smoother::Jacobi, Smoother::GaussSeidel, c.slow_line}) {
-      SolverOptions o = options(7, 1e-5, c.angle, slow);
+      SolverOptions o = options<TypeParam>(7, 1e-5, c.angle, slow);
       o.max_iterations = 60;
       const SolveResult r = solve(o);
       EXPECT_FALSE(r.converged());
@@ -140,17 +144,21 @@ TEST(LineRelaxation, AlignedAnisotropyIsSolvedByLinesAlongIt) {
   }
 }
 
-TEST(LineRelaxation, RedBlackGaussSeidelSmoothsPoisson) {
-  const SolveResult r = solve(options(7, 1.0, 0, Smoother::GaussSeidel));
+TYPED_TEST(LineRelaxation, RedBlackGaussSeidelSmoothsPoisson) {
+  const SolveResult r = solve(options<TypeParam>(7, 1.0, 0, Smoother::GaussSeidel));
   ASSERT_TRUE(r.converged()) << r.message;
   EXPECT_LT(asymptotic_factor(r), 0.1);  // GS-RB V(2,2) on Poisson; Jacobi V(2,2) gives 0.19
 }
 
-TEST(SixSolvers, AllConvergeAt45DegreesAndMoreKappaMeansFewerCycles) {
+template <class Backend>
+using SixSolvers = OnEveryBackend<Backend>;
+TYPED_TEST_SUITE(SixSolvers, testing::Backends, testing::BackendName);
+
+TYPED_TEST(SixSolvers, AllConvergeAt45DegreesAndMoreKappaMeansFewerCycles) {
   for (const Preset& p : presets()) {
     std::vector<int> iterations;
     for (int kappa : {1, 2, 3, 4, kKappaW}) {
-      SolverOptions o = options(7, 1e-5, 45, Smoother::Jacobi);
+      SolverOptions o = options<TypeParam>(7, 1e-5, 45, Smoother::Jacobi);
       apply(p, o);
       o.cycle = {CycleType::Kappa, kappa};
       const SolveResult r = solve(o);
@@ -165,27 +173,32 @@ TEST(SixSolvers, AllConvergeAt45DegreesAndMoreKappaMeansFewerCycles) {
 }
 
 // Points processed per cycle, divided by the finest level's unknowns.
+template <class Backend>
 double work_per_unknown(Coarsening c, int kappa, int levels) {
-  CpuBackend be(2);
+  Backend be = OnEveryBackend<Backend>::make_backend();
   MultigridSettings s;
   s.levels = levels;
   s.tensor = rotated_anisotropic_tensor(1e-5, 45);
   s.smoother = Smoother::XZebra;
   s.coarsening = c;
   s.coarse_operator = CoarseOperator::Galerkin;
-  Multigrid<CpuBackend> mg(be, s);
+  Multigrid<Backend> mg(be, s);
   be.reset_launches();
   mg.cycle({CycleType::Kappa, kappa});
   return double(be.points()) / double(mg.level(1).shape.unknowns());
 }
 
-TEST(SemiCoarsening, WCycleWorkGrowsLikeNLogNWhileFixedKappaStaysLinear) {
+template <class Backend>
+using SemiCoarsening = OnEveryBackend<Backend>;
+TYPED_TEST_SUITE(SemiCoarsening, testing::Backends, testing::BackendName);
+
+TYPED_TEST(SemiCoarsening, WCycleWorkGrowsLikeNLogNWhileFixedKappaStaysLinear) {
   // With coarsening factor c = 1/2 every level of a W-cycle does about as much work as the
   // finest, so each added level adds a constant to the work per unknown: N log N. For a fixed
   // kappa the additions die out (the limit is f(kappa, 1/2) = 2 kappa times the work of a
   // call): linear in N. The same holds for the full-coarsening W-cycle (c = 1/4).
   auto increment = [](Coarsening c, int kappa, int n) {
-    return work_per_unknown(c, kappa, n) - work_per_unknown(c, kappa, n - 1);
+    return work_per_unknown<TypeParam>(c, kappa, n) - work_per_unknown<TypeParam>(c, kappa, n - 1);
   };
   const double w6 = increment(Coarsening::SemiY, kKappaW, 6), w10 = increment(Coarsening::SemiY, kKappaW, 10);
   EXPECT_GT(w10, 0.9 * w6) << "semi-coarsened W: constant increments";
@@ -197,11 +210,15 @@ TEST(SemiCoarsening, WCycleWorkGrowsLikeNLogNWhileFixedKappaStaysLinear) {
   EXPECT_LT(increment(Coarsening::Full, kKappaW, 10), 0.25 * increment(Coarsening::Full, kKappaW, 6));
 }
 
-TEST(Symmetry, VAndWAreSymmetricPreconditionersAndTheFCycleIsNot) {
+template <class Backend>
+using Symmetry = OnEveryBackend<Backend>;
+TYPED_TEST_SUITE(Symmetry, testing::Backends, testing::BackendName);
+
+TYPED_TEST(Symmetry, VAndWAreSymmetricPreconditionersAndTheFCycleIsNot) {
   // <M r1, r2> = <r1, M r2> for the cycle as a preconditioner (zero initial guess), with the
   // adjoint post-smoothing; 1 < kappa < n is not symmetric (the paper, section 4).
   for (Smoother sm : {Smoother::Jacobi, Smoother::GaussSeidel, Smoother::XYZebra}) {
-    CpuBackend be(2);
+    TypeParam be = this->make_backend();
     MultigridSettings s;
     s.levels = 5;
     s.tensor = rotated_anisotropic_tensor(1e-2, 30);
@@ -209,13 +226,13 @@ TEST(Symmetry, VAndWAreSymmetricPreconditionersAndTheFCycleIsNot) {
     s.omega = 0.8;
     s.coarse_operator = CoarseOperator::Galerkin;
     s.symmetric_smoothing = true;
-    Multigrid<CpuBackend> mg(be, s);
+    Multigrid<TypeParam> mg(be, s);
     const GridShape shape = mg.level(1).shape;
-    Field r1 = be.make_vector(shape), r2 = be.make_vector(shape), z1 = be.make_vector(shape),
-          z2 = be.make_vector(shape);
+    auto r1 = be.make_vector(shape), r2 = be.make_vector(shape), z1 = be.make_vector(shape),
+         z2 = be.make_vector(shape);
     auto asymmetry = [&](int kappa) {
-      fill_uniform_random(r1, 1);
-      fill_uniform_random(r2, 2);
+      testing::fill_random(be, r1, 1);
+      testing::fill_random(be, r2, 2);
       mg.precondition(r1, z1, {CycleType::Kappa, kappa});
       mg.precondition(r2, z2, {CycleType::Kappa, kappa});
       const double a = be.dot(z1, r2), b = be.dot(r1, z2);

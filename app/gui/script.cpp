@@ -75,6 +75,12 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          return f.current() && !f.snap.calibrating && (f.snap.status != SolveStatus::Running || !f.snap.error.empty());
        }},
       {"wait-stepping", [](Frame& f) { return f.current() && f.snap.stepping; }},
+      {"wait-operation",  // until stepping has reached operation N of the cycle
+       [](Frame& f) {
+         need(f.args, 1);
+         return f.current() && f.snap.stepping && f.snap.trace_position >= int(number(f.args[0]));
+       }},
+      {"print-stepping", &ScriptRunner::print_stepping},
       {"frames",
        [](Frame& f) {
          need(f.args, 1);
@@ -256,6 +262,20 @@ bool ScriptRunner::write_layout(Frame& f) {
         << rects[k].h << "]" << (k + 1 < rects.size() ? "," : "") << "\n";
   out << "}\n";
   if (!out) throw std::invalid_argument("cannot write " + f.args[0]);
+  return true;
+}
+
+// What stepping shows: the operation just done, where, and the level the field shows.
+bool ScriptRunner::print_stepping(Frame& f) {
+  const Trace* trace = f.snap.cycle_trace.get();
+  if (!f.snap.stepping || !trace || f.snap.trace_position < 1 || std::size_t(f.snap.trace_position) > trace->size()) {
+    std::printf("not stepping\n");
+  } else {
+    const TraceEvent& e = (*trace)[std::size_t(f.snap.trace_position - 1)];
+    std::printf("stepping: operation %d is %s on level %d; field shows level %d\n", f.snap.trace_position,
+                std::string(to_string(e.kind)).c_str(), int(e.level), f.snap.field ? f.snap.field->level : 0);
+  }
+  std::fflush(stdout);
   return true;
 }
 

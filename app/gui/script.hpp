@@ -10,6 +10,8 @@
 //   wait-cycles N      until the current run has done N cycles (timeout 120 s)
 //   wait-done          until the current run stops (converged, limit, ...)
 //   wait-stepping      until the worker is paused inside a cycle
+//   wait-operation N   until stepping has reached the cycle's N-th operation
+//   print-stepping     the operation just done, its level and the level the field shows
 //   frames N | wait-ms N
 //   screenshot PATH | layout PATH (panel rectangles, JSON) | csv PATH
 //   print-summary | fps-reset | fps-report | print-field-path
@@ -52,6 +54,7 @@ class ScriptRunner {
   static bool set(Frame& f);
   static bool write_layout(Frame& f);
   static bool print_summary(Frame& f);
+  static bool print_stepping(Frame& f);
   void stress_change(UiState& ui, SolverWorker& worker);
   void fail(const Command& c, const std::string& why);
   double now() const;

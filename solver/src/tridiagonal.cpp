@@ -29,18 +29,4 @@ TridiagonalFactor TridiagonalFactor::constant(double lower, double diag, double 
                            std::vector<double>(std::size_t(n), upper));
 }
 
-void TridiagonalFactor::solve(double* x, long stride) const {
-  const int n = size();
-  double previous = 0.0;
-  for (int k = 0; k < n; ++k) {
-    previous = kernels::thomas_forward(x[k * stride], lower_[std::size_t(k)], previous, inv_denom_[std::size_t(k)]);
-    x[k * stride] = previous;
-  }
-  double next = 0.0;
-  for (int k = n - 1; k >= 0; --k) {
-    next = kernels::thomas_backward(x[k * stride], cprime_[std::size_t(k)], next);
-    x[k * stride] = next;
-  }
-}
-
 }  // namespace kcycle

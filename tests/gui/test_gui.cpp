@@ -187,12 +187,20 @@ TEST(Gui, ConvergencePlotDescends) {
 }
 
 TEST(Gui, StepsThroughOperations) {
+  // Algorithm 3 at 5 levels: call on level 1, two pre-relaxations, restriction, zeroing of
+  // the level-2 correction. Each "Operation" press shows the next one, and the field follows
+  // the level the operation wrote (the zeroing writes level 2).
   std::string out;
-  ASSERT_EQ(run_gui("set levels 5\nset kappa 2\npause\nreset\nstep-op\nwait-stepping\nstep-op\nstep-op\nframes 3\n"
-                    "print-summary\nrun\nwait-done\nprint-summary\n",
+  ASSERT_EQ(run_gui("set levels 5\nset kappa 2\npause\nreset\nstep-op\nwait-operation 1\nprint-stepping\n"
+                    "step-op\nstep-op\nwait-operation 3\nprint-stepping\nstep-op\nstep-op\nwait-operation 5\n"
+                    "print-stepping\nscreenshot " + temp("stepping.png") + "\nrun\nwait-done\nprint-stepping\nprint-summary\n",
                     &out),
             0)
       << out;
+  EXPECT_NE(out.find("stepping: operation 1 is call on level 1; field shows level 1"), std::string::npos) << out;
+  EXPECT_NE(out.find("stepping: operation 3 is pre-relax on level 1; field shows level 1"), std::string::npos) << out;
+  EXPECT_NE(out.find("stepping: operation 5 is zero-coarse on level 1; field shows level 2"), std::string::npos) << out;
+  EXPECT_NE(out.find("not stepping"), std::string::npos) << "after run the cycle completes" << out;
   EXPECT_NE(out.find("converged"), std::string::npos) << out;
 }
 

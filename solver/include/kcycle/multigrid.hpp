@@ -194,8 +194,9 @@ class Multigrid {
     Executor ops{*this, hooks};
     switch (choice.type) {
       case CycleType::Kappa:
-        // kappa >= levels is the W-cycle (Proposition 2.1); clamping keeps counters small.
-        kappa_cycle(ops, 1, std::min(choice.counter, levels()));
+        // Not clamped: kappa >= levels gives the W-cycle by the recursion itself (Proposition
+        // 2.1), and the trace records each call's counter as the paper's Algorithm 3 sets it.
+        kappa_cycle(ops, 1, choice.counter);
         break;
       case CycleType::Gamma: gamma_cycle(ops, 1, choice.counter); break;
       case CycleType::F: f_cycle(ops, 1); break;
@@ -204,6 +205,7 @@ class Multigrid {
 
   // The buffers a cycle touches (Jacobi and MGCG swap them between cycles) and its choice.
   CycleSignature signature(CycleChoice choice) const {
+    // Every kappa >= levels executes the same operations (the W-cycle): one recording.
     CycleSignature key{std::uintptr_t(choice.type), std::uintptr_t(std::min(choice.counter, levels()))};
     for (const Level& L : levels_)
       for (const Vector* x : {&L.v, &L.f, &L.t}) key.push_back(reinterpret_cast<std::uintptr_t>(x->data()));

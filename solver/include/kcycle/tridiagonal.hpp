@@ -23,9 +23,6 @@ class TridiagonalFactor {
   const double* cprime() const { return cprime_.data(); }
   const double* inv_denom() const { return inv_denom_.data(); }
 
-  // In place: x[k * stride], k = 0..n-1, holds the right-hand side and becomes the solution.
-  void solve(double* x, long stride = 1) const;
-
  private:
   std::vector<double> lower_, cprime_, inv_denom_;
 };
