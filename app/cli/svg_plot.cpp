@@ -1,5 +1,7 @@
 #include "svg_plot.hpp"
 
+#include "plot_axis.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -31,50 +33,8 @@ std::string number(double v) {
   return s.str();
 }
 
-struct Axis {
-  double lo, hi;
-  bool log;
-  double map(double v, double a, double b) const {  // value -> pixel between a and b
-    const double t = log ? (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
-                         : (v - lo) / (hi - lo);
-    return a + t * (b - a);
-  }
-  std::vector<double> ticks() const {
-    std::vector<double> t;
-    if (log) {
-      for (int e = int(std::floor(std::log10(lo))); e <= int(std::ceil(std::log10(hi))); ++e) {
-        const double v = std::pow(10.0, e);
-        if (v >= lo * 0.999 && v <= hi * 1.001) t.push_back(v);
-      }
-    } else {
-      const double span = hi - lo;
-      const double step = std::pow(10.0, std::floor(std::log10(span / 5)));
-      const double nice = span / step > 20 ? 5 * step : span / step > 10 ? 2 * step : step;
-      for (double v = std::ceil(lo / nice) * nice; v <= hi + 1e-9 * span; v += nice) t.push_back(v);
-    }
-    return t;
-  }
-};
-
-Axis make_axis(std::vector<double> values, bool log) {
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (double v : values) {
-    if (!std::isfinite(v) || (log && v <= 0)) continue;
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-  }
-  if (!std::isfinite(lo)) lo = log ? 1 : 0, hi = log ? 10 : 1;
-  if (log) {
-    lo = std::pow(10.0, std::floor(std::log10(lo)));
-    hi = std::pow(10.0, std::ceil(std::log10(hi)));
-    if (hi <= lo) hi = lo * 10;
-  } else {
-    const double pad = (hi - lo) * 0.05 + (hi == lo ? 1 : 0);
-    lo -= pad;
-    hi += pad;
-  }
-  return {lo, hi, log};
-}
+// Pixel of v on an axis drawn from a to b.
+double map(const plot::PlotAxis& axis, double v, double a, double b) { return a + axis.fraction(v) * (b - a); }
 
 void draw_panel(std::ostream& o, const Plot& p, double ox) {
   const double x0 = ox + kLeft, x1 = ox + kPanelW - kRight, y0 = kTop, y1 = kPanelH - kBottom;
@@ -84,7 +44,7 @@ void draw_panel(std::ostream& o, const Plot& p, double ox) {
     ys.insert(ys.end(), s.y.begin(), s.y.end());
   }
   for (const auto& v : p.vlines) xs.push_back(v.x);
-  const Axis ax = make_axis(xs, p.logx), ay = make_axis(ys, p.logy);
+  const plot::PlotAxis ax = plot::axis_over(xs, p.logx, true), ay = plot::axis_over(ys, p.logy, true);
 
   o << "<text x='" << (x0 + x1) / 2 << "' y='22' text-anchor='middle' font-size='15' font-weight='bold'>"
     << escape(p.title) << "</text>\n";
@@ -93,21 +53,21 @@ void draw_panel(std::ostream& o, const Plot& p, double ox) {
   // Grid and tick labels.
   if (!p.xtick_labels.empty()) {
     for (std::size_t k = 0; k < p.xtick_labels.size(); ++k) {
-      const double X = ax.map(double(k), x0, x1);
+      const double X = map(ax, double(k), x0, x1);
       o << "<line x1='" << X << "' y1='" << y0 << "' x2='" << X << "' y2='" << y1 << "' stroke='#eee'/>\n";
       o << "<text x='" << X << "' y='" << y1 + 18 << "' text-anchor='middle' font-size='12'>"
         << escape(p.xtick_labels[k]) << "</text>\n";
     }
   } else {
     for (double t : ax.ticks()) {
-      const double X = ax.map(t, x0, x1);
+      const double X = map(ax, t, x0, x1);
       o << "<line x1='" << X << "' y1='" << y0 << "' x2='" << X << "' y2='" << y1 << "' stroke='#eee'/>\n";
       o << "<text x='" << X << "' y='" << y1 + 18 << "' text-anchor='middle' font-size='12'>" << number(t)
         << "</text>\n";
     }
   }
   for (double t : ay.ticks()) {
-    const double Y = ay.map(t, y1, y0);
+    const double Y = map(ay, t, y1, y0);
     o << "<line x1='" << x0 << "' y1='" << Y << "' x2='" << x1 << "' y2='" << Y << "' stroke='#eee'/>\n";
     o << "<text x='" << x0 - 6 << "' y='" << Y + 4 << "' text-anchor='end' font-size='12'>" << number(t)
       << "</text>\n";
@@ -121,7 +81,7 @@ void draw_panel(std::ostream& o, const Plot& p, double ox) {
     return std::isfinite(x) && std::isfinite(y) && (!p.logx || x > 0) && (!p.logy || y > 0);
   };
   for (const auto& v : p.vlines) {
-    const double X = ax.map(v.x, x0, x1);
+    const double X = map(ax, v.x, x0, x1);
     o << "<line x1='" << X << "' y1='" << y0 << "' x2='" << X << "' y2='" << y1 << "' stroke='" << v.color
       << "' stroke-width='1' stroke-dasharray='2,3'/>\n";
   }
@@ -136,7 +96,7 @@ void draw_panel(std::ostream& o, const Plot& p, double ox) {
         pen = false;
         continue;
       }
-      path << (pen ? " L" : " M") << ax.map(s.x[i], x0, x1) << "," << ay.map(s.y[i], y1, y0);
+      path << (pen ? " L" : " M") << map(ax, s.x[i], x0, x1) << "," << map(ay, s.y[i], y1, y0);
       pen = true;
     }
     o << "<path d='" << path.str() << "' fill='none' stroke='" << color << "' stroke-width='2'"
@@ -144,7 +104,7 @@ void draw_panel(std::ostream& o, const Plot& p, double ox) {
     if (s.markers)
       for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
         if (inside(s.x[i], s.y[i]))
-          o << "<circle cx='" << ax.map(s.x[i], x0, x1) << "' cy='" << ay.map(s.y[i], y1, y0)
+          o << "<circle cx='" << map(ax, s.x[i], x0, x1) << "' cy='" << map(ay, s.y[i], y1, y0)
             << "' r='3.5' fill='" << color << "'/>\n";
     o << "<line x1='" << x1 + 12 << "' y1='" << legend_y << "' x2='" << x1 + 36 << "' y2='" << legend_y
       << "' stroke='" << color << "' stroke-width='2'" << (s.dashed ? " stroke-dasharray='6,4'" : "") << "/>\n";

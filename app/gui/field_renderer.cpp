@@ -83,7 +83,6 @@ void FieldRenderer::upload(const std::vector<float>& values, int nx, int ny, std
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, nx, ny, GL_RED, GL_FLOAT, values.data());
   version_ = version;
-  ++uploads_;
 }
 
 bool FieldRenderer::upload_from_device(const DeviceImage& image, std::uint64_t version) {
@@ -98,7 +97,7 @@ bool FieldRenderer::upload_from_device(const DeviceImage& image, std::uint64_t v
       glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixel_buffer_);
       glBufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_DRAW);
       glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-      interop_ = std::make_unique<PixelBufferInterop>(pixel_buffer_, bytes);
+      interop_ = std::make_unique<PixelBufferInterop>(pixel_buffer_);
     }
     interop_->write(image.data(), count);  // a kernel fills the buffer on the GPU
   } catch (const std::exception& e) {
@@ -112,7 +111,6 @@ bool FieldRenderer::upload_from_device(const DeviceImage& image, std::uint64_t v
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, image.nx, image.ny, GL_RED, GL_FLOAT, nullptr);  // GPU to GPU
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
   version_ = version;
-  ++device_uploads_;
   return true;
 }
 

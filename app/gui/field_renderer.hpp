@@ -28,11 +28,9 @@ class FieldRenderer {
   // unavailable here (interop_error() says why; it is not tried again): then call upload().
   bool upload_from_device(const DeviceImage& image, std::uint64_t version);
   const std::string& interop_error() const { return interop_error_; }
-  int device_uploads() const { return device_uploads_; }
   // Renders the field into a width x height colour texture and returns it. view = (u0, v0,
   // du, dv): the part of the field shown (zoom and pan).
   GLuint render(int width, int height, bool diverging, float lo, float hi, const float view[4]);
-  int uploads() const { return uploads_; }
 
  private:
   void size_data_texture(int nx, int ny);
@@ -40,10 +38,8 @@ class FieldRenderer {
   GLuint program_ = 0, vao_ = 0, vbo_ = 0, data_ = 0, fbo_ = 0, color_ = 0, pixel_buffer_ = 0;
   int data_w_ = 0, data_h_ = 0, target_w_ = 0, target_h_ = 0;
   std::uint64_t version_ = ~std::uint64_t(0);
-  int uploads_ = 0;
   std::unique_ptr<PixelBufferInterop> interop_;  // registered pixel_buffer_, sized for data_
   std::string interop_error_;
-  int device_uploads_ = 0;
 };
 
 }  // namespace kcycle::gui

@@ -55,17 +55,17 @@ void layout_and_draw(UiState& ui, SolverWorker& worker, const Snapshot& snap, Fi
                      FieldRenderer& spectrum) {
   const ImVec2 size = ImGui::GetMainViewport()->Size;
   const float W = size.x, H = size.y - 28, lw = std::max(300.0f, W * 0.21f), cw = W * 0.39f, rw = W - lw - cw;
-  place_panel(ui, "Parameters", ImVec2(0, 0), ImVec2(lw, H * 0.62f));
+  place_panel(ui, ImVec2(0, 0), ImVec2(lw, H * 0.62f));
   parameters_panel(ui, worker, snap);
-  place_panel(ui, "Controls", ImVec2(0, H * 0.62f), ImVec2(lw, H * 0.38f));
+  place_panel(ui, ImVec2(0, H * 0.62f), ImVec2(lw, H * 0.38f));
   controls_panel(ui, worker, snap);
-  place_panel(ui, "Error field", ImVec2(lw, 0), ImVec2(cw, H * 0.62f));
-  field_panel(ui, worker, snap, field, spectrum);
-  place_panel(ui, "Time per cycle", ImVec2(lw, H * 0.62f), ImVec2(cw, H * 0.38f));
+  place_panel(ui, ImVec2(lw, 0), ImVec2(cw, H * 0.62f));
+  field_panel(ui, snap, field, spectrum);
+  place_panel(ui, ImVec2(lw, H * 0.62f), ImVec2(cw, H * 0.38f));
   time_panel(ui, worker, snap);
-  place_panel(ui, "Cycle diagram", ImVec2(lw + cw, 0), ImVec2(rw, H * 0.40f));
-  cycle_diagram_panel(ui, snap);
-  place_panel(ui, "Convergence", ImVec2(lw + cw, H * 0.40f), ImVec2(rw, H * 0.60f));
+  place_panel(ui, ImVec2(lw + cw, 0), ImVec2(rw, H * 0.40f));
+  cycle_diagram_panel(snap);
+  place_panel(ui, ImVec2(lw + cw, H * 0.40f), ImVec2(rw, H * 0.60f));
   convergence_panel(ui, snap);
   status_bar(ui, snap);
 }

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -82,11 +83,10 @@ void preset_combo(SolverOptions& o) {
 
 const std::vector<PanelRect>& panel_rects() { return rects(); }
 
-void place_panel(const UiState& ui, const char* name, ImVec2 pos, ImVec2 size) {
+void place_panel(const UiState& ui, ImVec2 pos, ImVec2 size) {
   const ImGuiCond cond = ui.scripted ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   ImGui::SetNextWindowPos(pos, cond);
   ImGui::SetNextWindowSize(size, cond);
-  (void)name;
 }
 
 void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
@@ -196,59 +196,46 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   ImGui::End();
 }
 
-void field_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap, FieldRenderer& field,
-                 FieldRenderer& spectrum) {
-  (void)worker;
-  if (!ImGui::Begin("Error field")) {
-    ImGui::End();
-    return;
-  }
-  record_rect("Error field");
-  const FieldImage* img = snap.field.get();
-  if (!img || img->values.empty()) {
-    ImGui::TextWrapped("%s", snap.error.empty() ? "starting..." : snap.error.c_str());
-    ImGui::End();
-    return;
-  }
-  const bool finest = img->level == 1;
-  ImGui::Text("%s on level %d of %d (%d x %d)%s", img->residual ? "residual f - Av" : finest ? "error u - u*" : "correction v",
-              img->level, snap.options.levels, img->nx, img->ny, snap.stepping ? "  [stepping]" : "");
-  const float range = ui.auto_range ? std::max(std::abs(img->min), std::abs(img->max)) : ui.fixed_range;
-  // CUDA backend: the texture is written on the GPU (interop) unless that is off or failed.
-  const bool on_device = ui.interop && img->device && field.upload_from_device(*img->device, img->version);
-  if (!on_device) field.upload(img->values, img->nx, img->ny, img->version);
-  ui.field_path = on_device ? "CUDA-OpenGL interop"
-                  : !img->device ? "host upload"
-                  : !ui.interop ? "host upload (interop off)"
-                                : "host upload (" + field.interop_error() + ")";
+namespace {
 
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float bar_w = 100;  // colorbar and its labels
-  const float side = std::max(50.0f, std::min(avail.x - bar_w, avail.y - 8));
-  // Zoom about the pan centre; drag to pan.
+// The field's floats into its texture: through CUDA-OpenGL interop when the image is on the
+// device and interop works, else from the host. Records which path the status bar shows.
+void upload_field(UiState& ui, const FieldImage& img, FieldRenderer& field) {
+  const bool on_device = ui.interop && img.device && field.upload_from_device(*img.device, img.version);
+  if (!on_device) field.upload(img.values, img.nx, img.ny, img.version);
+  ui.field_path = on_device      ? "CUDA-OpenGL interop"
+                  : !img.device  ? "host upload"
+                  : !ui.interop  ? "host upload (interop off)"
+                                 : "host upload (" + field.interop_error() + ")";
+}
+
+// The part of the field shown, (u0, v0, du, dv), after zoom about the pan centre.
+std::array<float, 4> visible_part(UiState& ui) {
   const float extent = 1.0f / ui.zoom;
   ui.pan[0] = std::clamp(ui.pan[0], extent / 2, 1 - extent / 2);
   ui.pan[1] = std::clamp(ui.pan[1], extent / 2, 1 - extent / 2);
-  const float view[4] = {ui.pan[0] - extent / 2, ui.pan[1] - extent / 2, extent, extent};
-  const GLuint tex = field.render(int(side), int(side), true, -range, range, view);
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  // The offscreen texture's rows run bottom-up like the field's y: flip v so y points up.
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(tex)), ImVec2(side, side), ImVec2(0, 1), ImVec2(1, 0));
-  if (ImGui::IsItemHovered()) {
-    const ImVec2 m = ImGui::GetIO().MousePos;
-    const float u = view[0] + (m.x - p0.x) / side * view[2], v = view[1] + (1 - (m.y - p0.y) / side) * view[3];
-    const int i = std::clamp(int(u * img->nx), 0, img->nx - 1), j = std::clamp(int(v * img->ny), 0, img->ny - 1);
-    ImGui::SetTooltip("(i, j) = (%d, %d)\nx = %.4f, y = %.4f\nvalue = %.4e", i + 1, j + 1, (i + 1.0) / (img->nx + 1),
-                      (j + 1.0) / (img->ny + 1), img->values[std::size_t(j) * std::size_t(img->nx) + std::size_t(i)]);
-    if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
-      const ImVec2 d = ImGui::GetIO().MouseDelta;
-      ui.pan[0] -= d.x / side * extent;
-      ui.pan[1] += d.y / side * extent;
-    }
-    const float wheel = ImGui::GetIO().MouseWheel;
-    if (wheel != 0) ui.zoom = std::clamp(ui.zoom * std::pow(1.25f, wheel), 1.0f, 16.0f);
+  return {ui.pan[0] - extent / 2, ui.pan[1] - extent / 2, extent, extent};
+}
+
+// Under the cursor: the point's value as a tooltip; drag pans, the wheel zooms.
+void hover_pan_zoom(UiState& ui, const FieldImage& img, ImVec2 p0, float side, const std::array<float, 4>& view) {
+  if (!ImGui::IsItemHovered()) return;
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  const float u = view[0] + (m.x - p0.x) / side * view[2], v = view[1] + (1 - (m.y - p0.y) / side) * view[3];
+  const int i = std::clamp(int(u * img.nx), 0, img.nx - 1), j = std::clamp(int(v * img.ny), 0, img.ny - 1);
+  ImGui::SetTooltip("(i, j) = (%d, %d)\nx = %.4f, y = %.4f\nvalue = %.4e", i + 1, j + 1, (i + 1.0) / (img.nx + 1),
+                    (j + 1.0) / (img.ny + 1), img.values[std::size_t(j) * std::size_t(img.nx) + std::size_t(i)]);
+  if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    const ImVec2 d = ImGui::GetIO().MouseDelta;
+    ui.pan[0] -= d.x / side * view[2];
+    ui.pan[1] += d.y / side * view[3];
   }
-  // Colorbar: the diverging map from -range (bottom) to +range (top), with its labels.
+  const float wheel = ImGui::GetIO().MouseWheel;
+  if (wheel != 0) ui.zoom = std::clamp(ui.zoom * std::pow(1.25f, wheel), 1.0f, 16.0f);
+}
+
+// The diverging map from -range (bottom) to +range (top) beside the field, with labels.
+void colourbar(ImVec2 p0, float side, float range) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 b0(p0.x + side + 10, p0.y), b1(p0.x + side + 26, p0.y + side);
   static const ImU32 stops[] = {IM_COL32(180, 4, 38, 255), IM_COL32(244, 154, 123, 255), IM_COL32(221, 221, 221, 255),
@@ -266,32 +253,66 @@ void field_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap, FieldR
   std::snprintf(text, sizeof text, "%+.1e", -range);
   ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, b1.y - 14));
   ImGui::TextUnformatted(text);
+}
 
-  // Fourier inset: sine-series magnitudes, low wave numbers at the lower left. Rough error
-  // sits at the upper right and vanishes under relaxation; smooth error stays lower left.
-  if (ui.view.spectrum && img->spectrum.empty()) {
+// Fourier inset: sine-series magnitudes, low wave numbers at the lower left. Rough error
+// sits at the upper right and vanishes under relaxation; smooth error stays lower left.
+void fourier_inset(const FieldImage& img, ImVec2 p0, float side, FieldRenderer& spectrum) {
+  if (img.spectrum.empty()) {
     ImGui::SetCursorScreenPos(ImVec2(p0.x + 6, p0.y + 4));
     ImGui::TextDisabled("Fourier inset: levels of up to 511 x 511 points");
+    return;
   }
-  if (ui.view.spectrum && !img->spectrum.empty()) {
-    const float inset = std::max(60.0f, side * 0.3f);
-    float smax = -300, smin = 300;
-    for (float v : img->spectrum) smax = std::max(smax, v);
-    smin = smax - 8;  // eight decades
-    spectrum.upload(img->spectrum, img->nx, img->ny, img->version);
-    const float full[4] = {0, 0, 1, 1};
-    const GLuint stex = spectrum.render(int(inset), int(inset), false, smin, smax, full);
-    const ImVec2 q0(p0.x + side - inset - 4, p0.y + 4);
-    dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(stex)), q0, ImVec2(q0.x + inset, q0.y + inset),
-                 ImVec2(0, 1), ImVec2(1, 0));
-    dl->AddRect(q0, ImVec2(q0.x + inset, q0.y + inset), IM_COL32(255, 255, 255, 200));
-    dl->AddText(ImVec2(q0.x + 3, q0.y + inset - 15), IM_COL32(255, 255, 255, 230), "Fourier |c_kl|");
+  const float inset = std::max(60.0f, side * 0.3f);
+  float smax = -300;
+  for (float v : img.spectrum) smax = std::max(smax, v);
+  const float smin = smax - 8;  // eight decades
+  spectrum.upload(img.spectrum, img.nx, img.ny, img.version);
+  const float full[4] = {0, 0, 1, 1};
+  const GLuint stex = spectrum.render(int(inset), int(inset), false, smin, smax, full);
+  const ImVec2 q0(p0.x + side - inset - 4, p0.y + 4);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(stex)), q0, ImVec2(q0.x + inset, q0.y + inset),
+               ImVec2(0, 1), ImVec2(1, 0));
+  dl->AddRect(q0, ImVec2(q0.x + inset, q0.y + inset), IM_COL32(255, 255, 255, 200));
+  dl->AddText(ImVec2(q0.x + 3, q0.y + inset - 15), IM_COL32(255, 255, 255, 230), "Fourier |c_kl|");
+}
+
+}  // namespace
+
+void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field, FieldRenderer& spectrum) {
+  if (!ImGui::Begin("Error field")) {
+    ImGui::End();
+    return;
   }
+  record_rect("Error field");
+  const FieldImage* img = snap.field.get();
+  if (!img || img->values.empty()) {
+    ImGui::TextWrapped("%s", snap.error.empty() ? "starting..." : snap.error.c_str());
+    ImGui::End();
+    return;
+  }
+  const bool finest = img->level == 1;
+  ImGui::Text("%s on level %d of %d (%d x %d)%s", img->residual ? "residual f - Av" : finest ? "error u - u*" : "correction v",
+              img->level, snap.options.levels, img->nx, img->ny, snap.stepping ? "  [stepping]" : "");
+  const float range = ui.auto_range ? std::max(std::abs(img->min), std::abs(img->max)) : ui.fixed_range;
+  upload_field(ui, *img, field);
+
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float bar_w = 100;  // colourbar and its labels
+  const float side = std::max(50.0f, std::min(avail.x - bar_w, avail.y - 8));
+  const std::array<float, 4> view = visible_part(ui);
+  const GLuint tex = field.render(int(side), int(side), true, -range, range, view.data());
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  // The offscreen texture's rows run bottom-up like the field's y: flip v so y points up.
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(tex)), ImVec2(side, side), ImVec2(0, 1), ImVec2(1, 0));
+  hover_pan_zoom(ui, *img, p0, side, view);
+  colourbar(p0, side, range);
+  if (ui.view.spectrum) fourier_inset(*img, p0, side, spectrum);
   ImGui::End();
 }
 
-void cycle_diagram_panel(const UiState& ui, const Snapshot& snap) {
-  (void)ui;
+void cycle_diagram_panel(const Snapshot& snap) {
   if (!ImGui::Begin("Cycle diagram")) {
     ImGui::End();
     return;

@@ -17,16 +17,16 @@ struct PanelRect {
 
 void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
-void field_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap, FieldRenderer& field,
+void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field,
                  FieldRenderer& spectrum);
-void cycle_diagram_panel(const UiState& ui, const Snapshot& snap);
+void cycle_diagram_panel(const Snapshot& snap);
 void convergence_panel(UiState& ui, const Snapshot& snap);
 void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 void status_bar(const UiState& ui, const Snapshot& snap);
 
 // Places the next panel: fixed in scripted runs (tests look for panels by position), a
 // default the user may move otherwise (remembered in imgui.ini).
-void place_panel(const UiState& ui, const char* name, ImVec2 pos, ImVec2 size);
+void place_panel(const UiState& ui, ImVec2 pos, ImVec2 size);
 const std::vector<PanelRect>& panel_rects();
 
 // Files the Export buttons write; also used by the script.

@@ -26,7 +26,7 @@ __global__ void write_pixels(const float* values, float* pixels, std::size_t cou
 
 }  // namespace
 
-PixelBufferInterop::PixelBufferInterop(unsigned pixel_buffer, std::size_t bytes) : bytes_(bytes) {
+PixelBufferInterop::PixelBufferInterop(unsigned pixel_buffer) {
   if (!cuda_device_status().usable) throw std::runtime_error("CUDA-OpenGL interop: " + cuda_device_status().reason);
   cudaGraphicsResource_t resource = nullptr;
   check(cudaGraphicsGLRegisterBuffer(&resource, pixel_buffer, cudaGraphicsRegisterFlagsWriteDiscard),

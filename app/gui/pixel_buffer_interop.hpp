@@ -9,10 +9,10 @@ namespace kcycle::gui {
 
 class PixelBufferInterop {
  public:
-  // Registers the GL buffer object `pixel_buffer` (at least `bytes` long, in the current GL
-  // context) with CUDA. Throws std::runtime_error with the reason: built without CUDA, no
+  // Registers the GL buffer object `pixel_buffer` (in the current GL context) with CUDA;
+  // write() checks each write against the mapped buffer's size. Throws std::runtime_error with the reason: built without CUDA, no
   // device, or a GL context that is not on the CUDA device (Mesa, Xvfb).
-  PixelBufferInterop(unsigned pixel_buffer, std::size_t bytes);
+  explicit PixelBufferInterop(unsigned pixel_buffer);
   ~PixelBufferInterop();
   PixelBufferInterop(const PixelBufferInterop&) = delete;
   PixelBufferInterop& operator=(const PixelBufferInterop&) = delete;
@@ -22,7 +22,6 @@ class PixelBufferInterop {
 
  private:
   void* resource_ = nullptr;  // cudaGraphicsResource_t
-  std::size_t bytes_ = 0;
 };
 
 }  // namespace kcycle::gui

@@ -6,7 +6,7 @@
 
 namespace kcycle::gui {
 
-PixelBufferInterop::PixelBufferInterop(unsigned, std::size_t) {
+PixelBufferInterop::PixelBufferInterop(unsigned) {
   throw std::runtime_error("CUDA-OpenGL interop: " + cuda_device_status().reason);
 }
 PixelBufferInterop::~PixelBufferInterop() = default;

@@ -1,58 +1,13 @@
 #include "plot.hpp"
 
+#include "plot_axis.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
 namespace kcycle::gui {
-
-namespace {
-
-struct Scale {
-  double lo, hi;
-  bool log;
-  double t(double v) const {
-    return log ? (std::log10(v) - std::log10(lo)) / (std::log10(hi) - std::log10(lo)) : (v - lo) / (hi - lo);
-  }
-};
-
-Scale fit(double lo, double hi, bool log) {
-  if (!(lo < hi)) {
-    if (!std::isfinite(lo)) lo = log ? 1 : 0;
-    hi = log ? lo * 10 : lo + 1;
-  }
-  if (log) {
-    lo = std::pow(10.0, std::floor(std::log10(lo)));
-    hi = std::pow(10.0, std::ceil(std::log10(hi)));
-    if (hi <= lo) hi = lo * 10;
-  }
-  return {lo, hi, log};
-}
-
-std::vector<double> ticks(const Scale& s) {
-  std::vector<double> out;
-  if (s.log) {
-    const int e0 = int(std::floor(std::log10(s.lo))), e1 = int(std::ceil(std::log10(s.hi)));
-    const int step = std::max(1, (e1 - e0) / 6);
-    for (int e = e0; e <= e1; e += step) out.push_back(std::pow(10.0, e));
-  } else {
-    const double span = s.hi - s.lo, raw = span / 5;
-    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-    const double nice = raw / mag > 5 ? 10 * mag : raw / mag > 2 ? 5 * mag : raw / mag > 1 ? 2 * mag : mag;
-    for (double v = std::ceil(s.lo / nice) * nice; v <= s.hi + 1e-9 * span; v += nice) out.push_back(v);
-  }
-  return out;
-}
-
-std::string label(double v, bool log) {
-  char buf[32];
-  if (log) std::snprintf(buf, sizeof buf, "1e%d", int(std::lround(std::log10(v))));
-  else std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
-}  // namespace
 
 void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& series,
                const std::vector<VLine>& vlines, ImVec2 size) {
@@ -76,23 +31,24 @@ void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& 
     }
   if (spec.xmin < spec.xmax) xlo = spec.xmin, xhi = spec.xmax;
   if (spec.ymin < spec.ymax) ylo = spec.ymin, yhi = spec.ymax;
-  const Scale sx = fit(xlo, xhi, spec.logx), sy = fit(ylo, yhi, spec.logy);
+  const plot::PlotAxis sx = plot::axis_between(xlo, xhi, spec.logx, false);
+  const plot::PlotAxis sy = plot::axis_between(ylo, yhi, spec.logy, false);
   auto to_screen = [&](double x, double y) {
-    return ImVec2(float(p0.x + sx.t(x) * (p1.x - p0.x)), float(p1.y - sy.t(y) * (p1.y - p0.y)));
+    return ImVec2(float(p0.x + sx.fraction(x) * (p1.x - p0.x)), float(p1.y - sy.fraction(y) * (p1.y - p0.y)));
   };
 
   dl->AddRectFilled(p0, p1, IM_COL32(22, 24, 30, 255));
   const ImU32 grid = IM_COL32(60, 64, 72, 255), text = IM_COL32(210, 210, 215, 255);
-  for (double t : ticks(sx)) {
+  for (double t : sx.ticks()) {
     const float X = to_screen(t, sy.lo).x;
     dl->AddLine(ImVec2(X, p0.y), ImVec2(X, p1.y), grid);
-    const std::string l = label(t, sx.log);
+    const std::string l = sx.label(t);
     dl->AddText(ImVec2(X - ImGui::CalcTextSize(l.c_str()).x / 2, p1.y + 3), text, l.c_str());
   }
-  for (double t : ticks(sy)) {
+  for (double t : sy.ticks()) {
     const float Y = to_screen(sx.lo, t).y;
     dl->AddLine(ImVec2(p0.x, Y), ImVec2(p1.x, Y), grid);
-    const std::string l = label(t, sy.log);
+    const std::string l = sy.label(t);
     dl->AddText(ImVec2(p0.x - 6 - ImGui::CalcTextSize(l.c_str()).x, Y - 7), text, l.c_str());
   }
   dl->AddRect(p0, p1, IM_COL32(120, 120, 130, 255));

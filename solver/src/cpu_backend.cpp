@@ -23,6 +23,14 @@ RowRange block_of(int count, int t, int nt) {
 
 }  // namespace
 
+// Runs body(j) for the rows j = 1..ny of a level, on all threads when the level is large
+// enough to gain from them (the one OpenMP row loop of this backend).
+template <class Body>
+void CpuBackend::for_rows(const GridShape& shape, Body&& body) const {
+#pragma omp parallel for num_threads(threads_) if (parallel(shape)) schedule(static)
+  for (int j = 1; j <= shape.ny; ++j) body(j);
+}
+
 CpuBackend::CpuBackend(int threads) : threads_(threads > 0 ? threads : omp_get_max_threads()) {}
 
 bool CpuBackend::parallel(const GridShape& shape) const {
@@ -41,15 +49,14 @@ Field CpuBackend::make_vector(GridShape shape) {
 void CpuBackend::jacobi(const Stencil9& A, double omega, const Field& v, const Field& f,
                         Field& out) {
   count(v.shape());
-  const int nx = v.shape().nx, ny = v.shape().ny;
+  const int nx = v.shape().nx;
   const double w = omega / A.center();
-#pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
-  for (int j = 1; j <= ny; ++j) {
-    const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
-    double* o = out.row(j);
-#pragma omp simd
-    for (int i = 1; i <= nx; ++i) o[i] = kernels::jacobi(A, w, vm, v0, vp, f0, i);
-  }
+  for_rows(v.shape(), [&](int j) {
+      const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
+      double* o = out.row(j);
+  #pragma omp simd
+      for (int i = 1; i <= nx; ++i) o[i] = kernels::jacobi(A, w, vm, v0, vp, f0, i);
+  });
 }
 
 void CpuBackend::restrict_residual(const Stencil9& A, const Field& v, const Field& f, Field& fc,
@@ -91,25 +98,24 @@ void CpuBackend::restrict_residual(const Stencil9& A, const Field& v, const Fiel
 
 void CpuBackend::prolong_add(const Field& vc, Field& v, Coarsening coarsening) {
   count(v.shape());
-  const int nxc = vc.shape().nx, nx = v.shape().nx, ny = v.shape().ny;
-#pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
-  for (int j = 1; j <= ny; ++j) {
-    const double *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1);
-    double* o = v.row(j);
-    if (coarsening == Coarsening::SemiY) {
-#pragma omp simd
-      for (int i = 1; i <= nx; ++i) o[i] += kernels::linear_y(cJ, cJ1, i, j);
-      continue;
-    }
-    // Fine points 2I and 2I+1 together, so each call's x parity is a compile-time constant
-    // and the loop vectorizes; fine point 1 (I = 0) has no even partner.
-    o[1] += kernels::bilinear(cJ, cJ1, 1, j);
-#pragma omp simd
-    for (int I = 1; I <= nxc; ++I) {
-      o[2 * I] += kernels::bilinear(cJ, cJ1, 2 * I, j);
-      o[2 * I + 1] += kernels::bilinear(cJ, cJ1, 2 * I + 1, j);
-    }
-  }
+  const int nxc = vc.shape().nx, nx = v.shape().nx;
+  for_rows(v.shape(), [&](int j) {
+      const double *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1);
+      double* o = v.row(j);
+      if (coarsening == Coarsening::SemiY) {
+  #pragma omp simd
+        for (int i = 1; i <= nx; ++i) o[i] += kernels::linear_y(cJ, cJ1, i, j);
+        return;
+      }
+      // Fine points 2I and 2I+1 together, so each call's x parity is a compile-time constant
+      // and the loop vectorizes; fine point 1 (I = 0) has no even partner.
+      o[1] += kernels::bilinear(cJ, cJ1, 1, j);
+  #pragma omp simd
+      for (int I = 1; I <= nxc; ++I) {
+        o[2 * I] += kernels::bilinear(cJ, cJ1, 2 * I, j);
+        o[2 * I + 1] += kernels::bilinear(cJ, cJ1, 2 * I + 1, j);
+      }
+  });
 }
 
 void CpuBackend::gauss_seidel(const Stencil9& A, Field& v, const Field& f, bool reverse) {
@@ -222,26 +228,24 @@ void CpuBackend::copy(const Field& x, Field& y) {
 
 void CpuBackend::residual(const Stencil9& A, const Field& v, const Field& f, Field& r) {
   count(v.shape());
-  const int nx = v.shape().nx, ny = v.shape().ny;
-#pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
-  for (int j = 1; j <= ny; ++j) {
-    const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
-    double* o = r.row(j);
-#pragma omp simd
-    for (int i = 1; i <= nx; ++i) o[i] = kernels::residual(A, vm, v0, vp, f0, i);
-  }
+  const int nx = v.shape().nx;
+  for_rows(v.shape(), [&](int j) {
+      const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
+      double* o = r.row(j);
+  #pragma omp simd
+      for (int i = 1; i <= nx; ++i) o[i] = kernels::residual(A, vm, v0, vp, f0, i);
+  });
 }
 
 void CpuBackend::apply(const Stencil9& A, const Field& u, Field& out) {
   count(u.shape());
-  const int nx = u.shape().nx, ny = u.shape().ny;
-#pragma omp parallel for num_threads(threads_) if (parallel(u.shape())) schedule(static)
-  for (int j = 1; j <= ny; ++j) {
-    const double *um = u.row(j - 1), *u0 = u.row(j), *up = u.row(j + 1);
-    double* o = out.row(j);
-#pragma omp simd
-    for (int i = 1; i <= nx; ++i) o[i] = kernels::apply_stencil(A, um, u0, up, i);
-  }
+  const int nx = u.shape().nx;
+  for_rows(u.shape(), [&](int j) {
+      const double *um = u.row(j - 1), *u0 = u.row(j), *up = u.row(j + 1);
+      double* o = out.row(j);
+  #pragma omp simd
+      for (int i = 1; i <= nx; ++i) o[i] = kernels::apply_stencil(A, um, u0, up, i);
+  });
 }
 
 double CpuBackend::dot(const Field& x, const Field& y) {
@@ -261,50 +265,46 @@ double CpuBackend::dot(const Field& x, const Field& y) {
 
 void CpuBackend::axpy(double a, const Field& x, Field& y) {
   count(x.shape());
-  const int nx = x.shape().nx, ny = x.shape().ny;
-#pragma omp parallel for num_threads(threads_) if (parallel(x.shape())) schedule(static)
-  for (int j = 1; j <= ny; ++j) {
-    const double* s = x.row(j);
-    double* d = y.row(j);
-#pragma omp simd
-    for (int i = 1; i <= nx; ++i) d[i] += a * s[i];
-  }
+  const int nx = x.shape().nx;
+  for_rows(x.shape(), [&](int j) {
+      const double* s = x.row(j);
+      double* d = y.row(j);
+  #pragma omp simd
+      for (int i = 1; i <= nx; ++i) d[i] += a * s[i];
+  });
 }
 
 void CpuBackend::xpay(const Field& x, double b, Field& y) {
   count(x.shape());
-  const int nx = x.shape().nx, ny = x.shape().ny;
-#pragma omp parallel for num_threads(threads_) if (parallel(x.shape())) schedule(static)
-  for (int j = 1; j <= ny; ++j) {
-    const double* s = x.row(j);
-    double* d = y.row(j);
-#pragma omp simd
-    for (int i = 1; i <= nx; ++i) d[i] = s[i] + b * d[i];
-  }
+  const int nx = x.shape().nx;
+  for_rows(x.shape(), [&](int j) {
+      const double* s = x.row(j);
+      double* d = y.row(j);
+  #pragma omp simd
+      for (int i = 1; i <= nx; ++i) d[i] = s[i] + b * d[i];
+  });
 }
 
 void CpuBackend::triad(double s, const Field& b, const Field& c, Field& a) {
   count(a.shape());
-  const int nx = a.shape().nx, ny = a.shape().ny;
-#pragma omp parallel for num_threads(threads_) if (parallel(a.shape())) schedule(static)
-  for (int j = 1; j <= ny; ++j) {
-    const double *pb = b.row(j), *pc = c.row(j);
-    double* pa = a.row(j);
-#pragma omp simd
-    for (int i = 1; i <= nx; ++i) pa[i] = kernels::triad(pb[i], pc[i], s);
-  }
+  const int nx = a.shape().nx;
+  for_rows(a.shape(), [&](int j) {
+      const double *pb = b.row(j), *pc = c.row(j);
+      double* pa = a.row(j);
+  #pragma omp simd
+      for (int i = 1; i <= nx; ++i) pa[i] = kernels::triad(pb[i], pc[i], s);
+  });
 }
 
 void CpuBackend::image(const Stencil9& A, bool residual_view, const Field& v, const Field& f, const Field* exact,
                        float* out) {
-  const int nx = v.shape().nx, ny = v.shape().ny;
-#pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
-  for (int j = 1; j <= ny; ++j) {
-    const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
-    const double* e0 = exact ? exact->row(j) : nullptr;
-    float* o = out + std::size_t(j - 1) * std::size_t(nx) - 1;
-    for (int i = 1; i <= nx; ++i) o[i] = kernels::image_value(A, residual_view, vm, v0, vp, f0, e0, i);
-  }
+  const int nx = v.shape().nx;
+  for_rows(v.shape(), [&](int j) {
+      const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
+      const double* e0 = exact ? exact->row(j) : nullptr;
+      float* o = out + std::size_t(j - 1) * std::size_t(nx) - 1;
+      for (int i = 1; i <= nx; ++i) o[i] = kernels::image_value(A, residual_view, vm, v0, vp, f0, e0, i);
+  });
 }
 
 }  // namespace kcycle

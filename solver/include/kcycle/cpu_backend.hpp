@@ -87,6 +87,8 @@ class CpuBackend {
 
  private:
   bool parallel(const GridShape& shape) const;
+  template <class Body>
+  void for_rows(const GridShape& shape, Body&& body) const;
   void count(const GridShape& shape) {
     ++launches_;
     points_ += shape.unknowns();
