@@ -13,9 +13,13 @@ namespace {
 
 struct Fine {
   explicit Fine(int levels)
-      : shape(full_coarsening_shape(levels, 1)), coarse(full_coarsening_shape(levels, 2)),
-        v(be.make_vector(shape)), f(be.make_vector(shape)), out(be.make_vector(shape)),
-        fc(be.make_vector(coarse)), vc(be.make_vector(coarse)),
+      : shape(full_coarsening_shape(levels, 1)),
+        coarse(full_coarsening_shape(levels, 2)),
+        v(be.make_vector(shape)),
+        f(be.make_vector(shape)),
+        out(be.make_vector(shape)),
+        fc(be.make_vector(coarse)),
+        vc(be.make_vector(coarse)),
         A(scaled(rotated_anisotropic_stencil(1e-4, 45), 1.0 / (shape.hx() * shape.hx()))) {
     fill_uniform_random(v, 1);
     fill_uniform_random(f, 2);

@@ -142,10 +142,11 @@ TEST(Cli, ReadsTheParametersFileTheVisualizerWrites) {
   const std::string file = testing::TempDir() + "kcycle_cli_parameters.toml";
   std::FILE* f = std::fopen(file.c_str(), "w");
   ASSERT_NE(f, nullptr);
-  std::fputs("# kcycle parameters\nlevels=5\neps=0.001\nangle=30\ncycle=\"kappa\"\nkappa=\"3\"\n"
-             "smoother=\"xyzebra\"\ncoarsening=\"full\"\ncoarse-operator=\"galerkin\"\nnu1=2\nnu2=2\n"
-             "symmetric=false\nomega=\"auto\"\nsolver=\"fcg\"\nproblem=0\ntol=1e-08\nmax-iter=500\nseed=3\n",
-             f);
+  std::fputs(
+      "# kcycle parameters\nlevels=5\neps=0.001\nangle=30\ncycle=\"kappa\"\nkappa=\"3\"\n"
+      "smoother=\"xyzebra\"\ncoarsening=\"full\"\ncoarse-operator=\"galerkin\"\nnu1=2\nnu2=2\n"
+      "symmetric=false\nomega=\"auto\"\nsolver=\"fcg\"\nproblem=0\ntol=1e-08\nmax-iter=500\nseed=3\n",
+      f);
   std::fclose(f);
   const Outcome o = run_cli("solve --config " + file + " --json");
   ASSERT_EQ(o.exit_code, 0) << o.output;
@@ -177,7 +178,6 @@ TEST(Cli, CalibrateThenAdvise) {
 }
 
 // --- backend selection: what a user without a GPU (CI, laptops) sees ---------------------
-
 
 std::size_t occurrences(const std::string& text, const std::string& what) {
   std::size_t n = 0;
@@ -211,8 +211,8 @@ TEST(Cli, BackendCudaFailsClearlyWithoutAGpu) {
     const Outcome o = run_cli(std::string(command) + " --backend cuda");
     EXPECT_FALSE(o.crashed) << command << "\n" << o.output;
     EXPECT_EQ(o.exit_code, 2) << command << "\n" << o.output;
-    EXPECT_NE(o.output.find("kcycle: error: --backend cuda: " + cuda.reason), std::string::npos)
-        << command << "\n" << o.output;
+    EXPECT_NE(o.output.find("kcycle: error: --backend cuda: " + cuda.reason), std::string::npos) << command << "\n"
+                                                                                                 << o.output;
   }
   expect_refused("--backend gpu", "--backend must be one of cpu, cuda or auto (got 'gpu')");
   expect_refused("--graphs maybe", "--graphs must be on or off (got 'maybe')");

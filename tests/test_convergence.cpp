@@ -132,7 +132,8 @@ TYPED_TEST(Problem, BoundaryValuesAreHonoured) {
   const GridShape fine = full_coarsening_shape(6, 1);
   const Stencil9 A = scaled(rotated_anisotropic_stencil(0.3, 20), 1.0 / (fine.hx() * fine.hx()));
   auto u = [](double x, double y) { return 1 + x + 2 * y; };
-  const DiscreteProblem p = problem_from_functions(fine, A, [](double, double) { return 0.0; }, u, u);
+  const DiscreteProblem p = problem_from_functions(
+      fine, A, [](double, double) { return 0.0; }, u, u);
   const SolveResult r = solve(o, p);
   ASSERT_TRUE(r.converged()) << r.message;
   EXPECT_LT(r.final_error, 1e-9);

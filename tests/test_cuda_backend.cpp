@@ -109,9 +109,10 @@ TEST_F(CudaBackendTest, GraphsOnAndOffGiveIdenticalResults) {
     int nu1, nu2;
     Coarsening coarsening;
   };
-  for (const Case& c : {Case{Smoother::Jacobi, 2, 2, Coarsening::Full}, Case{Smoother::Jacobi, 1, 0, Coarsening::Full},
-                        Case{Smoother::GaussSeidel, 1, 1, Coarsening::Full},
-                        Case{Smoother::XZebra, 1, 1, Coarsening::SemiY}, Case{Smoother::XYZebra, 2, 2, Coarsening::Full}})
+  for (const Case& c :
+       {Case{Smoother::Jacobi, 2, 2, Coarsening::Full}, Case{Smoother::Jacobi, 1, 0, Coarsening::Full},
+        Case{Smoother::GaussSeidel, 1, 1, Coarsening::Full}, Case{Smoother::XZebra, 1, 1, Coarsening::SemiY},
+        Case{Smoother::XYZebra, 2, 2, Coarsening::Full}})
     for (int kappa : {1, 3, kKappaW}) {
       SolverOptions o;
       o.levels = 6;

@@ -46,8 +46,9 @@ TEST(Cancel, AStopMidCycleEndsItAtTheNextCall) {
   const OpObserver request_at_first_relaxation = [&](const TraceEvent& e) {
     if (e.kind == OpKind::PreRelax) stop.request_stop();
   };
-  EXPECT_THROW(mg.cycle({CycleType::Kappa, kKappaW}, CycleHooks{&trace, &request_at_first_relaxation, stop.get_token()}),
-               CycleCancelled);
+  EXPECT_THROW(
+      mg.cycle({CycleType::Kappa, kKappaW}, CycleHooks{&trace, &request_at_first_relaxation, stop.get_token()}),
+      CycleCancelled);
   // Call(1), nu1 pre-relaxations, restriction, zeroing: then the call on level 2 refuses.
   const std::size_t expected = 1 + std::size_t(mg.settings().nu1) + 2;
   ASSERT_EQ(trace.size(), expected);

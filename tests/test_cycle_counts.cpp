@@ -53,9 +53,9 @@ void expect_counts_match_formulas(const Trace& trace, int kappa, int n) {
 
 TEST(CycleCounts, ClosedFormsAgreeWithKnownCycles) {
   for (int n = 1; n <= 14; ++n) {
-    EXPECT_EQ(total_calls(1, n), std::uint64_t(n));                  // V: one call per level
-    EXPECT_EQ(total_calls(2, n), std::uint64_t(n * (n + 1) / 2));    // F: l calls on level l
-    EXPECT_EQ(total_calls(n, n), (std::uint64_t(1) << n) - 1);       // W: 2^n - 1
+    EXPECT_EQ(total_calls(1, n), std::uint64_t(n));                // V: one call per level
+    EXPECT_EQ(total_calls(2, n), std::uint64_t(n * (n + 1) / 2));  // F: l calls on level l
+    EXPECT_EQ(total_calls(n, n), (std::uint64_t(1) << n) - 1);     // W: 2^n - 1
     for (int l = 1; l <= n; ++l) {
       EXPECT_EQ(level_calls(2, l), std::uint64_t(l));
       EXPECT_EQ(level_calls(n, l), std::uint64_t(1) << (l - 1));
@@ -94,8 +94,10 @@ void check_solver_counts(MultigridSettings s, int max_levels) {
       // Each traced relaxation is launches_per_relaxation launches, every other operation one.
       std::uint64_t launches = 0;
       for (const TraceEvent& e : trace)
-        if (e.kind == OpKind::PreRelax || e.kind == OpKind::PostRelax) launches += launches_per_relaxation(s.smoother);
-        else launches += e.kind != OpKind::Call;
+        if (e.kind == OpKind::PreRelax || e.kind == OpKind::PostRelax)
+          launches += launches_per_relaxation(s.smoother);
+        else
+          launches += e.kind != OpKind::Call;
       EXPECT_EQ(backend.launches(), launches);
     }
   }
@@ -135,7 +137,9 @@ TEST(CycleCounts, WIsReachedAtKappaEqualsLevels) {
     for (TraceEvent& e : ops.trace) e.counter = 0;
     return ops.trace;
   };
-  auto calls = [](const Trace& t) { return std::count_if(t.begin(), t.end(), [](const TraceEvent& e) { return e.kind == OpKind::Call; }); };
+  auto calls = [](const Trace& t) {
+    return std::count_if(t.begin(), t.end(), [](const TraceEvent& e) { return e.kind == OpKind::Call; });
+  };
   for (int kappa = 1; kappa < n; ++kappa) EXPECT_LT(calls(run(kappa)), calls(run(kappa + 1))) << "kappa " << kappa;
   const Trace w = run(n);
   EXPECT_EQ(calls(w), (1 << n) - 1);

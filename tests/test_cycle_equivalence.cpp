@@ -16,7 +16,7 @@ using testing::fill_random;
 using testing::host_values;
 
 struct Executed {
-  Trace ops;  // without Call counters, which name kappa or gamma
+  Trace ops;    // without Call counters, which name kappa or gamma
   Trace calls;  // the Call events with their counters
   std::vector<double> iterate;
 };
@@ -70,8 +70,9 @@ TYPED_TEST(CycleEquivalence, KappaAtLeastLevelsIsTheWCycle) {
       expect_identical(k, run_cycles<TypeParam>({CycleType::Gamma, 2}, n));
       ASSERT_FALSE(k.calls.empty());
       EXPECT_EQ(k.calls.front().counter, kappa) << "the top call carries the counter as given";
-      const auto lowest = std::min_element(k.calls.begin(), k.calls.end(),
-                                           [](const TraceEvent& a, const TraceEvent& b) { return a.counter < b.counter; });
+      const auto lowest =
+          std::min_element(k.calls.begin(), k.calls.end(),
+                           [](const TraceEvent& a, const TraceEvent& b) { return a.counter < b.counter; });
       EXPECT_EQ(lowest->counter, kappa - (n - 1)) << "n-1 decrements at most: the counter never reaches 0";
     }
 }
@@ -89,10 +90,9 @@ TYPED_TEST(CycleEquivalence, IntermediateKappaIsNeitherFNorW) {
 
 TYPED_TEST(CycleEquivalence, TraceFollowsAlgorithm3OnTwoLevels) {
   Executed r = run_cycles<TypeParam>({CycleType::Kappa, 2}, 2, 1);
-  const std::vector<OpKind> expected = {OpKind::Call,        OpKind::PreRelax,   OpKind::PreRelax,
-                                        OpKind::Restrict,    OpKind::ZeroCoarse, OpKind::Call,
-                                        OpKind::CoarseSolve, OpKind::Call,       OpKind::CoarseSolve,
-                                        OpKind::Prolong,     OpKind::PostRelax,  OpKind::PostRelax};
+  const std::vector<OpKind> expected = {OpKind::Call,        OpKind::PreRelax, OpKind::PreRelax,    OpKind::Restrict,
+                                        OpKind::ZeroCoarse,  OpKind::Call,     OpKind::CoarseSolve, OpKind::Call,
+                                        OpKind::CoarseSolve, OpKind::Prolong,  OpKind::PostRelax,   OpKind::PostRelax};
   ASSERT_EQ(r.ops.size(), expected.size());
   for (std::size_t k = 0; k < expected.size(); ++k) EXPECT_EQ(r.ops[k].kind, expected[k]) << k;
   ASSERT_EQ(r.calls.size(), 3u);

@@ -56,8 +56,8 @@ TEST(Stencil, ExactOnQuadraticsWithMixedTerm) {
 // <R r, v_c> * scale == <r, P v_c> for random r and v_c: R is P^T / scale.
 void expect_restriction_is_scaled_transpose(GridShape fine, GridShape coarse, Coarsening c, double scale) {
   CpuBackend be(1);
-  Field r = be.make_vector(fine), vc = be.make_vector(coarse), fc = be.make_vector(coarse),
-        pv = be.make_vector(fine), zero = be.make_vector(fine);
+  Field r = be.make_vector(fine), vc = be.make_vector(coarse), fc = be.make_vector(coarse), pv = be.make_vector(fine),
+        zero = be.make_vector(fine);
   fill_uniform_random(r, 3);
   fill_uniform_random(vc, 4);
   // Restriction of r: A = 0 stencil and v = 0 make restrict_residual restrict f = r.
@@ -123,8 +123,7 @@ TEST(Damping, FourierAnalysisOfThePoissonStencil) {
 TEST(Damping, FourierOmegaMinimizesTheSmoothingFactor) {
   const Stencil9 s = rotated_anisotropic_stencil(1e-4, 45);
   const FourierOmega best = lfa_jacobi_omega(s);
-  for (double d : {-0.02, 0.02})
-    EXPECT_GT(jacobi_smoothing_factor(s, best.omega + d), best.smoothing_factor);
+  for (double d : {-0.02, 0.02}) EXPECT_GT(jacobi_smoothing_factor(s, best.omega + d), best.smoothing_factor);
   EXPECT_LT(best.smoothing_factor, 1.0);
 }
 

@@ -29,11 +29,21 @@ TEST(Options, BadValuesAreRejected) {
   expect_rejected([](SolverOptions& o) { o.eps = NAN; }, "eps ");
   expect_rejected([](SolverOptions& o) { o.angle_degrees = INFINITY; }, "angle ");
   expect_rejected([](SolverOptions& o) { o.cycle.counter = 0; }, "kappa ");
-  expect_rejected([](SolverOptions& o) { o.nu1 = 0; o.nu2 = 0; }, "nu1 + nu2");
+  expect_rejected(
+      [](SolverOptions& o) {
+        o.nu1 = 0;
+        o.nu2 = 0;
+      },
+      "nu1 + nu2");
   expect_rejected([](SolverOptions& o) { o.nu1 = -1; }, "nu1 ");
   expect_rejected([](SolverOptions& o) { o.levels = 0; }, "levels ");
   expect_rejected([](SolverOptions& o) { o.levels = 40; }, "levels ");
-  expect_rejected([](SolverOptions& o) { o.omega_mode = OmegaMode::Fixed; o.omega = 2.5; }, "omega ");
+  expect_rejected(
+      [](SolverOptions& o) {
+        o.omega_mode = OmegaMode::Fixed;
+        o.omega = 2.5;
+      },
+      "omega ");
   expect_rejected([](SolverOptions& o) { o.tolerance = 2; }, "tol ");
   expect_rejected([](SolverOptions& o) { o.max_iterations = 0; }, "max-iter ");
   expect_rejected([](SolverOptions& o) { o.threads = -2; }, "threads ");

@@ -107,7 +107,8 @@ TEST(OptionsIo, ParametersFileErrorsNameTheFileLineAndKey) {
   EXPECT_EQ(refusal("levels = 99999999999999999999\n"),
             "run.toml:1: levels must be an integer (got '99999999999999999999')");
   EXPECT_EQ(refusal(std::string("levels = 5\0", 11)), "run.toml:1: not a text line (NUL byte)");
-  EXPECT_EQ(refusal("cycle = \"f\"\nkappa = 3\n"), "run.toml:2: kappa does not apply to run.toml:1: cycle f (the F-cycle has no counter)");
+  EXPECT_EQ(refusal("cycle = \"f\"\nkappa = 3\n"),
+            "run.toml:2: kappa does not apply to run.toml:1: cycle f (the F-cycle has no counter)");
   // Values that parse but are out of range: validate's message, prefixed with the file.
   EXPECT_EQ(refusal("eps = 0\n"), "run.toml: eps must be in (0, 1] (got 0)");
   EXPECT_EQ(refusal("nu1 = 0\nnu2 = 0\n"), "run.toml: nu1 + nu2 must be at least 1: a cycle needs relaxation");
@@ -149,11 +150,56 @@ TEST(OptionsIo, TheCommandLineOverridesTheFileAsAWholeCycle) {
 
 // --- the fuzz test -------------------------------------------------------------------
 
-const char* const kValues[] = {"0", "1", "2", "3", "-1", "7", "16", "17", "1e-4", "0.5", "1.5", "2", "nan", "inf",
-                               "-inf", "1e999", "-0", "W", "w", "inf", "\"W\"", "\"", "\"\"", "jacobi", "gs-rb",
-                               "xzebra", "semi", "full", "galerkin", "pcg", "fcg", "auto", "lfa", "gamma", "f",
-                               "kappa", "on", "off", "true", "false", "jacobi+cg", "xzebra-semi-galerkin+cg",
-                               "99999999999999999999", "0x10", "1,5", " ", "=", "#", "é", "\t3"};
+const char* const kValues[] = {"0",
+                               "1",
+                               "2",
+                               "3",
+                               "-1",
+                               "7",
+                               "16",
+                               "17",
+                               "1e-4",
+                               "0.5",
+                               "1.5",
+                               "2",
+                               "nan",
+                               "inf",
+                               "-inf",
+                               "1e999",
+                               "-0",
+                               "W",
+                               "w",
+                               "inf",
+                               "\"W\"",
+                               "\"",
+                               "\"\"",
+                               "jacobi",
+                               "gs-rb",
+                               "xzebra",
+                               "semi",
+                               "full",
+                               "galerkin",
+                               "pcg",
+                               "fcg",
+                               "auto",
+                               "lfa",
+                               "gamma",
+                               "f",
+                               "kappa",
+                               "on",
+                               "off",
+                               "true",
+                               "false",
+                               "jacobi+cg",
+                               "xzebra-semi-galerkin+cg",
+                               "99999999999999999999",
+                               "0x10",
+                               "1,5",
+                               " ",
+                               "=",
+                               "#",
+                               "é",
+                               "\t3"};
 
 std::string random_text(std::mt19937& rng, const std::string& valid) {
   auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
@@ -187,8 +233,10 @@ std::string random_text(std::mt19937& rng, const std::string& valid) {
       case 5: {  // duplicate or drop a line
         const auto end = text.find('\n');
         if (end != std::string::npos) {
-          if (pick(2)) text += text.substr(0, end + 1);
-          else text.erase(0, end + 1);
+          if (pick(2))
+            text += text.substr(0, end + 1);
+          else
+            text.erase(0, end + 1);
         }
         break;
       }
@@ -246,8 +294,10 @@ TEST(OptionsFuzz, EveryCalibrationFileIsReadOrRefusedWithItsName) {
         case 2: text.insert(pick(text.size() + 1), 1, "{}[]\",:0e-W "[pick(12)]); break;
         default: {  // a value replaced by another JSON value, or a new key
           const auto colon = text.find(':', pick(text.size() + 1));
-          if (colon == std::string::npos) text.insert(std::min<std::size_t>(1, text.size()), "\"extra\": 1, ");
-          else text.replace(colon + 1, std::min<std::size_t>(3, text.size() - colon - 1), tokens[pick(11)]);
+          if (colon == std::string::npos)
+            text.insert(std::min<std::size_t>(1, text.size()), "\"extra\": 1, ");
+          else
+            text.replace(colon + 1, std::min<std::size_t>(3, text.size() - colon - 1), tokens[pick(11)]);
         }
       }
     }
@@ -278,7 +328,8 @@ TEST(OptionsIo, CalibrationErrorsNameTheKey) {
   EXPECT_EQ(why(head + R"("alpha_seconds": "x", "beta_seconds": 1e-9})"),
             "c.json: alpha_seconds must be a number (got string)");
   // JSON has no infinity: an overflowing number is refused by the parser, naming it.
-  EXPECT_NE(why(head + R"("alpha_seconds": 1e999, "beta_seconds": 1e-9})").find("c.json: not valid JSON"), std::string::npos);
+  EXPECT_NE(why(head + R"("alpha_seconds": 1e999, "beta_seconds": 1e-9})").find("c.json: not valid JSON"),
+            std::string::npos);
   EXPECT_EQ(why(head + R"("alpha_seconds": 1e-6, "beta_seconds": 1e-9, "colour": 1})"),
             "c.json: key 'colour' is not a calibration key");
   EXPECT_EQ(why(head + R"("alpha_seconds": 1e-6})"), "c.json: beta_seconds is missing");

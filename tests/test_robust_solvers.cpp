@@ -31,7 +31,8 @@ TEST(Galerkin, PoissonGivesTheKnownStencil) {
   // R A P of the 5-point Laplacian (h = 1) with full weighting and bilinear interpolation:
   // (1/4) [-1/4 -1/2 -1/4; -1/2 3 -1/2; -1/4 -1/2 -1/4], i.e. 1/H^2 with H = 2.
   const Stencil9 c = galerkin_coarse(rotated_anisotropic_stencil(1.0, 0), Coarsening::Full);
-  const double expected[3][3] = {{-1 / 16., -1 / 8., -1 / 16.}, {-1 / 8., 3 / 4., -1 / 8.}, {-1 / 16., -1 / 8., -1 / 16.}};
+  const double expected[3][3] = {
+      {-1 / 16., -1 / 8., -1 / 16.}, {-1 / 8., 3 / 4., -1 / 8.}, {-1 / 16., -1 / 8., -1 / 16.}};
   for (int r = 0; r < 3; ++r)
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(c.a[r][k], expected[r][k], 1e-15);
   // Semi-coarsening in y: A_x (x) R_y P_y + I (x) R_y A_y P_y with R_y P_y = [1/8 3/4 1/8].
@@ -78,11 +79,11 @@ TYPED_TEST(LineSolve, ZebraSweepsSolveTheirLinesExactly) {
       testing::fill_random(be, f, 2);
       be.fill(r, 0.0);
       if (x_lines)
-        be.zebra_x(A, be.make_line_factor(TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], shape.nx)), v,
-                   f, true);
+        be.zebra_x(A, be.make_line_factor(TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], shape.nx)), v, f,
+                   true);
       else
-        be.zebra_y(A, be.make_line_factor(TridiagonalFactor::constant(A.a[0][1], A.a[1][1], A.a[2][1], shape.ny)), v,
-                   f, true);
+        be.zebra_y(A, be.make_line_factor(TridiagonalFactor::constant(A.a[0][1], A.a[1][1], A.a[2][1], shape.ny)), v, f,
+                   true);
       be.residual(A, v, f, r);
       const std::vector<double> res = testing::host_values(be, r), fv = testing::host_values(be, f);
       double last_max = 0, first_max = 0, scale = 0;
@@ -228,8 +229,7 @@ TYPED_TEST(Symmetry, VAndWAreSymmetricPreconditionersAndTheFCycleIsNot) {
     s.symmetric_smoothing = true;
     Multigrid<TypeParam> mg(be, s);
     const GridShape shape = mg.level(1).shape;
-    auto r1 = be.make_vector(shape), r2 = be.make_vector(shape), z1 = be.make_vector(shape),
-         z2 = be.make_vector(shape);
+    auto r1 = be.make_vector(shape), r2 = be.make_vector(shape), z1 = be.make_vector(shape), z2 = be.make_vector(shape);
     auto asymmetry = [&](int kappa) {
       testing::fill_random(be, r1, 1);
       testing::fill_random(be, r2, 2);

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "commands.hpp"
-#include "solver_args.hpp"
 #include "kcycle/advisor.hpp"
 #include "kcycle/solve.hpp"
+#include "solver_args.hpp"
 
 namespace kcycle::cli {
 
@@ -65,9 +65,11 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
 
 Subcommand add_advise_command(CLI::App& app) {
   auto args = std::make_shared<AdviseArgs>();
-  CLI::App* cmd = app.add_subcommand("advise", "Predict the solve time of each kappa from short probes and the run-time model; recommend one");
+  CLI::App* cmd = app.add_subcommand(
+      "advise", "Predict the solve time of each kappa from short probes and the run-time model; recommend one");
   add_solver_options(*cmd, args->solver);
-  cmd->add_option("--calibration", args->calibration, "Calibration file from `kcycle calibrate` (default: time the probes)");
+  cmd->add_option("--calibration", args->calibration,
+                  "Calibration file from `kcycle calibrate` (default: time the probes)");
   cmd->add_option("--probe", args->probe, "Iterations per probe")->capture_default_str();
   cmd->add_flag("--verify", args->verify, "Also solve with every kappa and compare with the prediction");
   return {cmd, [args, cmd] { return run(*args, *cmd); }};

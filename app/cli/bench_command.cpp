@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "solver_args.hpp"
 #include "kcycle/relaxation_factor.hpp"
 #include "kcycle/solver_options.hpp"
 #include "kcycle/timing.hpp"
+#include "solver_args.hpp"
 
 namespace kcycle::cli {
 
@@ -50,8 +50,8 @@ int run(const BenchArgs& a) {
   policy.min_seconds = a.min_seconds;
   nlohmann::json rows = nlohmann::json::array();
   if (!a.json) {
-    std::printf("kcycle bench: median ms per cycle, Jacobi(%d,%d), eps=%g, angle=%g, %s backend\n",
-                a.nu1, a.nu2, a.eps, a.angle, describe(target).c_str());
+    std::printf("kcycle bench: median ms per cycle, Jacobi(%d,%d), eps=%g, angle=%g, %s backend\n", a.nu1, a.nu2, a.eps,
+                a.angle, describe(target).c_str());
     std::printf("%6s %12s", "levels", "unknowns");
     for (int k : kappas) std::printf(" %11s", ("kappa=" + kappa_to_string(k)).c_str());
     std::printf("\n");
@@ -67,9 +67,13 @@ int run(const BenchArgs& a) {
     if (!a.json) std::printf("%6d %12llu", n, (unsigned long long)unknowns);
     for (int k : kappas) {
       const CycleTiming t = time_cycle(s, {CycleType::Kappa, k}, target, policy);
-      rows.push_back({{"levels", n}, {"kappa", kappa_to_string(k)}, {"unknowns", unknowns},
-                      {"median_seconds", t.median_seconds}, {"min_seconds", t.min_seconds},
-                      {"repetitions", t.repetitions}, {"launches", t.launches}});
+      rows.push_back({{"levels", n},
+                      {"kappa", kappa_to_string(k)},
+                      {"unknowns", unknowns},
+                      {"median_seconds", t.median_seconds},
+                      {"min_seconds", t.min_seconds},
+                      {"repetitions", t.repetitions},
+                      {"launches", t.launches}});
       if (!a.json) {
         std::printf(" %11.4f", t.median_seconds * 1e3);
         std::fflush(stdout);
@@ -81,14 +85,15 @@ int run(const BenchArgs& a) {
   if (a.json) {
     const nlohmann::json out = {{"backend", describe(target)},
                                 {"cycles", rows},
-                                {"bandwidth", {{"levels", a.max_levels},
-                                               {"unknowns", bw.unknowns},
-                                               {"jacobi_gbps", bw.jacobi_gbps},
-                                               {"triad_gbps", bw.triad_gbps},
-                                               {"jacobi_seconds", bw.jacobi_seconds},
-                                               {"triad_seconds", bw.triad_seconds},
-                                               {"triad_elements", bw.triad_unknowns},
-                                               {"ratio", bw.jacobi_gbps / bw.triad_gbps}}}};
+                                {"bandwidth",
+                                 {{"levels", a.max_levels},
+                                  {"unknowns", bw.unknowns},
+                                  {"jacobi_gbps", bw.jacobi_gbps},
+                                  {"triad_gbps", bw.triad_gbps},
+                                  {"jacobi_seconds", bw.jacobi_seconds},
+                                  {"triad_seconds", bw.triad_seconds},
+                                  {"triad_elements", bw.triad_unknowns},
+                                  {"ratio", bw.jacobi_gbps / bw.triad_gbps}}}};
     std::cout << out.dump(1) << "\n";
   } else {
     std::printf("\nmemory bandwidth, 24 bytes per point:\n");
@@ -105,7 +110,8 @@ int run(const BenchArgs& a) {
 
 Subcommand add_bench_command(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
-  CLI::App* cmd = app.add_subcommand("bench", "Median time per cycle for kappa=1,2,3,4,W over levels, and smoother bandwidth vs STREAM triad");
+  CLI::App* cmd = app.add_subcommand(
+      "bench", "Median time per cycle for kappa=1,2,3,4,W over levels, and smoother bandwidth vs STREAM triad");
   cmd->add_option("--min-levels", args->min_levels, "Smallest level count")->capture_default_str();
   cmd->add_option("--max-levels", args->max_levels, "Largest level count")->capture_default_str();
   cmd->add_option("--eps", args->eps, "Anisotropy epsilon")->capture_default_str();
@@ -114,8 +120,10 @@ Subcommand add_bench_command(CLI::App& app) {
   cmd->add_option("--nu2", args->nu2, "Post-relaxations")->capture_default_str();
   cmd->add_option("--threads", args->threads, "OpenMP threads (0: all cores)")->capture_default_str();
   cmd->add_option("--backend", args->backend, "cpu, cuda or auto (see kcycle solve --help)")->capture_default_str();
-  cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")->capture_default_str();
-  cmd->add_option("--min-seconds", args->min_seconds, "Measured time per case before the median is taken")->capture_default_str();
+  cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")
+      ->capture_default_str();
+  cmd->add_option("--min-seconds", args->min_seconds, "Measured time per case before the median is taken")
+      ->capture_default_str();
   cmd->add_flag("--json", args->json, "Print JSON");
   return {cmd, [args] { return run(*args); }};
 }

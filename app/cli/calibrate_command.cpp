@@ -6,17 +6,17 @@
 #include <string>
 
 #include "commands.hpp"
-#include "progress.hpp"
-#include "solver_args.hpp"
 #include "kcycle/cost_model.hpp"
 #include "kcycle/solve.hpp"
 #include "kcycle/timing.hpp"
+#include "progress.hpp"
+#include "solver_args.hpp"
 
 namespace kcycle::cli {
 
 void print_calibration_report(const Calibration& c) {
-  std::printf("alpha = %.4g s per launch, beta = %.4g s per unknown visited (%d launches per call)\n",
-              c.model.alpha, c.model.beta, c.launches_per_call);
+  std::printf("alpha = %.4g s per launch, beta = %.4g s per unknown visited (%d launches per call)\n", c.model.alpha,
+              c.model.beta, c.launches_per_call);
   int lo = 1 << 30, hi = 0;
   for (const TimingSample& s : c.samples) lo = std::min(lo, s.levels), hi = std::max(hi, s.levels);
   std::printf("relative prediction error (predicted - measured) / measured, %%:\n%8s", "kappa\\n");
@@ -75,8 +75,9 @@ int run(const CalibrateArgs& a, const CLI::App& cmd) {
   sweep.target = execution_target(o);
   sweep.policy.min_seconds = a.min_seconds;
   std::printf("kcycle calibrate: %s backend, %s(%d,%d), %s coarsening, %s operators, eps=%g, angle=%g, levels %d..%d\n",
-              describe(sweep.target).c_str(), std::string(to_string(o.smoother)).c_str(), o.nu1, o.nu2, std::string(to_string(o.coarsening)).c_str(),
-              std::string(to_string(o.coarse_operator)).c_str(), o.eps, o.angle_degrees, a.min_levels, a.max_levels);
+              describe(sweep.target).c_str(), std::string(to_string(o.smoother)).c_str(), o.nu1, o.nu2,
+              std::string(to_string(o.coarsening)).c_str(), std::string(to_string(o.coarse_operator)).c_str(), o.eps,
+              o.angle_degrees, a.min_levels, a.max_levels);
   Progress progress(5 * (a.max_levels - a.min_levels + 1));
   const Calibration c = calibrate(multigrid_settings(o), sweep, [&](const TimingSample& s) {
     progress.done("kappa=" + kappa_to_string(s.kappa) + " levels=" + std::to_string(s.levels) + ": " +
@@ -93,11 +94,13 @@ int run(const CalibrateArgs& a, const CLI::App& cmd) {
 Subcommand add_calibrate_command(CLI::App& app) {
   auto args = std::make_shared<CalibrateArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "calibrate", "Time cycles for kappa=1,2,3,4,W over levels, fit T = alpha*launches + beta*ops, save the calibration");
+      "calibrate",
+      "Time cycles for kappa=1,2,3,4,W over levels, fit T = alpha*launches + beta*ops, save the calibration");
   add_solver_options(*cmd, args->solver);
   cmd->add_option("--min-levels", args->min_levels, "Smallest level count")->capture_default_str();
   cmd->add_option("--max-levels", args->max_levels, "Largest level count")->capture_default_str();
-  cmd->add_option("--min-seconds", args->min_seconds, "Measured time per case before the median is taken")->capture_default_str();
+  cmd->add_option("--min-seconds", args->min_seconds, "Measured time per case before the median is taken")
+      ->capture_default_str();
   cmd->add_option("--out", args->out, "Calibration file to write")->capture_default_str();
   return {cmd, [args, cmd] { return run(*args, *cmd); }};
 }

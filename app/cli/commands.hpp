@@ -10,7 +10,7 @@
 namespace kcycle::cli {
 
 struct Subcommand {
-  CLI::App* parser;        // the subcommand's options
+  CLI::App* parser;          // the subcommand's options
   std::function<int()> run;  // runs it; returns the exit code
 };
 

@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "solver_args.hpp"
-#include "progress.hpp"
-#include "svg_plot.hpp"
 #include "kcycle/cost_model.hpp"
 #include "kcycle/solve.hpp"
 #include "kcycle/timing.hpp"
+#include "progress.hpp"
+#include "solver_args.hpp"
+#include "svg_plot.hpp"
 
 namespace kcycle::cli {
 
@@ -28,7 +28,7 @@ const std::vector<std::string> kKappaLabels = {"1 (V)", "2 (F)", "3", "4", "W"};
 
 struct ExperimentArgs {
   std::string name;
-  int levels = 0;      // 0: the experiment's default
+  int levels = 0;  // 0: the experiment's default
   int min_levels = 4;
   int max_levels = 0;  // 0: the experiment's default
   std::string out;     // default results/NAME
@@ -82,9 +82,11 @@ int figure_3_1(const ExperimentArgs& a, const std::string& dir) {
   print_calibration_report(c);
   save_calibration(c, dir + "/calibration.json");
 
-  std::string csv = "kappa,levels,unknowns,launches,ops,measured_ms,predicted_ms,launch_part_ms,ops_part_ms,relative_error\n";
+  std::string csv =
+      "kappa,levels,unknowns,launches,ops,measured_ms,predicted_ms,launch_part_ms,ops_part_ms,relative_error\n";
   nlohmann::json samples = nlohmann::json::array();
-  Plot plot{"Figure 3.1: time per cycle (CPU), measured and model", "levels n", "ms per cycle", false, true, {}, {}, {}};
+  Plot plot{
+      "Figure 3.1: time per cycle (CPU), measured and model", "levels n", "ms per cycle", false, true, {}, {}, {}};
   for (std::size_t k = 0; k < kKappas.size(); ++k) {
     PlotSeries measured{"kappa=" + kKappaLabels[k], {}, {}, palette(k), false, true};
     PlotSeries model{"model", {}, {}, palette(k), true, false};
@@ -98,7 +100,9 @@ int figure_3_1(const ExperimentArgs& a, const std::string& dir) {
                     predicted * 1e3, c.model.alpha * s.launches * 1e3, c.model.beta * s.ops * 1e3,
                     (predicted - s.seconds) / s.seconds);
       csv += line;
-      samples.push_back({{"kappa", kappa_to_string(s.kappa)}, {"levels", s.levels}, {"measured_s", s.seconds},
+      samples.push_back({{"kappa", kappa_to_string(s.kappa)},
+                         {"levels", s.levels},
+                         {"measured_s", s.seconds},
                          {"predicted_s", predicted}});
       measured.x.push_back(s.levels);
       measured.y.push_back(s.seconds * 1e3);
@@ -116,9 +120,11 @@ int figure_3_1(const ExperimentArgs& a, const std::string& dir) {
       plot.vlines.push_back({n, "n_tp(" + kKappaLabels[k] + ")=" + std::to_string(n).substr(0, 4), palette(k)});
   }
   write_text(dir + "/fig3.1.csv", csv);
-  write_text(dir + "/fig3.1.json", nlohmann::json({{"alpha_seconds", c.model.alpha}, {"beta_seconds", c.model.beta},
+  write_text(dir + "/fig3.1.json", nlohmann::json({{"alpha_seconds", c.model.alpha},
+                                                   {"beta_seconds", c.model.beta},
                                                    {"launches_per_call", c.launches_per_call},
-                                                   {"turning_points_levels", turning}, {"samples", samples}})
+                                                   {"turning_points_levels", turning},
+                                                   {"samples", samples}})
                                        .dump(1));
   write_svg({plot}, dir + "/fig3.1.svg");
   return 0;
@@ -133,8 +139,14 @@ int figure_4_1(const ExperimentArgs& a, const std::string& dir) {
   nlohmann::json rows = nlohmann::json::array();
   std::vector<Plot> panels;
   for (int levels : {small, large}) {
-    Plot plot{"Figure 4.1: " + std::to_string(levels) + " levels, Jacobi(2,2), 45 deg", "epsilon", "solve time (s)",
-              true, true, {}, {}, {}};
+    Plot plot{"Figure 4.1: " + std::to_string(levels) + " levels, Jacobi(2,2), 45 deg",
+              "epsilon",
+              "solve time (s)",
+              true,
+              true,
+              {},
+              {},
+              {}};
     std::printf("%d levels: best kappa per eps:", levels);
     std::vector<double> best(epsilons.size(), INFINITY);
     std::vector<int> best_kappa(epsilons.size(), 0);
@@ -153,11 +165,16 @@ int figure_4_1(const ExperimentArgs& a, const std::string& dir) {
         validate(o);
         const SolveResult r = timed_solve(o, a.case_timeout);
         char line[200];
-        std::snprintf(line, sizeof line, "%d,%g,%s,%s,%d,%.6g,%.6g\n", levels, o.eps, kappa_to_string(kKappas[k]).c_str(),
-                      status_word(r).c_str(), r.iterations, r.seconds_total, r.seconds_per_cycle);
+        std::snprintf(line, sizeof line, "%d,%g,%s,%s,%d,%.6g,%.6g\n", levels, o.eps,
+                      kappa_to_string(kKappas[k]).c_str(), status_word(r).c_str(), r.iterations, r.seconds_total,
+                      r.seconds_per_cycle);
         csv += line;
-        rows.push_back({{"levels", levels}, {"eps", o.eps}, {"kappa", kappa_to_string(kKappas[k])},
-                        {"status", status_word(r)}, {"iterations", r.iterations}, {"seconds_total", r.seconds_total}});
+        rows.push_back({{"levels", levels},
+                        {"eps", o.eps},
+                        {"kappa", kappa_to_string(kKappas[k])},
+                        {"status", status_word(r)},
+                        {"iterations", r.iterations},
+                        {"seconds_total", r.seconds_total}});
         if (r.converged()) {
           series.x.push_back(o.eps);
           series.y.push_back(r.seconds_total);
@@ -211,15 +228,22 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
                     kappa_to_string(kKappas[k]).c_str(), status_word(r).c_str(), r.iterations, r.seconds_total,
                     r.seconds_per_iteration);
       csv += line;
-      rows.push_back({{"solver", preset_name}, {"levels", levels}, {"eps", eps}, {"angle", angle},
-                      {"kappa", kappa_to_string(kKappas[k])}, {"status", status_word(r)}, {unit, r.iterations},
-                      {"seconds_total", r.seconds_total}, {"seconds_per_iteration", r.seconds_per_iteration}});
+      rows.push_back({{"solver", preset_name},
+                      {"levels", levels},
+                      {"eps", eps},
+                      {"angle", angle},
+                      {"kappa", kappa_to_string(kKappas[k])},
+                      {"status", status_word(r)},
+                      {unit, r.iterations},
+                      {"seconds_total", r.seconds_total},
+                      {"seconds_per_iteration", r.seconds_per_iteration}});
       progress.done(preset_name + " angle=" + std::to_string(int(angle)) + " kappa=" + kappa_to_string(kKappas[k]) +
                     ": " + status_word(r) + " in " + std::to_string(r.iterations) + " " + unit);
     }
 
-  std::printf("%s: %s, eps=%g, %d levels (%llu unknowns)\n", preset_name.c_str(), std::string(preset.description).c_str(),
-              eps, levels, (unsigned long long)full_coarsening_shape(levels, 1).unknowns());
+  std::printf("%s: %s, eps=%g, %d levels (%llu unknowns)\n", preset_name.c_str(),
+              std::string(preset.description).c_str(), eps, levels,
+              (unsigned long long)full_coarsening_shape(levels, 1).unknowns());
   if (angles.size() == 1) {
     // The layout of Tables 4.1 and 4.2: relative to W (stand-alone) or F (CG), as the paper.
     const std::size_t ref = cg ? 1 : 4;
@@ -242,16 +266,24 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
         for (std::size_t q = 0; q < kKappas.size(); ++q)
           if (results[q][i].converged() && results[q][i].seconds_total < r.seconds_total) best = false;
         char cell[64];
-        if (r.converged()) std::snprintf(cell, sizeof cell, "%s%.0f (%d)", best ? "*" : "", r.seconds_total * 1e3, r.iterations);
-        else std::snprintf(cell, sizeof cell, "%s", status_word(r).c_str());
+        if (r.converged())
+          std::snprintf(cell, sizeof cell, "%s%.0f (%d)", best ? "*" : "", r.seconds_total * 1e3, r.iterations);
+        else
+          std::snprintf(cell, sizeof cell, "%s", status_word(r).c_str());
         std::printf(" %18s", cell);
       }
       std::printf("\n");
     }
   }
 
-  Plot plot{a.name + ": " + preset_name + ", " + std::to_string(levels) + " levels", "kappa", "solve time (s)", false,
-            true, {}, {}, kKappaLabels};
+  Plot plot{a.name + ": " + preset_name + ", " + std::to_string(levels) + " levels",
+            "kappa",
+            "solve time (s)",
+            false,
+            true,
+            {},
+            {},
+            kKappaLabels};
   for (std::size_t i = 0; i < angles.size(); ++i) {
     PlotSeries s{"angle " + std::to_string(int(angles[i])), {}, {}, "", false, true};
     for (std::size_t k = 0; k < kKappas.size(); ++k)
@@ -265,8 +297,8 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
 }
 
 int run(const ExperimentArgs& a) {
-  static const std::vector<std::string> names = {"fig3.1", "fig4.1", "table4.1", "table4.2", "table4.3",
-                                                 "table4.4", "table4.5", "table4.6"};
+  static const std::vector<std::string> names = {"fig3.1",   "fig4.1",   "table4.1", "table4.2",
+                                                 "table4.3", "table4.4", "table4.5", "table4.6"};
   if (std::find(names.begin(), names.end(), a.name) == names.end()) {
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
@@ -280,14 +312,22 @@ int run(const ExperimentArgs& a) {
   std::filesystem::create_directories(dir);
   int rc = 0;
   const std::vector<double> angles = {10, 30, 45, 60, 80};
-  if (a.name == "fig3.1") rc = figure_3_1(a, dir);
-  else if (a.name == "fig4.1") rc = figure_4_1(a, dir);
-  else if (a.name == "table4.1") rc = table(a, dir, "jacobi", 1e-4, {45}, 9);
-  else if (a.name == "table4.2") rc = table(a, dir, "jacobi+cg", 1e-4, {45}, 9);
-  else if (a.name == "table4.3") rc = table(a, dir, "xyzebra-galerkin", 1e-5, angles, 8);
-  else if (a.name == "table4.4") rc = table(a, dir, "xyzebra-galerkin+cg", 1e-5, angles, 8);
-  else if (a.name == "table4.5") rc = table(a, dir, "xzebra-semi-galerkin", 1e-5, angles, 8);
-  else if (a.name == "table4.6") rc = table(a, dir, "xzebra-semi-galerkin+cg", 1e-5, angles, 8);
+  if (a.name == "fig3.1")
+    rc = figure_3_1(a, dir);
+  else if (a.name == "fig4.1")
+    rc = figure_4_1(a, dir);
+  else if (a.name == "table4.1")
+    rc = table(a, dir, "jacobi", 1e-4, {45}, 9);
+  else if (a.name == "table4.2")
+    rc = table(a, dir, "jacobi+cg", 1e-4, {45}, 9);
+  else if (a.name == "table4.3")
+    rc = table(a, dir, "xyzebra-galerkin", 1e-5, angles, 8);
+  else if (a.name == "table4.4")
+    rc = table(a, dir, "xyzebra-galerkin+cg", 1e-5, angles, 8);
+  else if (a.name == "table4.5")
+    rc = table(a, dir, "xzebra-semi-galerkin", 1e-5, angles, 8);
+  else if (a.name == "table4.6")
+    rc = table(a, dir, "xzebra-semi-galerkin+cg", 1e-5, angles, 8);
   std::printf("wrote %s/%s.csv, .json, .svg\n", dir.c_str(), a.name.c_str());
   return rc;
 }
@@ -301,16 +341,20 @@ Subcommand add_experiment_command(CLI::App& app) {
       "Reproduce the paper's experiments: fig3.1 (cycle times vs levels, model fit, turning points), fig4.1 (solve "
       "time vs eps), table4.1..table4.6 (the six solvers over kappa and angles). Writes CSV, JSON and SVG.");
   cmd->add_option("name", args->name, "fig3.1, fig4.1, table4.1, ..., table4.6")->required();
-  cmd->add_option("--levels", args->levels, "Level count (tables: default 9 for 4.1/4.2, 8 for 4.3-4.6; fig4.1: the small problem, default 7)");
-  cmd->add_option("--max-levels", args->max_levels, "fig3.1: largest level count (default 11); fig4.1: the large problem (default 9)");
+  cmd->add_option("--levels", args->levels,
+                  "Level count (tables: default 9 for 4.1/4.2, 8 for 4.3-4.6; fig4.1: the small problem, default 7)");
+  cmd->add_option("--max-levels", args->max_levels,
+                  "fig3.1: largest level count (default 11); fig4.1: the large problem (default 9)");
   cmd->add_option("--min-levels", args->min_levels, "fig3.1: smallest level count")->capture_default_str();
   cmd->add_option("--out", args->out, "Output folder (default results/NAME)");
   cmd->add_option("--max-iter", args->max_iter, "Iteration limit per solve")->capture_default_str();
-  cmd->add_option("--case-timeout", args->case_timeout, "Seconds before a solve is reported as timeout")->capture_default_str();
+  cmd->add_option("--case-timeout", args->case_timeout, "Seconds before a solve is reported as timeout")
+      ->capture_default_str();
   cmd->add_option("--min-seconds", args->min_seconds, "fig3.1: measured time per case")->capture_default_str();
   cmd->add_option("--threads", args->threads, "OpenMP threads (0: all cores)")->capture_default_str();
   cmd->add_option("--backend", args->backend, "cpu, cuda or auto (see kcycle solve --help)")->capture_default_str();
-  cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")->capture_default_str();
+  cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")
+      ->capture_default_str();
   return {cmd, [args] {
             SolverOptions requested;
             parse_backend_args(args->backend, args->graphs, requested);

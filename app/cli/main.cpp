@@ -13,12 +13,10 @@ int main(int argc, char** argv) {
       "Try: kcycle solve --levels 9 --eps 1e-4 --angle 45 --kappa 3"};
   app.name("kcycle");
   app.require_subcommand(1);
-  const kcycle::cli::Subcommand commands[] = {kcycle::cli::add_solve_command(app),
-                                           kcycle::cli::add_info_command(app),
-                                           kcycle::cli::add_bench_command(app),
-                                           kcycle::cli::add_calibrate_command(app),
-                                           kcycle::cli::add_advise_command(app),
-                                           kcycle::cli::add_experiment_command(app)};
+  const kcycle::cli::Subcommand commands[] = {
+      kcycle::cli::add_solve_command(app),  kcycle::cli::add_info_command(app),
+      kcycle::cli::add_bench_command(app),  kcycle::cli::add_calibrate_command(app),
+      kcycle::cli::add_advise_command(app), kcycle::cli::add_experiment_command(app)};
   if (argc == 1) {  // a newcomer typing `kcycle` gets the overview, not one terse line
     std::cerr << app.help();
     return 2;

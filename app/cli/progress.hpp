@@ -15,8 +15,8 @@ class Progress {
     ++finished_;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const double left = elapsed / finished_ * (total_ - finished_);
-    std::fprintf(stderr, "[%d/%d] %s  (elapsed %.1f s, about %.0f s left)\n", finished_, total_, what.c_str(),
-                 elapsed, left);
+    std::fprintf(stderr, "[%d/%d] %s  (elapsed %.1f s, about %.0f s left)\n", finished_, total_, what.c_str(), elapsed,
+                 left);
     std::fflush(stderr);
   }
 

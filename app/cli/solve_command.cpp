@@ -9,10 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "solver_args.hpp"
-#include "kcycle/relaxation_factor.hpp"
 #include "kcycle/iterative_solver.hpp"
+#include "kcycle/relaxation_factor.hpp"
 #include "kcycle/solve.hpp"
+#include "solver_args.hpp"
 
 namespace kcycle::cli {
 
@@ -94,8 +94,7 @@ void print_json(const SolverOptions& o, const SolveResult& r, const nlohmann::js
       {"launches_per_iteration", r.launches_per_iteration},
       {"omega", r.omega},
       {"smoothing_factor", number_or_null(r.smoothing_factor)},
-      {"kappa", o.cycle.type == CycleType::Kappa ? nlohmann::json(kappa_to_string(o.cycle.counter))
-                                                 : nlohmann::json()},
+      {"kappa", o.cycle.type == CycleType::Kappa ? nlohmann::json(kappa_to_string(o.cycle.counter)) : nlohmann::json()},
       {"cycle", to_string(o.cycle.type)},
       {"levels", o.levels},
       {"unknowns", r.unknowns},
@@ -125,14 +124,15 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
   execution_target(o);  // --backend cuda without a GPU stops here; auto says why it fell back
   const bool text = !args.json;
   if (text) {
-    std::printf("kcycle solve: %d levels (%llu unknowns), eps=%g, angle=%g deg, %s, %s(%d,%d), %s coarsening, %s operators, %s\n",
-                o.levels, (unsigned long long)full_coarsening_shape(o.levels, 1).unknowns(), o.eps,
-                o.angle_degrees, cycle_name(o).c_str(), std::string(to_string(o.smoother)).c_str(),
-                o.nu1, o.nu2, std::string(to_string(o.coarsening)).c_str(),
-                std::string(to_string(o.coarse_operator)).c_str(),
-                o.solver == SolverKind::Multigrid ? "stand-alone cycle"
-                : o.solver == SolverKind::PCG     ? "CG preconditioned by the cycle (MGCG)"
-                                                  : "flexible CG preconditioned by the cycle");
+    std::printf(
+        "kcycle solve: %d levels (%llu unknowns), eps=%g, angle=%g deg, %s, %s(%d,%d), %s coarsening, %s operators, "
+        "%s\n",
+        o.levels, (unsigned long long)full_coarsening_shape(o.levels, 1).unknowns(), o.eps, o.angle_degrees,
+        cycle_name(o).c_str(), std::string(to_string(o.smoother)).c_str(), o.nu1, o.nu2,
+        std::string(to_string(o.coarsening)).c_str(), std::string(to_string(o.coarse_operator)).c_str(),
+        o.solver == SolverKind::Multigrid ? "stand-alone cycle"
+        : o.solver == SolverKind::PCG     ? "CG preconditioned by the cycle (MGCG)"
+                                          : "flexible CG preconditioned by the cycle");
     std::printf("problem %d: %s\n", int(o.problem),
                 o.problem == ProblemKind::RandomError
                     ? "zero rhs and boundary, random initial guess; stops on the error norm"
@@ -145,8 +145,8 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
     if (!text || args.quiet) return true;
     const int stride = args.every > 0 ? args.every : (h.iteration <= 20 ? 1 : h.iteration <= 200 ? 10 : 100);
     if (h.iteration % stride == 0 || h.iteration == 1) {
-      std::printf("%6d %13.6e %13.6e %9.5f %11.4f\n", h.iteration, h.error_norm, h.residual_norm,
-                  h.factor, h.seconds * 1e3);
+      std::printf("%6d %13.6e %13.6e %9.5f %11.4f\n", h.iteration, h.error_norm, h.residual_norm, h.factor,
+                  h.seconds * 1e3);
       printed_last = h.iteration;
     }
     return true;
@@ -160,8 +160,8 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
   } else {
     if (!args.quiet && printed_last != r.iterations && !r.history.empty()) {
       const IterationRecord& h = r.history.back();
-      std::printf("%6d %13.6e %13.6e %9.5f %11.4f\n", h.iteration, h.error_norm, h.residual_norm,
-                  h.factor, h.seconds * 1e3);
+      std::printf("%6d %13.6e %13.6e %9.5f %11.4f\n", h.iteration, h.error_norm, h.residual_norm, h.factor,
+                  h.seconds * 1e3);
     }
     std::printf("\n%s\n", r.message.c_str());
     if (o.smoother == Smoother::Jacobi)
@@ -170,8 +170,8 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
                   : o.omega_mode == OmegaMode::Fourier ? "minimizes the LFA smoothing factor"
                                                        : "set by --omega",
                   r.smoothing_factor);
-    std::printf("mean convergence factor %.5f; error %.3e -> %.3e; residual %.3e -> %.3e\n",
-                r.mean_factor, r.initial_error, r.final_error, r.initial_residual, r.final_residual);
+    std::printf("mean convergence factor %.5f; error %.3e -> %.3e; residual %.3e -> %.3e\n", r.mean_factor,
+                r.initial_error, r.final_error, r.initial_residual, r.final_residual);
     std::printf("time: %.4f ms per %s (median), %.4f ms per iteration with norms, total %.3f s, set-up %.3f s\n",
                 r.seconds_per_cycle * 1e3, o.solver == SolverKind::Multigrid ? "cycle" : "CG iteration",
                 r.seconds_per_iteration * 1e3, r.seconds_total, r.seconds_setup);
@@ -187,11 +187,11 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
 
 Subcommand add_solve_command(CLI::App& app) {
   auto args = std::make_shared<SolveArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "solve",
-      "Solve -div(K grad u) = f on the unit square (K: 1 along angle phi, eps across) with a "
-      "multigrid kappa-cycle, stand-alone or as a CG preconditioner. Exit status: 0 converged, "
-      "2 bad input, 3 not converged (max iterations, divergence, NaN).");
+  CLI::App* cmd =
+      app.add_subcommand("solve",
+                         "Solve -div(K grad u) = f on the unit square (K: 1 along angle phi, eps across) with a "
+                         "multigrid kappa-cycle, stand-alone or as a CG preconditioner. Exit status: 0 converged, "
+                         "2 bad input, 3 not converged (max iterations, divergence, NaN).");
   add_solver_options(*cmd, args->solver);
   cmd->add_option("--every", args->every, "Print every k-th iteration (0: 1-20 all, then every 10, then 100)");
   cmd->add_flag("--json", args->json, "Print one JSON object (summary and history) instead of text");

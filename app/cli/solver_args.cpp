@@ -51,8 +51,8 @@ std::string cycle_name(const SolverOptions& o) {
   switch (o.cycle.type) {
     case CycleType::Kappa: {
       const std::string k = kappa_to_string(o.cycle.counter);
-      const char* alias = o.cycle.counter == 1   ? " (V)"
-                          : o.cycle.counter == 2 ? " (F)"
+      const char* alias = o.cycle.counter == 1          ? " (V)"
+                          : o.cycle.counter == 2        ? " (F)"
                           : o.cycle.counter >= o.levels ? " (W)"
                                                         : "";
       return "kappa=" + k + alias;

@@ -19,10 +19,14 @@ constexpr double kLeft = 78, kRight = 150, kTop = 40, kBottom = 56;
 std::string escape(const std::string& s) {
   std::string out;
   for (char c : s) {
-    if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '&') out += "&amp;";
-    else out += c;
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else
+      out += c;
   }
   return out;
 }
@@ -69,8 +73,7 @@ void draw_panel(std::ostream& o, const Plot& p, double ox) {
   for (double t : ay.ticks()) {
     const double Y = map(ay, t, y1, y0);
     o << "<line x1='" << x0 << "' y1='" << Y << "' x2='" << x1 << "' y2='" << Y << "' stroke='#eee'/>\n";
-    o << "<text x='" << x0 - 6 << "' y='" << Y + 4 << "' text-anchor='end' font-size='12'>" << number(t)
-      << "</text>\n";
+    o << "<text x='" << x0 - 6 << "' y='" << Y + 4 << "' text-anchor='end' font-size='12'>" << number(t) << "</text>\n";
   }
   o << "<text x='" << (x0 + x1) / 2 << "' y='" << kPanelH - 14 << "' text-anchor='middle' font-size='13'>"
     << escape(p.xlabel) << "</text>\n";
@@ -104,10 +107,10 @@ void draw_panel(std::ostream& o, const Plot& p, double ox) {
     if (s.markers)
       for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
         if (inside(s.x[i], s.y[i]))
-          o << "<circle cx='" << map(ax, s.x[i], x0, x1) << "' cy='" << map(ay, s.y[i], y1, y0)
-            << "' r='3.5' fill='" << color << "'/>\n";
-    o << "<line x1='" << x1 + 12 << "' y1='" << legend_y << "' x2='" << x1 + 36 << "' y2='" << legend_y
-      << "' stroke='" << color << "' stroke-width='2'" << (s.dashed ? " stroke-dasharray='6,4'" : "") << "/>\n";
+          o << "<circle cx='" << map(ax, s.x[i], x0, x1) << "' cy='" << map(ay, s.y[i], y1, y0) << "' r='3.5' fill='"
+            << color << "'/>\n";
+    o << "<line x1='" << x1 + 12 << "' y1='" << legend_y << "' x2='" << x1 + 36 << "' y2='" << legend_y << "' stroke='"
+      << color << "' stroke-width='2'" << (s.dashed ? " stroke-dasharray='6,4'" : "") << "/>\n";
     o << "<text x='" << x1 + 42 << "' y='" << legend_y + 4 << "' font-size='12'>" << escape(s.label) << "</text>\n";
     legend_y += 18;
   }

@@ -8,8 +8,8 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
-#include <CLI/CLI.hpp>
 #include <dlfcn.h>
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -20,8 +20,8 @@
 #include <optional>
 #include <thread>
 
-#include "kcycle/options_io.hpp"
 #include "field_renderer.hpp"
+#include "kcycle/options_io.hpp"
 #include "panels.hpp"
 #include "screenshot.hpp"
 #include "script.hpp"
@@ -35,7 +35,8 @@ using namespace kcycle::gui;
 std::filesystem::path config_dir() {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
   const char* home = std::getenv("HOME");
-  std::filesystem::path dir = xdg && *xdg ? std::filesystem::path(xdg) : std::filesystem::path(home ? home : ".") / ".config";
+  std::filesystem::path dir =
+      xdg && *xdg ? std::filesystem::path(xdg) : std::filesystem::path(home ? home : ".") / ".config";
   return dir / "kcycle";
 }
 
@@ -75,8 +76,8 @@ void layout_and_draw(UiState& ui, SolverWorker& worker, const Snapshot& snap, Fi
 // "<unknown module>" that no suppression can name (tests/lsan.supp names them instead).
 void pin_graphics_drivers_for_leak_reports() {
 #if defined(__SANITIZE_ADDRESS__)
-  for (const char* lib : {"libGLX_mesa.so.0", "libgallium_dri.so", "swrast_dri.so", "/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so",
-                          "libLLVM-15.so.1", "libglapi.so.0"})
+  for (const char* lib : {"libGLX_mesa.so.0", "libgallium_dri.so", "swrast_dri.so",
+                          "/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so", "libLLVM-15.so.1", "libglapi.so.0"})
     dlopen(lib, RTLD_LAZY | RTLD_NODELETE);
 #endif
 }
@@ -92,10 +93,12 @@ int main(int argc, char** argv) {
   app.add_option("--script", script_path, "Drive the UI from a script (see app/gui/script.hpp), then exit");
   app.add_option("--screenshot", screenshot_path, "Write a PNG of the window when the script ends");
   app.add_option("--config", config_path, "Start with these parameters (a file from Export or `kcycle`)");
-  app.add_option("--calibration", calibration_path, "Cost-model calibration for the time plot (default: ./kcycle-calibration.json)");
+  app.add_option("--calibration", calibration_path,
+                 "Cost-model calibration for the time plot (default: ./kcycle-calibration.json)");
   app.add_option("--width", width, "Window width")->capture_default_str();
   app.add_option("--height", height, "Window height")->capture_default_str();
-  app.add_option("--threads", threads, "Solver threads (default: all cores but one, left to drawing)")->capture_default_str();
+  app.add_option("--threads", threads, "Solver threads (default: all cores but one, left to drawing)")
+      ->capture_default_str();
   std::string interop = "on";
   app.add_option("--interop", interop, "CUDA backend: draw the field through CUDA-OpenGL interop (on/off)")
       ->check(CLI::IsMember({"on", "off"}))
@@ -114,7 +117,8 @@ int main(int argc, char** argv) {
     if (ui.scripted) script.emplace(script_path);
     ui.params = default_parameters();
     const std::filesystem::path last = config_dir() / "last-parameters.toml";
-    if (!config_path.empty()) ui.params = load_parameters_file(config_path);
+    if (!config_path.empty())
+      ui.params = load_parameters_file(config_path);
     else if (!ui.scripted && std::filesystem::exists(last)) {
       try {
         ui.params = load_parameters_file(last.string());
@@ -128,10 +132,12 @@ int main(int argc, char** argv) {
   }
 
   pin_graphics_drivers_for_leak_reports();
-  glfwSetErrorCallback([](int code, const char* what) { std::fprintf(stderr, "kcycle-gui: GLFW error %d: %s\n", code, what); });
+  glfwSetErrorCallback(
+      [](int code, const char* what) { std::fprintf(stderr, "kcycle-gui: GLFW error %d: %s\n", code, what); });
   if (!glfwInit()) {
-    std::fprintf(stderr, "kcycle-gui: cannot open a window (no display?). On a server run it under Xvfb: "
-                         "xvfb-run -s '-screen 0 1600x1000x24' kcycle-gui ...\n");
+    std::fprintf(stderr,
+                 "kcycle-gui: cannot open a window (no display?). On a server run it under Xvfb: "
+                 "xvfb-run -s '-screen 0 1600x1000x24' kcycle-gui ...\n");
     return 1;
   }
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);

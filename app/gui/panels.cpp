@@ -117,7 +117,10 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   if (ImGui::SliderInt("kappa", &kappa_index, 1, o.levels, kappa_index >= o.levels ? "W" : "%d"))
     o.cycle = {CycleType::Kappa, kappa_index >= o.levels ? kKappaW : kappa_index};
   ImGui::SameLine();
-  ImGui::TextDisabled("%s", o.cycle.counter == 1 ? "V" : o.cycle.counter == 2 ? "F" : o.cycle.counter >= o.levels ? "W" : "");
+  ImGui::TextDisabled("%s", o.cycle.counter == 1          ? "V"
+                            : o.cycle.counter == 2        ? "F"
+                            : o.cycle.counter >= o.levels ? "W"
+                                                          : "");
   combo("smoother", o.smoother);
   ImGui::SliderInt("nu1 (pre)", &o.nu1, 0, 4);
   ImGui::SliderInt("nu2 (post)", &o.nu2, 0, 4);
@@ -125,8 +128,10 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     combo("omega", o.omega_mode);
     if (o.omega_mode == OmegaMode::Fixed) {
       float w = float(o.omega > 0 ? o.omega : 0.8);
-      if (ImGui::SliderFloat("omega value", &w, 0.05f, 1.95f)) o.omega = w;
-      else if (o.omega <= 0) o.omega = w;
+      if (ImGui::SliderFloat("omega value", &w, 0.05f, 1.95f))
+        o.omega = w;
+      else if (o.omega <= 0)
+        o.omega = w;
     }
   }
   combo("coarsening", o.coarsening);
@@ -138,7 +143,8 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   combo("backend", o.backend);
   if (o.backend != BackendKind::Cpu) ImGui::Checkbox("CUDA Graphs (replay whole cycles)", &o.cuda_graphs);
   float tol_exp = float(std::log10(o.tolerance));
-  if (ImGui::SliderFloat("tolerance", &tol_exp, -12.0f, -2.0f, "1e%.0f")) o.tolerance = std::pow(10.0, std::round(tol_exp));
+  if (ImGui::SliderFloat("tolerance", &tol_exp, -12.0f, -2.0f, "1e%.0f"))
+    o.tolerance = std::pow(10.0, std::round(tol_exp));
 
   if (!snap.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 120, 90, 255));
@@ -177,14 +183,16 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     worker.set_view(view);
   }
   ImGui::Checkbox("auto range", &ui.auto_range);
-  if (!ui.auto_range) ImGui::SliderFloat("range +/-", &ui.fixed_range, 1e-10f, 10.0f, "%.2e", ImGuiSliderFlags_Logarithmic);
+  if (!ui.auto_range)
+    ImGui::SliderFloat("range +/-", &ui.fixed_range, 1e-10f, 10.0f, "%.2e", ImGuiSliderFlags_Logarithmic);
   ImGui::SliderFloat("zoom", &ui.zoom, 1.0f, 16.0f, "%.1fx", ImGuiSliderFlags_Logarithmic);
 
   section("export");
   if (ImGui::Button("Screenshot")) ui.screenshot_path = "kcycle-screenshot.png";
   ImGui::SameLine();
   if (ImGui::Button("History CSV"))
-    ui.notice = export_history_csv(snap, "kcycle-history.csv") ? "wrote kcycle-history.csv" : "cannot write kcycle-history.csv";
+    ui.notice =
+        export_history_csv(snap, "kcycle-history.csv") ? "wrote kcycle-history.csv" : "cannot write kcycle-history.csv";
   ImGui::SameLine();
   if (ImGui::Button("Parameters")) {
     std::ofstream f("kcycle-parameters.toml");
@@ -203,10 +211,10 @@ namespace {
 void upload_field(UiState& ui, const FieldImage& img, FieldRenderer& field) {
   const bool on_device = ui.interop && img.device && field.upload_from_device(*img.device, img.version);
   if (!on_device) field.upload(img.values, img.nx, img.ny, img.version);
-  ui.field_path = on_device      ? "CUDA-OpenGL interop"
-                  : !img.device  ? "host upload"
-                  : !ui.interop  ? "host upload (interop off)"
-                                 : "host upload (" + field.interop_error() + ")";
+  ui.field_path = on_device     ? "CUDA-OpenGL interop"
+                  : !img.device ? "host upload"
+                  : !ui.interop ? "host upload (interop off)"
+                                : "host upload (" + field.interop_error() + ")";
 }
 
 // The part of the field shown, (u0, v0, du, dv), after zoom about the pan centre.
@@ -293,7 +301,10 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field, FieldR
     return;
   }
   const bool finest = img->level == 1;
-  ImGui::Text("%s on level %d of %d (%d x %d)%s", img->residual ? "residual f - Av" : finest ? "error u - u*" : "correction v",
+  ImGui::Text("%s on level %d of %d (%d x %d)%s",
+              img->residual ? "residual f - Av"
+              : finest      ? "error u - u*"
+                            : "correction v",
               img->level, snap.options.levels, img->nx, img->ny, snap.stepping ? "  [stepping]" : "");
   const float range = ui.auto_range ? std::max(std::abs(img->min), std::abs(img->max)) : ui.fixed_range;
   upload_field(ui, *img, field);
@@ -305,7 +316,8 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field, FieldR
   const GLuint tex = field.render(int(side), int(side), true, -range, range, view.data());
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   // The offscreen texture's rows run bottom-up like the field's y: flip v so y points up.
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(tex)), ImVec2(side, side), ImVec2(0, 1), ImVec2(1, 0));
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(tex)), ImVec2(side, side), ImVec2(0, 1),
+               ImVec2(1, 0));
   hover_pan_zoom(ui, *img, p0, side, view);
   colourbar(p0, side, range);
   if (ui.view.spectrum) fourier_inset(*img, p0, side, spectrum);
@@ -320,8 +332,8 @@ void cycle_diagram_panel(const Snapshot& snap) {
   record_rect("Cycle diagram");
   const int n = snap.options.levels;
   const int kappa = std::min(snap.options.cycle.counter, n);
-  ImGui::Text("kappa=%s, %d levels: totalCalls = %llu;  levelCalls:", kappa_to_string(snap.options.cycle.counter).c_str(),
-              n, (unsigned long long)total_calls(kappa, n));
+  ImGui::Text("kappa=%s, %d levels: totalCalls = %llu;  levelCalls:",
+              kappa_to_string(snap.options.cycle.counter).c_str(), n, (unsigned long long)total_calls(kappa, n));
   for (int l = 1; l <= n; ++l) {
     ImGui::SameLine(0, 4);
     ImGui::Text("%llu", (unsigned long long)level_calls(kappa, l));
@@ -345,13 +357,16 @@ void cycle_diagram_panel(const Snapshot& snap) {
     const TraceEvent& e = (*trace)[k];
     if (e.kind == OpKind::Call) {
       ++traced_calls;
-      if (e.level > 1) nodes.push_back({e.level, true, k, k});
-      else nodes.push_back({1, false, k, k});  // the cycle's start
+      if (e.level > 1)
+        nodes.push_back({e.level, true, k, k});
+      else
+        nodes.push_back({1, false, k, k});  // the cycle's start
     } else if (e.kind == OpKind::PreRelax || e.kind == OpKind::PostRelax) {
       if (!nodes.empty() && !nodes.back().call && nodes.back().level == e.level &&
           (*trace)[nodes.back().last_event].kind == e.kind)
         nodes.back().last_event = k;
-      else nodes.push_back({e.level, false, k, k});
+      else
+        nodes.push_back({e.level, false, k, k});
     }
   }
   ImGui::Text("traced: %llu calls, %zu operations%s", (unsigned long long)traced_calls, trace->size(),
@@ -373,7 +388,8 @@ void cycle_diagram_panel(const Snapshot& snap) {
     std::snprintf(label, sizeof label, "level %d", l);
     dl->AddText(ImVec2(origin.x + 2, y - 7), IM_COL32(170, 170, 180, 255), label);
   }
-  for (std::size_t k = 0; k + 1 < nodes.size(); ++k) dl->AddLine(pos(k), pos(k + 1), IM_COL32(150, 150, 160, 255), 1.5f);
+  for (std::size_t k = 0; k + 1 < nodes.size(); ++k)
+    dl->AddLine(pos(k), pos(k + 1), IM_COL32(150, 150, 160, 255), 1.5f);
   const float r = std::clamp(dx * 0.32f, 2.5f, 6.0f);
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const ImVec2 p = pos(k);
@@ -409,8 +425,9 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
   const double last_factor = h.empty() ? NAN : h.back().factor;
   ImGui::Text("%s  |  %zu cycles, last factor %.4f", snap.message.c_str(), h.size(), last_factor);
   if (ImGui::Button("Pin this run")) {
-    ui.pinned.push_back({snap.options.solver == SolverKind::Multigrid ? "kappa=" + kappa_to_string(snap.options.cycle.counter)
-                                                                     : "CG kappa=" + kappa_to_string(snap.options.cycle.counter),
+    ui.pinned.push_back({snap.options.solver == SolverKind::Multigrid
+                             ? "kappa=" + kappa_to_string(snap.options.cycle.counter)
+                             : "CG kappa=" + kappa_to_string(snap.options.cycle.counter),
                          h});
     if (ui.pinned.size() > 6) ui.pinned.erase(ui.pinned.begin());
   }
@@ -430,7 +447,8 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
     series.push_back(s);
   }
   // The current run: error (cyan) and residual (orange), cycle 0 = the initial guess.
-  Series err{"error", {}, {}, IM_COL32(80, 200, 255, 255), 2.5f}, res{"residual", {}, {}, IM_COL32(255, 150, 40, 255), 1.5f};
+  Series err{"error", {}, {}, IM_COL32(80, 200, 255, 255), 2.5f},
+      res{"residual", {}, {}, IM_COL32(255, 150, 40, 255), 1.5f};
   Series fac{"factor per cycle", {}, {}, IM_COL32(200, 200, 90, 255), 1.5f};
   for (const IterationRecord& r : h) {
     err.x.push_back(r.iteration), err.y.push_back(r.error_norm);
@@ -454,15 +472,18 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   }
   record_rect("Time per cycle");
   const Calibration* c = snap.calibration.get();
-  if (snap.calibrating) ImGui::Text("calibrating: timing cycles for kappa = 1, 2, 3, 4, W ...");
-  else if (c) ImGui::Text("model T = a L + b W (%s): alpha %.3g us/launch, beta %.3g ns/unknown  %s", c->backend.c_str(),
-                          c->model.alpha * 1e6, c->model.beta * 1e9, snap.calibration_note.c_str());
+  if (snap.calibrating)
+    ImGui::Text("calibrating: timing cycles for kappa = 1, 2, 3, 4, W ...");
+  else if (c)
+    ImGui::Text("model T = a L + b W (%s): alpha %.3g us/launch, beta %.3g ns/unknown  %s", c->backend.c_str(),
+                c->model.alpha * 1e6, c->model.beta * 1e9, snap.calibration_note.c_str());
   const Calibration* other = snap.compare_calibration.get();
   if (other && c)
-    ImGui::TextDisabled("faint: %s, alpha %.3g us/launch, beta %.3g ns/unknown (alpha ratio %.2f)", other->backend.c_str(),
-                        other->model.alpha * 1e6, other->model.beta * 1e9,
+    ImGui::TextDisabled("faint: %s, alpha %.3g us/launch, beta %.3g ns/unknown (alpha ratio %.2f)",
+                        other->backend.c_str(), other->model.alpha * 1e6, other->model.beta * 1e9,
                         other->model.alpha > 0 ? c->model.alpha / other->model.alpha : 0.0);
-  else ImGui::TextWrapped("No calibration yet: press Calibrate, or run `kcycle calibrate` (kcycle-calibration.json).");
+  else
+    ImGui::TextWrapped("No calibration yet: press Calibrate, or run `kcycle calibrate` (kcycle-calibration.json).");
   ImGui::SetNextItemWidth(120);
   ImGui::SliderInt("max levels", &ui.calibrate_levels, 5, 11);
   ImGui::SameLine();
@@ -479,7 +500,8 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
       Series measured{"", {}, {}, kKappaColors[k], 1.5f, false, true, false};
       for (int n = 3; n <= 13; ++n) {
         model.x.push_back(n);
-        model.y.push_back(1e3 * c->model.predict(cycle_launches(kKappas[k], n, per_call), cycle_ops(kKappas[k], n, o.coarsening)));
+        model.y.push_back(
+            1e3 * c->model.predict(cycle_launches(kKappas[k], n, per_call), cycle_ops(kKappas[k], n, o.coarsening)));
       }
       for (const TimingSample& s : c->samples)
         if (s.kappa == kKappas[k]) measured.x.push_back(s.levels), measured.y.push_back(s.seconds * 1e3);
@@ -499,8 +521,14 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     }
   }
   if (snap.seconds_per_cycle > 0 && o.solver == SolverKind::Multigrid)
-    series.push_back({"this run (measured)", {double(o.levels)}, {snap.seconds_per_cycle * 1e3}, IM_COL32(255, 255, 255, 255),
-                      2.0f, false, true, false});
+    series.push_back({"this run (measured)",
+                      {double(o.levels)},
+                      {snap.seconds_per_cycle * 1e3},
+                      IM_COL32(255, 255, 255, 255),
+                      2.0f,
+                      false,
+                      true,
+                      false});
   PlotSpec spec{"levels n", "ms per cycle (log)", false, true, 3, 13, 0, 0};
   draw_plot("times", spec, series, vlines, ImGui::GetContentRegionAvail());
   ImGui::End();
@@ -520,9 +548,10 @@ void status_bar(const UiState& ui, const Snapshot& snap) {
     std::fclose(f);
   }
   const std::string backend =
-      snap.backend.empty()    ? std::string("none (parameters refused)")
-      : snap.backend == "cuda" ? std::string("CUDA") + (snap.options.cuda_graphs ? " + graphs" : "") + ", field: " + ui.field_path
-                             : "CPU (OpenMP, " + std::to_string(snap.threads) + " solver threads)";
+      snap.backend.empty() ? std::string("none (parameters refused)")
+      : snap.backend == "cuda"
+          ? std::string("CUDA") + (snap.options.cuda_graphs ? " + graphs" : "") + ", field: " + ui.field_path
+          : "CPU (OpenMP, " + std::to_string(snap.threads) + " solver threads)";
   ImGui::Text("backend: %s | %.0f fps | %.3f ms per cycle | %zu cycles | memory %.0f MiB | %s", backend.c_str(), ui.fps,
               snap.seconds_per_cycle * 1e3, snap.history.size(), double(rss_pages) * 4096.0 / (1 << 20),
               to_string(snap.status).data());

@@ -17,8 +17,7 @@ struct PanelRect {
 
 void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
-void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field,
-                 FieldRenderer& spectrum);
+void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field, FieldRenderer& spectrum);
 void cycle_diagram_panel(const Snapshot& snap);
 void convergence_panel(UiState& ui, const Snapshot& snap);
 void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);

@@ -10,8 +10,8 @@ namespace kcycle::gui {
 class PixelBufferInterop {
  public:
   // Registers the GL buffer object `pixel_buffer` (in the current GL context) with CUDA;
-  // write() checks each write against the mapped buffer's size. Throws std::runtime_error with the reason: built without CUDA, no
-  // device, or a GL context that is not on the CUDA device (Mesa, Xvfb).
+  // write() checks each write against the mapped buffer's size. Throws std::runtime_error with the reason: built
+  // without CUDA, no device, or a GL context that is not on the CUDA device (Mesa, Xvfb).
   explicit PixelBufferInterop(unsigned pixel_buffer);
   ~PixelBufferInterop();
   PixelBufferInterop(const PixelBufferInterop&) = delete;

@@ -238,13 +238,20 @@ bool ScriptRunner::set(Frame& f) {
     return true;
   }
   ViewRequest view = f.ui.view;
-  if (name == "view-level") view.level = int(number(value));
-  else if (name == "residual") view.residual = number(value) != 0;
-  else if (name == "follow") view.follow_cycle = number(value) != 0;
-  else if (name == "spectrum") view.spectrum = number(value) != 0;
-  else if (name == "speed") f.ui.speed = float(number(value)), f.worker.set_speed(f.ui.speed);
-  else if (name == "zoom") f.ui.zoom = float(number(value));
-  else if (name == "interop") f.ui.interop = number(value) != 0;
+  if (name == "view-level")
+    view.level = int(number(value));
+  else if (name == "residual")
+    view.residual = number(value) != 0;
+  else if (name == "follow")
+    view.follow_cycle = number(value) != 0;
+  else if (name == "spectrum")
+    view.spectrum = number(value) != 0;
+  else if (name == "speed")
+    f.ui.speed = float(number(value)), f.worker.set_speed(f.ui.speed);
+  else if (name == "zoom")
+    f.ui.zoom = float(number(value));
+  else if (name == "interop")
+    f.ui.interop = number(value) != 0;
   else
     throw std::invalid_argument("unknown parameter " + name + " (solver options: " + option_keys() +
                                 "; view: view-level, residual, follow, spectrum, speed, zoom, interop)");

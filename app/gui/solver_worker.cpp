@@ -34,8 +34,7 @@ std::vector<float> sine_spectrum(const std::vector<float>& values, int nx, int n
   fftw_destroy_plan(plan);
   std::vector<float> spectrum(out.size());
   const double scale = 1.0 / (4.0 * (nx + 1) * (ny + 1) / 4.0);
-  for (std::size_t k = 0; k < out.size(); ++k)
-    spectrum[k] = float(std::log10(std::abs(out[k]) * scale + 1e-300));
+  for (std::size_t k = 0; k < out.size(); ++k) spectrum[k] = float(std::log10(std::abs(out[k]) * scale + 1e-300));
   return spectrum;
 }
 
@@ -155,8 +154,10 @@ std::shared_ptr<const FieldImage> SolverWorker::capture(int level) {
   // the correction v being computed there. Or the residual f - A v of that level. On the
   // CUDA backend a kernel draws it on the device (for interop) and the floats come back for
   // the Fourier inset, hover and export.
-  if (device_images_) image->device = solver_->level_device_image(level, view.residual, image->values);
-  else solver_->level_image(level, view.residual, image->values);
+  if (device_images_)
+    image->device = solver_->level_device_image(level, view.residual, image->values);
+  else
+    solver_->level_image(level, view.residual, image->values);
   const auto [lo, hi] = std::minmax_element(image->values.begin(), image->values.end());
   image->min = *lo;
   image->max = *hi;
@@ -326,8 +327,8 @@ void SolverWorker::iterate() {
     std::lock_guard lock(mutex_);
     if ((mode_ == Mode::StepCycle || mode_ == Mode::StepOperation) && pending_steps_ > 0) --pending_steps_;
   }
-  const bool due = Clock::now() - last_publish_ > std::chrono::milliseconds(15) || mode != Mode::Running ||
-                   !solver_->running();
+  const bool due =
+      Clock::now() - last_publish_ > std::chrono::milliseconds(15) || mode != Mode::Running || !solver_->running();
   if (due) {
     publish(true, view.level, -1, false);
     last_publish_ = Clock::now();

@@ -6,9 +6,9 @@
 // it restarts mid-cycle; only a cycle stepped operation by operation has an observer, so
 // every other cycle runs as fast as the solver can (CUDA Graphs included).
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <chrono>
 #include <memory>
 #include <mutex>
 #include <stop_token>
@@ -30,39 +30,39 @@ struct FieldImage {
   int level = 1;
   bool residual = false;
   int nx = 0, ny = 0;
-  std::vector<float> values;    // row-major, nx * ny interior points
+  std::vector<float> values;  // row-major, nx * ny interior points
   float min = 0, max = 0;
-  std::vector<float> spectrum;  // log10 |DST-I coefficient|, same layout; empty if not computed
+  std::vector<float> spectrum;                // log10 |DST-I coefficient|, same layout; empty if not computed
   std::shared_ptr<const DeviceImage> device;  // the same values on the GPU (CUDA backend), or null
-  std::uint64_t version = 0;    // changes whenever values do
+  std::uint64_t version = 0;                  // changes whenever values do
 };
 
 struct Snapshot {
   std::uint64_t generation = 0;  // bumps on every restart (parameters, reset)
   SolverOptions options;
-  std::string error;             // why the parameters were refused; empty if fine
+  std::string error;  // why the parameters were refused; empty if fine
   SolveStatus status = SolveStatus::Running;
   std::string message;
-  SharedHistory history;         // shares its full blocks with earlier snapshots
+  SharedHistory history;  // shares its full blocks with earlier snapshots
   std::shared_ptr<const FieldImage> field;
   std::shared_ptr<const Trace> cycle_trace;  // the last cycle executed (partial while stepping)
   int trace_position = -1;                   // operations done in the current cycle (stepping)
   bool running = false;
-  bool stepping = false;                     // paused inside a cycle, waiting for "next op"
-  double seconds_per_cycle = 0;              // median of the recent cycles
+  bool stepping = false;         // paused inside a cycle, waiting for "next op"
+  double seconds_per_cycle = 0;  // median of the recent cycles
   std::shared_ptr<const Calibration> calibration;
   std::shared_ptr<const Calibration> compare_calibration;  // the previous one, of another backend
   bool calibrating = false;
   std::string calibration_note;
   int threads = 1;
-  std::string backend;        // "cpu" or "cuda": what runs the solve
-  std::string backend_note;   // --backend auto's reason for running on the CPU
+  std::string backend;       // "cpu" or "cuda": what runs the solve
+  std::string backend_note;  // --backend auto's reason for running on the CPU
 };
 
 struct ViewRequest {
-  int level = 1;              // the level to show when not following the cycle
+  int level = 1;  // the level to show when not following the cycle
   bool residual = false;
-  bool follow_cycle = true;   // while stepping, show the level the operation touched
+  bool follow_cycle = true;  // while stepping, show the level the operation touched
   bool spectrum = true;
   friend bool operator==(const ViewRequest&, const ViewRequest&) = default;
 };

@@ -27,8 +27,8 @@ struct UiState {
   std::string screenshot_path;  // taken after this frame renders
   bool scripted = false;        // fixed layout, no saved state
   float fps = 0.0f;
-  bool interop = true;          // CUDA backend: draw the field through CUDA-OpenGL interop
-  std::string field_path;       // how the field reached the texture last frame (status bar)
+  bool interop = true;     // CUDA backend: draw the field through CUDA-OpenGL interop
+  std::string field_path;  // how the field reached the texture last frame (status bar)
 };
 
 }  // namespace kcycle::gui

@@ -58,14 +58,13 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     p.probe_iterations = r.iterations;
     p.converged_in_probe = r.converged();
     p.probe_reduction = r.monitor == Monitor::Error ? r.error_reduction : r.residual_reduction;
-    p.predicted_iterations = p.converged_in_probe ? double(r.iterations)
-                                                  : predict_iterations(r.history, options.tolerance / p.probe_reduction,
-                                                                       p.factor);
+    p.predicted_iterations = p.converged_in_probe
+                                 ? double(r.iterations)
+                                 : predict_iterations(r.history, options.tolerance / p.probe_reduction, p.factor);
     if (settings.model && options.solver == SolverKind::Multigrid) {
       const MultigridSettings ms = multigrid_settings(probe);
-      p.seconds_per_iteration =
-          settings.model->predict(cycle_launches(kappa, options.levels, ms.launches_per_call()),
-                                  cycle_ops(kappa, options.levels, options.coarsening));
+      p.seconds_per_iteration = settings.model->predict(cycle_launches(kappa, options.levels, ms.launches_per_call()),
+                                                        cycle_ops(kappa, options.levels, options.coarsening));
       p.from_model = true;
     } else {
       p.seconds_per_iteration = r.seconds_per_cycle;

@@ -9,8 +9,11 @@ namespace kcycle {
 
 BandedLU::BandedLU(const Stencil9& stencil, GridShape shape)
     // A single x-line (semi-coarsening's coarsest level) couples only its neighbours.
-    : shape_(shape), n_(int(shape.unknowns())), bw_(shape.ny > 1 ? shape.nx + 1 : 1),
-      width_(std::size_t(2 * bw_ + 1)), band_(std::size_t(n_) * width_, 0.0),
+    : shape_(shape),
+      n_(int(shape.unknowns())),
+      bw_(shape.ny > 1 ? shape.nx + 1 : 1),
+      width_(std::size_t(2 * bw_ + 1)),
+      band_(std::size_t(n_) * width_, 0.0),
       work_(std::size_t(n_), 0.0) {
   const int nx = shape.nx, ny = shape.ny;
   // Assemble: unknown (i, j), 0-based interior indices, is row j * nx + i.

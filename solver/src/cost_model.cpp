@@ -2,9 +2,9 @@
 
 #include <cmath>
 #include <fstream>
-#include <sstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <stdexcept>
 
 #include "kcycle/cycle_counts.hpp"
@@ -157,8 +157,9 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
   } catch (const nlohmann::json::exception& e) {
     throw InvalidOptions(source + ": not valid JSON (" + e.what() + ")");
   }
-  read.only_keys(j, "", {"format", "alpha_seconds", "beta_seconds", "backend", "smoother", "coarsening",
-                         "launches_per_call", "threads", "samples"});
+  read.only_keys(j, "",
+                 {"format", "alpha_seconds", "beta_seconds", "backend", "smoother", "coarsening", "launches_per_call",
+                  "threads", "samples"});
   if (read.text(j, "format", "") != "kcycle-calibration-1")
     read.refuse("format", "must be \"kcycle-calibration-1\" (not a kcycle calibration file)");
   Calibration c;

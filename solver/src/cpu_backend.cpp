@@ -46,16 +46,15 @@ Field CpuBackend::make_vector(GridShape shape) {
   return Field(shape);
 }
 
-void CpuBackend::jacobi(const Stencil9& A, double omega, const Field& v, const Field& f,
-                        Field& out) {
+void CpuBackend::jacobi(const Stencil9& A, double omega, const Field& v, const Field& f, Field& out) {
   count(v.shape());
   const int nx = v.shape().nx;
   const double w = omega / A.center();
   for_rows(v.shape(), [&](int j) {
-      const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
-      double* o = out.row(j);
-  #pragma omp simd
-      for (int i = 1; i <= nx; ++i) o[i] = kernels::jacobi(A, w, vm, v0, vp, f0, i);
+    const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
+    double* o = out.row(j);
+#pragma omp simd
+    for (int i = 1; i <= nx; ++i) o[i] = kernels::jacobi(A, w, vm, v0, vp, f0, i);
   });
 }
 
@@ -100,21 +99,21 @@ void CpuBackend::prolong_add(const Field& vc, Field& v, Coarsening coarsening) {
   count(v.shape());
   const int nxc = vc.shape().nx, nx = v.shape().nx;
   for_rows(v.shape(), [&](int j) {
-      const double *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1);
-      double* o = v.row(j);
-      if (coarsening == Coarsening::SemiY) {
-  #pragma omp simd
-        for (int i = 1; i <= nx; ++i) o[i] += kernels::linear_y(cJ, cJ1, i, j);
-        return;
-      }
-      // Fine points 2I and 2I+1 together, so each call's x parity is a compile-time constant
-      // and the loop vectorizes; fine point 1 (I = 0) has no even partner.
-      o[1] += kernels::bilinear(cJ, cJ1, 1, j);
-  #pragma omp simd
-      for (int I = 1; I <= nxc; ++I) {
-        o[2 * I] += kernels::bilinear(cJ, cJ1, 2 * I, j);
-        o[2 * I + 1] += kernels::bilinear(cJ, cJ1, 2 * I + 1, j);
-      }
+    const double *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1);
+    double* o = v.row(j);
+    if (coarsening == Coarsening::SemiY) {
+#pragma omp simd
+      for (int i = 1; i <= nx; ++i) o[i] += kernels::linear_y(cJ, cJ1, i, j);
+      return;
+    }
+    // Fine points 2I and 2I+1 together, so each call's x parity is a compile-time constant
+    // and the loop vectorizes; fine point 1 (I = 0) has no even partner.
+    o[1] += kernels::bilinear(cJ, cJ1, 1, j);
+#pragma omp simd
+    for (int I = 1; I <= nxc; ++I) {
+      o[2 * I] += kernels::bilinear(cJ, cJ1, 2 * I, j);
+      o[2 * I + 1] += kernels::bilinear(cJ, cJ1, 2 * I + 1, j);
+    }
   });
 }
 
@@ -138,8 +137,7 @@ void CpuBackend::gauss_seidel(const Stencil9& A, Field& v, const Field& f, bool 
   }
 }
 
-void CpuBackend::zebra_x(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f,
-                         bool odd_first) {
+void CpuBackend::zebra_x(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f, bool odd_first) {
   const int nx = v.shape().nx, ny = v.shape().ny;
   const double *lower = line.lower(), *cprime = line.cprime(), *inv = line.inv_denom();
   constexpr int kBlock = 8;  // rows solved together: independent recurrences overlap in the core
@@ -164,14 +162,12 @@ void CpuBackend::zebra_x(const Stencil9& A, const TridiagonalFactor& line, Field
         for (int r = 0; r < count_rows; ++r)
           x[r][i] = kernels::thomas_forward(x[r][i], lower[i - 1], x[r][i - 1], inv[i - 1]);
       for (int i = nx; i >= 1; --i)
-        for (int r = 0; r < count_rows; ++r)
-          x[r][i] = kernels::thomas_backward(x[r][i], cprime[i - 1], x[r][i + 1]);
+        for (int r = 0; r < count_rows; ++r) x[r][i] = kernels::thomas_backward(x[r][i], cprime[i - 1], x[r][i + 1]);
     }
   }
 }
 
-void CpuBackend::zebra_y(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f,
-                         bool odd_first) {
+void CpuBackend::zebra_y(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f, bool odd_first) {
   const int nx = v.shape().nx, ny = v.shape().ny;
   const double *lower = line.lower(), *cprime = line.cprime(), *inv = line.inv_denom();
   for (int pass = 0; pass < 2; ++pass) {
@@ -191,8 +187,7 @@ void CpuBackend::zebra_y(const Stencil9& A, const TridiagonalFactor& line, Field
         const double *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
         double* v0 = v.row(j);
         for (int i = i0; i < i1; i += 2)
-          v0[i] = kernels::thomas_forward(kernels::y_line_rhs(A, vm, v0, vp, f0, i), lower[j - 1], vm[i],
-                                          inv[j - 1]);
+          v0[i] = kernels::thomas_forward(kernels::y_line_rhs(A, vm, v0, vp, f0, i), lower[j - 1], vm[i], inv[j - 1]);
       }
       for (int j = ny; j >= 1; --j) {
         const double* vp = v.row(j + 1);
@@ -230,10 +225,10 @@ void CpuBackend::residual(const Stencil9& A, const Field& v, const Field& f, Fie
   count(v.shape());
   const int nx = v.shape().nx;
   for_rows(v.shape(), [&](int j) {
-      const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
-      double* o = r.row(j);
-  #pragma omp simd
-      for (int i = 1; i <= nx; ++i) o[i] = kernels::residual(A, vm, v0, vp, f0, i);
+    const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
+    double* o = r.row(j);
+#pragma omp simd
+    for (int i = 1; i <= nx; ++i) o[i] = kernels::residual(A, vm, v0, vp, f0, i);
   });
 }
 
@@ -241,10 +236,10 @@ void CpuBackend::apply(const Stencil9& A, const Field& u, Field& out) {
   count(u.shape());
   const int nx = u.shape().nx;
   for_rows(u.shape(), [&](int j) {
-      const double *um = u.row(j - 1), *u0 = u.row(j), *up = u.row(j + 1);
-      double* o = out.row(j);
-  #pragma omp simd
-      for (int i = 1; i <= nx; ++i) o[i] = kernels::apply_stencil(A, um, u0, up, i);
+    const double *um = u.row(j - 1), *u0 = u.row(j), *up = u.row(j + 1);
+    double* o = out.row(j);
+#pragma omp simd
+    for (int i = 1; i <= nx; ++i) o[i] = kernels::apply_stencil(A, um, u0, up, i);
   });
 }
 
@@ -267,10 +262,10 @@ void CpuBackend::axpy(double a, const Field& x, Field& y) {
   count(x.shape());
   const int nx = x.shape().nx;
   for_rows(x.shape(), [&](int j) {
-      const double* s = x.row(j);
-      double* d = y.row(j);
-  #pragma omp simd
-      for (int i = 1; i <= nx; ++i) d[i] += a * s[i];
+    const double* s = x.row(j);
+    double* d = y.row(j);
+#pragma omp simd
+    for (int i = 1; i <= nx; ++i) d[i] += a * s[i];
   });
 }
 
@@ -278,10 +273,10 @@ void CpuBackend::xpay(const Field& x, double b, Field& y) {
   count(x.shape());
   const int nx = x.shape().nx;
   for_rows(x.shape(), [&](int j) {
-      const double* s = x.row(j);
-      double* d = y.row(j);
-  #pragma omp simd
-      for (int i = 1; i <= nx; ++i) d[i] = s[i] + b * d[i];
+    const double* s = x.row(j);
+    double* d = y.row(j);
+#pragma omp simd
+    for (int i = 1; i <= nx; ++i) d[i] = s[i] + b * d[i];
   });
 }
 
@@ -289,10 +284,10 @@ void CpuBackend::triad(double s, const Field& b, const Field& c, Field& a) {
   count(a.shape());
   const int nx = a.shape().nx;
   for_rows(a.shape(), [&](int j) {
-      const double *pb = b.row(j), *pc = c.row(j);
-      double* pa = a.row(j);
-  #pragma omp simd
-      for (int i = 1; i <= nx; ++i) pa[i] = kernels::triad(pb[i], pc[i], s);
+    const double *pb = b.row(j), *pc = c.row(j);
+    double* pa = a.row(j);
+#pragma omp simd
+    for (int i = 1; i <= nx; ++i) pa[i] = kernels::triad(pb[i], pc[i], s);
   });
 }
 
@@ -300,10 +295,10 @@ void CpuBackend::image(const Stencil9& A, bool residual_view, const Field& v, co
                        float* out) {
   const int nx = v.shape().nx;
   for_rows(v.shape(), [&](int j) {
-      const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
-      const double* e0 = exact ? exact->row(j) : nullptr;
-      float* o = out + std::size_t(j - 1) * std::size_t(nx) - 1;
-      for (int i = 1; i <= nx; ++i) o[i] = kernels::image_value(A, residual_view, vm, v0, vp, f0, e0, i);
+    const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
+    const double* e0 = exact ? exact->row(j) : nullptr;
+    float* o = out + std::size_t(j - 1) * std::size_t(nx) - 1;
+    for (int i = 1; i <= nx; ++i) o[i] = kernels::image_value(A, residual_view, vm, v0, vp, f0, e0, i);
   });
 }
 

@@ -30,8 +30,7 @@ std::uint64_t coarsest_calls_with_counter(int kappa, int levels, int j) {
 }
 
 std::uint64_t launches_per_cycle(int kappa, int levels, int launches_per_call) {
-  return std::uint64_t(launches_per_call) * total_calls(kappa, levels - 1) +
-         level_calls(kappa, levels);
+  return std::uint64_t(launches_per_call) * total_calls(kappa, levels - 1) + level_calls(kappa, levels);
 }
 
 }  // namespace kcycle

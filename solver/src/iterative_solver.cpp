@@ -60,8 +60,10 @@ class EngineOn final : public IterativeSolver::Engine {
 
   EngineOn(const ExecutionTarget& target, const SolverOptions& options, const MultigridSettings& settings,
            const DiscreteProblem& problem)
-      : backend_(make_backend<Backend>(target)), mg_(backend_, settings),
-        exact_is_zero_(problem.exact_is_zero), has_exact_(problem.exact.has_value()) {
+      : backend_(make_backend<Backend>(target)),
+        mg_(backend_, settings),
+        exact_is_zero_(problem.exact_is_zero),
+        has_exact_(problem.exact.has_value()) {
     const GridShape fine = mg_.level(1).shape;
     if (!(problem.rhs.shape() == fine))
       throw InvalidOptions("the problem's grid does not match the finest level of --levels");
@@ -87,8 +89,10 @@ class EngineOn final : public IterativeSolver::Engine {
 
   StepResult step(const CycleHooks& hooks) override {
     StepResult result = StepResult::Ok;
-    if (cg_) result = cg_->step(hooks);
-    else mg_.cycle(cycle_, hooks);
+    if (cg_)
+      result = cg_->step(hooks);
+    else
+      mg_.cycle(cycle_, hooks);
     backend_.synchronize();  // the step's time is the device's, not just the issuing
     return result;
   }
@@ -160,9 +164,10 @@ class EngineOn final : public IterativeSolver::Engine {
 std::unique_ptr<IterativeSolver::Engine> make_engine(BackendKind kind, const SolverOptions& o,
                                                      const MultigridSettings& s, const DiscreteProblem& p) {
   const ExecutionTarget target{kind, o.threads, o.cuda_graphs};
-  return with_backend_type(kind, [&]<class Backend>(std::type_identity<Backend>) -> std::unique_ptr<IterativeSolver::Engine> {
-    return std::make_unique<EngineOn<Backend>>(target, o, s, p);
-  });
+  return with_backend_type(kind,
+                           [&]<class Backend>(std::type_identity<Backend>) -> std::unique_ptr<IterativeSolver::Engine> {
+                             return std::make_unique<EngineOn<Backend>>(target, o, s, p);
+                           });
 }
 
 }  // namespace
@@ -177,8 +182,10 @@ IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem p
   initial_residual_ = engine_->residual_norm();
   monitored0_ = problem_.monitor == Monitor::Error ? initial_error_ : initial_residual_;
   previous_ = monitored0_;
-  if (!std::isfinite(monitored0_)) status_ = SolveStatus::NotANumber;
-  else if (monitored0_ == 0.0) status_ = SolveStatus::Converged;  // nothing to do
+  if (!std::isfinite(monitored0_))
+    status_ = SolveStatus::NotANumber;
+  else if (monitored0_ == 0.0)
+    status_ = SolveStatus::Converged;  // nothing to do
   step_seconds_.reserve(std::size_t(std::min(options_.max_iterations, 100000)));
   seconds_setup_ = seconds_since(setup_start);
 }
@@ -195,7 +202,7 @@ void IterativeSolver::level_image(int level, bool residual_view, std::vector<flo
 }
 
 std::shared_ptr<const DeviceImage> IterativeSolver::level_device_image(int level, bool residual_view,
-                                                                      std::vector<float>& out) {
+                                                                       std::vector<float>& out) {
   std::shared_ptr<const DeviceImage> device;
   engine_->image(level, residual_view, out, &device);
   return device;
@@ -245,11 +252,16 @@ const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
   history_.push_back(rec);
   seconds_loop_ += seconds_since(t0) - watched;
 
-  if (step == StepResult::Breakdown) status_ = SolveStatus::Breakdown;
-  else if (!std::isfinite(monitored) || !std::isfinite(rec.residual_norm)) status_ = SolveStatus::NotANumber;
-  else if (monitored <= options_.tolerance * monitored0_) status_ = SolveStatus::Converged;
-  else if (monitored > options_.divergence_factor * monitored0_) status_ = SolveStatus::Diverged;
-  else if (rec.iteration >= options_.max_iterations) status_ = SolveStatus::MaxIterations;
+  if (step == StepResult::Breakdown)
+    status_ = SolveStatus::Breakdown;
+  else if (!std::isfinite(monitored) || !std::isfinite(rec.residual_norm))
+    status_ = SolveStatus::NotANumber;
+  else if (monitored <= options_.tolerance * monitored0_)
+    status_ = SolveStatus::Converged;
+  else if (monitored > options_.divergence_factor * monitored0_)
+    status_ = SolveStatus::Diverged;
+  else if (rec.iteration >= options_.max_iterations)
+    status_ = SolveStatus::MaxIterations;
   return history_.back();
 }
 

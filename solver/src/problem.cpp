@@ -18,8 +18,8 @@ void fill_uniform_random(Field& field, std::uint64_t seed) {
 }
 
 DiscreteProblem random_error_problem(GridShape shape, std::uint64_t seed) {
-  DiscreteProblem p{Field(shape), Field(shape), std::nullopt, true, Monitor::Error,
-                    "zero right-hand side and boundary, random initial guess"};
+  DiscreteProblem p{Field(shape), Field(shape),   std::nullopt,
+                    true,         Monitor::Error, "zero right-hand side and boundary, random initial guess"};
   fill_uniform_random(p.initial_guess, seed);
   return p;
 }
@@ -33,8 +33,8 @@ DiscreteProblem manufactured_problem(GridShape shape, const DiffusionTensor& K) 
     const double uxy = 2 * pi * pi * std::cos(pi * x) * std::cos(2 * pi * y);
     return -K.kxx * uxx - K.kyy * uyy - 2 * K.kxy * uxy;
   };
-  DiscreteProblem p{Field(shape), Field(shape), Field(shape), false, Monitor::Residual,
-                    "manufactured solution sin(pi x) sin(2 pi y), zero initial guess"};
+  DiscreteProblem p{Field(shape), Field(shape),      Field(shape),
+                    false,        Monitor::Residual, "manufactured solution sin(pi x) sin(2 pi y), zero initial guess"};
   for (int j = 1; j <= shape.ny; ++j)
     for (int i = 1; i <= shape.nx; ++i) {
       const double x = i * shape.hx(), y = j * shape.hy();
@@ -44,11 +44,10 @@ DiscreteProblem manufactured_problem(GridShape shape, const DiffusionTensor& K) 
   return p;
 }
 
-DiscreteProblem problem_from_functions(GridShape shape, const Stencil9& A, const GridFunction& f,
-                                       const GridFunction& g,
+DiscreteProblem problem_from_functions(GridShape shape, const Stencil9& A, const GridFunction& f, const GridFunction& g,
                                        const std::optional<GridFunction>& exact) {
-  DiscreteProblem p{Field(shape), Field(shape), std::nullopt, false,
-                    exact ? Monitor::Error : Monitor::Residual, "user-defined"};
+  DiscreteProblem p{Field(shape),  Field(shape), std::nullopt, false, exact ? Monitor::Error : Monitor::Residual,
+                    "user-defined"};
   // Boundary values on the ring of a scratch field; rhs = f - A g at interior points.
   Field boundary(shape);
   const double hx = shape.hx(), hy = shape.hy();
@@ -62,9 +61,8 @@ DiscreteProblem problem_from_functions(GridShape shape, const Stencil9& A, const
   }
   for (int j = 1; j <= shape.ny; ++j)
     for (int i = 1; i <= shape.nx; ++i)
-      p.rhs(i, j) = f(i * hx, j * hy) - kernels::apply_stencil(A, boundary.row(j - 1),
-                                                                 boundary.row(j),
-                                                                 boundary.row(j + 1), i);
+      p.rhs(i, j) =
+          f(i * hx, j * hy) - kernels::apply_stencil(A, boundary.row(j - 1), boundary.row(j), boundary.row(j + 1), i);
   if (exact) {
     p.exact = Field(shape);
     for (int j = 1; j <= shape.ny; ++j)

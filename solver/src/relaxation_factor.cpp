@@ -43,9 +43,7 @@ void for_high_frequencies(const Stencil9& s, int samples, Visit visit) {
 
 double jacobi_smoothing_factor(const Stencil9& s, double omega, int samples) {
   double mu = 0.0;
-  for_high_frequencies(s, samples, [&](double lambda) {
-    mu = std::max(mu, std::abs(1.0 - omega * lambda));
-  });
+  for_high_frequencies(s, samples, [&](double lambda) { mu = std::max(mu, std::abs(1.0 - omega * lambda)); });
   return mu;
 }
 

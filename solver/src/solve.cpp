@@ -49,15 +49,13 @@ DiscreteProblem make_problem(const SolverOptions& o) {
 double resolve_omega(const SolverOptions& o) {
   switch (o.omega_mode) {
     case OmegaMode::Paper: return paper_jacobi_omega(o.eps, o.angle_degrees);
-    case OmegaMode::Fourier:
-      return lfa_jacobi_omega(rotated_anisotropic_stencil(o.eps, o.angle_degrees)).omega;
+    case OmegaMode::Fourier: return lfa_jacobi_omega(rotated_anisotropic_stencil(o.eps, o.angle_degrees)).omega;
     case OmegaMode::Fixed: return o.omega;
   }
   return o.omega;
 }
 
-SolveResult solve(const SolverOptions& options, DiscreteProblem problem,
-                  const IterationCallback& on_iteration) {
+SolveResult solve(const SolverOptions& options, DiscreteProblem problem, const IterationCallback& on_iteration) {
   IterativeSolver solver(options, std::move(problem));
   while (solver.running()) {
     const IterationRecord& rec = solver.step();

@@ -55,8 +55,8 @@ void validate(const SolverOptions& o) {
   if (!std::isfinite(o.eps) || o.eps <= 0.0 || o.eps > 1.0) reject("eps must be in (0, 1] (got " + shown(o.eps) + ")");
   if (!std::isfinite(o.angle_degrees)) reject("angle must be a finite number of degrees");
   if (o.cycle.counter < 1)
-    reject(std::string(o.cycle.type == CycleType::Gamma ? "gamma" : "kappa") + " must be a positive integer or W (got " +
-           std::to_string(o.cycle.counter) + ")");
+    reject(std::string(o.cycle.type == CycleType::Gamma ? "gamma" : "kappa") +
+           " must be a positive integer or W (got " + std::to_string(o.cycle.counter) + ")");
   if (o.nu1 < 0 || o.nu2 < 0) reject("nu1 and nu2 must be non-negative");
   if (o.nu1 + o.nu2 == 0) reject("nu1 + nu2 must be at least 1: a cycle needs relaxation");
   if (o.omega_mode == OmegaMode::Fixed && !(o.omega > 0.0 && o.omega < 2.0))
@@ -68,8 +68,8 @@ void validate(const SolverOptions& o) {
   if (o.threads < 0) reject("threads must be 0 (all cores) or positive");
   const std::size_t need = estimated_memory_bytes(o);
   if (const auto have = available_memory_bytes(); have && need > *have / 10 * 9)
-    reject("levels " + std::to_string(o.levels) + " need about " + gib(need) +
-           " of memory; this machine has " + gib(*have) + " available");
+    reject("levels " + std::to_string(o.levels) + " need about " + gib(need) + " of memory; this machine has " +
+           gib(*have) + " available");
 }
 
 std::optional<int> parse_kappa(std::string_view text) {
@@ -88,8 +88,7 @@ const std::vector<Preset>& presets() {
   static const std::vector<Preset> all = {
       {"jacobi", Smoother::Jacobi, C::Full, O::Rediscretized, SolverKind::Multigrid,
        "damped Jacobi, full coarsening, rediscretized operators, stand-alone"},
-      {"jacobi+cg", Smoother::Jacobi, C::Full, O::Rediscretized, SolverKind::PCG,
-       "the same cycle preconditioning CG"},
+      {"jacobi+cg", Smoother::Jacobi, C::Full, O::Rediscretized, SolverKind::PCG, "the same cycle preconditioning CG"},
       {"xyzebra-galerkin", Smoother::XYZebra, C::Full, O::Galerkin, SolverKind::Multigrid,
        "alternating x/y zebra line relaxation, full coarsening, Galerkin operators"},
       {"xyzebra-galerkin+cg", Smoother::XYZebra, C::Full, O::Galerkin, SolverKind::PCG,

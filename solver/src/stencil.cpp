@@ -15,9 +15,15 @@ Stencil9 discretize(const DiffusionTensor& K, double hx, double hy) {
   // Central differences: u_xx, u_yy with 3 points, u_xy with the 4 diagonal points / 4.
   const double ex = K.kxx / (hx * hx), ey = K.kyy / (hy * hy), d = 0.5 * K.kxy / (hx * hy);
   Stencil9 s;
-  s.a[2][0] = d;    s.a[2][1] = -ey;                 s.a[2][2] = -d;
-  s.a[1][0] = -ex;  s.a[1][1] = 2.0 * (ex + ey);     s.a[1][2] = -ex;
-  s.a[0][0] = -d;   s.a[0][1] = -ey;                 s.a[0][2] = d;
+  s.a[2][0] = d;
+  s.a[2][1] = -ey;
+  s.a[2][2] = -d;
+  s.a[1][0] = -ex;
+  s.a[1][1] = 2.0 * (ex + ey);
+  s.a[1][2] = -ex;
+  s.a[0][0] = -d;
+  s.a[0][1] = -ey;
+  s.a[0][2] = d;
   return s;
 }
 

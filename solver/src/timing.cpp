@@ -28,8 +28,7 @@ std::vector<double> repeat_timed(const TimingPolicy& p, Prepare prepare, Body bo
   }
   std::vector<double> times;
   double total = 0;
-  while (int(times.size()) < p.max_repetitions &&
-         (int(times.size()) < p.min_repetitions || total < p.min_seconds)) {
+  while (int(times.size()) < p.max_repetitions && (int(times.size()) < p.min_repetitions || total < p.min_seconds)) {
     prepare();
     const auto t0 = Clock::now();
     body();
@@ -143,8 +142,7 @@ Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& swe
       MultigridSettings s = base;
       s.levels = n;
       const CycleTiming t = time_cycle(s, {CycleType::Kappa, kappa}, sweep.target, sweep.policy);
-      const TimingSample sample{kappa, n, double(t.launches), cycle_ops(kappa, n, base.coarsening),
-                                t.median_seconds};
+      const TimingSample sample{kappa, n, double(t.launches), cycle_ops(kappa, n, base.coarsening), t.median_seconds};
       c.samples.push_back(sample);
       if (on_case) on_case(sample);
     }

@@ -6,8 +6,7 @@
 
 namespace kcycle {
 
-TridiagonalFactor::TridiagonalFactor(const std::vector<double>& lower,
-                                     const std::vector<double>& diag,
+TridiagonalFactor::TridiagonalFactor(const std::vector<double>& lower, const std::vector<double>& diag,
                                      const std::vector<double>& upper)
     : lower_(lower), cprime_(diag.size()), inv_denom_(diag.size()) {
   const std::size_t n = diag.size();
@@ -24,8 +23,7 @@ TridiagonalFactor::TridiagonalFactor(const std::vector<double>& lower,
 }
 
 TridiagonalFactor TridiagonalFactor::constant(double lower, double diag, double upper, int n) {
-  return TridiagonalFactor(std::vector<double>(std::size_t(n), lower),
-                           std::vector<double>(std::size_t(n), diag),
+  return TridiagonalFactor(std::vector<double>(std::size_t(n), lower), std::vector<double>(std::size_t(n), diag),
                            std::vector<double>(std::size_t(n), upper));
 }
 

@@ -138,8 +138,8 @@ TEST(Gui, CycleDiagramShowsOneRedXPerRecursiveCall) {
   for (const char* kappa : {"1", "2", "3", "W"}) {
     const std::string shot = temp(std::string("diagram_") + kappa + ".png"), layout = temp("diagram_layout.json");
     std::string out;
-    ASSERT_EQ(run_gui(std::string("set levels 5\nset kappa ") + kappa + "\nwait-cycles 2\nframes 3\nscreenshot " + shot +
-                          "\nlayout " + layout + "\n",
+    ASSERT_EQ(run_gui(std::string("set levels 5\nset kappa ") + kappa + "\nwait-cycles 2\nframes 3\nscreenshot " +
+                          shot + "\nlayout " + layout + "\n",
                       &out),
               0)
         << out;
@@ -147,20 +147,23 @@ TEST(Gui, CycleDiagramShowsOneRedXPerRecursiveCall) {
     diagram = body(panel(layout, "Cycle diagram"), 62);
     const int k = std::string(kappa) == "W" ? 5 : std::stoi(kappa);
     const int expected = int(kcycle::total_calls(k, 5)) - 1;  // every call but the top one
-    const int red = components(images.back(), diagram, [](const unsigned char* p) {
-      return p[0] > 200 && p[1] < 60 && p[2] < 60;
-    });
+    const int red =
+        components(images.back(), diagram, [](const unsigned char* p) { return p[0] > 200 && p[1] < 60 && p[2] < 60; });
     EXPECT_EQ(red, expected) << "kappa=" << kappa << " (" << shot << ")";
   }
   for (std::size_t a = 0; a < images.size(); ++a)
     for (std::size_t b = a + 1; b < images.size(); ++b)
-      EXPECT_GT(mean_abs_difference(images[a], images[b], diagram), 0.5) << "diagrams " << a << " and " << b << " look alike";
+      EXPECT_GT(mean_abs_difference(images[a], images[b], diagram), 0.5)
+          << "diagrams " << a << " and " << b << " look alike";
 }
 
 TEST(Gui, ConvergencePlotDescends) {
   const std::string shot = temp("convergence.png"), layout = temp("convergence_layout.json");
   std::string out;
-  ASSERT_EQ(run_gui("set levels 7\nset kappa 2\nwait-cycles 25\nframes 3\nscreenshot " + shot + "\nlayout " + layout + "\n", &out), 0)
+  ASSERT_EQ(
+      run_gui("set levels 7\nset kappa 2\nwait-cycles 25\nframes 3\nscreenshot " + shot + "\nlayout " + layout + "\n",
+              &out),
+      0)
       << out;
   const Image img = load_png(shot);
   const Rect panel_body = body(panel(layout, "Convergence"), 80);
@@ -170,7 +173,9 @@ TEST(Gui, ConvergencePlotDescends) {
   // The error curve is drawn in cyan (80, 200, 255): its left end must sit higher (smaller y).
   double left_y = 0, right_y = 0;
   int left_n = 0, right_n = 0, min_x = plot.x + plot.w, max_x = plot.x;
-  auto cyan = [](const unsigned char* p) { return std::abs(p[0] - 80) < 30 && std::abs(p[1] - 200) < 30 && p[2] > 220; };
+  auto cyan = [](const unsigned char* p) {
+    return std::abs(p[0] - 80) < 30 && std::abs(p[1] - 200) < 30 && p[2] > 220;
+  };
   for (int y = plot.y; y < plot.y + plot.h * 2 / 3; ++y)
     for (int x = plot.x; x < plot.x + plot.w; ++x)
       if (cyan(img.at(x, y))) min_x = std::min(min_x, x), max_x = std::max(max_x, x);
@@ -193,7 +198,8 @@ TEST(Gui, StepsThroughOperations) {
   std::string out;
   ASSERT_EQ(run_gui("set levels 5\nset kappa 2\npause\nreset\nstep-op\nwait-operation 1\nprint-stepping\n"
                     "step-op\nstep-op\nwait-operation 3\nprint-stepping\nstep-op\nstep-op\nwait-operation 5\n"
-                    "print-stepping\nscreenshot " + temp("stepping.png") + "\nrun\nwait-done\nprint-stepping\nprint-summary\n",
+                    "print-stepping\nscreenshot " +
+                        temp("stepping.png") + "\nrun\nwait-done\nprint-stepping\nprint-summary\n",
                     &out),
             0)
       << out;
@@ -240,9 +246,11 @@ TEST(Gui, InteropDrawsTheSameImageAsTheHostUpload) {
   const std::string layout = temp("interop_layout.json");
   auto draw = [&](const std::string& interop, std::string& out) {
     const std::string shot = temp("interop_" + interop + ".png");
-    const int rc = run_gui("pause\nset backend cuda\nset levels 6\nstep\nwait-cycles 1\nstep\nwait-cycles 2\n"
-                           "frames 5\nprint-field-path\nlayout " + layout + "\nscreenshot " + shot + "\n",
-                           &out, 1900, "--interop " + interop);
+    const int rc = run_gui(
+        "pause\nset backend cuda\nset levels 6\nstep\nwait-cycles 1\nstep\nwait-cycles 2\n"
+        "frames 5\nprint-field-path\nlayout " +
+            layout + "\nscreenshot " + shot + "\n",
+        &out, 1900, "--interop " + interop);
     EXPECT_EQ(rc, 0) << out;
     return load_png(shot);
   };

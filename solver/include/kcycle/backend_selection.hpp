@@ -25,5 +25,4 @@ struct ResolvedBackend {
 // Throws InvalidOptions when CUDA is asked for and none is usable.
 ResolvedBackend resolve_backend(BackendKind requested);
 
-
 }  // namespace kcycle

@@ -47,11 +47,9 @@ class CpuBackend {
   void gauss_seidel(const Stencil9& A, Field& v, const Field& f, bool reverse);
   // One zebra sweep of exact x-line (grid row) solves: odd rows then even rows, or even then
   // odd. `line` factors the row matrix (a[1][0], a[1][1], a[1][2]). Two launches.
-  void zebra_x(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f,
-               bool odd_first);
+  void zebra_x(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f, bool odd_first);
   // The same along y-lines (grid columns); `line` factors (a[0][1], a[1][1], a[2][1]).
-  void zebra_y(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f,
-               bool odd_first);
+  void zebra_y(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f, bool odd_first);
   // fc <- Restrict(f - A v), full weighting (Full) or (1/4)[1 2 1] in y (SemiY). The
   // residual is formed row by row in scratch and never written to memory.
   void restrict_residual(const Stencil9& A, const Field& v, const Field& f, Field& fc,
@@ -66,12 +64,11 @@ class CpuBackend {
   void residual(const Stencil9& A, const Field& v, const Field& f, Field& r);
   void apply(const Stencil9& A, const Field& u, Field& out);
   double dot(const Field& x, const Field& y);
-  void axpy(double a, const Field& x, Field& y);  // y <- y + a x
-  void xpay(const Field& x, double b, Field& y);  // y <- x + b y
+  void axpy(double a, const Field& x, Field& y);                   // y <- y + a x
+  void xpay(const Field& x, double b, Field& y);                   // y <- x + b y
   void triad(double s, const Field& b, const Field& c, Field& a);  // a <- b + s c
   // out (nx*ny floats, row-major): kernels::image_value at every interior point.
-  void image(const Stencil9& A, bool residual_view, const Field& v, const Field& f, const Field* exact,
-             float* out);
+  void image(const Stencil9& A, bool residual_view, const Field& v, const Field& f, const Field* exact, float* out);
 
   // Host transfers: the CPU backend's vectors are host fields already (not counted).
   void upload(const Field& host, Field& vector) { vector = host; }
@@ -83,7 +80,10 @@ class CpuBackend {
   // Points processed by all launches: the measure of work (the paper's N_ops up to a constant
   // per operation kind).
   std::uint64_t points() const { return points_; }
-  void reset_launches() { launches_ = 0; points_ = 0; }
+  void reset_launches() {
+    launches_ = 0;
+    points_ = 0;
+  }
 
  private:
   bool parallel(const GridShape& shape) const;

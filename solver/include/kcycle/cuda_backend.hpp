@@ -110,7 +110,10 @@ class CudaBackend {
 
   std::uint64_t launches() const { return launches_; }
   std::uint64_t points() const { return points_; }
-  void reset_launches() { launches_ = 0; points_ = 0; }
+  void reset_launches() {
+    launches_ = 0;
+    points_ = 0;
+  }
 
  private:
   struct SuppressLaunches {

@@ -118,10 +118,8 @@ std::optional<Enum> parse_enum(std::string_view text) {
 
 // to_string(Smoother::Jacobi) == "jacobi", for every enum with a name table.
 template <class Enum>
-  requires requires { EnumNames<Enum>::table; }
-constexpr std::string_view to_string(Enum value) {
-  return enum_name(value);
-}
+requires requires { EnumNames<Enum>::table; }
+constexpr std::string_view to_string(Enum value) { return enum_name(value); }
 
 // "a, b or c": the accepted names, for messages.
 template <class Enum>

@@ -26,7 +26,8 @@ template <MultigridBackend Backend>
 Backend make_backend(const ExecutionTarget& target) {
   if constexpr (std::is_same_v<Backend, CpuBackend>) return CpuBackend(target.threads);
 #if KCYCLE_HAVE_CUDA
-  else return CudaBackend(target.graphs);
+  else
+    return CudaBackend(target.graphs);
 #endif
 }
 

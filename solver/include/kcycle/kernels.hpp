@@ -9,8 +9,7 @@ namespace kcycle::kernels {
 
 // (A u)(i, j) for rows below (um), at (u0) and above (up) row j. The three rows are summed
 // as independent chains: a 9-term serial chain made the sweep latency-bound.
-KCYCLE_HD double apply_stencil(const Stencil9& s, const double* um, const double* u0,
-                               const double* up, int i) {
+KCYCLE_HD double apply_stencil(const Stencil9& s, const double* um, const double* u0, const double* up, int i) {
   const double south = s.a[0][0] * um[i - 1] + s.a[0][1] * um[i] + s.a[0][2] * um[i + 1];
   const double middle = s.a[1][0] * u0[i - 1] + s.a[1][1] * u0[i] + s.a[1][2] * u0[i + 1];
   const double north = s.a[2][0] * up[i - 1] + s.a[2][1] * up[i] + s.a[2][2] * up[i + 1];
@@ -18,22 +17,22 @@ KCYCLE_HD double apply_stencil(const Stencil9& s, const double* um, const double
 }
 
 // r = f - A v at (i, j).
-KCYCLE_HD double residual(const Stencil9& s, const double* vm, const double* v0, const double* vp,
-                          const double* f0, int i) {
+KCYCLE_HD double residual(const Stencil9& s, const double* vm, const double* v0, const double* vp, const double* f0,
+                          int i) {
   return f0[i] - apply_stencil(s, vm, v0, vp, i);
 }
 
 // One damped Jacobi update: v + omega (f - A v) / a_center. `omega_over_diag` is
 // omega / a_center, computed once per sweep.
-KCYCLE_HD double jacobi(const Stencil9& s, double omega_over_diag, const double* vm,
-                        const double* v0, const double* vp, const double* f0, int i) {
+KCYCLE_HD double jacobi(const Stencil9& s, double omega_over_diag, const double* vm, const double* v0, const double* vp,
+                        const double* f0, int i) {
   return v0[i] + omega_over_diag * residual(s, vm, v0, vp, f0, i);
 }
 
 // Full weighting (1/16)[1 2 1; 2 4 2; 1 2 1] of fine rows rm, r0, rp around fine x index i.
 KCYCLE_HD double full_weighting(const double* rm, const double* r0, const double* rp, int i) {
-  return 0.0625 * ((rm[i - 1] + rm[i + 1] + rp[i - 1] + rp[i + 1]) +
-                   2.0 * (rm[i] + rp[i] + r0[i - 1] + r0[i + 1]) + 4.0 * r0[i]);
+  return 0.0625 * ((rm[i - 1] + rm[i + 1] + rp[i - 1] + rp[i + 1]) + 2.0 * (rm[i] + rp[i] + r0[i - 1] + r0[i + 1]) +
+                   4.0 * r0[i]);
 }
 
 // Bilinear interpolation from coarse rows cJ (coarse row j/2) and cJ1 (the row above) to
@@ -43,28 +42,26 @@ KCYCLE_HD double bilinear(const double* cJ, const double* cJ1, int i, int j) {
   const int I = i >> 1;
   const double tx = 0.5 * (i & 1);
   const double ty = 0.5 * (j & 1);
-  return (1.0 - ty) * ((1.0 - tx) * cJ[I] + tx * cJ[I + 1]) +
-         ty * ((1.0 - tx) * cJ1[I] + tx * cJ1[I + 1]);
+  return (1.0 - ty) * ((1.0 - tx) * cJ[I] + tx * cJ[I + 1]) + ty * ((1.0 - tx) * cJ1[I] + tx * cJ1[I + 1]);
 }
 
 // Gauss-Seidel point update (no damping): v + (f - A v) / a_center, in place.
-KCYCLE_HD double gauss_seidel(const Stencil9& s, double inv_diag, const double* vm,
-                              const double* v0, const double* vp, const double* f0, int i) {
+KCYCLE_HD double gauss_seidel(const Stencil9& s, double inv_diag, const double* vm, const double* v0, const double* vp,
+                              const double* f0, int i) {
   return v0[i] + inv_diag * residual(s, vm, v0, vp, f0, i);
 }
 
 // Right-hand side of the x-line (grid row) through (i, j): f minus the couplings to rows
 // j-1 and j+1, which a line solve of row j holds fixed.
-KCYCLE_HD double x_line_rhs(const Stencil9& s, const double* vm, const double* vp,
-                            const double* f0, int i) {
+KCYCLE_HD double x_line_rhs(const Stencil9& s, const double* vm, const double* vp, const double* f0, int i) {
   return f0[i] - (s.a[0][0] * vm[i - 1] + s.a[0][1] * vm[i] + s.a[0][2] * vm[i + 1]) -
          (s.a[2][0] * vp[i - 1] + s.a[2][1] * vp[i] + s.a[2][2] * vp[i + 1]);
 }
 
 // Right-hand side of the y-line (grid column) through (i, j): f minus the couplings to
 // columns i-1 and i+1.
-KCYCLE_HD double y_line_rhs(const Stencil9& s, const double* vm, const double* v0,
-                            const double* vp, const double* f0, int i) {
+KCYCLE_HD double y_line_rhs(const Stencil9& s, const double* vm, const double* v0, const double* vp, const double* f0,
+                            int i) {
   return f0[i] - (s.a[0][0] * vm[i - 1] + s.a[1][0] * v0[i - 1] + s.a[2][0] * vp[i - 1]) -
          (s.a[0][2] * vm[i + 1] + s.a[1][2] * v0[i + 1] + s.a[2][2] * vp[i + 1]);
 }
@@ -75,9 +72,7 @@ KCYCLE_HD double y_line_rhs(const Stencil9& s, const double* vm, const double* v
 KCYCLE_HD double thomas_forward(double rhs, double lower, double previous, double inv_denom) {
   return (rhs - lower * previous) * inv_denom;
 }
-KCYCLE_HD double thomas_backward(double dprime, double cprime, double next) {
-  return dprime - cprime * next;
-}
+KCYCLE_HD double thomas_backward(double dprime, double cprime, double next) { return dprime - cprime * next; }
 
 // Full weighting in y only, (1/4)[1 2 1]^T, for semi-coarsening (R = P^T / 2).
 KCYCLE_HD double full_weighting_y(const double* rm, const double* r0, const double* rp, int i) {
@@ -111,8 +106,8 @@ KCYCLE_HD void banded_lu_substitute(const double* band, int n, int bw, double* x
 
 // What the visualizer draws at (i, j): the residual f - A v, or v minus the exact solution
 // (exact0 may be null: then v itself, the error of problem 0 or a coarse-level correction).
-KCYCLE_HD float image_value(const Stencil9& s, bool residual_view, const double* vm, const double* v0,
-                            const double* vp, const double* f0, const double* exact0, int i) {
+KCYCLE_HD float image_value(const Stencil9& s, bool residual_view, const double* vm, const double* v0, const double* vp,
+                            const double* f0, const double* exact0, int i) {
   if (residual_view) return float(residual(s, vm, v0, vp, f0, i));
   return float(v0[i] - (exact0 ? exact0[i] : 0.0));
 }

@@ -18,11 +18,18 @@ class PreconditionedCG {
   using Vector = typename Backend::Vector;
 
   // x holds the initial guess on entry and the iterate afterwards.
-  PreconditionedCG(Multigrid<Backend>& mg, const Vector& f, Vector& x, CycleChoice cycle,
-                   bool flexible)
-      : mg_(mg), be_(mg.backend()), A_(mg.level(1).A), f_(f), x_(x), cycle_(cycle),
-        flexible_(flexible), r_(be_.make_vector(f.shape())), z_(be_.make_vector(f.shape())),
-        p_(be_.make_vector(f.shape())), q_(be_.make_vector(f.shape())) {
+  PreconditionedCG(Multigrid<Backend>& mg, const Vector& f, Vector& x, CycleChoice cycle, bool flexible)
+      : mg_(mg),
+        be_(mg.backend()),
+        A_(mg.level(1).A),
+        f_(f),
+        x_(x),
+        cycle_(cycle),
+        flexible_(flexible),
+        r_(be_.make_vector(f.shape())),
+        z_(be_.make_vector(f.shape())),
+        p_(be_.make_vector(f.shape())),
+        q_(be_.make_vector(f.shape())) {
     be_.residual(A_, x_, f_, r_);
     mg_.precondition(r_, z_, cycle_);
     be_.copy(z_, p_);
@@ -33,7 +40,7 @@ class PreconditionedCG {
     if (!(rz_ > 0.0)) return StepResult::Breakdown;  // M is not positive on r
     be_.apply(A_, p_, q_);
     const double pq = be_.dot(p_, q_);
-    if (!(pq > 0.0)) return StepResult::Breakdown;   // A is not positive on p
+    if (!(pq > 0.0)) return StepResult::Breakdown;  // A is not positive on p
     const double alpha = rz_ / pq;
     be_.axpy(alpha, p_, x_);
     be_.axpy(-alpha, q_, r_);

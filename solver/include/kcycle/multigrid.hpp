@@ -66,9 +66,7 @@ struct MultigridSettings {
 
   // Backend launches per cycle-routine call above the coarsest level (the coarsest level's
   // call is one launch, the exact solve).
-  int launches_per_call() const {
-    return kTransferLaunchesPerCall + (nu1 + nu2) * launches_per_relaxation(smoother);
-  }
+  int launches_per_call() const { return kTransferLaunchesPerCall + (nu1 + nu2) * launches_per_relaxation(smoother); }
 };
 
 // Called after every operation a cycle performs (the visualizer's step-by-operation mode).
@@ -95,8 +93,8 @@ struct CycleHooks {
 enum class Phase { Relax, Restrict, Prolong, CoarseSolve };
 inline constexpr int kPhases = 4;
 struct LevelStats {
-  std::uint64_t calls = 0;     // cycle-routine calls on this level
-  std::uint64_t launches = 0;  // backend launches issued for this level's operations
+  std::uint64_t calls = 0;                // cycle-routine calls on this level
+  std::uint64_t launches = 0;             // backend launches issued for this level's operations
   std::array<double, kPhases> seconds{};  // per Phase; Restrict includes zeroing the correction
   double total_seconds() const { return seconds[0] + seconds[1] + seconds[2] + seconds[3]; }
 };
@@ -109,15 +107,14 @@ class Multigrid {
   struct Level {
     GridShape shape;
     Stencil9 A;
-    Vector v;  // iterate (correction on coarse levels)
-    Vector f;  // right-hand side
-    Vector t;  // Jacobi's output, swapped with v after each sweep
+    Vector v;                   // iterate (correction on coarse levels)
+    Vector f;                   // right-hand side
+    Vector t;                   // Jacobi's output, swapped with v after each sweep
     LineFactor x_line, y_line;  // zebra smoothers' line matrices, factored
     LevelStats stats;           // see set_level_timing
   };
 
-  Multigrid(Backend& backend, const MultigridSettings& settings)
-      : backend_(backend), settings_(settings) {
+  Multigrid(Backend& backend, const MultigridSettings& settings) : backend_(backend), settings_(settings) {
     if (settings.levels < 1) throw std::invalid_argument("multigrid needs at least one level");
     levels_.reserve(std::size_t(settings.levels));
     for (int l = 1; l <= settings.levels; ++l) {
@@ -128,11 +125,9 @@ class Multigrid {
       Level level{shape, A, backend.make_vector(shape), backend.make_vector(shape), Vector{}, {}, {}, {}};
       if (settings.smoother == Smoother::Jacobi) level.t = backend.make_vector(shape);
       if (settings.smoother == Smoother::XZebra || settings.smoother == Smoother::XYZebra)
-        level.x_line = backend.make_line_factor(
-            TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], shape.nx));
+        level.x_line = backend.make_line_factor(TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], shape.nx));
       if (settings.smoother == Smoother::YZebra || settings.smoother == Smoother::XYZebra)
-        level.y_line = backend.make_line_factor(
-            TridiagonalFactor::constant(A.a[0][1], A.a[1][1], A.a[2][1], shape.ny));
+        level.y_line = backend.make_line_factor(TridiagonalFactor::constant(A.a[0][1], A.a[1][1], A.a[2][1], shape.ny));
       levels_.push_back(std::move(level));
     }
     const Level& coarsest = levels_.back();
@@ -249,33 +244,35 @@ class Multigrid {
           case Smoother::YZebra: be.zebra_y(L.A, L.y_line, L.v, L.f, forward); break;
           case Smoother::XYZebra:
             // Forward: x, y, x, ...; adjoint: y, x, y, ...
-            if ((sweep % 2 == 0) == forward) be.zebra_x(L.A, L.x_line, L.v, L.f, forward);
-            else be.zebra_y(L.A, L.y_line, L.v, L.f, forward);
+            if ((sweep % 2 == 0) == forward)
+              be.zebra_x(L.A, L.x_line, L.v, L.f, forward);
+            else
+              be.zebra_y(L.A, L.y_line, L.v, L.f, forward);
             break;
         }
       });
     }
     void restrict_residual(int l) {
       Level& L = mg_.level(l);
-      perform(OpKind::Restrict, l, Phase::Restrict, [&] {
-        mg_.backend_.restrict_residual(L.A, L.v, L.f, mg_.level(l + 1).f, mg_.settings_.coarsening);
-      });
+      perform(OpKind::Restrict, l, Phase::Restrict,
+              [&] { mg_.backend_.restrict_residual(L.A, L.v, L.f, mg_.level(l + 1).f, mg_.settings_.coarsening); });
     }
     void zero_coarse(int l) {
       perform(OpKind::ZeroCoarse, l, Phase::Restrict, [&] { mg_.backend_.fill(mg_.level(l + 1).v, 0.0); });
     }
     void prolong_add(int l) {
-      perform(OpKind::Prolong, l, Phase::Prolong, [&] {
-        mg_.backend_.prolong_add(mg_.level(l + 1).v, mg_.level(l).v, mg_.settings_.coarsening);
-      });
+      perform(OpKind::Prolong, l, Phase::Prolong,
+              [&] { mg_.backend_.prolong_add(mg_.level(l + 1).v, mg_.level(l).v, mg_.settings_.coarsening); });
     }
 
    private:
     template <class Operation>
     void perform(OpKind kind, int l, Phase phase, Operation&& operation) {
       record(kind, l);
-      if (mg_.level_timing_) timed(mg_.level(l).stats, phase, operation);
-      else operation();
+      if (mg_.level_timing_)
+        timed(mg_.level(l).stats, phase, operation);
+      else
+        operation();
       notify(kind, l);
     }
     template <class Operation>

@@ -16,7 +16,7 @@ struct OptionSpec {
   std::string_view key;      // --key, key=, set key
   std::string_view expects;  // for messages: "<key> must be <expects>"
   std::string_view help;
-  bool flag = false;         // the CLI takes it without a value (--symmetric)
+  bool flag = false;               // the CLI takes it without a value (--symmetric)
   bool in_parameters_file = true;  // written by to_parameters_file (threads are the machine's)
   // Reads the text into the options; returns false when the text is not what `expects` says.
   bool (*set)(SolverOptions&, std::string_view);

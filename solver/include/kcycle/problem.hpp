@@ -35,8 +35,7 @@ DiscreteProblem manufactured_problem(GridShape shape, const DiffusionTensor& K);
 
 // Arbitrary data: f at interior points, g on the boundary (folded into the right-hand side
 // through the scaled finest-level stencil A), optional exact solution for error norms.
-DiscreteProblem problem_from_functions(GridShape shape, const Stencil9& A, const GridFunction& f,
-                                       const GridFunction& g,
+DiscreteProblem problem_from_functions(GridShape shape, const Stencil9& A, const GridFunction& f, const GridFunction& g,
                                        const std::optional<GridFunction>& exact = std::nullopt);
 
 // Reproducible uniform [0,1) values from a 64-bit seed (same on every platform).

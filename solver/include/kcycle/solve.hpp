@@ -30,18 +30,18 @@ struct SolveResult {
   double initial_error = 0, final_error = 0;
   double initial_residual = 0, final_residual = 0;
   double error_reduction = 0, residual_reduction = 0;  // final / initial
-  double mean_factor = 0;          // (monitored reduction)^(1/iterations)
+  double mean_factor = 0;                              // (monitored reduction)^(1/iterations)
   double seconds_setup = 0;
-  double seconds_total = 0;        // the iteration loop, norms included
+  double seconds_total = 0;  // the iteration loop, norms included
   double seconds_per_iteration = 0;
-  double seconds_per_cycle = 0;    // median of the cycle-only times
+  double seconds_per_cycle = 0;  // median of the cycle-only times
   double omega = 0;
-  double smoothing_factor = 0;     // LFA of damped Jacobi at omega (NaN for other smoothers)
+  double smoothing_factor = 0;  // LFA of damped Jacobi at omega (NaN for other smoothers)
   std::uint64_t unknowns = 0;
   std::uint64_t launches_per_iteration = 0;
   Monitor monitor = Monitor::Error;
-  std::string backend;             // "cpu" or "cuda": what ran the solve
-  std::string backend_note;        // --backend auto's line when it fell back to the CPU
+  std::string backend;       // "cpu" or "cuda": what ran the solve
+  std::string backend_note;  // --backend auto's line when it fell back to the CPU
   std::vector<IterationRecord> history;
   std::string message;
 
@@ -59,8 +59,7 @@ MultigridSettings multigrid_settings(const SolverOptions& options);
 // Validates the options (throws InvalidOptions) and solves the chosen problem.
 SolveResult solve(const SolverOptions& options, const IterationCallback& on_iteration = {});
 // Same, for a problem the caller built on the finest grid of `options.levels` levels.
-SolveResult solve(const SolverOptions& options, DiscreteProblem problem,
-                  const IterationCallback& on_iteration = {});
+SolveResult solve(const SolverOptions& options, DiscreteProblem problem, const IterationCallback& on_iteration = {});
 // The problem options.problem names, on the finest grid (validates the options).
 DiscreteProblem make_problem(const SolverOptions& options);
 

@@ -33,13 +33,13 @@ struct SolverOptions {
   double omega = 0.0;  // used when omega_mode == Fixed
   SolverKind solver = SolverKind::Multigrid;
   ProblemKind problem = ProblemKind::RandomError;
-  double tolerance = 1e-8;         // stop when the monitored norm drops by this factor
+  double tolerance = 1e-8;  // stop when the monitored norm drops by this factor
   int max_iterations = 10000;
   double divergence_factor = 1e6;  // stop when the monitored norm grows by this factor
   std::uint64_t seed = 1;
-  int threads = 0;                 // 0: all cores
+  int threads = 0;  // 0: all cores
   BackendKind backend = BackendKind::Cpu;
-  bool cuda_graphs = true;         // CUDA backend: replay each cycle as a recorded graph
+  bool cuda_graphs = true;  // CUDA backend: replay each cycle as a recorded graph
 
   friend bool operator==(const SolverOptions&, const SolverOptions&) = default;
 };

@@ -7,16 +7,16 @@
 #include <vector>
 
 #include "kcycle/backend_selection.hpp"
-#include "kcycle/execution_target.hpp"
 #include "kcycle/cost_model.hpp"
+#include "kcycle/execution_target.hpp"
 #include "kcycle/multigrid.hpp"
 
 namespace kcycle {
 
 struct TimingPolicy {
-  int warmup = 2;              // untimed cycles first
+  int warmup = 2;  // untimed cycles first
   int min_repetitions = 5;
-  double min_seconds = 0.2;    // keep repeating until this much time was measured
+  double min_seconds = 0.2;  // keep repeating until this much time was measured
   int max_repetitions = 2000;
 };
 
@@ -34,10 +34,10 @@ CycleTiming time_cycle(const MultigridSettings& settings, CycleChoice cycle, con
                        const TimingPolicy& policy = {});
 
 struct BandwidthMeasurement {
-  double jacobi_gbps = 0;      // 24 bytes per unknown: read v, read f, write the output
-  double triad_gbps = 0;       // 24 bytes per element: a = b + s c
-  double jacobi_seconds = 0;   // median
-  double triad_seconds = 0;    // median
+  double jacobi_gbps = 0;            // 24 bytes per unknown: read v, read f, write the output
+  double triad_gbps = 0;             // 24 bytes per element: a = b + s c
+  double jacobi_seconds = 0;         // median
+  double triad_seconds = 0;          // median
   std::uint64_t unknowns = 0;        // of the finest level (the sweep)
   std::uint64_t triad_unknowns = 0;  // per triad array: at least 2^25, beyond every cache
 };

@@ -38,18 +38,18 @@ __device__ const double* row(const double* p, int j, int stride) { return p + st
 __device__ double* row(double* p, int j, int stride) { return p + std::size_t(j) * std::size_t(stride); }
 
 // --- smoothers ---------------------------------------------------------------------------
-__global__ void jacobi_kernel(Stencil9 A, double w, const double* v, const double* f, double* out, int nx,
-                              int ny, int stride) {
+__global__ void jacobi_kernel(Stencil9 A, double w, const double* v, const double* f, double* out, int nx, int ny,
+                              int stride) {
   int i, j;
   if (!interior_point(nx, ny, i, j)) return;
-  row(out, j, stride)[i] = kernels::jacobi(A, w, row(v, j - 1, stride), row(v, j, stride), row(v, j + 1, stride),
-                                           row(f, j, stride), i);
+  row(out, j, stride)[i] =
+      kernels::jacobi(A, w, row(v, j - 1, stride), row(v, j, stride), row(v, j + 1, stride), row(f, j, stride), i);
 }
 
 // One colour of the four-colour Gauss-Seidel sweep: rows first_row, first_row + 2, ...; on
 // each, the points with (i + j) % 2 == black.
-__global__ void gauss_seidel_kernel(Stencil9 A, double inv_diag, double* v, const double* f, int nx, int ny,
-                                    int stride, int first_row, int black) {
+__global__ void gauss_seidel_kernel(Stencil9 A, double inv_diag, double* v, const double* f, int nx, int ny, int stride,
+                                    int first_row, int black) {
   const int j = first_row + 2 * int(blockIdx.y * blockDim.y + threadIdx.y);
   if (j > ny) return;
   const int i = (((j + black) % 2 == 0) ? 2 : 1) + 2 * int(blockIdx.x * blockDim.x + threadIdx.x);
@@ -60,8 +60,8 @@ __global__ void gauss_seidel_kernel(Stencil9 A, double inv_diag, double* v, cons
 
 // Exact solves of rows first_row, first_row + 2, ...: one thread per row, the CPU's Thomas
 // recurrences on it.
-__global__ void zebra_x_kernel(Stencil9 A, const double* lower, const double* cprime, const double* inv,
-                               double* v, const double* f, int nx, int ny, int stride, int first_row) {
+__global__ void zebra_x_kernel(Stencil9 A, const double* lower, const double* cprime, const double* inv, double* v,
+                               const double* f, int nx, int ny, int stride, int first_row) {
   const int j = first_row + 2 * int(blockIdx.x * blockDim.x + threadIdx.x);
   if (j > ny) return;
   const double *vm = row(v, j - 1, stride), *vp = row(v, j + 1, stride), *f0 = row(f, j, stride);
@@ -73,8 +73,8 @@ __global__ void zebra_x_kernel(Stencil9 A, const double* lower, const double* cp
 
 // Columns first_col, first_col + 2, ...: one thread per column; neighbouring threads touch
 // neighbouring columns, so each row step is one coalesced access per warp.
-__global__ void zebra_y_kernel(Stencil9 A, const double* lower, const double* cprime, const double* inv,
-                               double* v, const double* f, int nx, int ny, int stride, int first_col) {
+__global__ void zebra_y_kernel(Stencil9 A, const double* lower, const double* cprime, const double* inv, double* v,
+                               const double* f, int nx, int ny, int stride, int first_col) {
   const int i = first_col + 2 * int(blockIdx.x * blockDim.x + threadIdx.x);
   if (i > nx) return;
   for (int j = 1; j <= ny; ++j) {
@@ -91,8 +91,8 @@ __global__ void zebra_y_kernel(Stencil9 A, const double* lower, const double* cp
 
 // --- transfers ---------------------------------------------------------------------------
 // Fine residual at (i, j); zero on the boundary ring (Dirichlet: v and f hold the boundary).
-__device__ double residual_at(const Stencil9& A, const double* v, const double* f, int nx, int ny, int stride,
-                              int i, int j) {
+__device__ double residual_at(const Stencil9& A, const double* v, const double* f, int nx, int ny, int stride, int i,
+                              int j) {
   if (i < 1 || i > nx || j < 1 || j > ny) return 0.0;
   return kernels::residual(A, row(v, j - 1, stride), row(v, j, stride), row(v, j + 1, stride), row(f, j, stride), i);
 }
@@ -108,8 +108,8 @@ __global__ void restrict_residual_kernel(Stencil9 A, const double* v, const doub
   for (int dy = 0; dy < 3; ++dy)
     for (int dx = 0; dx < 3; ++dx)
       r[dy][dx] = (full || dx == 1) ? residual_at(A, v, f, nx, ny, stride, i + dx - 1, j + dy - 1) : 0.0;
-  row(fc, J, stride_c)[I] = full ? kernels::full_weighting(r[0], r[1], r[2], 1)
-                                 : kernels::full_weighting_y(r[0], r[1], r[2], 1);
+  row(fc, J, stride_c)[I] =
+      full ? kernels::full_weighting(r[0], r[1], r[2], 1) : kernels::full_weighting_y(r[0], r[1], r[2], 1);
 }
 
 __global__ void prolong_add_kernel(const double* vc, int stride_c, double* v, int nx, int ny, int stride, bool full) {
@@ -120,8 +120,8 @@ __global__ void prolong_add_kernel(const double* vc, int stride_c, double* v, in
 }
 
 // The coarsest level: one thread, the CPU's banded substitution.
-__global__ void coarse_solve_kernel(const double* band, int n, int bw, double* work, const double* f, double* v,
-                                    int nx, int ny, int stride) {
+__global__ void coarse_solve_kernel(const double* band, int n, int bw, double* work, const double* f, double* v, int nx,
+                                    int ny, int stride) {
   for (int j = 0; j < ny; ++j)
     for (int i = 0; i < nx; ++i) work[j * nx + i] = row(f, j + 1, stride)[i + 1];
   kernels::banded_lu_substitute(band, n, bw, work);
@@ -145,7 +145,8 @@ __global__ void residual_kernel(Stencil9 A, const double* v, const double* f, do
 __global__ void apply_kernel(Stencil9 A, const double* u, double* out, int nx, int ny, int stride) {
   int i, j;
   if (!interior_point(nx, ny, i, j)) return;
-  row(out, j, stride)[i] = kernels::apply_stencil(A, row(u, j - 1, stride), row(u, j, stride), row(u, j + 1, stride), i);
+  row(out, j, stride)[i] =
+      kernels::apply_stencil(A, row(u, j - 1, stride), row(u, j, stride), row(u, j + 1, stride), i);
 }
 
 // y <- a x + b y (axpy: b = 1; xpay: a = 1), c <- b + s c as the triad.
@@ -278,8 +279,8 @@ void CudaBackend::jacobi(const Stencil9& A, double omega, const DeviceField& v, 
                          DeviceField& out) {
   if (!issue(v.shape())) return;
   const GridShape& s = v.shape();
-  jacobi_kernel<<<tiles(s.nx, s.ny), kTile, 0, device_->stream>>>(A, omega / A.center(), v.data(), f.data(),
-                                                                   out.data(), s.nx, s.ny, s.stride());
+  jacobi_kernel<<<tiles(s.nx, s.ny), kTile, 0, device_->stream>>>(A, omega / A.center(), v.data(), f.data(), out.data(),
+                                                                  s.nx, s.ny, s.stride());
   check_launch("jacobi");
 }
 
@@ -341,9 +342,9 @@ void CudaBackend::prolong_add(const DeviceField& vc, DeviceField& v, Coarsening 
 void CudaBackend::coarse_solve(const CoarseSolver& solver, const DeviceField& f, DeviceField& v) {
   if (!issue(v.shape())) return;
   if (!(f.shape() == solver.shape)) throw std::logic_error("coarse_solve: the field is not the coarsest level");
-  coarse_solve_kernel<<<1, 1, 0, device_->stream>>>(solver.band.data(), solver.n, solver.bw,
-                                                    solver.work.data(), f.data(), v.data(),
-                                                    solver.shape.nx, solver.shape.ny, solver.shape.stride());
+  coarse_solve_kernel<<<1, 1, 0, device_->stream>>>(solver.band.data(), solver.n, solver.bw, solver.work.data(),
+                                                    f.data(), v.data(), solver.shape.nx, solver.shape.ny,
+                                                    solver.shape.stride());
   check_launch("coarse_solve");
 }
 
@@ -419,9 +420,8 @@ void CudaBackend::triad(double s, const DeviceField& b, const DeviceField& c, De
 void CudaBackend::image(const Stencil9& A, bool residual_view, const DeviceField& v, const DeviceField& f,
                         const DeviceField* exact, float* out) {
   const GridShape& s = v.shape();
-  image_kernel<<<tiles(s.nx, s.ny), kTile, 0, device_->stream>>>(A, residual_view, v.data(), f.data(),
-                                                                 exact ? exact->data() : nullptr, out, s.nx, s.ny,
-                                                                 s.stride());
+  image_kernel<<<tiles(s.nx, s.ny), kTile, 0, device_->stream>>>(
+      A, residual_view, v.data(), f.data(), exact ? exact->data() : nullptr, out, s.nx, s.ny, s.stride());
   check_launch("image");
 }
 
@@ -435,8 +435,8 @@ void CudaBackend::upload(const Field& host, DeviceField& device) {
 
 void CudaBackend::download(const DeviceField& device, Field& host) {
   if (!(host.shape() == device.shape())) host = Field(device.shape());
-  check(cudaMemcpyAsync(host.data(), device.data(), device.shape().storage() * sizeof(double),
-                        cudaMemcpyDeviceToHost, device_->stream),
+  check(cudaMemcpyAsync(host.data(), device.data(), device.shape().storage() * sizeof(double), cudaMemcpyDeviceToHost,
+                        device_->stream),
         "cudaMemcpyAsync (download)");
   synchronize();
 }

@@ -8,8 +8,7 @@
 namespace kcycle::cuda {
 
 inline void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(status));
+  if (status != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(status));
 }
 
 // After a kernel launch: a bad configuration or a missing kernel image shows up here.
