@@ -16,6 +16,7 @@ packages=(
   libfftw3-dev                       # the Fourier inset of the error field
   fonts-dejavu-core                  # the UI font
   xvfb xauth                         # a virtual display: GUI tests, and the main job on a server
+  clang-format                       # the layout check (.clang-format) the test suite runs first
 )
 
 missing=()
