@@ -163,6 +163,27 @@ TEST(Cli, ReadsTheParametersFileTheVisualizerWrites) {
   EXPECT_EQ(nlohmann::json::parse(over.output)["levels"], 4);
 }
 
+TEST(Cli, AParametersFileErrorNamesTheFileLineAndKey) {
+  const std::string file = testing::TempDir() + "kcycle_cli_bad_parameters.toml";
+  auto refused = [&](const std::string& body, const std::string& message) {
+    std::FILE* f = std::fopen(file.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(body.c_str(), f);
+    std::fclose(f);
+    const Outcome o = run_cli("solve --config " + file);
+    EXPECT_EQ(o.exit_code, 2) << o.output;
+    EXPECT_FALSE(o.crashed) << o.output;
+    EXPECT_NE(o.output.find("kcycle: error: " + file + message), std::string::npos) << o.output;
+  };
+  refused("levels = 5\nsmothér = 1\n", ":2: unknown key 'smothér'");
+  refused("levels = 5\neps = nan\n", ":2: eps must be a finite number (got 'nan')");
+  refused("levels = 5\nkappa = \"W", ":2: kappa: unterminated or malformed string");
+  const Outcome missing = run_cli("solve --config /nonexistent/run.toml");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("cannot read parameters file /nonexistent/run.toml"), std::string::npos);
+  std::remove(file.c_str());
+}
+
 TEST(Cli, CalibrateThenAdvise) {
   const std::string file = testing::TempDir() + "kcycle_cli_calibration.json";
   const Outcome c = run_cli("calibrate --min-levels 3 --max-levels 5 --min-seconds 0.01 --out " + file);

@@ -131,7 +131,7 @@ class EngineOn final : public IterativeSolver::Engine {
     const Vector& f = fine ? rhs_ : L.f;
     const Vector* exact = fine && has_exact_ && !exact_is_zero_ ? &exact_ : nullptr;
     out.resize(L.shape.unknowns());
-    if constexpr (std::is_same_v<Backend, CpuBackend>) {
+    if constexpr (!Backend::kDeviceMemory) {  // the picture is drawn straight into `out`
       backend_.image(L.A, residual_view, v, f, exact, out.data());
       if (on_device) on_device->reset();
     } else {

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kcycle/backend_selection.hpp"
 #include "kcycle/banded_lu.hpp"
 #include "kcycle/field.hpp"
 #include "kcycle/grid.hpp"
@@ -20,14 +21,23 @@
 
 namespace kcycle {
 
+// Where a solve or a timed cycle runs: a resolved backend (Cpu or Cuda), the CPU's threads,
+// and whether the CUDA backend replays cycles as graphs. Every backend is constructible from it.
+struct ExecutionTarget {
+  BackendKind backend = BackendKind::Cpu;
+  int threads = 0;  // 0: all cores
+  bool graphs = true;
+};
+
 template <class B>
-concept MultigridBackend = requires(B& b, const B& cb, GridShape shape, const Stencil9& A, typename B::Vector& x,
-                                    const typename B::Vector& cx, const typename B::LineFactor& line,
-                                    const typename B::CoarseSolver& coarse, Field& host, const Field& chost,
-                                    float* pixels, const float* cpixels, double s, bool flag, Coarsening c,
-                                    const TridiagonalFactor& factor, const BandedLU& lu) {
+concept MultigridBackend = std::constructible_from<B, const ExecutionTarget&> &&
+    requires(B& b, const B& cb, GridShape shape, const Stencil9& A, typename B::Vector& x, const typename B::Vector& cx,
+             const typename B::LineFactor& line, const typename B::CoarseSolver& coarse, Field& host,
+             const Field& chost, float* pixels, const float* cpixels, double s, bool flag, Coarsening c,
+             const TridiagonalFactor& factor, const BandedLU& lu) {
   // Set-up: vectors, the zebra smoothers' line factors and the coarsest level's solver.
   { B::name() } -> std::convertible_to<std::string_view>;
+  { B::kDeviceMemory } -> std::convertible_to<bool>;  // vectors live in device memory
   { b.make_vector(shape) } -> std::same_as<typename B::Vector>;
   { b.make_line_factor(factor) } -> std::same_as<typename B::LineFactor>;
   { b.make_coarse_solver(lu) } -> std::same_as<typename B::CoarseSolver>;

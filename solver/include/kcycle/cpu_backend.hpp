@@ -22,9 +22,11 @@ class CpuBackend {
   using LineFactor = TridiagonalFactor;  // host memory already: used as it is
   using CoarseSolver = BandedLU;
   static constexpr std::string_view name() { return "cpu"; }
+  static constexpr bool kDeviceMemory = false;
 
   // threads <= 0: OpenMP's default (all cores).
   explicit CpuBackend(int threads = 0);
+  explicit CpuBackend(const ExecutionTarget& target) : CpuBackend(target.threads) {}
 
   int threads() const { return threads_; }
   // Below this many unknowns an operation runs on one thread (measured: levels of 63^2 and

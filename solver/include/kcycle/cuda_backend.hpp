@@ -41,9 +41,11 @@ class CudaBackend {
   };
 
   static constexpr std::string_view name() { return "cuda"; }
+  static constexpr bool kDeviceMemory = true;
 
   // Throws std::runtime_error when no usable device answers (see cuda_device_status()).
   explicit CudaBackend(bool graphs = true);
+  explicit CudaBackend(const ExecutionTarget& target) : CudaBackend(target.graphs) {}
   ~CudaBackend();
   CudaBackend(const CudaBackend&) = delete;
   CudaBackend& operator=(const CudaBackend&) = delete;

@@ -2,6 +2,7 @@
 // Where a solve or a timed cycle runs, and the one place that turns that into a backend.
 #include <string>
 #include <type_traits>
+#include "kcycle/backend.hpp"
 
 #include "kcycle/backend_selection.hpp"
 #include "kcycle/cpu_backend.hpp"
@@ -11,24 +12,14 @@
 
 namespace kcycle {
 
-// A resolved backend (Cpu or Cuda), the CPU's threads, and whether the CUDA backend replays
-// cycles as graphs.
-struct ExecutionTarget {
-  BackendKind backend = BackendKind::Cpu;
-  int threads = 0;  // 0: all cores
-  bool graphs = true;
-};
+// ExecutionTarget is declared with the backend concept (backend.hpp).
 // "cpu", "cuda" or "cuda+graphs".
 std::string describe(const ExecutionTarget& target);
 
 // The backend a target names, constructed for it (threads for the CPU, graphs for CUDA).
 template <MultigridBackend Backend>
 Backend make_backend(const ExecutionTarget& target) {
-  if constexpr (std::is_same_v<Backend, CpuBackend>) return CpuBackend(target.threads);
-#if KCYCLE_HAVE_CUDA
-  else
-    return CudaBackend(target.graphs);
-#endif
+  return Backend(target);
 }
 
 // Calls body(std::type_identity<Backend>{}) with the backend type `kind` names and returns
