@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "kcycle/byte_model.hpp"
 #include "kcycle/relaxation_factor.hpp"
 #include "kcycle/solver_options.hpp"
 #include "kcycle/timing.hpp"
@@ -30,6 +31,32 @@ struct BenchArgs {
   bool json = false;
 };
 
+// The distance to the memory limit for whole cycles: the bytes a cycle moves (as implemented,
+// and as a plain unfused cycle would move them) over its median time, against the triad.
+template <class Case>
+void print_byte_model(const std::vector<Case>& cases, const std::vector<int>& kappas, double triad_gbps) {
+  std::printf(
+      "\nbyte model (byte_model.hpp: each array a pass touches streamed once): MB per cycle as implemented / "
+      "unfused,\nand effective GB/s of the unfused bytes over the median time, as a multiple of this run's "
+      "STREAM triad (%.2f GB/s)\n",
+      triad_gbps);
+  std::printf("%6s", "levels");
+  for (int k : kappas) std::printf(" %24s", ("kappa=" + kappa_to_string(k)).c_str());
+  std::printf("\n");
+  for (std::size_t i = 0; i < cases.size(); i += kappas.size()) {
+    std::printf("%6d", cases[i].levels);
+    for (std::size_t k = 0; k < kappas.size() && i + k < cases.size(); ++k) {
+      const Case& c = cases[i + k];
+      const double gbps = c.bytes.unfused / c.seconds * 1e-9;
+      char cell[64];
+      std::snprintf(cell, sizeof cell, "%.1f/%.1f MB %5.2fx", c.bytes.implemented * 1e-6, c.bytes.unfused * 1e-6,
+                    gbps / triad_gbps);
+      std::printf(" %24s", cell);
+    }
+    std::printf("\n");
+  }
+}
+
 int run(const BenchArgs& a) {
   if (a.min_levels < 2 || a.max_levels < a.min_levels || a.max_levels > kMaxLevels)
     throw InvalidOptions("need 2 <= --min-levels <= --max-levels <= " + std::to_string(kMaxLevels));
@@ -49,6 +76,12 @@ int run(const BenchArgs& a) {
   TimingPolicy policy;
   policy.min_seconds = a.min_seconds;
   nlohmann::json rows = nlohmann::json::array();
+  struct Case {
+    int levels, kappa;
+    double seconds;
+    CycleBytes bytes;
+  };
+  std::vector<Case> cases;
   if (!a.json) {
     std::printf("kcycle bench: median ms per cycle, Jacobi(%d,%d), eps=%g, angle=%g, %s backend\n", a.nu1, a.nu2, a.eps,
                 a.angle, describe(target).c_str());
@@ -67,13 +100,19 @@ int run(const BenchArgs& a) {
     if (!a.json) std::printf("%6d %12llu", n, (unsigned long long)unknowns);
     for (int k : kappas) {
       const CycleTiming t = time_cycle(s, {CycleType::Kappa, k}, target, policy);
+      const CycleBytes bytes = cycle_bytes(s, k);
+      cases.push_back({n, k, t.median_seconds, bytes});
       rows.push_back({{"levels", n},
                       {"kappa", kappa_to_string(k)},
                       {"unknowns", unknowns},
                       {"median_seconds", t.median_seconds},
                       {"min_seconds", t.min_seconds},
                       {"repetitions", t.repetitions},
-                      {"launches", t.launches}});
+                      {"launches", t.launches},
+                      {"bytes_implemented", bytes.implemented},
+                      {"bytes_unfused", bytes.unfused},
+                      {"gbps_implemented", bytes.implemented / t.median_seconds * 1e-9},
+                      {"gbps_unfused", bytes.unfused / t.median_seconds * 1e-9}});
       if (!a.json) {
         std::printf(" %11.4f", t.median_seconds * 1e3);
         std::fflush(stdout);
@@ -82,6 +121,7 @@ int run(const BenchArgs& a) {
     if (!a.json) std::printf("\n");
   }
   const BandwidthMeasurement bw = measure_bandwidth(a.max_levels, target);
+  for (nlohmann::json& row : rows) row["unfused_over_triad"] = row["gbps_unfused"].get<double>() / bw.triad_gbps;
   if (a.json) {
     const nlohmann::json out = {{"backend", describe(target)},
                                 {"cycles", rows},
@@ -102,6 +142,7 @@ int run(const BenchArgs& a) {
     std::printf("  STREAM triad  %8.2f GB/s  (median %.3f ms, %llu elements per array)\n", bw.triad_gbps,
                 bw.triad_seconds * 1e3, (unsigned long long)bw.triad_unknowns);
     std::printf("  sweep / triad %8.1f %%\n", 100.0 * bw.jacobi_gbps / bw.triad_gbps);
+    print_byte_model(cases, kappas, bw.triad_gbps);
   }
   return 0;
 }

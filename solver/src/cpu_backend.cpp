@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "kcycle/byte_model.hpp"
 #include "kcycle/kernels.hpp"
 
 namespace kcycle {
@@ -47,7 +48,7 @@ Field CpuBackend::make_vector(GridShape shape) {
 }
 
 void CpuBackend::jacobi(const Stencil9& A, double omega, const Field& v, const Field& f, Field& out) {
-  count(v.shape());
+  count(v.shape(), pass_bytes::jacobi(v.shape()));
   const int nx = v.shape().nx;
   const double w = omega / A.center();
   for_rows(v.shape(), [&](int j) {
@@ -60,7 +61,7 @@ void CpuBackend::jacobi(const Stencil9& A, double omega, const Field& v, const F
 
 void CpuBackend::restrict_residual(const Stencil9& A, const Field& v, const Field& f, Field& fc,
                                    Coarsening coarsening) {
-  count(v.shape());
+  count(v.shape(), pass_bytes::restrict_residual(v.shape(), fc.shape()));
   if (v.stride() > restrict_row_stride_)
     throw std::logic_error("restrict_residual: field not made by this backend's make_vector");
   const int nxf = v.shape().nx, nyc = fc.shape().ny, nxc = fc.shape().nx;
@@ -96,7 +97,7 @@ void CpuBackend::restrict_residual(const Stencil9& A, const Field& v, const Fiel
 }
 
 void CpuBackend::prolong_add(const Field& vc, Field& v, Coarsening coarsening) {
-  count(v.shape());
+  count(v.shape(), pass_bytes::prolong_add(v.shape(), vc.shape()));
   const int nxc = vc.shape().nx, nx = v.shape().nx;
   for_rows(v.shape(), [&](int j) {
     const double *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1);
@@ -122,7 +123,7 @@ void CpuBackend::gauss_seidel(const Stencil9& A, Field& v, const Field& f, bool 
   const double inv_diag = 1.0 / A.center();
   // Colour k: points with (i + j) % 2 == k / 2 on rows with j % 2 == (k % 2 == 0 ? 1 : 0).
   for (int step = 0; step < 4; ++step) {
-    count(v.shape());
+    count(v.shape(), pass_bytes::gauss_seidel_colour(v.shape()));
     const int k = reverse ? 3 - step : step;
     const int black = k / 2, first_row = (k % 2 == 0) ? 1 : 2;
     const int rows = (ny - first_row) / 2 + 1;
@@ -142,7 +143,7 @@ void CpuBackend::zebra_x(const Stencil9& A, const TridiagonalFactor& line, Field
   const double *lower = line.lower(), *cprime = line.cprime(), *inv = line.inv_denom();
   constexpr int kBlock = 8;  // rows solved together: independent recurrences overlap in the core
   for (int pass = 0; pass < 2; ++pass) {
-    count(v.shape());
+    count(v.shape(), pass_bytes::zebra_x_pass(v.shape()));
     const int first_row = (pass == 0) == odd_first ? 1 : 2;
     const int rows = first_row <= ny ? (ny - first_row) / 2 + 1 : 0;
     const int blocks = (rows + kBlock - 1) / kBlock;
@@ -171,7 +172,7 @@ void CpuBackend::zebra_y(const Stencil9& A, const TridiagonalFactor& line, Field
   const int nx = v.shape().nx, ny = v.shape().ny;
   const double *lower = line.lower(), *cprime = line.cprime(), *inv = line.inv_denom();
   for (int pass = 0; pass < 2; ++pass) {
-    count(v.shape());
+    count(v.shape(), pass_bytes::zebra_y_pass(v.shape()));
     const int first_col = (pass == 0) == odd_first ? 1 : 2;
     const int cols = first_col <= nx ? (nx - first_col) / 2 + 1 : 0;
     const bool par = parallel(v.shape());
@@ -199,12 +200,12 @@ void CpuBackend::zebra_y(const Stencil9& A, const TridiagonalFactor& line, Field
 }
 
 void CpuBackend::coarse_solve(const BandedLU& lu, const Field& f, Field& v) {
-  count(v.shape());
+  count(v.shape(), pass_bytes::coarse_solve(v.shape()));
   lu.solve(f, v);
 }
 
 void CpuBackend::fill(Field& x, double value) {
-  count(x.shape());
+  count(x.shape(), pass_bytes::fill(x.shape()));
   std::span<double> all = x.values();
   const std::size_t n = all.size();
   double* p = all.data();
@@ -213,7 +214,7 @@ void CpuBackend::fill(Field& x, double value) {
 }
 
 void CpuBackend::copy(const Field& x, Field& y) {
-  count(x.shape());
+  count(x.shape(), pass_bytes::copy(x.shape()));
   const std::size_t n = x.values().size();
   const double* src = x.data();
   double* dst = y.data();
@@ -222,7 +223,7 @@ void CpuBackend::copy(const Field& x, Field& y) {
 }
 
 void CpuBackend::residual(const Stencil9& A, const Field& v, const Field& f, Field& r) {
-  count(v.shape());
+  count(v.shape(), pass_bytes::residual(v.shape()));
   const int nx = v.shape().nx;
   for_rows(v.shape(), [&](int j) {
     const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
@@ -233,7 +234,7 @@ void CpuBackend::residual(const Stencil9& A, const Field& v, const Field& f, Fie
 }
 
 void CpuBackend::apply(const Stencil9& A, const Field& u, Field& out) {
-  count(u.shape());
+  count(u.shape(), pass_bytes::two_arrays(u.shape()));
   const int nx = u.shape().nx;
   for_rows(u.shape(), [&](int j) {
     const double *um = u.row(j - 1), *u0 = u.row(j), *up = u.row(j + 1);
@@ -244,7 +245,7 @@ void CpuBackend::apply(const Stencil9& A, const Field& u, Field& out) {
 }
 
 double CpuBackend::dot(const Field& x, const Field& y) {
-  count(x.shape());
+  count(x.shape(), pass_bytes::two_arrays(x.shape()));
   const int nx = x.shape().nx, ny = x.shape().ny;
   double sum = 0.0;
 #pragma omp parallel for num_threads(threads_) if (parallel(x.shape())) schedule(static) reduction(+ : sum)
@@ -259,7 +260,7 @@ double CpuBackend::dot(const Field& x, const Field& y) {
 }
 
 void CpuBackend::axpy(double a, const Field& x, Field& y) {
-  count(x.shape());
+  count(x.shape(), pass_bytes::three_arrays(x.shape()));
   const int nx = x.shape().nx;
   for_rows(x.shape(), [&](int j) {
     const double* s = x.row(j);
@@ -270,7 +271,7 @@ void CpuBackend::axpy(double a, const Field& x, Field& y) {
 }
 
 void CpuBackend::xpay(const Field& x, double b, Field& y) {
-  count(x.shape());
+  count(x.shape(), pass_bytes::three_arrays(x.shape()));
   const int nx = x.shape().nx;
   for_rows(x.shape(), [&](int j) {
     const double* s = x.row(j);
@@ -281,7 +282,7 @@ void CpuBackend::xpay(const Field& x, double b, Field& y) {
 }
 
 void CpuBackend::triad(double s, const Field& b, const Field& c, Field& a) {
-  count(a.shape());
+  count(a.shape(), pass_bytes::three_arrays(a.shape()));
   const int nx = a.shape().nx;
   for_rows(a.shape(), [&](int j) {
     const double *pb = b.row(j), *pc = c.row(j);

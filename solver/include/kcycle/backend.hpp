@@ -68,6 +68,7 @@ concept MultigridBackend = std::constructible_from<B, const ExecutionTarget&> &&
   // The launch and work counters.
   { cb.launches() } -> std::same_as<std::uint64_t>;
   { cb.points() } -> std::same_as<std::uint64_t>;
+  { cb.bytes() } -> std::same_as<std::uint64_t>;
   b.reset_launches();
 };
 

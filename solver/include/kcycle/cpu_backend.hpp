@@ -82,22 +82,27 @@ class CpuBackend {
   // Points processed by all launches: the measure of work (the paper's N_ops up to a constant
   // per operation kind).
   std::uint64_t points() const { return points_; }
+  // Bytes the launches moved at least (byte_model.hpp's pass_bytes of each).
+  std::uint64_t bytes() const { return bytes_; }
   void reset_launches() {
     launches_ = 0;
     points_ = 0;
+    bytes_ = 0;
   }
 
  private:
   bool parallel(const GridShape& shape) const;
   template <class Body>
   void for_rows(const GridShape& shape, Body&& body) const;
-  void count(const GridShape& shape) {
+  void count(const GridShape& shape, std::uint64_t bytes) {
     ++launches_;
     points_ += shape.unknowns();
+    bytes_ += bytes;
   }
   int threads_;
   std::uint64_t launches_ = 0;
   std::uint64_t points_ = 0;
+  std::uint64_t bytes_ = 0;
   std::vector<double> restrict_rows_;  // 3 residual rows per thread
   int restrict_row_stride_ = 0;
 };

@@ -112,9 +112,11 @@ class CudaBackend {
 
   std::uint64_t launches() const { return launches_; }
   std::uint64_t points() const { return points_; }
+  std::uint64_t bytes() const { return bytes_; }  // as CpuBackend::bytes()
   void reset_launches() {
     launches_ = 0;
     points_ = 0;
+    bytes_ = 0;
   }
 
  private:
@@ -124,9 +126,10 @@ class CudaBackend {
     CudaBackend& backend;
   };
   // Counts the launch; false when it must not be issued (a graph is replaying it).
-  bool issue(const GridShape& shape) {
+  bool issue(const GridShape& shape, std::uint64_t bytes) {
     ++launches_;
     points_ += shape.unknowns();
+    bytes_ += bytes;
     return !suppressed_;
   }
   bool launch_recorded(const CycleSignature& signature);
@@ -138,7 +141,7 @@ class CudaBackend {
   std::unique_ptr<Device> device_;
   bool graphs_;
   bool suppressed_ = false;
-  std::uint64_t launches_ = 0, points_ = 0, captures_ = 0, replays_ = 0;
+  std::uint64_t launches_ = 0, points_ = 0, bytes_ = 0, captures_ = 0, replays_ = 0;
 };
 static_assert(RecordsCycles<CudaBackend>);
 

@@ -9,6 +9,7 @@
 
 #include "cuda_check.hpp"
 #include "kcycle/backend_selection.hpp"
+#include "kcycle/byte_model.hpp"
 #include "kcycle/kernels.hpp"
 
 namespace kcycle {
@@ -277,7 +278,7 @@ CudaBackend::CoarseSolver CudaBackend::make_coarse_solver(const BandedLU& lu) {
 
 void CudaBackend::jacobi(const Stencil9& A, double omega, const DeviceField& v, const DeviceField& f,
                          DeviceField& out) {
-  if (!issue(v.shape())) return;
+  if (!issue(v.shape(), pass_bytes::jacobi(v.shape()))) return;
   const GridShape& s = v.shape();
   jacobi_kernel<<<tiles(s.nx, s.ny), kTile, 0, device_->stream>>>(A, omega / A.center(), v.data(), f.data(), out.data(),
                                                                   s.nx, s.ny, s.stride());
@@ -287,7 +288,7 @@ void CudaBackend::jacobi(const Stencil9& A, double omega, const DeviceField& v, 
 void CudaBackend::gauss_seidel(const Stencil9& A, DeviceField& v, const DeviceField& f, bool reverse) {
   const GridShape& s = v.shape();
   for (int step = 0; step < 4; ++step) {  // the CPU backend's colour order
-    if (!issue(s)) continue;
+    if (!issue(s, pass_bytes::gauss_seidel_colour(s))) continue;
     const int k = reverse ? 3 - step : step;
     const int black = k / 2, first_row = (k % 2 == 0) ? 1 : 2;
     gauss_seidel_kernel<<<tiles((s.nx + 1) / 2, (s.ny + 1) / 2), kTile, 0, device_->stream>>>(
@@ -300,7 +301,7 @@ void CudaBackend::zebra_x(const Stencil9& A, const LineFactor& line, DeviceField
                           bool odd_first) {
   const GridShape& s = v.shape();
   for (int pass = 0; pass < 2; ++pass) {
-    if (!issue(s)) continue;
+    if (!issue(s, pass_bytes::zebra_x_pass(s))) continue;
     const int first_row = (pass == 0) == odd_first ? 1 : 2;
     zebra_x_kernel<<<blocks_for((s.ny + 1) / 2, kLineThreads), kLineThreads, 0, device_->stream>>>(
         A, line.lower.data(), line.cprime.data(), line.inv_denom.data(), v.data(), f.data(), s.nx, s.ny, s.stride(),
@@ -313,7 +314,7 @@ void CudaBackend::zebra_y(const Stencil9& A, const LineFactor& line, DeviceField
                           bool odd_first) {
   const GridShape& s = v.shape();
   for (int pass = 0; pass < 2; ++pass) {
-    if (!issue(s)) continue;
+    if (!issue(s, pass_bytes::zebra_y_pass(s))) continue;
     const int first_col = (pass == 0) == odd_first ? 1 : 2;
     zebra_y_kernel<<<blocks_for((s.nx + 1) / 2, kLineThreads), kLineThreads, 0, device_->stream>>>(
         A, line.lower.data(), line.cprime.data(), line.inv_denom.data(), v.data(), f.data(), s.nx, s.ny, s.stride(),
@@ -324,7 +325,7 @@ void CudaBackend::zebra_y(const Stencil9& A, const LineFactor& line, DeviceField
 
 void CudaBackend::restrict_residual(const Stencil9& A, const DeviceField& v, const DeviceField& f, DeviceField& fc,
                                     Coarsening coarsening) {
-  if (!issue(v.shape())) return;
+  if (!issue(v.shape(), pass_bytes::restrict_residual(v.shape(), fc.shape()))) return;
   const GridShape &s = v.shape(), &c = fc.shape();
   restrict_residual_kernel<<<tiles(c.nx, c.ny), kTile, 0, device_->stream>>>(
       A, v.data(), f.data(), s.nx, s.ny, s.stride(), fc.data(), c.nx, c.ny, c.stride(), coarsening == Coarsening::Full);
@@ -332,7 +333,7 @@ void CudaBackend::restrict_residual(const Stencil9& A, const DeviceField& v, con
 }
 
 void CudaBackend::prolong_add(const DeviceField& vc, DeviceField& v, Coarsening coarsening) {
-  if (!issue(v.shape())) return;
+  if (!issue(v.shape(), pass_bytes::prolong_add(v.shape(), vc.shape()))) return;
   const GridShape& s = v.shape();
   prolong_add_kernel<<<tiles(s.nx, s.ny), kTile, 0, device_->stream>>>(vc.data(), vc.stride(), v.data(), s.nx, s.ny,
                                                                        s.stride(), coarsening == Coarsening::Full);
@@ -340,7 +341,7 @@ void CudaBackend::prolong_add(const DeviceField& vc, DeviceField& v, Coarsening 
 }
 
 void CudaBackend::coarse_solve(const CoarseSolver& solver, const DeviceField& f, DeviceField& v) {
-  if (!issue(v.shape())) return;
+  if (!issue(v.shape(), pass_bytes::coarse_solve(v.shape()))) return;
   if (!(f.shape() == solver.shape)) throw std::logic_error("coarse_solve: the field is not the coarsest level");
   coarse_solve_kernel<<<1, 1, 0, device_->stream>>>(solver.band.data(), solver.n, solver.bw, solver.work.data(),
                                                     f.data(), v.data(), solver.shape.nx, solver.shape.ny,
@@ -349,7 +350,7 @@ void CudaBackend::coarse_solve(const CoarseSolver& solver, const DeviceField& f,
 }
 
 void CudaBackend::fill(DeviceField& x, double value) {
-  if (!issue(x.shape())) return;
+  if (!issue(x.shape(), pass_bytes::fill(x.shape()))) return;
   const std::size_t n = x.shape().storage();
   if (value == 0.0) {
     check(cudaMemsetAsync(x.data(), 0, n * sizeof(double), device_->stream), "cudaMemsetAsync");
@@ -360,14 +361,14 @@ void CudaBackend::fill(DeviceField& x, double value) {
 }
 
 void CudaBackend::copy(const DeviceField& x, DeviceField& y) {
-  if (!issue(x.shape())) return;
+  if (!issue(x.shape(), pass_bytes::copy(x.shape()))) return;
   check(cudaMemcpyAsync(y.data(), x.data(), x.shape().storage() * sizeof(double), cudaMemcpyDeviceToDevice,
                         device_->stream),
         "cudaMemcpyAsync");
 }
 
 void CudaBackend::residual(const Stencil9& A, const DeviceField& v, const DeviceField& f, DeviceField& r) {
-  if (!issue(v.shape())) return;
+  if (!issue(v.shape(), pass_bytes::residual(v.shape()))) return;
   const GridShape& s = v.shape();
   residual_kernel<<<tiles(s.nx, s.ny), kTile, 0, device_->stream>>>(A, v.data(), f.data(), r.data(), s.nx, s.ny,
                                                                     s.stride());
@@ -375,14 +376,14 @@ void CudaBackend::residual(const Stencil9& A, const DeviceField& v, const Device
 }
 
 void CudaBackend::apply(const Stencil9& A, const DeviceField& u, DeviceField& out) {
-  if (!issue(u.shape())) return;
+  if (!issue(u.shape(), pass_bytes::two_arrays(u.shape()))) return;
   const GridShape& s = u.shape();
   apply_kernel<<<tiles(s.nx, s.ny), kTile, 0, device_->stream>>>(A, u.data(), out.data(), s.nx, s.ny, s.stride());
   check_launch("apply");
 }
 
 double CudaBackend::dot(const DeviceField& x, const DeviceField& y) {
-  if (!issue(x.shape())) return 0.0;
+  if (!issue(x.shape(), pass_bytes::two_arrays(x.shape()))) return 0.0;
   const GridShape& s = x.shape();
   const int blocks = std::min(kDotMaxBlocks, std::max(1, blocks_for(long(s.unknowns()), kDotThreads)));
   double* result = device_->partial.data() + kDotMaxBlocks;
@@ -396,21 +397,21 @@ double CudaBackend::dot(const DeviceField& x, const DeviceField& y) {
 }
 
 void CudaBackend::axpy(double a, const DeviceField& x, DeviceField& y) {
-  if (!issue(x.shape())) return;
+  if (!issue(x.shape(), pass_bytes::three_arrays(x.shape()))) return;
   const GridShape& s = x.shape();
   axpby_kernel<<<tiles(s.nx, s.ny), kTile, 0, device_->stream>>>(a, x.data(), 1.0, y.data(), s.nx, s.ny, s.stride());
   check_launch("axpy");
 }
 
 void CudaBackend::xpay(const DeviceField& x, double b, DeviceField& y) {
-  if (!issue(x.shape())) return;
+  if (!issue(x.shape(), pass_bytes::three_arrays(x.shape()))) return;
   const GridShape& s = x.shape();
   axpby_kernel<<<tiles(s.nx, s.ny), kTile, 0, device_->stream>>>(1.0, x.data(), b, y.data(), s.nx, s.ny, s.stride());
   check_launch("xpay");
 }
 
 void CudaBackend::triad(double s, const DeviceField& b, const DeviceField& c, DeviceField& a) {
-  if (!issue(a.shape())) return;
+  if (!issue(a.shape(), pass_bytes::three_arrays(a.shape()))) return;
   const GridShape& g = a.shape();
   triad_kernel<<<tiles(g.nx, g.ny), kTile, 0, device_->stream>>>(s, b.data(), c.data(), a.data(), g.nx, g.ny,
                                                                  g.stride());

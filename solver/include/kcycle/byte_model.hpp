@@ -1,0 +1,67 @@
+#pragma once
+// The memory traffic of a cycle: the bytes each pass over memory must move at least, with
+// every array it reads or writes streamed once (8 bytes a double; writes counted once, as
+// STREAM counts them). Backends add the bytes of each pass they issue (bytes()); the model
+// sums the same passes over the paper's call counts, so the two can be compared exactly.
+//
+// "As implemented" is kcycle's cycle: residual and restriction fused, prolongation fused
+// with the correction. "Unfused" is the plain implementation the issue measures against:
+// one pass per sweep, a residual pass writing r, a restriction pass reading it, the
+// zeroing, and prolongation with correction.
+#include <cstdint>
+
+#include "kcycle/grid.hpp"
+#include "kcycle/multigrid.hpp"
+
+namespace kcycle::pass_bytes {
+
+inline constexpr std::uint64_t kDouble = sizeof(double);
+inline std::uint64_t n(GridShape s) { return std::uint64_t(s.unknowns()); }
+
+// Jacobi: read v and f, write the output.
+inline std::uint64_t jacobi(GridShape s) { return 3 * kDouble * n(s); }
+// One of Gauss-Seidel's four colour passes over every other row: v of all rows is read (the
+// neighbour rows), f and v of the pass's rows are read and written.
+inline std::uint64_t gauss_seidel_colour(GridShape s) { return 2 * kDouble * n(s); }
+// One zebra x pass over every other row: the neighbour rows of v and the pass's rows of f are
+// read, the pass's rows of v written.
+inline std::uint64_t zebra_x_pass(GridShape s) { return 3 * kDouble * n(s) / 2; }
+// One zebra y pass over every other column: the forward recurrence reads v and f and writes
+// v over every row, the backward one reads and writes v again.
+inline std::uint64_t zebra_y_pass(GridShape s) { return 5 * kDouble * n(s); }
+// Residual fused with restriction: read v and f, write the coarse right-hand side.
+inline std::uint64_t restrict_residual(GridShape fine, GridShape coarse) {
+  return 2 * kDouble * n(fine) + kDouble * n(coarse);
+}
+// Prolongation fused with the correction: read the coarse v, read and write v.
+inline std::uint64_t prolong_add(GridShape fine, GridShape coarse) {
+  return 2 * kDouble * n(fine) + kDouble * n(coarse);
+}
+// The coarsest level's solve: read f, write v (the factor is small and stays in cache).
+inline std::uint64_t coarse_solve(GridShape s) { return 2 * kDouble * n(s); }
+// Whole field, ring included.
+inline std::uint64_t fill(GridShape s) { return kDouble * std::uint64_t(s.storage()); }
+inline std::uint64_t copy(GridShape s) { return 2 * kDouble * std::uint64_t(s.storage()); }
+// Reads two, writes one (residual, axpy, xpay, triad) or reads one, writes one (apply).
+inline std::uint64_t three_arrays(GridShape s) { return 3 * kDouble * n(s); }
+inline std::uint64_t two_arrays(GridShape s) { return 2 * kDouble * n(s); }
+// The unfused cycle's residual pass (read v, f; write r) and restriction pass (read r; write fc).
+inline std::uint64_t residual(GridShape s) { return three_arrays(s); }
+inline std::uint64_t restriction(GridShape fine, GridShape coarse) { return kDouble * (n(fine) + n(coarse)); }
+
+}  // namespace kcycle::pass_bytes
+
+namespace kcycle {
+
+// Bytes of one relaxation sweep of `smoother` on a level (all its passes).
+std::uint64_t relaxation_bytes(Smoother smoother, GridShape shape);
+
+struct CycleBytes {
+  double implemented = 0;  // as kcycle's backends run the cycle
+  double unfused = 0;      // as a plain one-pass-per-operation implementation would
+};
+// One kappa-cycle of `settings` (settings.levels levels): the passes of every call, summed
+// with the paper's levelCalls.
+CycleBytes cycle_bytes(const MultigridSettings& settings, int kappa);
+
+}  // namespace kcycle
