@@ -27,6 +27,7 @@ struct BenchArgs {
   int threads = 0;
   std::string backend = "cpu";
   std::string graphs = "on";
+  std::string fused = "off";
   double min_seconds = 0.2;
   bool json = false;
 };
@@ -68,6 +69,7 @@ int run(const BenchArgs& a) {
   check.nu2 = a.nu2;
   check.threads = a.threads;
   parse_backend_args(a.backend, a.graphs, check);
+  apply_settings(check, {{"fused", a.fused, "--fused"}});
   validate(check);
   const ExecutionTarget target = execution_target(check);
   if (!(a.min_seconds > 0)) throw InvalidOptions("--min-seconds must be positive");
@@ -83,8 +85,8 @@ int run(const BenchArgs& a) {
   };
   std::vector<Case> cases;
   if (!a.json) {
-    std::printf("kcycle bench: median ms per cycle, Jacobi(%d,%d), eps=%g, angle=%g, %s backend\n", a.nu1, a.nu2, a.eps,
-                a.angle, describe(target).c_str());
+    std::printf("kcycle bench: median ms per cycle, Jacobi(%d,%d), eps=%g, angle=%g, %s backend%s\n", a.nu1, a.nu2,
+                a.eps, a.angle, describe(target).c_str(), check.fused ? ", fused down passes" : "");
     std::printf("%6s %12s", "levels", "unknowns");
     for (int k : kappas) std::printf(" %11s", ("kappa=" + kappa_to_string(k)).c_str());
     std::printf("\n");
@@ -96,6 +98,7 @@ int run(const BenchArgs& a) {
     s.omega = paper_jacobi_omega(a.eps, a.angle);
     s.nu1 = a.nu1;
     s.nu2 = a.nu2;
+    s.fused = check.fused;
     const auto unknowns = full_coarsening_shape(n, 1).unknowns();
     if (!a.json) std::printf("%6d %12llu", n, (unsigned long long)unknowns);
     for (int k : kappas) {
@@ -162,6 +165,8 @@ Subcommand add_bench_command(CLI::App& app) {
   cmd->add_option("--threads", args->threads, "OpenMP threads (0: all cores)")->capture_default_str();
   cmd->add_option("--backend", args->backend, "cpu, cuda or auto (see kcycle solve --help)")->capture_default_str();
   cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")
+      ->capture_default_str();
+  cmd->add_option("--fused", args->fused, "CPU: pre-smoothing, residual and restriction as one pass (on/off)")
       ->capture_default_str();
   cmd->add_option("--min-seconds", args->min_seconds, "Measured time per case before the median is taken")
       ->capture_default_str();

@@ -19,17 +19,13 @@ std::uint64_t relaxation_bytes(Smoother smoother, GridShape s) {
 
 namespace {
 
-// The nu1 + nu2 sweeps of one call; the alternating smoother runs x and y sweeps by turns
-// (x first before the correction; after it x first too unless the smoothing is symmetric,
-// and the adjoint order starts with y: either way the phase has its own count of each).
-std::uint64_t sweeps_bytes(const MultigridSettings& s, GridShape shape) {
-  if (s.smoother != Smoother::XYZebra) return std::uint64_t(s.nu1 + s.nu2) * relaxation_bytes(s.smoother, shape);
-  auto phase = [&](int sweeps, bool x_first) {
-    const int x = x_first ? (sweeps + 1) / 2 : sweeps / 2;
-    return std::uint64_t(x) * relaxation_bytes(Smoother::XZebra, shape) +
-           std::uint64_t(sweeps - x) * relaxation_bytes(Smoother::YZebra, shape);
-  };
-  return phase(s.nu1, true) + phase(s.nu2, !s.symmetric_smoothing);
+// One relaxation phase of `sweeps` sweeps; the alternating smoother runs x and y sweeps by
+// turns, starting with x (x_first) or y (the adjoint order of symmetric post-smoothing).
+std::uint64_t phase_bytes(const MultigridSettings& s, GridShape shape, int sweeps, bool x_first) {
+  if (s.smoother != Smoother::XYZebra) return std::uint64_t(sweeps) * relaxation_bytes(s.smoother, shape);
+  const int x = x_first ? (sweeps + 1) / 2 : sweeps / 2;
+  return std::uint64_t(x) * relaxation_bytes(Smoother::XZebra, shape) +
+         std::uint64_t(sweeps - x) * relaxation_bytes(Smoother::YZebra, shape);
 }
 
 }  // namespace
@@ -41,10 +37,14 @@ CycleBytes cycle_bytes(const MultigridSettings& s, int kappa) {
   for (int l = 1; l < n; ++l) {
     const GridShape fine = level_shape(n, l, s.coarsening), coarse = level_shape(n, l + 1, s.coarsening);
     const double calls = double(level_calls(k, l));
-    const double common =
-        double(sweeps_bytes(s, fine) + pass_bytes::fill(coarse) + pass_bytes::prolong_add(fine, coarse));
-    bytes.implemented += calls * (common + double(pass_bytes::restrict_residual(fine, coarse)));
-    bytes.unfused += calls * (common + double(pass_bytes::residual(fine) + pass_bytes::restriction(fine, coarse)));
+    const double pre = double(phase_bytes(s, fine, s.nu1, true));
+    const double common = double(phase_bytes(s, fine, s.nu2, !s.symmetric_smoothing) + pass_bytes::fill(coarse) +
+                                 pass_bytes::prolong_add(fine, coarse));
+    const double down = s.fuses_down() ? double(pass_bytes::jacobi_restrict_residual(fine, coarse))
+                                       : pre + double(pass_bytes::restrict_residual(fine, coarse));
+    bytes.implemented += calls * (common + down);
+    bytes.unfused +=
+        calls * (common + pre + double(pass_bytes::residual(fine) + pass_bytes::restriction(fine, coarse)));
   }
   const double coarsest = double(level_calls(k, n)) * double(pass_bytes::coarse_solve(level_shape(n, n, s.coarsening)));
   bytes.implemented += coarsest;

@@ -52,10 +52,11 @@ void CpuBackend::jacobi(const Stencil9& A, double omega, const Field& v, const F
   const int nx = v.shape().nx;
   const double w = omega / A.center();
   for_rows(v.shape(), [&](int j) {
+    const Stencil9 S = A;  // a local copy: the coefficients stay in registers (o cannot alias it)
     const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
     double* o = out.row(j);
 #pragma omp simd
-    for (int i = 1; i <= nx; ++i) o[i] = kernels::jacobi(A, w, vm, v0, vp, f0, i);
+    for (int i = 1; i <= nx; ++i) o[i] = kernels::jacobi(S, w, vm, v0, vp, f0, i);
   });
 }
 
@@ -74,9 +75,10 @@ void CpuBackend::restrict_residual(const Stencil9& A, const Field& v, const Fiel
     double* ring[3];
     for (int k = 0; k < 3; ++k) ring[k] = restrict_rows_.data() + (std::size_t(3 * t + k)) * stride;
     auto residual_row = [&](int j, double* r) {
+      const Stencil9 S = A;  // in registers: r cannot alias a local copy
       const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
 #pragma omp simd
-      for (int i = 1; i <= nxf; ++i) r[i] = kernels::residual(A, vm, v0, vp, f0, i);
+      for (int i = 1; i <= nxf; ++i) r[i] = kernels::residual(S, vm, v0, vp, f0, i);
     };
     const RowRange rows = block_of(nyc, t, nt);
     if (rows.begin < rows.end) residual_row(2 * rows.begin - 1, ring[0]);
@@ -92,6 +94,73 @@ void CpuBackend::restrict_residual(const Stencil9& A, const Field& v, const Fiel
         for (int i = 1; i <= nxc; ++i) c[i] = kernels::full_weighting_y(ring[0], ring[1], ring[2], i);
       }
       std::swap(ring[0], ring[2]);
+    }
+  }
+}
+
+// Rows stream through small rings: at step i, sweep k (1..nu) computes its row i - k + 1
+// from sweep k-1's rows i - k .. i - k + 2 (sweep 0 is v in memory), the residual of row
+// i - nu follows from the last sweep's ring, and each coarse row is restricted once its three
+// residual rows exist. Each thread takes a block of coarse rows and recomputes the sweeps of
+// the few rows it shares with its neighbours (a halo of nu rows), so the threads never wait
+// on each other. Every value is computed by the same point bodies as the separate passes.
+void CpuBackend::jacobi_restrict_residual(const Stencil9& A, double omega, int nu, const Field& v, const Field& f,
+                                          Field& out, Field& fc, Coarsening coarsening) {
+  if (nu < 1) throw std::logic_error("jacobi_restrict_residual: needs at least one sweep");
+  count(v.shape(), pass_bytes::jacobi_restrict_residual(v.shape(), fc.shape()));
+  const int nx = v.shape().nx, ny = v.shape().ny, nyc = fc.shape().ny, nxc = fc.shape().nx;
+  const bool par = parallel(v.shape());
+  const int nt = par ? threads_ : 1;
+  const std::size_t stride = std::size_t(v.stride());
+  const std::size_t per_thread = std::size_t(3 * (nu + 1)) * stride;  // nu sweep rings, one residual ring
+  if (fused_rows_.size() < per_thread * std::size_t(nt)) fused_rows_.assign(per_thread * std::size_t(nt), 0.0);
+  const double w = omega / A.center();
+#pragma omp parallel num_threads(nt) if (par)
+  {
+    const int t = par ? omp_get_thread_num() : 0;
+    double* scratch = fused_rows_.data() + std::size_t(t) * per_thread;
+    const RowRange coarse_rows = block_of(nyc, t, nt);
+    // Fine rows whose final sweep this block needs, and those it owns (writes to `out`).
+    const int a = std::max(1, 2 * coarse_rows.begin - 2), b = std::min(ny, 2 * coarse_rows.end);
+    const int own_first = 2 * coarse_rows.begin - 1;
+    const int own_last = coarse_rows.end == nyc + 1 ? ny : 2 * coarse_rows.end - 2;  // the last block: to ny
+    // Row r of sweep k (k = 1..nu): in its ring, or for the last sweep's own rows in `out`
+    // itself; sweep 0 and the boundary rows are v's own.
+    auto ring = [&](int k, int r) { return scratch + (std::size_t(3 * (k - 1) + r % 3)) * stride; };
+    auto target = [&](int k, int r) { return k == nu && r >= own_first && r <= own_last ? out.row(r) : ring(k, r); };
+    auto row = [&](int k, int r) -> const double* { return k == 0 || r < 1 || r > ny ? v.row(r) : target(k, r); };
+    auto residual = [&](int r) { return scratch + (std::size_t(3 * nu + r % 3)) * stride; };
+    if (coarse_rows.begin < coarse_rows.end) {
+      int next_coarse = coarse_rows.begin;
+      for (int i = a - nu + 1; i <= b + nu; ++i) {
+        for (int k = 1; k <= nu; ++k) {
+          const int r = i - k + 1;
+          if (r < std::max(1, a - (nu - k)) || r > std::min(ny, b + (nu - k))) continue;
+          const double *vm = row(k - 1, r - 1), *v0 = row(k - 1, r), *vp = row(k - 1, r + 1), *f0 = f.row(r);
+          double* o = target(k, r);
+          o[0] = v.row(r)[0];  // the boundary columns stay as they are
+          o[nx + 1] = v.row(r)[nx + 1];
+          const Stencil9 S = A;  // in registers: o cannot alias a local copy
+#pragma omp simd
+          for (int x = 1; x <= nx; ++x) o[x] = kernels::jacobi(S, w, vm, v0, vp, f0, x);
+        }
+        const int r = i - nu;  // the last sweep's rows r - 1 .. r + 1 exist now
+        if (r < 2 * coarse_rows.begin - 1 || r > 2 * coarse_rows.end - 1) continue;
+        const double *vm = row(nu, r - 1), *v0 = row(nu, r), *vp = row(nu, r + 1), *f0 = f.row(r);
+        double* res = residual(r);
+        const Stencil9 S = A;
+#pragma omp simd
+        for (int x = 1; x <= nx; ++x) res[x] = kernels::residual(S, vm, v0, vp, f0, x);
+        if (r != 2 * next_coarse + 1) continue;
+        const double *r0 = residual(r - 2), *r1 = residual(r - 1), *r2 = residual(r);
+        double* c = fc.row(next_coarse++);
+        if (coarsening == Coarsening::Full) {
+          for (int I = 1; I <= nxc; ++I) c[I] = kernels::full_weighting(r0, r1, r2, 2 * I);
+        } else {
+#pragma omp simd
+          for (int x = 1; x <= nxc; ++x) c[x] = kernels::full_weighting_y(r0, r1, r2, x);
+        }
+      }
     }
   }
 }
@@ -133,7 +202,8 @@ void CpuBackend::gauss_seidel(const Stencil9& A, Field& v, const Field& f, bool 
       const double *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
       double* v0 = v.row(j);
       const int first_i = ((j + black) % 2 == 0) ? 2 : 1;  // (i + j) % 2 == black
-      for (int i = first_i; i <= nx; i += 2) v0[i] = kernels::gauss_seidel(A, inv_diag, vm, v0, vp, f0, i);
+      const Stencil9 S = A;                                // in registers: v0 cannot alias a local copy
+      for (int i = first_i; i <= nx; i += 2) v0[i] = kernels::gauss_seidel(S, inv_diag, vm, v0, vp, f0, i);
     }
   }
 }
@@ -155,8 +225,10 @@ void CpuBackend::zebra_x(const Stencil9& A, const TridiagonalFactor& line, Field
         const int j = first_row + 2 * (b * kBlock + r);
         const double *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
         x[r] = v.row(j);
+        const Stencil9 S = A;  // in registers: x cannot alias a local copy
+        double* xr = x[r];
 #pragma omp simd
-        for (int i = 1; i <= nx; ++i) x[r][i] = kernels::x_line_rhs(A, vm, vp, f0, i);
+        for (int i = 1; i <= nx; ++i) xr[i] = kernels::x_line_rhs(S, vm, vp, f0, i);
       }
       // x[r][0] and x[r][nx+1] are the zero boundary: the recurrences start and end there.
       for (int i = 1; i <= nx; ++i)
@@ -187,8 +259,9 @@ void CpuBackend::zebra_y(const Stencil9& A, const TridiagonalFactor& line, Field
       for (int j = 1; j <= ny; ++j) {
         const double *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
         double* v0 = v.row(j);
+        const Stencil9 S = A;  // in registers: v0 cannot alias a local copy
         for (int i = i0; i < i1; i += 2)
-          v0[i] = kernels::thomas_forward(kernels::y_line_rhs(A, vm, v0, vp, f0, i), lower[j - 1], vm[i], inv[j - 1]);
+          v0[i] = kernels::thomas_forward(kernels::y_line_rhs(S, vm, v0, vp, f0, i), lower[j - 1], vm[i], inv[j - 1]);
       }
       for (int j = ny; j >= 1; --j) {
         const double* vp = v.row(j + 1);
@@ -228,8 +301,9 @@ void CpuBackend::residual(const Stencil9& A, const Field& v, const Field& f, Fie
   for_rows(v.shape(), [&](int j) {
     const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
     double* o = r.row(j);
+    const Stencil9 S = A;  // in registers: o cannot alias a local copy
 #pragma omp simd
-    for (int i = 1; i <= nx; ++i) o[i] = kernels::residual(A, vm, v0, vp, f0, i);
+    for (int i = 1; i <= nx; ++i) o[i] = kernels::residual(S, vm, v0, vp, f0, i);
   });
 }
 
@@ -239,8 +313,9 @@ void CpuBackend::apply(const Stencil9& A, const Field& u, Field& out) {
   for_rows(u.shape(), [&](int j) {
     const double *um = u.row(j - 1), *u0 = u.row(j), *up = u.row(j + 1);
     double* o = out.row(j);
+    const Stencil9 S = A;  // in registers: o cannot alias a local copy
 #pragma omp simd
-    for (int i = 1; i <= nx; ++i) o[i] = kernels::apply_stencil(A, um, u0, up, i);
+    for (int i = 1; i <= nx; ++i) o[i] = kernels::apply_stencil(S, um, u0, up, i);
   });
 }
 

@@ -168,6 +168,11 @@ std::vector<OptionSpec> make_specs() {
        "cpu (OpenMP), cuda (fails without a usable GPU), or auto (CUDA if usable, else the CPU, saying why)", false,
        true, [](O& o, std::string_view t) { return read_enum(t, o.backend); },
        [](const O& o) { return std::string(enum_name(o.backend)); }},
+      {"fused", "on or off",
+       "CPU, Jacobi: run the pre-smoothing sweeps, residual and restriction of a level as one pass over memory "
+       "(bitwise the same iterate; stepping in the visualizer always runs every operation on its own)",
+       false, true, [](O& o, std::string_view t) { return read_bool(t, o.fused); },
+       [](const O& o) { return std::string(o.fused ? "on" : "off"); }},
       {"graphs", "on or off", "CUDA backend: replay each cycle as a recorded CUDA Graph (on/off)", false, true,
        [](O& o, std::string_view t) { return read_bool(t, o.cuda_graphs); },
        [](const O& o) { return std::string(o.cuda_graphs ? "on" : "off"); }},

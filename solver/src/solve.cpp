@@ -35,6 +35,7 @@ MultigridSettings multigrid_settings(const SolverOptions& o) {
   s.nu1 = o.nu1;
   s.nu2 = o.nu2;
   s.symmetric_smoothing = o.symmetric_smoothing;
+  s.fused = o.fused;
   return s;
 }
 

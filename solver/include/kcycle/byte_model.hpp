@@ -5,9 +5,9 @@
 // sums the same passes over the paper's call counts, so the two can be compared exactly.
 //
 // "As implemented" is kcycle's cycle: residual and restriction fused, prolongation fused
-// with the correction. "Unfused" is the plain implementation the issue measures against:
-// one pass per sweep, a residual pass writing r, a restriction pass reading it, the
-// zeroing, and prolongation with correction.
+// with the correction, and with MultigridSettings::fused the Jacobi pre-smoothing too. "Unfused" is the plain
+// implementation the issue measures against: one pass per sweep, a residual pass writing r, a restriction pass reading
+// it, the zeroing, and prolongation with correction.
 #include <cstdint>
 
 #include "kcycle/grid.hpp"
@@ -32,6 +32,11 @@ inline std::uint64_t zebra_y_pass(GridShape s) { return 5 * kDouble * n(s); }
 // Residual fused with restriction: read v and f, write the coarse right-hand side.
 inline std::uint64_t restrict_residual(GridShape fine, GridShape coarse) {
   return 2 * kDouble * n(fine) + kDouble * n(coarse);
+}
+// nu Jacobi sweeps, the residual and the restriction in one pass: read v and f, write the
+// smoothed v and the coarse right-hand side (the intermediate sweeps stay in cache).
+inline std::uint64_t jacobi_restrict_residual(GridShape fine, GridShape coarse) {
+  return 3 * kDouble * n(fine) + kDouble * n(coarse);
 }
 // Prolongation fused with the correction: read the coarse v, read and write v.
 inline std::uint64_t prolong_add(GridShape fine, GridShape coarse) {

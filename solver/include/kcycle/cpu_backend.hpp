@@ -56,6 +56,11 @@ class CpuBackend {
   // residual is formed row by row in scratch and never written to memory.
   void restrict_residual(const Stencil9& A, const Field& v, const Field& f, Field& fc,
                          Coarsening coarsening = Coarsening::Full);
+  // out <- nu Jacobi sweeps applied to v, and fc <- Restrict(f - A out), in one pass over
+  // memory (rows stream through per-thread rings): bitwise what nu jacobi() calls (ping-pong
+  // between v and out) and restrict_residual() give. v itself is left as it was. One launch.
+  void jacobi_restrict_residual(const Stencil9& A, double omega, int nu, const Field& v, const Field& f, Field& out,
+                                Field& fc, Coarsening coarsening = Coarsening::Full);
   // v <- v + Prolong(vc): bilinear (Full) or linear in y (SemiY).
   void prolong_add(const Field& vc, Field& v, Coarsening coarsening = Coarsening::Full);
   void coarse_solve(const BandedLU& lu, const Field& f, Field& v);
@@ -104,6 +109,7 @@ class CpuBackend {
   std::uint64_t points_ = 0;
   std::uint64_t bytes_ = 0;
   std::vector<double> restrict_rows_;  // 3 residual rows per thread
+  std::vector<double> fused_rows_;     // jacobi_restrict_residual's rings, grown once
   int restrict_row_stride_ = 0;
 };
 static_assert(MultigridBackend<CpuBackend>);

@@ -40,6 +40,7 @@ struct SolverOptions {
   int threads = 0;  // 0: all cores
   BackendKind backend = BackendKind::Cpu;
   bool cuda_graphs = true;  // CUDA backend: replay each cycle as a recorded graph
+  bool fused = false;       // see MultigridSettings::fused
 
   friend bool operator==(const SolverOptions&, const SolverOptions&) = default;
 };

@@ -1,0 +1,101 @@
+// The fused down pass (nu1 Jacobi sweeps, residual and restriction in one pass over memory)
+// against the separate passes: bitwise the same iterate and the same logical trace, with the
+// launches and bytes the model predicts for the passes actually issued.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "kcycle/byte_model.hpp"
+#include "kcycle/cpu_backend.hpp"
+#include "kcycle/cycle_counts.hpp"
+#include "kcycle/problem.hpp"
+#include "kcycle/relaxation_factor.hpp"
+#include "kcycle/solver_options.hpp"
+
+namespace kcycle {
+namespace {
+
+struct Executed {
+  Trace trace;
+  Field iterate;
+  std::uint64_t launches = 0, bytes = 0;
+};
+
+Executed run(MultigridSettings s, bool fused, int kappa, int threads, int cycles = 2,
+             const OpObserver* watch = nullptr) {
+  s.fused = fused;
+  CpuBackend be(threads);
+  Multigrid<CpuBackend> mg(be, s);
+  fill_uniform_random(mg.level(1).v, 5);
+  fill_uniform_random(mg.level(1).f, 6);
+  Executed r;
+  for (int c = 0; c < cycles; ++c) {
+    be.reset_launches();
+    mg.cycle({CycleType::Kappa, kappa}, CycleHooks{&r.trace, watch, {}});
+  }
+  r.launches = be.launches();  // of the last cycle
+  r.bytes = be.bytes();
+  r.iterate = mg.level(1).v;
+  return r;
+}
+
+bool bitwise_equal(const Field& a, const Field& b) {
+  return a.shape() == b.shape() && std::memcmp(a.data(), b.data(), a.values().size_bytes()) == 0;
+}
+
+MultigridSettings jacobi(int levels, Coarsening c, int nu1, int nu2) {
+  MultigridSettings s;
+  s.levels = levels;
+  s.tensor = rotated_anisotropic_tensor(1e-3, 30);
+  s.omega = paper_jacobi_omega(1e-3, 30);
+  s.coarsening = c;
+  s.coarse_operator = c == Coarsening::SemiY ? CoarseOperator::Galerkin : CoarseOperator::Rediscretized;
+  s.nu1 = nu1;
+  s.nu2 = nu2;
+  return s;
+}
+
+TEST(FusedCycle, BitwiseTheUnfusedIterateForEveryCoarseningKappaAndSweepCount) {
+  // 8 levels: the finest levels run on both threads (each recomputes its halo rows).
+  for (Coarsening c : {Coarsening::Full, Coarsening::SemiY})
+    for (auto [nu1, nu2] : {std::pair{1, 1}, {2, 2}, {3, 0}, {2, 1}})
+      for (int kappa : {1, 2, 3, kKappaW})
+        for (int threads : {1, 2}) {
+          const MultigridSettings s = jacobi(c == Coarsening::Full ? 8 : 6, c, nu1, nu2);
+          const Executed plain = run(s, false, kappa, threads), fused = run(s, true, kappa, threads);
+          EXPECT_TRUE(bitwise_equal(plain.iterate, fused.iterate))
+              << to_string(c) << " nu " << nu1 << "," << nu2 << " kappa " << kappa_to_string(kappa) << " threads "
+              << threads;
+          EXPECT_EQ(plain.trace, fused.trace) << "the trace keeps the logical operations";
+          MultigridSettings f = s;
+          f.fused = true;
+          EXPECT_EQ(fused.launches, launches_per_cycle(std::min(kappa, s.levels), s.levels, f.launches_per_call()));
+          EXPECT_LT(fused.launches, plain.launches);
+          EXPECT_EQ(double(fused.bytes), cycle_bytes(f, kappa).implemented);
+          EXPECT_LT(fused.bytes, plain.bytes);
+        }
+}
+
+TEST(FusedCycle, AWatchedCycleRunsEveryOperationOnItsOwn) {
+  const MultigridSettings s = jacobi(5, Coarsening::Full, 2, 2);
+  int seen = 0;
+  const OpObserver watch = [&](const TraceEvent&) { ++seen; };
+  const Executed watched = run(s, true, 2, 1, 1, &watch), plain = run(s, false, 2, 1, 1);
+  EXPECT_EQ(watched.launches, plain.launches);
+  EXPECT_TRUE(bitwise_equal(watched.iterate, plain.iterate));
+  EXPECT_EQ(std::size_t(seen), plain.trace.size());
+}
+
+TEST(FusedCycle, OtherSmoothersAreLeftUnfused) {
+  for (Smoother sm : {Smoother::GaussSeidel, Smoother::XZebra, Smoother::YZebra, Smoother::XYZebra}) {
+    MultigridSettings s = jacobi(5, Coarsening::Full, 2, 2);
+    s.smoother = sm;
+    const Executed plain = run(s, false, 3, 2), fused = run(s, true, 3, 2);
+    EXPECT_EQ(fused.launches, plain.launches) << to_string(sm);
+    EXPECT_TRUE(bitwise_equal(plain.iterate, fused.iterate)) << to_string(sm);
+  }
+}
+
+}  // namespace
+}  // namespace kcycle
