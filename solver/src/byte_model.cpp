@@ -38,13 +38,15 @@ CycleBytes cycle_bytes(const MultigridSettings& s, int kappa) {
     const GridShape fine = level_shape(n, l, s.coarsening), coarse = level_shape(n, l + 1, s.coarsening);
     const double calls = double(level_calls(k, l));
     const double pre = double(phase_bytes(s, fine, s.nu1, true));
-    const double common = double(phase_bytes(s, fine, s.nu2, !s.symmetric_smoothing) + pass_bytes::fill(coarse) +
-                                 pass_bytes::prolong_add(fine, coarse));
+    const double post = double(phase_bytes(s, fine, s.nu2, !s.symmetric_smoothing));
+    const double zero = double(pass_bytes::fill(coarse));
     const double down = s.fuses_down() ? double(pass_bytes::jacobi_restrict_residual(fine, coarse))
                                        : pre + double(pass_bytes::restrict_residual(fine, coarse));
-    bytes.implemented += calls * (common + down);
-    bytes.unfused +=
-        calls * (common + pre + double(pass_bytes::residual(fine) + pass_bytes::restriction(fine, coarse)));
+    const double up = s.fuses_up() ? double(pass_bytes::prolong_add_jacobi(fine, coarse))
+                                   : post + double(pass_bytes::prolong_add(fine, coarse));
+    bytes.implemented += calls * (down + zero + up);
+    bytes.unfused += calls * (pre + double(pass_bytes::residual(fine) + pass_bytes::restriction(fine, coarse)) + zero +
+                              post + double(pass_bytes::prolong_add(fine, coarse)));
   }
   const double coarsest = double(level_calls(k, n)) * double(pass_bytes::coarse_solve(level_shape(n, n, s.coarsening)));
   bytes.implemented += coarsest;

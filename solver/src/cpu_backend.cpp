@@ -98,12 +98,88 @@ void CpuBackend::restrict_residual(const Stencil9& A, const Field& v, const Fiel
   }
 }
 
-// Rows stream through small rings: at step i, sweep k (1..nu) computes its row i - k + 1
-// from sweep k-1's rows i - k .. i - k + 2 (sweep 0 is v in memory), the residual of row
-// i - nu follows from the last sweep's ring, and each coarse row is restricted once its three
-// residual rows exist. Each thread takes a block of coarse rows and recomputes the sweeps of
-// the few rows it shares with its neighbours (a halo of nu rows), so the threads never wait
-// on each other. Every value is computed by the same point bodies as the separate passes.
+namespace {
+
+// nu Jacobi sweeps streamed through small rings of rows, for one thread's block of fine rows
+// [a, b]: at step i, sweep k (1..nu) computes its row i - k + 1 from sweep k-1's rows
+// i - k .. i - k + 2, so each row of v and f is read from memory once and only the last
+// sweep's own rows [own_first, own_last] are written to `out`. Rows of the block's neighbours
+// (a halo of nu rows) are recomputed, so threads never wait on each other. Every value comes
+// from the same point body as a separate sweep: bitwise the same result.
+class JacobiStream {
+ public:
+  JacobiStream(const Stencil9& A, double w, int nu, const Field& v, const Field& f, Field& out, int own_first,
+               int own_last, double* scratch)
+      : A_(A),
+        w_(w),
+        nu_(nu),
+        nx_(v.shape().nx),
+        ny_(v.shape().ny),
+        v_(v),
+        f_(f),
+        out_(out),
+        own_first_(own_first),
+        own_last_(own_last),
+        scratch_(scratch),
+        stride_(std::size_t(v.stride())) {}
+
+  // Rows needed per thread: a ring of 3 for sweeps 0..nu and one more ring of 3 (residuals).
+  static std::size_t scratch_rows(int nu) { return std::size_t(3 * (nu + 2)); }
+  double* ring(int k, int r) const { return scratch_ + (std::size_t(3 * k + r % 3)) * stride_; }
+  double* extra_ring(int r) const { return ring(nu_ + 1, r); }
+  // Row r after sweep k; sweep 0 is `source_in_ring` ? ring 0 : v; boundary rows are v's.
+  const double* row(int k, int r) const {
+    if (r < 1 || r > ny_ || (k == 0 && !source_in_ring_)) return v_.row(r);
+    return target(k, r);
+  }
+
+  // prepare(r): makes sweep 0's row r (called in order, once per row); after(i): runs at the
+  // end of step i, when the last sweep's rows up to i - nu + 1 exist.
+  template <class Prepare, class After>
+  void run(int a, int b, bool source_in_ring, Prepare&& prepare, After&& after) {
+    source_in_ring_ = source_in_ring;
+    for (int i = a - nu_ - 1; i <= b + nu_; ++i) {  // step a - nu - 1 prepares sweep 0's first row
+      if (i + 1 >= std::max(1, a - nu_) && i + 1 <= std::min(ny_, b + nu_)) prepare(i + 1);
+      for (int k = 1; k <= nu_; ++k) {
+        const int r = i - k + 1;
+        if (r < std::max(1, a - (nu_ - k)) || r > std::min(ny_, b + (nu_ - k))) continue;
+        const double *vm = row(k - 1, r - 1), *v0 = row(k - 1, r), *vp = row(k - 1, r + 1), *f0 = f_.row(r);
+        double* o = target(k, r);
+        o[0] = v_.row(r)[0];  // the boundary columns stay as they are
+        o[nx_ + 1] = v_.row(r)[nx_ + 1];
+        const Stencil9 S = A_;  // in registers: o cannot alias a local copy
+#pragma omp simd
+        for (int x = 1; x <= nx_; ++x) o[x] = kernels::jacobi(S, w_, vm, v0, vp, f0, x);
+      }
+      after(i);
+    }
+  }
+
+ private:
+  double* target(int k, int r) const {
+    return k == nu_ && r >= own_first_ && r <= own_last_ ? out_.row(r) : ring(k, r);
+  }
+  const Stencil9& A_;
+  double w_;
+  int nu_, nx_, ny_;
+  const Field& v_;
+  const Field& f_;
+  Field& out_;
+  int own_first_, own_last_;
+  double* scratch_;
+  std::size_t stride_;
+  bool source_in_ring_ = false;
+};
+
+}  // namespace
+
+double* CpuBackend::stream_scratch(int nu, int threads) {
+  const std::size_t rows = JacobiStream::scratch_rows(nu) * std::size_t(threads);
+  const std::size_t size = rows * std::size_t(restrict_row_stride_);
+  if (fused_rows_.size() < size) fused_rows_.assign(size, 0.0);  // grows once, not per cycle
+  return fused_rows_.data();
+}
+
 void CpuBackend::jacobi_restrict_residual(const Stencil9& A, double omega, int nu, const Field& v, const Field& f,
                                           Field& out, Field& fc, Coarsening coarsening) {
   if (nu < 1) throw std::logic_error("jacobi_restrict_residual: needs at least one sweep");
@@ -111,56 +187,79 @@ void CpuBackend::jacobi_restrict_residual(const Stencil9& A, double omega, int n
   const int nx = v.shape().nx, ny = v.shape().ny, nyc = fc.shape().ny, nxc = fc.shape().nx;
   const bool par = parallel(v.shape());
   const int nt = par ? threads_ : 1;
-  const std::size_t stride = std::size_t(v.stride());
-  const std::size_t per_thread = std::size_t(3 * (nu + 1)) * stride;  // nu sweep rings, one residual ring
-  if (fused_rows_.size() < per_thread * std::size_t(nt)) fused_rows_.assign(per_thread * std::size_t(nt), 0.0);
+  double* scratch = stream_scratch(nu, nt);
   const double w = omega / A.center();
 #pragma omp parallel num_threads(nt) if (par)
   {
     const int t = par ? omp_get_thread_num() : 0;
-    double* scratch = fused_rows_.data() + std::size_t(t) * per_thread;
     const RowRange coarse_rows = block_of(nyc, t, nt);
-    // Fine rows whose final sweep this block needs, and those it owns (writes to `out`).
-    const int a = std::max(1, 2 * coarse_rows.begin - 2), b = std::min(ny, 2 * coarse_rows.end);
-    const int own_first = 2 * coarse_rows.begin - 1;
-    const int own_last = coarse_rows.end == nyc + 1 ? ny : 2 * coarse_rows.end - 2;  // the last block: to ny
-    // Row r of sweep k (k = 1..nu): in its ring, or for the last sweep's own rows in `out`
-    // itself; sweep 0 and the boundary rows are v's own.
-    auto ring = [&](int k, int r) { return scratch + (std::size_t(3 * (k - 1) + r % 3)) * stride; };
-    auto target = [&](int k, int r) { return k == nu && r >= own_first && r <= own_last ? out.row(r) : ring(k, r); };
-    auto row = [&](int k, int r) -> const double* { return k == 0 || r < 1 || r > ny ? v.row(r) : target(k, r); };
-    auto residual = [&](int r) { return scratch + (std::size_t(3 * nu + r % 3)) * stride; };
     if (coarse_rows.begin < coarse_rows.end) {
+      // The fine rows whose last sweep this block's residuals need, and those it owns.
+      const int a = std::max(1, 2 * coarse_rows.begin - 2), b = std::min(ny, 2 * coarse_rows.end);
+      const int own_last = coarse_rows.end == nyc + 1 ? ny : 2 * coarse_rows.end - 2;  // the last block: to ny
+      JacobiStream stream(A, w, nu, v, f, out, 2 * coarse_rows.begin - 1, own_last,
+                          scratch + JacobiStream::scratch_rows(nu) * std::size_t(t) * std::size_t(v.stride()));
       int next_coarse = coarse_rows.begin;
-      for (int i = a - nu + 1; i <= b + nu; ++i) {
-        for (int k = 1; k <= nu; ++k) {
-          const int r = i - k + 1;
-          if (r < std::max(1, a - (nu - k)) || r > std::min(ny, b + (nu - k))) continue;
-          const double *vm = row(k - 1, r - 1), *v0 = row(k - 1, r), *vp = row(k - 1, r + 1), *f0 = f.row(r);
-          double* o = target(k, r);
-          o[0] = v.row(r)[0];  // the boundary columns stay as they are
-          o[nx + 1] = v.row(r)[nx + 1];
-          const Stencil9 S = A;  // in registers: o cannot alias a local copy
+      stream.run(
+          a, b, false, [](int) {},
+          [&](int i) {
+            const int r = i - nu;  // the last sweep's rows r - 1 .. r + 1 exist now
+            if (r < 2 * coarse_rows.begin - 1 || r > 2 * coarse_rows.end - 1) return;
+            const double *vm = stream.row(nu, r - 1), *v0 = stream.row(nu, r), *vp = stream.row(nu, r + 1),
+                         *f0 = f.row(r);
+            double* res = stream.extra_ring(r);
+            const Stencil9 S = A;
 #pragma omp simd
-          for (int x = 1; x <= nx; ++x) o[x] = kernels::jacobi(S, w, vm, v0, vp, f0, x);
+            for (int x = 1; x <= nx; ++x) res[x] = kernels::residual(S, vm, v0, vp, f0, x);
+            if (r != 2 * next_coarse + 1) return;
+            const double *r0 = stream.extra_ring(r - 2), *r1 = stream.extra_ring(r - 1), *r2 = res;
+            double* c = fc.row(next_coarse++);
+            if (coarsening == Coarsening::Full) {
+              for (int I = 1; I <= nxc; ++I) c[I] = kernels::full_weighting(r0, r1, r2, 2 * I);
+            } else {
+#pragma omp simd
+              for (int x = 1; x <= nxc; ++x) c[x] = kernels::full_weighting_y(r0, r1, r2, x);
+            }
+          });
+    }
+  }
+}
+
+void CpuBackend::prolong_add_jacobi(const Stencil9& A, double omega, int nu, const Field& vc, const Field& v,
+                                    const Field& f, Field& out, Coarsening coarsening) {
+  if (nu < 1) throw std::logic_error("prolong_add_jacobi: needs at least one sweep");
+  count(v.shape(), pass_bytes::prolong_add_jacobi(v.shape(), vc.shape()));
+  const int nx = v.shape().nx, ny = v.shape().ny, nxc = vc.shape().nx;
+  const bool par = parallel(v.shape());
+  const int nt = par ? threads_ : 1;
+  double* scratch = stream_scratch(nu, nt);
+  const double w = omega / A.center();
+#pragma omp parallel num_threads(nt) if (par)
+  {
+    const int t = par ? omp_get_thread_num() : 0;
+    const RowRange rows = block_of(ny, t, nt);
+    if (rows.begin < rows.end) {
+      JacobiStream stream(A, w, nu, v, f, out, rows.begin, rows.end - 1,
+                          scratch + JacobiStream::scratch_rows(nu) * std::size_t(t) * std::size_t(v.stride()));
+      // Sweep 0: v + Prolong(vc), as prolong_add computes it, into ring 0.
+      auto prolonged_row = [&](int j) {
+        const double *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1), *vj = v.row(j);
+        double* o = stream.ring(0, j);
+        o[0] = vj[0];
+        o[nx + 1] = vj[nx + 1];
+        if (coarsening == Coarsening::SemiY) {
+#pragma omp simd
+          for (int i = 1; i <= nx; ++i) o[i] = vj[i] + kernels::linear_y(cJ, cJ1, i, j);
+          return;
         }
-        const int r = i - nu;  // the last sweep's rows r - 1 .. r + 1 exist now
-        if (r < 2 * coarse_rows.begin - 1 || r > 2 * coarse_rows.end - 1) continue;
-        const double *vm = row(nu, r - 1), *v0 = row(nu, r), *vp = row(nu, r + 1), *f0 = f.row(r);
-        double* res = residual(r);
-        const Stencil9 S = A;
+        o[1] = vj[1] + kernels::bilinear(cJ, cJ1, 1, j);
 #pragma omp simd
-        for (int x = 1; x <= nx; ++x) res[x] = kernels::residual(S, vm, v0, vp, f0, x);
-        if (r != 2 * next_coarse + 1) continue;
-        const double *r0 = residual(r - 2), *r1 = residual(r - 1), *r2 = residual(r);
-        double* c = fc.row(next_coarse++);
-        if (coarsening == Coarsening::Full) {
-          for (int I = 1; I <= nxc; ++I) c[I] = kernels::full_weighting(r0, r1, r2, 2 * I);
-        } else {
-#pragma omp simd
-          for (int x = 1; x <= nxc; ++x) c[x] = kernels::full_weighting_y(r0, r1, r2, x);
+        for (int I = 1; I <= nxc; ++I) {
+          o[2 * I] = vj[2 * I] + kernels::bilinear(cJ, cJ1, 2 * I, j);
+          o[2 * I + 1] = vj[2 * I + 1] + kernels::bilinear(cJ, cJ1, 2 * I + 1, j);
         }
-      }
+      };
+      stream.run(rows.begin, rows.end - 1, true, prolonged_row, [](int) {});
     }
   }
 }

@@ -62,6 +62,10 @@ class CpuBackend {
   void jacobi_restrict_residual(const Stencil9& A, double omega, int nu, const Field& v, const Field& f, Field& out,
                                 Field& fc, Coarsening coarsening = Coarsening::Full);
   // v <- v + Prolong(vc): bilinear (Full) or linear in y (SemiY).
+  // out <- nu Jacobi sweeps applied to v + Prolong(vc), in one pass over memory: bitwise what
+  // prolong_add() and nu jacobi() calls give. v itself is left as it was. One launch.
+  void prolong_add_jacobi(const Stencil9& A, double omega, int nu, const Field& vc, const Field& v, const Field& f,
+                          Field& out, Coarsening coarsening = Coarsening::Full);
   void prolong_add(const Field& vc, Field& v, Coarsening coarsening = Coarsening::Full);
   void coarse_solve(const BandedLU& lu, const Field& f, Field& v);
 
@@ -99,6 +103,7 @@ class CpuBackend {
   bool parallel(const GridShape& shape) const;
   template <class Body>
   void for_rows(const GridShape& shape, Body&& body) const;
+  double* stream_scratch(int nu, int threads);  // the fused passes' row rings
   void count(const GridShape& shape, std::uint64_t bytes) {
     ++launches_;
     points_ += shape.unknowns();

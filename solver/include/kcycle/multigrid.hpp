@@ -63,18 +63,22 @@ struct MultigridSettings {
   // those before it, so with nu1 = nu2 the V- and W-cycles are symmetric preconditioners.
   // The adjoint order repeats a half sweep (red after red), so it converges a little slower.
   bool symmetric_smoothing = false;
-  // Run the pre-smoothing sweeps, the residual and the restriction as one pass over memory
-  // where the backend can (CpuBackend, Jacobi): bitwise the same iterate, fewer bytes and
-  // launches. Cycles watched operation by operation always run every operation on its own.
+  // Run the pre-smoothing sweeps, the residual and the restriction as one pass over memory,
+  // and the prolongation with the correction and the post-smoothing sweeps as another, where
+  // the backend can (CpuBackend, Jacobi): bitwise the same iterate, fewer bytes and launches.
+  // Cycles watched operation by operation always run every operation on its own.
   bool fused = false;
 
-  // Whether a call's pre-smoothing and restriction run as one fused pass.
+  // Whether a call's pre-smoothing and restriction (down), or its prolongation and
+  // post-smoothing (up), run as one fused pass.
   bool fuses_down() const { return fused && smoother == Smoother::Jacobi && nu1 > 0; }
+  bool fuses_up() const { return fused && smoother == Smoother::Jacobi && nu2 > 0; }
   // Backend launches per cycle-routine call above the coarsest level (the coarsest level's
-  // call is one launch, the exact solve), as issued: a fused down pass is one launch.
+  // call is one launch, the exact solve), as issued: a fused pass is one launch.
   int launches_per_call() const {
     const int pre = fuses_down() ? 0 : nu1 * launches_per_relaxation(smoother);
-    return kTransferLaunchesPerCall + pre + nu2 * launches_per_relaxation(smoother);
+    const int post = fuses_up() ? 0 : nu2 * launches_per_relaxation(smoother);
+    return kTransferLaunchesPerCall + pre + post;
   }
 };
 
@@ -242,6 +246,18 @@ class Multigrid {
         record(phase, l);  // the trace keeps the logical sequence; restrict_residual runs it
         return;
       }
+      if constexpr (kBackendFuses) {
+        if (phase == OpKind::PostRelax && fused_up()) {  // the last post sweep runs them all
+          if (sweep + 1 < mg_.settings_.nu2) return record(phase, l);
+          Level& L = mg_.level(l);
+          const MultigridSettings& s = mg_.settings_;
+          perform(phase, l, Phase::Relax, [&] {
+            mg_.backend_.prolong_add_jacobi(L.A, s.omega, s.nu2, mg_.level(l + 1).v, L.v, L.f, L.t, s.coarsening);
+            std::swap(L.v, L.t);
+          });
+          return;
+        }
+      }
       Level& L = mg_.level(l);
       Backend& be = mg_.backend_;
       const MultigridSettings& s = mg_.settings_;
@@ -284,6 +300,7 @@ class Multigrid {
       perform(OpKind::ZeroCoarse, l, Phase::Restrict, [&] { mg_.backend_.fill(mg_.level(l + 1).v, 0.0); });
     }
     void prolong_add(int l) {
+      if (fused_up()) return record(OpKind::Prolong, l);  // the last post-smoothing sweep runs it
       perform(OpKind::Prolong, l, Phase::Prolong,
               [&] { mg_.backend_.prolong_add(mg_.level(l + 1).v, mg_.level(l).v, mg_.settings_.coarsening); });
     }
@@ -291,11 +308,12 @@ class Multigrid {
    private:
     static constexpr bool kBackendFuses = requires(Backend & be, Level& L) {
       be.jacobi_restrict_residual(L.A, 0.0, 1, L.v, L.f, L.t, L.f, Coarsening{});
+      be.prolong_add_jacobi(L.A, 0.0, 1, L.v, L.v, L.f, L.t, Coarsening{});
     };
-    // Fused only where the backend has the pass, and never while an observer watches.
-    bool fused_down() const {
-      return kBackendFuses && mg_.settings_.fuses_down() && !(hooks_.observer && *hooks_.observer);
-    }
+    // Fused only where the backend has the passes, and never while an observer watches.
+    bool watched() const { return hooks_.observer && *hooks_.observer; }
+    bool fused_down() const { return kBackendFuses && mg_.settings_.fuses_down() && !watched(); }
+    bool fused_up() const { return kBackendFuses && mg_.settings_.fuses_up() && !watched(); }
     template <class Operation>
     void perform(OpKind kind, int l, Phase phase, Operation&& operation) {
       record(kind, l);
