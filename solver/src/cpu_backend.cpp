@@ -108,8 +108,9 @@ namespace {
 // from the same point body as a separate sweep: bitwise the same result.
 class JacobiStream {
  public:
+  // `scratch`: stream_scratch()'s rows, shared by the threads; thread `t` uses its own part.
   JacobiStream(const Stencil9& A, double w, int nu, const Field& v, const Field& f, Field& out, int own_first,
-               int own_last, double* scratch)
+               int own_last, double* scratch, int t)
       : A_(A),
         w_(w),
         nu_(nu),
@@ -120,7 +121,7 @@ class JacobiStream {
         out_(out),
         own_first_(own_first),
         own_last_(own_last),
-        scratch_(scratch),
+        scratch_(scratch + scratch_rows(nu) * std::size_t(t) * std::size_t(v.stride())),
         stride_(std::size_t(v.stride())) {}
 
   // Rows needed per thread: a ring of 3 for sweeps 0..nu and one more ring of 3 (residuals).
@@ -173,9 +174,9 @@ class JacobiStream {
 
 }  // namespace
 
-double* CpuBackend::stream_scratch(int nu, int threads) {
+double* CpuBackend::stream_scratch(int nu, int threads, int stride) {
   const std::size_t rows = JacobiStream::scratch_rows(nu) * std::size_t(threads);
-  const std::size_t size = rows * std::size_t(restrict_row_stride_);
+  const std::size_t size = rows * std::size_t(stride);
   if (fused_rows_.size() < size) fused_rows_.assign(size, 0.0);  // grows once, not per cycle
   return fused_rows_.data();
 }
@@ -187,7 +188,7 @@ void CpuBackend::jacobi_restrict_residual(const Stencil9& A, double omega, int n
   const int nx = v.shape().nx, ny = v.shape().ny, nyc = fc.shape().ny, nxc = fc.shape().nx;
   const bool par = parallel(v.shape());
   const int nt = par ? threads_ : 1;
-  double* scratch = stream_scratch(nu, nt);
+  double* scratch = stream_scratch(nu, nt, v.stride());
   const double w = omega / A.center();
 #pragma omp parallel num_threads(nt) if (par)
   {
@@ -197,8 +198,7 @@ void CpuBackend::jacobi_restrict_residual(const Stencil9& A, double omega, int n
       // The fine rows whose last sweep this block's residuals need, and those it owns.
       const int a = std::max(1, 2 * coarse_rows.begin - 2), b = std::min(ny, 2 * coarse_rows.end);
       const int own_last = coarse_rows.end == nyc + 1 ? ny : 2 * coarse_rows.end - 2;  // the last block: to ny
-      JacobiStream stream(A, w, nu, v, f, out, 2 * coarse_rows.begin - 1, own_last,
-                          scratch + JacobiStream::scratch_rows(nu) * std::size_t(t) * std::size_t(v.stride()));
+      JacobiStream stream(A, w, nu, v, f, out, 2 * coarse_rows.begin - 1, own_last, scratch, t);
       int next_coarse = coarse_rows.begin;
       stream.run(
           a, b, false, [](int) {},
@@ -232,15 +232,14 @@ void CpuBackend::prolong_add_jacobi(const Stencil9& A, double omega, int nu, con
   const int nx = v.shape().nx, ny = v.shape().ny, nxc = vc.shape().nx;
   const bool par = parallel(v.shape());
   const int nt = par ? threads_ : 1;
-  double* scratch = stream_scratch(nu, nt);
+  double* scratch = stream_scratch(nu, nt, v.stride());
   const double w = omega / A.center();
 #pragma omp parallel num_threads(nt) if (par)
   {
     const int t = par ? omp_get_thread_num() : 0;
     const RowRange rows = block_of(ny, t, nt);
     if (rows.begin < rows.end) {
-      JacobiStream stream(A, w, nu, v, f, out, rows.begin, rows.end - 1,
-                          scratch + JacobiStream::scratch_rows(nu) * std::size_t(t) * std::size_t(v.stride()));
+      JacobiStream stream(A, w, nu, v, f, out, rows.begin, rows.end - 1, scratch, t);
       // Sweep 0: v + Prolong(vc), as prolong_add computes it, into ring 0.
       auto prolonged_row = [&](int j) {
         const double *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1), *vj = v.row(j);

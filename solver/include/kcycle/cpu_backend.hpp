@@ -103,7 +103,7 @@ class CpuBackend {
   bool parallel(const GridShape& shape) const;
   template <class Body>
   void for_rows(const GridShape& shape, Body&& body) const;
-  double* stream_scratch(int nu, int threads);  // the fused passes' row rings
+  double* stream_scratch(int nu, int threads, int stride);  // the fused passes' row rings, grown once
   void count(const GridShape& shape, std::uint64_t bytes) {
     ++launches_;
     points_ += shape.unknowns();
