@@ -66,6 +66,23 @@ void BM_ProlongAdd(benchmark::State& state) {
   for (auto _ : state) d.be.prolong_add(d.vc, d.v);
   state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(pass_bytes::prolong_add(d.shape, d.coarse)));
 }
+// The fused passes with nu = 2 sweeps; "sweeps" counts point updates per second (compute rate).
+void BM_JacobiRestrictResidual(benchmark::State& state) {
+  Fine d(int(state.range(0)));
+  for (auto _ : state) d.be.jacobi_restrict_residual(d.A, 0.8, 2, d.v, d.f, d.out, d.fc);
+  state.SetBytesProcessed(std::int64_t(state.iterations()) *
+                          std::int64_t(pass_bytes::jacobi_restrict_residual(d.shape, d.coarse)));
+  state.counters["updates"] =
+      benchmark::Counter(2.0 * double(d.shape.unknowns()) * double(state.iterations()), benchmark::Counter::kIsRate);
+}
+void BM_ProlongAddJacobi(benchmark::State& state) {
+  Fine d(int(state.range(0)));
+  for (auto _ : state) d.be.prolong_add_jacobi(d.A, 0.8, 2, d.vc, d.v, d.f, d.out);
+  state.SetBytesProcessed(std::int64_t(state.iterations()) *
+                          std::int64_t(pass_bytes::prolong_add_jacobi(d.shape, d.coarse)));
+  state.counters["updates"] =
+      benchmark::Counter(2.0 * double(d.shape.unknowns()) * double(state.iterations()), benchmark::Counter::kIsRate);
+}
 void BM_Cycle(benchmark::State& state) {
   CpuBackend be(0);
   MultigridSettings s;
@@ -92,6 +109,8 @@ void BM_Cycle(benchmark::State& state) {
 BENCHMARK(BM_Jacobi)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RestrictResidual)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ProlongAdd)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_JacobiRestrictResidual)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ProlongAddJacobi)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GaussSeidel)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ZebraX)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ZebraY)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);

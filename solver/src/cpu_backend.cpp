@@ -88,6 +88,7 @@ void CpuBackend::restrict_residual(const Stencil9& A, const Field& v, const Fiel
       residual_row(2 * J + 1, ring[2]);
       double* c = fc.row(J);
       if (coarsening == Coarsening::Full) {
+#pragma omp simd
         for (int I = 1; I <= nxc; ++I) c[I] = kernels::full_weighting(ring[0], ring[1], ring[2], 2 * I);
       } else {
 #pragma omp simd
@@ -215,6 +216,7 @@ void CpuBackend::jacobi_restrict_residual(const Stencil9& A, double omega, int n
             const double *r0 = stream.extra_ring(r - 2), *r1 = stream.extra_ring(r - 1), *r2 = res;
             double* c = fc.row(next_coarse++);
             if (coarsening == Coarsening::Full) {
+#pragma omp simd
               for (int I = 1; I <= nxc; ++I) c[I] = kernels::full_weighting(r0, r1, r2, 2 * I);
             } else {
 #pragma omp simd
@@ -254,8 +256,8 @@ void CpuBackend::prolong_add_jacobi(const Stencil9& A, double omega, int nu, con
         o[1] = vj[1] + kernels::bilinear(cJ, cJ1, 1, j);
 #pragma omp simd
         for (int I = 1; I <= nxc; ++I) {
-          o[2 * I] = vj[2 * I] + kernels::bilinear(cJ, cJ1, 2 * I, j);
-          o[2 * I + 1] = vj[2 * I + 1] + kernels::bilinear(cJ, cJ1, 2 * I + 1, j);
+          o[2 * I] = vj[2 * I] + kernels::bilinear_at(cJ, cJ1, I, 0, j);
+          o[2 * I + 1] = vj[2 * I + 1] + kernels::bilinear_at(cJ, cJ1, I, 1, j);
         }
       };
       stream.run(rows.begin, rows.end - 1, true, prolonged_row, [](int) {});
@@ -279,8 +281,8 @@ void CpuBackend::prolong_add(const Field& vc, Field& v, Coarsening coarsening) {
     o[1] += kernels::bilinear(cJ, cJ1, 1, j);
 #pragma omp simd
     for (int I = 1; I <= nxc; ++I) {
-      o[2 * I] += kernels::bilinear(cJ, cJ1, 2 * I, j);
-      o[2 * I + 1] += kernels::bilinear(cJ, cJ1, 2 * I + 1, j);
+      o[2 * I] += kernels::bilinear_at(cJ, cJ1, I, 0, j);
+      o[2 * I + 1] += kernels::bilinear_at(cJ, cJ1, I, 1, j);
     }
   });
 }
