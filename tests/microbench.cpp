@@ -106,7 +106,7 @@ void BM_Cycle(benchmark::State& state) {
       benchmark::Counter(bytes.unfused * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-BENCHMARK(BM_Jacobi)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Jacobi)->Arg(6)->Arg(7)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_RestrictResidual)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ProlongAdd)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_JacobiRestrictResidual)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
