@@ -32,6 +32,16 @@ void CpuBackend::for_rows(const GridShape& shape, Body&& body) const {
   for (int j = 1; j <= shape.ny; ++j) body(j);
 }
 
+// The sum over rows j = 1..ny of row_sum(j), on the threads for_rows would use (the
+// reductions of dot and the fused vector operations).
+template <class RowSum>
+double CpuBackend::sum_rows(const GridShape& shape, RowSum&& row_sum) const {
+  double sum = 0.0;
+#pragma omp parallel for num_threads(threads_) if (parallel(shape)) schedule(static) reduction(+ : sum)
+  for (int j = 1; j <= shape.ny; ++j) sum += row_sum(j);
+  return sum;
+}
+
 CpuBackend::CpuBackend(int threads) : threads_(threads > 0 ? threads : omp_get_max_threads()) {}
 
 bool CpuBackend::parallel(const GridShape& shape) const {
@@ -44,7 +54,14 @@ Field CpuBackend::make_vector(GridShape shape) {
     restrict_row_stride_ = shape.stride();
     restrict_rows_.assign(std::size_t(3 * threads_) * std::size_t(restrict_row_stride_), 0.0);
   }
-  return Field(shape);
+  // Zeroed on the threads that will sweep it: the first touch of fresh pages is most of a
+  // large hierarchy's set-up time (kernel page clearing), and it scales with the threads.
+  Field field(shape, Field::Uninitialized{});
+  double* p = field.data();
+  const std::ptrdiff_t n = std::ptrdiff_t(shape.storage());
+#pragma omp parallel for num_threads(threads_) if (parallel(shape)) schedule(static)
+  for (std::ptrdiff_t k = 0; k < n; ++k) p[k] = 0.0;
+  return field;
 }
 
 void CpuBackend::jacobi(const Stencil9& A, double omega, const Field& v, const Field& f, Field& out) {
@@ -421,17 +438,72 @@ void CpuBackend::apply(const Stencil9& A, const Field& u, Field& out) {
 
 double CpuBackend::dot(const Field& x, const Field& y) {
   count(x.shape(), pass_bytes::two_arrays(x.shape()));
-  const int nx = x.shape().nx, ny = x.shape().ny;
-  double sum = 0.0;
-#pragma omp parallel for num_threads(threads_) if (parallel(x.shape())) schedule(static) reduction(+ : sum)
-  for (int j = 1; j <= ny; ++j) {
+  const int nx = x.shape().nx;
+  return sum_rows(x.shape(), [&](int j) {
     const double *a = x.row(j), *b = y.row(j);
     double row = 0.0;
 #pragma omp simd reduction(+ : row)
     for (int i = 1; i <= nx; ++i) row += a[i] * b[i];
-    sum += row;
-  }
-  return sum;
+    return row;
+  });
+}
+
+double CpuBackend::apply_dot(const Stencil9& A, const Field& p, Field& q) {
+  count(p.shape(), pass_bytes::apply_dot(p.shape()));
+  const int nx = p.shape().nx;
+  return sum_rows(p.shape(), [&](int j) {
+    const double *pm = p.row(j - 1), *p0 = p.row(j), *pp = p.row(j + 1);
+    double* o = q.row(j);
+    const Stencil9 S = A;  // in registers: o cannot alias a local copy
+    double row = 0.0;
+#pragma omp simd reduction(+ : row)
+    for (int i = 1; i <= nx; ++i) {
+      o[i] = kernels::apply_stencil(S, pm, p0, pp, i);
+      row += p0[i] * o[i];
+    }
+    return row;
+  });
+}
+
+double CpuBackend::axpy_norm2(double a, const Field& x, Field& y, const Field* minus) {
+  count(x.shape(), pass_bytes::axpy_norm2(x.shape(), minus != nullptr));
+  const int nx = x.shape().nx;
+  return sum_rows(x.shape(), [&](int j) {
+    const double* s = x.row(j);
+    double* d = y.row(j);
+    double row = 0.0;
+    if (minus) {
+      const double* m = minus->row(j);
+#pragma omp simd reduction(+ : row)
+      for (int i = 1; i <= nx; ++i) {
+        d[i] += a * s[i];
+        row += (d[i] - m[i]) * (d[i] - m[i]);
+      }
+    } else {
+#pragma omp simd reduction(+ : row)
+      for (int i = 1; i <= nx; ++i) {
+        d[i] += a * s[i];
+        row += d[i] * d[i];
+      }
+    }
+    return row;
+  });
+}
+
+double CpuBackend::residual_norm2(const Stencil9& A, const Field& v, const Field& f) {
+  count(v.shape(), pass_bytes::residual_norm2(v.shape()));
+  const int nx = v.shape().nx;
+  return sum_rows(v.shape(), [&](int j) {
+    const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
+    const Stencil9 S = A;
+    double row = 0.0;
+#pragma omp simd reduction(+ : row)
+    for (int i = 1; i <= nx; ++i) {
+      const double r = kernels::residual(S, vm, v0, vp, f0, i);
+      row += r * r;
+    }
+    return row;
+  });
 }
 
 void CpuBackend::axpy(double a, const Field& x, Field& y) {

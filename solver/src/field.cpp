@@ -36,6 +36,8 @@ Field::Field(GridShape shape) : shape_(shape), data_(allocate(shape.storage())) 
   std::fill(data_.get(), data_.get() + shape.storage(), 0.0);
 }
 
+Field::Field(GridShape shape, Uninitialized) : shape_(shape), data_(allocate(shape.storage())) {}
+
 Field::Field(const Field& other) : shape_(other.shape_) {
   if (other.data_) {
     data_ = allocate(shape_.storage());

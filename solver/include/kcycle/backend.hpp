@@ -56,6 +56,9 @@ concept MultigridBackend = std::constructible_from<B, const ExecutionTarget&> &&
   b.residual(A, cx, cx, x);
   b.apply(A, cx, x);
   { b.dot(cx, cx) } -> std::same_as<double>;
+  { b.apply_dot(A, cx, x) } -> std::same_as<double>;
+  { b.axpy_norm2(s, cx, x, &cx) } -> std::same_as<double>;
+  { b.residual_norm2(A, cx, cx) } -> std::same_as<double>;
   b.axpy(s, cx, x);
   b.xpay(cx, s, x);
   b.triad(s, cx, cx, x);

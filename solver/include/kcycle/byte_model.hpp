@@ -55,6 +55,12 @@ inline std::uint64_t copy(GridShape s) { return 2 * kDouble * std::uint64_t(s.st
 // Reads two, writes one (residual, axpy, xpay, triad) or reads one, writes one (apply).
 inline std::uint64_t three_arrays(GridShape s) { return 3 * kDouble * n(s); }
 inline std::uint64_t two_arrays(GridShape s) { return 2 * kDouble * n(s); }
+// The fused vector operations: apply with a dot (read p, write q), the residual's norm (read
+// v, f; nothing written), axpy with the norm of the result (read x, y, and `minus` if given;
+// write y).
+inline std::uint64_t apply_dot(GridShape s) { return two_arrays(s); }
+inline std::uint64_t residual_norm2(GridShape s) { return two_arrays(s); }
+inline std::uint64_t axpy_norm2(GridShape s, bool minus) { return (minus ? 4 : 3) * kDouble * n(s); }
 // The unfused cycle's residual pass (read v, f; write r) and restriction pass (read r; write fc).
 inline std::uint64_t residual(GridShape s) { return three_arrays(s); }
 inline std::uint64_t restriction(GridShape fine, GridShape coarse) { return kDouble * (n(fine) + n(coarse)); }

@@ -78,6 +78,12 @@ class CpuBackend {
   void axpy(double a, const Field& x, Field& y);                   // y <- y + a x
   void xpay(const Field& x, double b, Field& y);                   // y <- x + b y
   void triad(double s, const Field& b, const Field& c, Field& a);  // a <- b + s c
+  // Fused forms that return a reduction of what they compute anyway, so Krylov steps and
+  // norms cost no extra pass over memory:
+  double apply_dot(const Stencil9& A, const Field& p, Field& q);  // q <- A p; returns (p, q)
+  // y <- y + a x; returns |y - minus|^2 of the updated y (|y|^2 when minus is null).
+  double axpy_norm2(double a, const Field& x, Field& y, const Field* minus);
+  double residual_norm2(const Stencil9& A, const Field& v, const Field& f);  // |f - A v|^2; writes nothing
   // out (nx*ny floats, row-major): kernels::image_value at every interior point.
   void image(const Stencil9& A, bool residual_view, const Field& v, const Field& f, const Field* exact, float* out);
 
@@ -103,6 +109,8 @@ class CpuBackend {
   bool parallel(const GridShape& shape) const;
   template <class Body>
   void for_rows(const GridShape& shape, Body&& body) const;
+  template <class RowSum>
+  double sum_rows(const GridShape& shape, RowSum&& row_sum) const;
   double* stream_scratch(int nu, int threads, int stride);  // the fused passes' row rings, grown once
   void count(const GridShape& shape, std::uint64_t bytes) {
     ++launches_;

@@ -73,6 +73,11 @@ class CudaBackend {
   void apply(const Stencil9& A, const DeviceField& u, DeviceField& out);
   // Deterministic: a fixed reduction tree, the same sum on every call.
   double dot(const DeviceField& x, const DeviceField& y);
+  // Fused forms, as CpuBackend's: q <- A p returning (p, q); y <- y + a x returning
+  // |y - minus|^2 (|y|^2 when minus is null); |f - A v|^2 writing nothing.
+  double apply_dot(const Stencil9& A, const DeviceField& p, DeviceField& q);
+  double axpy_norm2(double a, const DeviceField& x, DeviceField& y, const DeviceField* minus);
+  double residual_norm2(const Stencil9& A, const DeviceField& v, const DeviceField& f);
   void axpy(double a, const DeviceField& x, DeviceField& y);
   void xpay(const DeviceField& x, double b, DeviceField& y);
   void triad(double s, const DeviceField& b, const DeviceField& c, DeviceField& a);
@@ -132,6 +137,9 @@ class CudaBackend {
     bytes_ += bytes;
     return !suppressed_;
   }
+  // The sum of term(i, j) over the interior (one launch, a fixed order), copied to the host.
+  template <class Term>
+  double sum_over(const GridShape& shape, const Term& term, const char* what);
   bool launch_recorded(const CycleSignature& signature);
   void begin_capture();
   void abandon_capture() noexcept;

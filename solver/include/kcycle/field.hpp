@@ -13,7 +13,11 @@ namespace kcycle {
 class Field {
  public:
   Field() = default;
-  explicit Field(GridShape shape);
+  explicit Field(GridShape shape);  // zero-filled
+  // Not filled: the owner writes every value first (CpuBackend zeroes it on all threads, so
+  // the pages are first touched in parallel).
+  struct Uninitialized {};
+  Field(GridShape shape, Uninitialized);
   Field(const Field& other);
   Field& operator=(const Field& other);
   Field(Field&&) noexcept = default;

@@ -17,13 +17,16 @@ class PreconditionedCG {
  public:
   using Vector = typename Backend::Vector;
 
-  // x holds the initial guess on entry and the iterate afterwards.
-  PreconditionedCG(Multigrid<Backend>& mg, const Vector& f, Vector& x, CycleChoice cycle, bool flexible)
+  // x holds the initial guess on entry and the iterate afterwards. `exact` (may be null: then
+  // zero) is what error_norm2() measures the iterate against.
+  PreconditionedCG(Multigrid<Backend>& mg, const Vector& f, Vector& x, CycleChoice cycle, bool flexible,
+                   const Vector* exact = nullptr)
       : mg_(mg),
         be_(mg.backend()),
         A_(mg.level(1).A),
         f_(f),
         x_(x),
+        exact_(exact),
         cycle_(cycle),
         flexible_(flexible),
         r_(be_.make_vector(f.shape())),
@@ -36,14 +39,14 @@ class PreconditionedCG {
     rz_ = be_.dot(r_, z_);
   }
 
+  // One iteration. The norms come out of the passes that update x and r (no extra pass).
   StepResult step(const CycleHooks& hooks = {}) {
     if (!(rz_ > 0.0)) return StepResult::Breakdown;  // M is not positive on r
-    be_.apply(A_, p_, q_);
-    const double pq = be_.dot(p_, q_);
-    if (!(pq > 0.0)) return StepResult::Breakdown;  // A is not positive on p
+    const double pq = be_.apply_dot(A_, p_, q_);     // q <- A p
+    if (!(pq > 0.0)) return StepResult::Breakdown;   // A is not positive on p
     const double alpha = rz_ / pq;
-    be_.axpy(alpha, p_, x_);
-    be_.axpy(-alpha, q_, r_);
+    error2_ = be_.axpy_norm2(alpha, p_, x_, exact_);       // x <- x + alpha p
+    residual2_ = be_.axpy_norm2(-alpha, q_, r_, nullptr);  // r <- r - alpha q
     mg_.precondition(r_, z_, cycle_, hooks);
     const double rz_new = be_.dot(r_, z_);
     const double beta = flexible_ ? -be_.dot(z_, q_) / pq : rz_new / rz_;
@@ -52,16 +55,23 @@ class PreconditionedCG {
     return StepResult::Ok;
   }
 
+  // After a step: |x - exact|^2, and |r|^2 of the recursively updated residual r, which
+  // equals f - A x up to rounding (it can fall below what x attains: confirm with a true one).
+  double error_norm2() const { return error2_; }
+  double residual_norm2() const { return residual2_; }
+
  private:
   Multigrid<Backend>& mg_;
   Backend& be_;
   const Stencil9& A_;
   const Vector& f_;
   Vector& x_;
+  const Vector* exact_;
   CycleChoice cycle_;
   bool flexible_;
   Vector r_, z_, p_, q_;
   double rz_ = 0.0;
+  double error2_ = NAN, residual2_ = NAN;
 };
 
 }  // namespace kcycle

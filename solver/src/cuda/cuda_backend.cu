@@ -185,16 +185,55 @@ __device__ double block_sum(double value, double* shared) {
   return shared[0];
 }
 
-__global__ void dot_kernel(const double* x, const double* y, int nx, int ny, int stride, double* partial,
-                           unsigned* finished, double* result) {
+// The summands of the reductions: each returns point (i, j)'s term and may write the point.
+struct DotTerm {
+  const double *x, *y;
+  int stride;
+  __device__ double operator()(int i, int j) const { return row(x, j, stride)[i] * row(y, j, stride)[i]; }
+};
+struct ApplyDotTerm {  // q <- A p; (p, q)
+  Stencil9 A;
+  const double* p;
+  double* q;
+  int stride;
+  __device__ double operator()(int i, int j) const {
+    const double Ap = kernels::apply_stencil(A, row(p, j - 1, stride), row(p, j, stride), row(p, j + 1, stride), i);
+    row(q, j, stride)[i] = Ap;
+    return row(p, j, stride)[i] * Ap;
+  }
+};
+struct AxpyNormTerm {  // y <- y + a x; |y - minus|^2
+  double a;
+  const double* x;
+  double* y;
+  const double* minus;
+  int stride;
+  __device__ double operator()(int i, int j) const {
+    double& d = row(y, j, stride)[i];
+    d += a * row(x, j, stride)[i];
+    const double e = minus ? d - row(minus, j, stride)[i] : d;
+    return e * e;
+  }
+};
+struct ResidualNormTerm {  // |f - A v|^2
+  Stencil9 A;
+  const double *v, *f;
+  int stride;
+  __device__ double operator()(int i, int j) const {
+    const double r =
+        kernels::residual(A, row(v, j - 1, stride), row(v, j, stride), row(v, j + 1, stride), row(f, j, stride), i);
+    return r * r;
+  }
+};
+
+template <class Term>
+__global__ void sum_kernel(Term term, int nx, int ny, double* partial, unsigned* finished, double* result) {
   __shared__ double shared[kDotThreads];
   __shared__ bool last;
   const long count = long(nx) * long(ny);
   double sum = 0.0;
-  for (long k = long(blockIdx.x) * kDotThreads + threadIdx.x; k < count; k += long(gridDim.x) * kDotThreads) {
-    const std::size_t at = std::size_t(k / nx + 1) * std::size_t(stride) + std::size_t(k % nx + 1);
-    sum += x[at] * y[at];
-  }
+  for (long k = long(blockIdx.x) * kDotThreads + threadIdx.x; k < count; k += long(gridDim.x) * kDotThreads)
+    sum += term(int(k % nx) + 1, int(k / nx) + 1);
   sum = block_sum(sum, shared);
   if (threadIdx.x == 0) {
     partial[blockIdx.x] = sum;
@@ -382,18 +421,38 @@ void CudaBackend::apply(const Stencil9& A, const DeviceField& u, DeviceField& ou
   check_launch("apply");
 }
 
-double CudaBackend::dot(const DeviceField& x, const DeviceField& y) {
-  if (!issue(x.shape(), pass_bytes::two_arrays(x.shape()))) return 0.0;
-  const GridShape& s = x.shape();
+template <class Term>
+double CudaBackend::sum_over(const GridShape& s, const Term& term, const char* what) {
   const int blocks = std::min(kDotMaxBlocks, std::max(1, blocks_for(long(s.unknowns()), kDotThreads)));
   double* result = device_->partial.data() + kDotMaxBlocks;
-  dot_kernel<<<blocks, kDotThreads, 0, device_->stream>>>(x.data(), y.data(), s.nx, s.ny, s.stride(),
-                                                          device_->partial.data(), device_->finished.data(), result);
-  check_launch("dot");
+  sum_kernel<<<blocks, kDotThreads, 0, device_->stream>>>(term, s.nx, s.ny, device_->partial.data(),
+                                                          device_->finished.data(), result);
+  check_launch(what);
   check(cudaMemcpyAsync(device_->result_host, result, sizeof(double), cudaMemcpyDeviceToHost, device_->stream),
         "cudaMemcpyAsync");
   synchronize();
   return *device_->result_host;
+}
+
+double CudaBackend::dot(const DeviceField& x, const DeviceField& y) {
+  if (!issue(x.shape(), pass_bytes::two_arrays(x.shape()))) return 0.0;
+  return sum_over(x.shape(), DotTerm{x.data(), y.data(), x.stride()}, "dot");
+}
+
+double CudaBackend::apply_dot(const Stencil9& A, const DeviceField& p, DeviceField& q) {
+  if (!issue(p.shape(), pass_bytes::apply_dot(p.shape()))) return 0.0;
+  return sum_over(p.shape(), ApplyDotTerm{A, p.data(), q.data(), p.stride()}, "apply_dot");
+}
+
+double CudaBackend::axpy_norm2(double a, const DeviceField& x, DeviceField& y, const DeviceField* minus) {
+  if (!issue(x.shape(), pass_bytes::axpy_norm2(x.shape(), minus != nullptr))) return 0.0;
+  return sum_over(x.shape(), AxpyNormTerm{a, x.data(), y.data(), minus ? minus->data() : nullptr, x.stride()},
+                  "axpy_norm2");
+}
+
+double CudaBackend::residual_norm2(const Stencil9& A, const DeviceField& v, const DeviceField& f) {
+  if (!issue(v.shape(), pass_bytes::residual_norm2(v.shape()))) return 0.0;
+  return sum_over(v.shape(), ResidualNormTerm{A, v.data(), f.data(), v.stride()}, "residual_norm2");
 }
 
 void CudaBackend::axpy(double a, const DeviceField& x, DeviceField& y) {

@@ -1,0 +1,102 @@
+// The fused vector operations (apply with a dot, axpy with a norm, the residual's norm) against
+// the unfused sequences they replace, on every backend; and the norms a CG solve reports now
+// that they come out of its own passes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "backend_under_test.hpp"
+#include "kcycle/byte_model.hpp"
+#include "kcycle/iterative_solver.hpp"
+#include "kcycle/problem.hpp"
+
+namespace kcycle {
+namespace {
+
+template <class Backend>
+using FusedVectorOps = testing::OnEveryBackend<Backend>;
+TYPED_TEST_SUITE(FusedVectorOps, testing::Backends, testing::BackendName);
+
+void expect_relative(double fused, double unfused, const char* what) {
+  EXPECT_NEAR(fused / unfused, 1.0, 1e-13) << what << ": " << fused << " vs " << unfused;
+}
+
+TYPED_TEST(FusedVectorOps, EqualTheSequencesTheyReplace) {
+  using testing::fill_random;
+  using testing::host_values;
+  TypeParam be = this->make_backend();
+  for (GridShape shape : {GridShape{127, 127}, GridShape{63, 31}, GridShape{1, 1}}) {
+    const Stencil9 A = scaled(rotated_anisotropic_stencil(1e-3, 30), 1.0 / (shape.hx() * shape.hx()));
+    auto random = [&](std::uint64_t seed) {
+      auto v = be.make_vector(shape);
+      fill_random(be, v, seed);
+      return v;
+    };
+    const auto p = random(1), f = random(2), x = random(3), exact = random(4);
+    auto q_fused = be.make_vector(shape), q = be.make_vector(shape);
+
+    be.reset_launches();
+    const double pq_fused = be.apply_dot(A, p, q_fused);
+    EXPECT_EQ(be.bytes(), pass_bytes::apply_dot(shape));
+    be.apply(A, p, q);
+    EXPECT_EQ(host_values(be, q_fused), host_values(be, q)) << "apply_dot writes A p bitwise";
+    expect_relative(pq_fused, be.dot(p, q), "apply_dot");
+
+    for (const auto* minus : {static_cast<decltype(&exact)>(nullptr), &exact}) {
+      auto y_fused = random(5), y = random(5), diff = be.make_vector(shape);
+      be.reset_launches();
+      const double norm2 = be.axpy_norm2(-0.7, x, y_fused, minus);
+      EXPECT_EQ(be.bytes(), pass_bytes::axpy_norm2(shape, minus != nullptr));
+      be.axpy(-0.7, x, y);
+      EXPECT_EQ(host_values(be, y_fused), host_values(be, y)) << "axpy_norm2 updates y bitwise";
+      be.copy(y, diff);
+      if (minus) be.axpy(-1.0, *minus, diff);
+      expect_relative(norm2, be.dot(diff, diff), minus ? "axpy_norm2 with minus" : "axpy_norm2");
+    }
+
+    auto r = be.make_vector(shape);
+    be.reset_launches();
+    const double rr = be.residual_norm2(A, x, f);
+    EXPECT_EQ(be.bytes(), pass_bytes::residual_norm2(shape));
+    be.residual(A, x, f, r);
+    expect_relative(rr, be.dot(r, r), "residual_norm2");
+  }
+}
+
+// The true residual |f - A x| (h-scaled) of an iterate, on the host.
+double true_residual(const IterativeSolver& solver) {
+  CpuBackend cpu(1);
+  const Field x = solver.iterate();
+  const DiscreteProblem& p = solver.problem();
+  const GridShape s = x.shape();
+  const Stencil9 A =
+      discretize(rotated_anisotropic_tensor(solver.options().eps, solver.options().angle_degrees), s.hx(), s.hy());
+  return std::sqrt(s.hx() * s.hy() * cpu.residual_norm2(A, x, p.rhs));
+}
+
+TYPED_TEST(FusedVectorOps, CgReportsItsRecursiveResidualAndEndsOnTheTrueOne) {
+  for (SolverKind kind : {SolverKind::PCG, SolverKind::FCG})
+    for (ProblemKind problem : {ProblemKind::RandomError, ProblemKind::Manufactured}) {
+      SolverOptions o = this->on_this_backend({});
+      o.levels = 6;
+      o.solver = kind;
+      o.problem = problem;
+      o.cycle = {CycleType::Kappa, 2};
+      o.tolerance = 1e-10;
+      IterativeSolver solver(o, make_problem(o));
+      for (int k = 0; k < 3 && solver.running(); ++k) {
+        const IterationRecord& rec = solver.step();
+        // r is updated recursively: f - A x up to rounding while the residual is large.
+        EXPECT_NEAR(rec.residual_norm / true_residual(solver), 1.0, 1e-8) << "iteration " << rec.iteration;
+      }
+      while (solver.running()) solver.step();
+      const SolveResult result = solver.result(false);
+      ASSERT_EQ(result.status, SolveStatus::Converged) << result.message;
+      // The reported final residual is f - A x of the final iterate, computed.
+      EXPECT_NEAR(result.final_residual / true_residual(solver), 1.0, 1e-12);
+      if (problem == ProblemKind::Manufactured) EXPECT_LE(result.residual_reduction, o.tolerance);
+    }
+}
+
+}  // namespace
+}  // namespace kcycle
