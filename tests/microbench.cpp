@@ -106,11 +106,11 @@ void BM_Cycle(benchmark::State& state) {
       benchmark::Counter(bytes.unfused * double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-BENCHMARK(BM_Jacobi)->Arg(6)->Arg(7)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_RestrictResidual)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ProlongAdd)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_JacobiRestrictResidual)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_ProlongAddJacobi)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Jacobi)->DenseRange(5, 11)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RestrictResidual)->DenseRange(5, 11)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ProlongAdd)->DenseRange(5, 11)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_JacobiRestrictResidual)->DenseRange(5, 11)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ProlongAddJacobi)->DenseRange(5, 11)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GaussSeidel)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ZebraX)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ZebraY)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);

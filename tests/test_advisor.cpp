@@ -8,6 +8,7 @@
 #include "kcycle/advisor.hpp"
 #include "kcycle/cost_model.hpp"
 #include "kcycle/cycle_counts.hpp"
+#include "kcycle/execution_target.hpp"
 #include "kcycle/solve.hpp"
 
 namespace kcycle {
@@ -66,7 +67,7 @@ TEST(Advisor, LaunchCostDecidesBetweenNeighbouringKappas) {
   costly.model = CostModel{1e-3, 1e-9};
   const Advice a = advise(o, cheap), b = advise(o, costly);
   ASSERT_EQ(a.candidates.size(), b.candidates.size());
-  const int per_call = multigrid_settings(o).launches_per_call();
+  const int per_call = as_run_on(multigrid_settings(o), o.backend).launches_per_call();
   for (std::size_t k = 0; k < a.candidates.size(); ++k) {
     const int kappa = a.candidates[k].kappa;
     EXPECT_EQ(a.candidates[k].predicted_iterations, b.candidates[k].predicted_iterations);

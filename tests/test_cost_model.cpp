@@ -11,6 +11,7 @@
 #include "kcycle/cycle_counts.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/solver_options.hpp"
+#include "kcycle/timing.hpp"
 
 namespace kcycle {
 namespace {
@@ -105,10 +106,13 @@ TEST(CostModel, CalibrationFileRoundTripAndClearErrors) {
   Calibration c;
   c.model = {3e-6, 2e-9};
   c.smoother = "jacobi";
-  c.launches_per_call = 7;
+  c.launches_per_call = 3;
+  c.fused = true;
   c.samples = {{1, 5, 35, 1000, 1e-4}, {kKappaW, 6, 500, 9000, 2e-3}};
   save_calibration(c, path);
   const Calibration back = load_calibration(path);
+  EXPECT_EQ(back.launches_per_call, 3);
+  EXPECT_TRUE(back.fused) << "a calibration says which cycle it fitted";
   EXPECT_DOUBLE_EQ(back.model.alpha, 3e-6);
   EXPECT_DOUBLE_EQ(back.model.beta, 2e-9);
   ASSERT_EQ(back.samples.size(), 2u);
@@ -117,6 +121,24 @@ TEST(CostModel, CalibrationFileRoundTripAndClearErrors) {
   std::ofstream(path) << "{ not json";
   EXPECT_THROW(load_calibration(path), InvalidOptions);
   std::remove(path.c_str());
+}
+
+TEST(CostModel, CalibrateRecordsTheLaunchesOfTheCycleItTimed) {
+  MultigridSettings s;
+  s.tensor = rotated_anisotropic_tensor(1e-2, 30);
+  CalibrationSweep sweep;
+  sweep.min_levels = sweep.max_levels = 4;
+  sweep.kappas = {1, 2};
+  sweep.target = {BackendKind::Cpu, 1, true};
+  sweep.policy = {0, 1, 0.0, 1};
+  for (bool fused : {false, true}) {
+    s.fused = fused;
+    const Calibration c = calibrate(s, sweep);
+    EXPECT_EQ(c.fused, fused);
+    EXPECT_EQ(c.launches_per_call, fused ? 3 : 7);
+    for (const TimingSample& t : c.samples)  // what the backend counted, as the model counts it
+      EXPECT_EQ(t.launches, cycle_launches(t.kappa, t.levels, c.launches_per_call));
+  }
 }
 
 }  // namespace

@@ -27,7 +27,8 @@ struct BenchArgs {
   int threads = 0;
   std::string backend = "cpu";
   std::string graphs = "on";
-  std::string fused = "off";
+  std::string fused = "on";
+  bool compare_fused = false;
   double min_seconds = 0.2;
   bool json = false;
 };
@@ -58,6 +59,26 @@ void print_byte_model(const std::vector<Case>& cases, const std::vector<int>& ka
   }
 }
 
+// Fused against unfused cycles timed alternately in this run (the machine's noise shared).
+template <class Case>
+void print_fused_comparison(const std::vector<Case>& cases, const std::vector<int>& kappas) {
+  std::printf("\nfused vs unfused, timed alternately in this run: ms per cycle unfused / fused, and the speedup\n%6s",
+              "levels");
+  for (int k : kappas) std::printf(" %24s", ("kappa=" + kappa_to_string(k)).c_str());
+  std::printf("\n");
+  for (std::size_t i = 0; i < cases.size(); i += kappas.size()) {
+    std::printf("%6d", cases[i].levels);
+    for (std::size_t k = 0; k < kappas.size() && i + k < cases.size(); ++k) {
+      const Case& c = cases[i + k];
+      char cell[64];
+      std::snprintf(cell, sizeof cell, "%.3f/%.3f %5.2fx", c.unfused_seconds * 1e3, c.fused_seconds * 1e3,
+                    c.unfused_seconds / c.fused_seconds);
+      std::printf(" %24s", cell);
+    }
+    std::printf("\n");
+  }
+}
+
 int run(const BenchArgs& a) {
   if (a.min_levels < 2 || a.max_levels < a.min_levels || a.max_levels > kMaxLevels)
     throw InvalidOptions("need 2 <= --min-levels <= --max-levels <= " + std::to_string(kMaxLevels));
@@ -82,11 +103,12 @@ int run(const BenchArgs& a) {
     int levels, kappa;
     double seconds;
     CycleBytes bytes;
+    double fused_seconds = 0, unfused_seconds = 0;  // --compare-fused
   };
   std::vector<Case> cases;
   if (!a.json) {
     std::printf("kcycle bench: median ms per cycle, Jacobi(%d,%d), eps=%g, angle=%g, %s backend%s\n", a.nu1, a.nu2,
-                a.eps, a.angle, describe(target).c_str(), check.fused ? ", fused down passes" : "");
+                a.eps, a.angle, describe(target).c_str(), check.fused ? ", fused passes" : ", unfused");
     std::printf("%6s %12s", "levels", "unknowns");
     for (int k : kappas) std::printf(" %11s", ("kappa=" + kappa_to_string(k)).c_str());
     std::printf("\n");
@@ -105,6 +127,13 @@ int run(const BenchArgs& a) {
       const CycleTiming t = time_cycle(s, {CycleType::Kappa, k}, target, policy);
       const CycleBytes bytes = cycle_bytes(s, k);
       cases.push_back({n, k, t.median_seconds, bytes});
+      if (a.compare_fused) {
+        MultigridSettings other = s;
+        other.fused = !s.fused;
+        const double other_seconds = time_cycle(other, {CycleType::Kappa, k}, target, policy).median_seconds;
+        cases.back().fused_seconds = s.fused ? t.median_seconds : other_seconds;
+        cases.back().unfused_seconds = s.fused ? other_seconds : t.median_seconds;
+      }
       rows.push_back({{"levels", n},
                       {"kappa", kappa_to_string(k)},
                       {"unknowns", unknowns},
@@ -116,6 +145,10 @@ int run(const BenchArgs& a) {
                       {"bytes_unfused", bytes.unfused},
                       {"gbps_implemented", bytes.implemented / t.median_seconds * 1e-9},
                       {"gbps_unfused", bytes.unfused / t.median_seconds * 1e-9}});
+      if (a.compare_fused) {
+        rows.back()["median_seconds_fused"] = cases.back().fused_seconds;
+        rows.back()["median_seconds_unfused"] = cases.back().unfused_seconds;
+      }
       if (!a.json) {
         std::printf(" %11.4f", t.median_seconds * 1e3);
         std::fflush(stdout);
@@ -146,6 +179,7 @@ int run(const BenchArgs& a) {
                 bw.triad_seconds * 1e3, (unsigned long long)bw.triad_unknowns);
     std::printf("  sweep / triad %8.1f %%\n", 100.0 * bw.jacobi_gbps / bw.triad_gbps);
     print_byte_model(cases, kappas, bw.triad_gbps);
+    if (a.compare_fused) print_fused_comparison(cases, kappas);
   }
   return 0;
 }
@@ -166,8 +200,12 @@ Subcommand add_bench_command(CLI::App& app) {
   cmd->add_option("--backend", args->backend, "cpu, cuda or auto (see kcycle solve --help)")->capture_default_str();
   cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")
       ->capture_default_str();
-  cmd->add_option("--fused", args->fused, "CPU: pre-smoothing, residual and restriction as one pass (on/off)")
+  cmd->add_option("--fused", args->fused,
+                  "CPU, Jacobi: pre-smoothing with residual and restriction, and prolongation with post-smoothing, "
+                  "each as one pass (on/off)")
       ->capture_default_str();
+  cmd->add_flag("--compare-fused", args->compare_fused,
+                "Also time every case the other way (fused/unfused), alternately in this run, and print the speedup");
   cmd->add_option("--min-seconds", args->min_seconds, "Measured time per case before the median is taken")
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "Print JSON");

@@ -15,8 +15,9 @@
 namespace kcycle::cli {
 
 void print_calibration_report(const Calibration& c) {
-  std::printf("alpha = %.4g s per launch, beta = %.4g s per unknown visited (%d launches per call)\n", c.model.alpha,
-              c.model.beta, c.launches_per_call);
+  std::printf("alpha = %.4g s per launch, beta = %.4g s per unknown visited (%d launches per call as issued, %s)\n",
+              c.model.alpha, c.model.beta, c.launches_per_call,
+              c.fused ? "fused Jacobi passes" : "every operation its own pass");
   int lo = 1 << 30, hi = 0;
   for (const TimingSample& s : c.samples) lo = std::min(lo, s.levels), hi = std::max(hi, s.levels);
   std::printf("relative prediction error (predicted - measured) / measured, %%:\n%8s", "kappa\\n");

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "kcycle/execution_target.hpp"
 #include "kcycle/solve.hpp"
 
 namespace kcycle {
@@ -62,7 +63,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
                                  ? double(r.iterations)
                                  : predict_iterations(r.history, options.tolerance / p.probe_reduction, p.factor);
     if (settings.model && options.solver == SolverKind::Multigrid) {
-      const MultigridSettings ms = multigrid_settings(probe);
+      const MultigridSettings ms = as_run_on(multigrid_settings(probe), probe.backend);
       p.seconds_per_iteration = settings.model->predict(cycle_launches(kappa, options.levels, ms.launches_per_call()),
                                                         cycle_ops(kappa, options.levels, options.coarsening));
       p.from_model = true;

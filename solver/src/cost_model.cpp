@@ -95,6 +95,7 @@ void save_calibration(const Calibration& c, const std::string& path) {
                             {"smoother", c.smoother},
                             {"coarsening", c.coarsening},
                             {"launches_per_call", c.launches_per_call},
+                            {"fused", c.fused},
                             {"threads", c.threads},
                             {"samples", samples}};
   std::ofstream out(path);
@@ -136,6 +137,12 @@ class CalibrationReader {
       refuse(where + key, "must be a non-negative integer");
     return it->get<int>();
   }
+  bool boolean(const nlohmann::json& j, const std::string& key, bool fallback) const {
+    const auto it = j.find(key);
+    if (it == j.end()) return fallback;
+    if (!it->is_boolean()) refuse(key, "must be true or false (got " + std::string(it->type_name()) + ")");
+    return it->get<bool>();
+  }
   std::string text(const nlohmann::json& j, const std::string& key, const std::string& fallback) const {
     const auto it = j.find(key);
     if (it == j.end()) return fallback;
@@ -159,7 +166,7 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
   }
   read.only_keys(j, "",
                  {"format", "alpha_seconds", "beta_seconds", "backend", "smoother", "coarsening", "launches_per_call",
-                  "threads", "samples"});
+                  "fused", "threads", "samples"});
   if (read.text(j, "format", "") != "kcycle-calibration-1")
     read.refuse("format", "must be \"kcycle-calibration-1\" (not a kcycle calibration file)");
   Calibration c;
@@ -170,6 +177,7 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
   c.smoother = read.text(j, "smoother", "");
   c.coarsening = read.text(j, "coarsening", "");
   c.launches_per_call = read.integer(j, "launches_per_call", "", 0);
+  c.fused = read.boolean(j, "fused", false);
   c.threads = read.integer(j, "threads", "", 0);
   const auto samples = j.find("samples");
   if (samples != j.end()) {

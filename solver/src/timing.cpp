@@ -114,11 +114,6 @@ BandwidthMeasurement measure_bandwidth_on(Backend& backend, int levels, int repe
 
 }  // namespace
 
-std::string describe(const ExecutionTarget& t) {
-  if (t.backend == BackendKind::Cpu) return "cpu";
-  return t.graphs ? "cuda+graphs" : "cuda";
-}
-
 CycleTiming time_cycle(const MultigridSettings& settings, CycleChoice cycle, const ExecutionTarget& target,
                        const TimingPolicy& policy) {
   return on_target(target, [&](auto& backend) { return time_cycle_on(backend, settings, cycle, policy); });
@@ -135,7 +130,9 @@ Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& swe
   c.backend = describe(sweep.target);
   c.smoother = std::string(to_string(base.smoother));
   c.coarsening = std::string(to_string(base.coarsening));
-  c.launches_per_call = base.launches_per_call();
+  const MultigridSettings run = as_run_on(base, sweep.target.backend);
+  c.launches_per_call = run.launches_per_call();
+  c.fused = run.fuses_down() || run.fuses_up();
   c.threads = sweep.target.threads;
   for (int n = sweep.min_levels; n <= sweep.max_levels; ++n)
     for (int kappa : kappas) {

@@ -59,7 +59,8 @@ struct Calibration {
   std::string backend = "cpu";
   std::string smoother;
   std::string coarsening;
-  int launches_per_call = 0;
+  int launches_per_call = 0;  // as issued: a fused pass is one launch
+  bool fused = false;         // timed with fused Jacobi passes (MultigridSettings::fused)
   int threads = 0;
   std::vector<TimingSample> samples;
 };

@@ -6,6 +6,7 @@
 
 #include "kcycle/backend_selection.hpp"
 #include "kcycle/cpu_backend.hpp"
+#include "kcycle/multigrid.hpp"
 #if KCYCLE_HAVE_CUDA
 #include "kcycle/cuda_backend.hpp"
 #endif
@@ -21,6 +22,10 @@ template <MultigridBackend Backend>
 Backend make_backend(const ExecutionTarget& target) {
   return Backend(target);
 }
+
+// `settings` as a backend of `kind` runs them: fused only where that backend has the fused
+// passes (auto: the backend it resolves to), so launch counts and models match what runs.
+MultigridSettings as_run_on(MultigridSettings settings, BackendKind kind);
 
 // Calls body(std::type_identity<Backend>{}) with the backend type `kind` names and returns
 // what it returns. Cuda in a build without CUDA throws InvalidOptions with the reason.

@@ -112,6 +112,13 @@ struct LevelStats {
   double total_seconds() const { return seconds[0] + seconds[1] + seconds[2] + seconds[3]; }
 };
 
+// A backend with the fused Jacobi passes (MultigridSettings::fused): CpuBackend.
+template <class B>
+concept FusesJacobi = MultigridBackend<B> && requires(B& be, typename B::Vector& x, const Stencil9& A) {
+  be.jacobi_restrict_residual(A, 0.0, 1, x, x, x, x, Coarsening{});
+  be.prolong_add_jacobi(A, 0.0, 1, x, x, x, x, Coarsening{});
+};
+
 template <MultigridBackend Backend>
 class Multigrid {
  public:
@@ -127,8 +134,10 @@ class Multigrid {
     LevelStats stats;           // see set_level_timing
   };
 
+  // settings().fused is cleared where the backend has no fused passes: the settings are what runs.
   Multigrid(Backend& backend, const MultigridSettings& settings) : backend_(backend), settings_(settings) {
     if (settings.levels < 1) throw std::invalid_argument("multigrid needs at least one level");
+    settings_.fused = settings.fused && FusesJacobi<Backend>;
     levels_.reserve(std::size_t(settings.levels));
     for (int l = 1; l <= settings.levels; ++l) {
       const GridShape shape = level_shape(settings.levels, l, settings.coarsening);
@@ -306,10 +315,7 @@ class Multigrid {
     }
 
    private:
-    static constexpr bool kBackendFuses = requires(Backend & be, Level& L) {
-      be.jacobi_restrict_residual(L.A, 0.0, 1, L.v, L.f, L.t, L.f, Coarsening{});
-      be.prolong_add_jacobi(L.A, 0.0, 1, L.v, L.v, L.f, L.t, Coarsening{});
-    };
+    static constexpr bool kBackendFuses = FusesJacobi<Backend>;
     // Fused only where the backend has the passes, and never while an observer watches.
     bool watched() const { return hooks_.observer && *hooks_.observer; }
     bool fused_down() const { return kBackendFuses && mg_.settings_.fuses_down() && !watched(); }

@@ -1,0 +1,20 @@
+#include "kcycle/execution_target.hpp"
+
+namespace kcycle {
+
+std::string describe(const ExecutionTarget& t) {
+  if (t.backend == BackendKind::Cpu) return "cpu";
+  return t.graphs ? "cuda+graphs" : "cuda";
+}
+
+MultigridSettings as_run_on(MultigridSettings settings, BackendKind kind) {
+  if (kind == BackendKind::Auto) kind = resolve_backend(kind).kind;
+  bool fuses = FusesJacobi<CpuBackend>;
+#if KCYCLE_HAVE_CUDA
+  if (kind == BackendKind::Cuda) fuses = FusesJacobi<CudaBackend>;
+#endif
+  settings.fused = settings.fused && fuses;
+  return settings;
+}
+
+}  // namespace kcycle
