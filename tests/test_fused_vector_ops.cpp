@@ -94,7 +94,9 @@ TYPED_TEST(FusedVectorOps, CgReportsItsRecursiveResidualAndEndsOnTheTrueOne) {
       ASSERT_EQ(result.status, SolveStatus::Converged) << result.message;
       // The reported final residual is f - A x of the final iterate, computed.
       EXPECT_NEAR(result.final_residual / true_residual(solver), 1.0, 1e-12);
-      if (problem == ProblemKind::Manufactured) EXPECT_LE(result.residual_reduction, o.tolerance);
+      if (problem == ProblemKind::Manufactured) {
+        EXPECT_LE(result.residual_reduction, o.tolerance);
+      }
     }
 }
 

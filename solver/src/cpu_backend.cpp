@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
 #include "kcycle/byte_model.hpp"
 #include "kcycle/kernels.hpp"
@@ -26,59 +27,68 @@ RowRange block_of(int count, int t, int nt) {
 
 // Runs body(j) for the rows j = 1..ny of a level, on all threads when the level is large
 // enough to gain from them (the one OpenMP row loop of this backend).
+template <class T>
 template <class Body>
-void CpuBackend::for_rows(const GridShape& shape, Body&& body) const {
+void BasicCpuBackend<T>::for_rows(const GridShape& shape, Body&& body) const {
 #pragma omp parallel for num_threads(threads_) if (parallel(shape)) schedule(static)
   for (int j = 1; j <= shape.ny; ++j) body(j);
 }
 
 // The sum over rows j = 1..ny of row_sum(j), on the threads for_rows would use (the
 // reductions of dot and the fused vector operations).
+template <class T>
 template <class RowSum>
-double CpuBackend::sum_rows(const GridShape& shape, RowSum&& row_sum) const {
+double BasicCpuBackend<T>::sum_rows(const GridShape& shape, RowSum&& row_sum) const {
   double sum = 0.0;
 #pragma omp parallel for num_threads(threads_) if (parallel(shape)) schedule(static) reduction(+ : sum)
   for (int j = 1; j <= shape.ny; ++j) sum += row_sum(j);
   return sum;
 }
 
-CpuBackend::CpuBackend(int threads) : threads_(threads > 0 ? threads : omp_get_max_threads()) {}
+template <class T>
+BasicCpuBackend<T>::BasicCpuBackend(int threads) : threads_(threads > 0 ? threads : omp_get_max_threads()) {}
 
-bool CpuBackend::parallel(const GridShape& shape) const {
+template <class T>
+bool BasicCpuBackend<T>::parallel(const GridShape& shape) const {
   return threads_ > 1 && shape.unknowns() >= kParallelThreshold;
 }
 
-Field CpuBackend::make_vector(GridShape shape) {
+template <class T>
+BasicField<T> BasicCpuBackend<T>::make_vector(GridShape shape) {
   // Scratch for restrict_residual on this size: three residual rows per thread.
   if (shape.stride() > restrict_row_stride_) {
     restrict_row_stride_ = shape.stride();
-    restrict_rows_.assign(std::size_t(3 * threads_) * std::size_t(restrict_row_stride_), 0.0);
+    restrict_rows_.assign(std::size_t(3 * threads_) * std::size_t(restrict_row_stride_), T(0));
   }
   // Zeroed on the threads that will sweep it: the first touch of fresh pages is most of a
   // large hierarchy's set-up time (kernel page clearing), and it scales with the threads.
-  Field field(shape, Field::Uninitialized{});
-  double* p = field.data();
+  BasicField<T> field(shape, typename BasicField<T>::Uninitialized{});
+  T* p = field.data();
   const std::ptrdiff_t n = std::ptrdiff_t(shape.storage());
 #pragma omp parallel for num_threads(threads_) if (parallel(shape)) schedule(static)
-  for (std::ptrdiff_t k = 0; k < n; ++k) p[k] = 0.0;
+  for (std::ptrdiff_t k = 0; k < n; ++k) p[k] = T(0);
   return field;
 }
 
-void CpuBackend::jacobi(const Stencil9& A, double omega, const Field& v, const Field& f, Field& out) {
+template <class T>
+void BasicCpuBackend<T>::jacobi(const Stencil9& A, double omega, const BasicField<T>& v, const BasicField<T>& f,
+                                BasicField<T>& out) {
   count(v.shape(), pass_bytes::jacobi(v.shape()));
   const int nx = v.shape().nx;
-  const double w = omega / A.center();
+  const T w = T(omega / A.center());
   for_rows(v.shape(), [&](int j) {
-    const Stencil9 S = A;  // a local copy: the coefficients stay in registers (o cannot alias it)
-    const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
-    double* o = out.row(j);
+    const BasicStencil9<T> S =
+        stencil_as<T>(A);  // a local copy: the coefficients stay in registers (o cannot alias it)
+    const T *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
+    T* o = out.row(j);
 #pragma omp simd
     for (int i = 1; i <= nx; ++i) o[i] = kernels::jacobi(S, w, vm, v0, vp, f0, i);
   });
 }
 
-void CpuBackend::restrict_residual(const Stencil9& A, const Field& v, const Field& f, Field& fc,
-                                   Coarsening coarsening) {
+template <class T>
+void BasicCpuBackend<T>::restrict_residual(const Stencil9& A, const BasicField<T>& v, const BasicField<T>& f,
+                                           BasicField<T>& fc, Coarsening coarsening) {
   count(v.shape(), pass_bytes::restrict_residual(v.shape(), fc.shape()));
   if (v.stride() > restrict_row_stride_)
     throw std::logic_error("restrict_residual: field not made by this backend's make_vector");
@@ -89,11 +99,11 @@ void CpuBackend::restrict_residual(const Stencil9& A, const Field& v, const Fiel
 #pragma omp parallel num_threads(nt) if (par)
   {
     const int t = par ? omp_get_thread_num() : 0;
-    double* ring[3];
+    T* ring[3];
     for (int k = 0; k < 3; ++k) ring[k] = restrict_rows_.data() + (std::size_t(3 * t + k)) * stride;
-    auto residual_row = [&](int j, double* r) {
-      const Stencil9 S = A;  // in registers: r cannot alias a local copy
-      const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
+    auto residual_row = [&](int j, T* r) {
+      const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: r cannot alias a local copy
+      const T *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
 #pragma omp simd
       for (int i = 1; i <= nxf; ++i) r[i] = kernels::residual(S, vm, v0, vp, f0, i);
     };
@@ -103,7 +113,7 @@ void CpuBackend::restrict_residual(const Stencil9& A, const Field& v, const Fiel
       // ring[0] holds fine row 2J-1 (the previous coarse row's 2J+1).
       residual_row(2 * J, ring[1]);
       residual_row(2 * J + 1, ring[2]);
-      double* c = fc.row(J);
+      T* c = fc.row(J);
       if (coarsening == Coarsening::Full) {
 #pragma omp simd
         for (int I = 1; I <= nxc; ++I) c[I] = kernels::full_weighting(ring[0], ring[1], ring[2], 2 * I);
@@ -124,12 +134,13 @@ namespace {
 // sweep's own rows [own_first, own_last] are written to `out`. Rows of the block's neighbours
 // (a halo of nu rows) are recomputed, so threads never wait on each other. Every value comes
 // from the same point body as a separate sweep: bitwise the same result.
+template <class T>
 class JacobiStream {
  public:
   // `scratch`: stream_scratch()'s rows, shared by the threads; thread `t` uses its own part.
-  JacobiStream(const Stencil9& A, double w, int nu, const Field& v, const Field& f, Field& out, int own_first,
-               int own_last, double* scratch, int t)
-      : A_(A),
+  JacobiStream(const Stencil9& A, T w, int nu, const BasicField<T>& v, const BasicField<T>& f, BasicField<T>& out,
+               int own_first, int own_last, T* scratch, int t)
+      : A_(stencil_as<T>(A)),
         w_(w),
         nu_(nu),
         nx_(v.shape().nx),
@@ -144,10 +155,10 @@ class JacobiStream {
 
   // Rows needed per thread: a ring of 3 for sweeps 0..nu and one more ring of 3 (residuals).
   static std::size_t scratch_rows(int nu) { return std::size_t(3 * (nu + 2)); }
-  double* ring(int k, int r) const { return scratch_ + (std::size_t(3 * k + r % 3)) * stride_; }
-  double* extra_ring(int r) const { return ring(nu_ + 1, r); }
+  T* ring(int k, int r) const { return scratch_ + (std::size_t(3 * k + r % 3)) * stride_; }
+  T* extra_ring(int r) const { return ring(nu_ + 1, r); }
   // Row r after sweep k; sweep 0 is `source_in_ring` ? ring 0 : v; boundary rows are v's.
-  const double* row(int k, int r) const {
+  const T* row(int k, int r) const {
     if (r < 1 || r > ny_ || (k == 0 && !source_in_ring_)) return v_.row(r);
     return target(k, r);
   }
@@ -162,11 +173,11 @@ class JacobiStream {
       for (int k = 1; k <= nu_; ++k) {
         const int r = i - k + 1;
         if (r < std::max(1, a - (nu_ - k)) || r > std::min(ny_, b + (nu_ - k))) continue;
-        const double *vm = row(k - 1, r - 1), *v0 = row(k - 1, r), *vp = row(k - 1, r + 1), *f0 = f_.row(r);
-        double* o = target(k, r);
+        const T *vm = row(k - 1, r - 1), *v0 = row(k - 1, r), *vp = row(k - 1, r + 1), *f0 = f_.row(r);
+        T* o = target(k, r);
         o[0] = v_.row(r)[0];  // the boundary columns stay as they are
         o[nx_ + 1] = v_.row(r)[nx_ + 1];
-        const Stencil9 S = A_;  // in registers: o cannot alias a local copy
+        const BasicStencil9<T> S = A_;  // in registers: o cannot alias a local copy
 #pragma omp simd
         for (int x = 1; x <= nx_; ++x) o[x] = kernels::jacobi(S, w_, vm, v0, vp, f0, x);
       }
@@ -175,39 +186,40 @@ class JacobiStream {
   }
 
  private:
-  double* target(int k, int r) const {
-    return k == nu_ && r >= own_first_ && r <= own_last_ ? out_.row(r) : ring(k, r);
-  }
-  const Stencil9& A_;
-  double w_;
+  T* target(int k, int r) const { return k == nu_ && r >= own_first_ && r <= own_last_ ? out_.row(r) : ring(k, r); }
+  BasicStencil9<T> A_;
+  T w_;
   int nu_, nx_, ny_;
-  const Field& v_;
-  const Field& f_;
-  Field& out_;
+  const BasicField<T>& v_;
+  const BasicField<T>& f_;
+  BasicField<T>& out_;
   int own_first_, own_last_;
-  double* scratch_;
+  T* scratch_;
   std::size_t stride_;
   bool source_in_ring_ = false;
 };
 
 }  // namespace
 
-double* CpuBackend::stream_scratch(int nu, int threads, int stride) {
-  const std::size_t rows = JacobiStream::scratch_rows(nu) * std::size_t(threads);
+template <class T>
+T* BasicCpuBackend<T>::stream_scratch(int nu, int threads, int stride) {
+  const std::size_t rows = JacobiStream<T>::scratch_rows(nu) * std::size_t(threads);
   const std::size_t size = rows * std::size_t(stride);
-  if (fused_rows_.size() < size) fused_rows_.assign(size, 0.0);  // grows once, not per cycle
+  if (fused_rows_.size() < size) fused_rows_.assign(size, T(0));  // grows once, not per cycle
   return fused_rows_.data();
 }
 
-void CpuBackend::jacobi_restrict_residual(const Stencil9& A, double omega, int nu, const Field& v, const Field& f,
-                                          Field& out, Field& fc, Coarsening coarsening) {
+template <class T>
+void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omega, int nu, const BasicField<T>& v,
+                                                  const BasicField<T>& f, BasicField<T>& out, BasicField<T>& fc,
+                                                  Coarsening coarsening) {
   if (nu < 1) throw std::logic_error("jacobi_restrict_residual: needs at least one sweep");
   count(v.shape(), pass_bytes::jacobi_restrict_residual(v.shape(), fc.shape()));
   const int nx = v.shape().nx, ny = v.shape().ny, nyc = fc.shape().ny, nxc = fc.shape().nx;
   const bool par = parallel(v.shape());
   const int nt = par ? threads_ : 1;
-  double* scratch = stream_scratch(nu, nt, v.stride());
-  const double w = omega / A.center();
+  T* scratch = stream_scratch(nu, nt, v.stride());
+  const T w = T(omega / A.center());
 #pragma omp parallel num_threads(nt) if (par)
   {
     const int t = par ? omp_get_thread_num() : 0;
@@ -216,22 +228,21 @@ void CpuBackend::jacobi_restrict_residual(const Stencil9& A, double omega, int n
       // The fine rows whose last sweep this block's residuals need, and those it owns.
       const int a = std::max(1, 2 * coarse_rows.begin - 2), b = std::min(ny, 2 * coarse_rows.end);
       const int own_last = coarse_rows.end == nyc + 1 ? ny : 2 * coarse_rows.end - 2;  // the last block: to ny
-      JacobiStream stream(A, w, nu, v, f, out, 2 * coarse_rows.begin - 1, own_last, scratch, t);
+      JacobiStream<T> stream(A, w, nu, v, f, out, 2 * coarse_rows.begin - 1, own_last, scratch, t);
       int next_coarse = coarse_rows.begin;
       stream.run(
           a, b, false, [](int) {},
           [&](int i) {
             const int r = i - nu;  // the last sweep's rows r - 1 .. r + 1 exist now
             if (r < 2 * coarse_rows.begin - 1 || r > 2 * coarse_rows.end - 1) return;
-            const double *vm = stream.row(nu, r - 1), *v0 = stream.row(nu, r), *vp = stream.row(nu, r + 1),
-                         *f0 = f.row(r);
-            double* res = stream.extra_ring(r);
-            const Stencil9 S = A;
+            const T *vm = stream.row(nu, r - 1), *v0 = stream.row(nu, r), *vp = stream.row(nu, r + 1), *f0 = f.row(r);
+            T* res = stream.extra_ring(r);
+            const BasicStencil9<T> S = stencil_as<T>(A);
 #pragma omp simd
             for (int x = 1; x <= nx; ++x) res[x] = kernels::residual(S, vm, v0, vp, f0, x);
             if (r != 2 * next_coarse + 1) return;
-            const double *r0 = stream.extra_ring(r - 2), *r1 = stream.extra_ring(r - 1), *r2 = res;
-            double* c = fc.row(next_coarse++);
+            const T *r0 = stream.extra_ring(r - 2), *r1 = stream.extra_ring(r - 1), *r2 = res;
+            T* c = fc.row(next_coarse++);
             if (coarsening == Coarsening::Full) {
 #pragma omp simd
               for (int I = 1; I <= nxc; ++I) c[I] = kernels::full_weighting(r0, r1, r2, 2 * I);
@@ -244,25 +255,27 @@ void CpuBackend::jacobi_restrict_residual(const Stencil9& A, double omega, int n
   }
 }
 
-void CpuBackend::prolong_add_jacobi(const Stencil9& A, double omega, int nu, const Field& vc, const Field& v,
-                                    const Field& f, Field& out, Coarsening coarsening) {
+template <class T>
+void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int nu, const BasicField<T>& vc,
+                                            const BasicField<T>& v, const BasicField<T>& f, BasicField<T>& out,
+                                            Coarsening coarsening) {
   if (nu < 1) throw std::logic_error("prolong_add_jacobi: needs at least one sweep");
   count(v.shape(), pass_bytes::prolong_add_jacobi(v.shape(), vc.shape()));
   const int nx = v.shape().nx, ny = v.shape().ny, nxc = vc.shape().nx;
   const bool par = parallel(v.shape());
   const int nt = par ? threads_ : 1;
-  double* scratch = stream_scratch(nu, nt, v.stride());
-  const double w = omega / A.center();
+  T* scratch = stream_scratch(nu, nt, v.stride());
+  const T w = T(omega / A.center());
 #pragma omp parallel num_threads(nt) if (par)
   {
     const int t = par ? omp_get_thread_num() : 0;
     const RowRange rows = block_of(ny, t, nt);
     if (rows.begin < rows.end) {
-      JacobiStream stream(A, w, nu, v, f, out, rows.begin, rows.end - 1, scratch, t);
+      JacobiStream<T> stream(A, w, nu, v, f, out, rows.begin, rows.end - 1, scratch, t);
       // Sweep 0: v + Prolong(vc), as prolong_add computes it, into ring 0.
       auto prolonged_row = [&](int j) {
-        const double *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1), *vj = v.row(j);
-        double* o = stream.ring(0, j);
+        const T *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1), *vj = v.row(j);
+        T* o = stream.ring(0, j);
         o[0] = vj[0];
         o[nx + 1] = vj[nx + 1];
         if (coarsening == Coarsening::SemiY) {
@@ -282,12 +295,13 @@ void CpuBackend::prolong_add_jacobi(const Stencil9& A, double omega, int nu, con
   }
 }
 
-void CpuBackend::prolong_add(const Field& vc, Field& v, Coarsening coarsening) {
+template <class T>
+void BasicCpuBackend<T>::prolong_add(const BasicField<T>& vc, BasicField<T>& v, Coarsening coarsening) {
   count(v.shape(), pass_bytes::prolong_add(v.shape(), vc.shape()));
   const int nxc = vc.shape().nx, nx = v.shape().nx;
   for_rows(v.shape(), [&](int j) {
-    const double *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1);
-    double* o = v.row(j);
+    const T *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1);
+    T* o = v.row(j);
     if (coarsening == Coarsening::SemiY) {
 #pragma omp simd
       for (int i = 1; i <= nx; ++i) o[i] += kernels::linear_y(cJ, cJ1, i, j);
@@ -304,9 +318,10 @@ void CpuBackend::prolong_add(const Field& vc, Field& v, Coarsening coarsening) {
   });
 }
 
-void CpuBackend::gauss_seidel(const Stencil9& A, Field& v, const Field& f, bool reverse) {
+template <class T>
+void BasicCpuBackend<T>::gauss_seidel(const Stencil9& A, BasicField<T>& v, const BasicField<T>& f, bool reverse) {
   const int nx = v.shape().nx, ny = v.shape().ny;
-  const double inv_diag = 1.0 / A.center();
+  const T inv_diag = T(1.0 / A.center());
   // Colour k: points with (i + j) % 2 == k / 2 on rows with j % 2 == (k % 2 == 0 ? 1 : 0).
   for (int step = 0; step < 4; ++step) {
     count(v.shape(), pass_bytes::gauss_seidel_colour(v.shape()));
@@ -316,16 +331,18 @@ void CpuBackend::gauss_seidel(const Stencil9& A, Field& v, const Field& f, bool 
 #pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
     for (int r = 0; r < rows; ++r) {
       const int j = first_row + 2 * r;
-      const double *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
-      double* v0 = v.row(j);
+      const T *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
+      T* v0 = v.row(j);
       const int first_i = ((j + black) % 2 == 0) ? 2 : 1;  // (i + j) % 2 == black
-      const Stencil9 S = A;                                // in registers: v0 cannot alias a local copy
+      const BasicStencil9<T> S = stencil_as<T>(A);         // in registers: v0 cannot alias a local copy
       for (int i = first_i; i <= nx; i += 2) v0[i] = kernels::gauss_seidel(S, inv_diag, vm, v0, vp, f0, i);
     }
   }
 }
 
-void CpuBackend::zebra_x(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f, bool odd_first) {
+template <class T>
+void BasicCpuBackend<T>::zebra_x(const Stencil9& A, const TridiagonalFactor& line, BasicField<T>& v,
+                                 const BasicField<T>& f, bool odd_first) {
   const int nx = v.shape().nx, ny = v.shape().ny;
   const double *lower = line.lower(), *cprime = line.cprime(), *inv = line.inv_denom();
   constexpr int kBlock = 8;  // rows solved together: independent recurrences overlap in the core
@@ -336,28 +353,30 @@ void CpuBackend::zebra_x(const Stencil9& A, const TridiagonalFactor& line, Field
     const int blocks = (rows + kBlock - 1) / kBlock;
 #pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
     for (int b = 0; b < blocks; ++b) {
-      double* x[kBlock];
+      T* x[kBlock];
       const int count_rows = std::min(kBlock, rows - b * kBlock);
       for (int r = 0; r < count_rows; ++r) {
         const int j = first_row + 2 * (b * kBlock + r);
-        const double *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
+        const T *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
         x[r] = v.row(j);
-        const Stencil9 S = A;  // in registers: x cannot alias a local copy
-        double* xr = x[r];
+        const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: x cannot alias a local copy
+        T* xr = x[r];
 #pragma omp simd
         for (int i = 1; i <= nx; ++i) xr[i] = kernels::x_line_rhs(S, vm, vp, f0, i);
       }
       // x[r][0] and x[r][nx+1] are the zero boundary: the recurrences start and end there.
       for (int i = 1; i <= nx; ++i)
         for (int r = 0; r < count_rows; ++r)
-          x[r][i] = kernels::thomas_forward(x[r][i], lower[i - 1], x[r][i - 1], inv[i - 1]);
+          x[r][i] = kernels::thomas_forward(x[r][i], T(lower[i - 1]), x[r][i - 1], T(inv[i - 1]));
       for (int i = nx; i >= 1; --i)
-        for (int r = 0; r < count_rows; ++r) x[r][i] = kernels::thomas_backward(x[r][i], cprime[i - 1], x[r][i + 1]);
+        for (int r = 0; r < count_rows; ++r) x[r][i] = kernels::thomas_backward(x[r][i], T(cprime[i - 1]), x[r][i + 1]);
     }
   }
 }
 
-void CpuBackend::zebra_y(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f, bool odd_first) {
+template <class T>
+void BasicCpuBackend<T>::zebra_y(const Stencil9& A, const TridiagonalFactor& line, BasicField<T>& v,
+                                 const BasicField<T>& f, bool odd_first) {
   const int nx = v.shape().nx, ny = v.shape().ny;
   const double *lower = line.lower(), *cprime = line.cprime(), *inv = line.inv_denom();
   for (int pass = 0; pass < 2; ++pass) {
@@ -374,180 +393,226 @@ void CpuBackend::zebra_y(const Stencil9& A, const TridiagonalFactor& line, Field
       const RowRange mine = block_of(cols, t, nt);  // column indices 1..cols
       const int i0 = first_col + 2 * (mine.begin - 1), i1 = first_col + 2 * (mine.end - 1);
       for (int j = 1; j <= ny; ++j) {
-        const double *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
-        double* v0 = v.row(j);
-        const Stencil9 S = A;  // in registers: v0 cannot alias a local copy
+        const T *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
+        T* v0 = v.row(j);
+        const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: v0 cannot alias a local copy
         for (int i = i0; i < i1; i += 2)
-          v0[i] = kernels::thomas_forward(kernels::y_line_rhs(S, vm, v0, vp, f0, i), lower[j - 1], vm[i], inv[j - 1]);
+          v0[i] =
+              kernels::thomas_forward(kernels::y_line_rhs(S, vm, v0, vp, f0, i), T(lower[j - 1]), vm[i], T(inv[j - 1]));
       }
       for (int j = ny; j >= 1; --j) {
-        const double* vp = v.row(j + 1);
-        double* v0 = v.row(j);
-        for (int i = i0; i < i1; i += 2) v0[i] = kernels::thomas_backward(v0[i], cprime[j - 1], vp[i]);
+        const T* vp = v.row(j + 1);
+        T* v0 = v.row(j);
+        for (int i = i0; i < i1; i += 2) v0[i] = kernels::thomas_backward(v0[i], T(cprime[j - 1]), vp[i]);
       }
     }
   }
 }
 
-void CpuBackend::coarse_solve(const BandedLU& lu, const Field& f, Field& v) {
+template <class T>
+void BasicCpuBackend<T>::coarse_solve(const BandedLU& lu, const BasicField<T>& f, BasicField<T>& v) {
   count(v.shape(), pass_bytes::coarse_solve(v.shape()));
-  lu.solve(f, v);
+  if constexpr (std::is_same_v<T, double>) {
+    lu.solve(f, v);
+  } else {  // the factor is double: solve in double through the level's host copies
+    download(f, coarse_f_);
+    if (!(coarse_v_.shape() == v.shape())) coarse_v_ = Field(v.shape());
+    lu.solve(coarse_f_, coarse_v_);
+    upload(coarse_v_, v);
+  }
 }
 
-void CpuBackend::fill(Field& x, double value) {
+template <class T>
+void BasicCpuBackend<T>::fill(BasicField<T>& x, double value) {
   count(x.shape(), pass_bytes::fill(x.shape()));
-  std::span<double> all = x.values();
+  std::span<T> all = x.values();
   const std::size_t n = all.size();
-  double* p = all.data();
+  T* p = all.data();
 #pragma omp parallel for num_threads(threads_) if (parallel(x.shape())) schedule(static)
-  for (std::size_t k = 0; k < n; ++k) p[k] = value;
+  for (std::size_t k = 0; k < n; ++k) p[k] = T(value);
 }
 
-void CpuBackend::copy(const Field& x, Field& y) {
+template <class T>
+void BasicCpuBackend<T>::copy(const BasicField<T>& x, BasicField<T>& y) {
   count(x.shape(), pass_bytes::copy(x.shape()));
   const std::size_t n = x.values().size();
-  const double* src = x.data();
-  double* dst = y.data();
+  const T* src = x.data();
+  T* dst = y.data();
 #pragma omp parallel for num_threads(threads_) if (parallel(x.shape())) schedule(static)
   for (std::size_t k = 0; k < n; ++k) dst[k] = src[k];
 }
 
-void CpuBackend::residual(const Stencil9& A, const Field& v, const Field& f, Field& r) {
+template <class T>
+void BasicCpuBackend<T>::residual(const Stencil9& A, const BasicField<T>& v, const BasicField<T>& f, BasicField<T>& r) {
   count(v.shape(), pass_bytes::residual(v.shape()));
   const int nx = v.shape().nx;
   for_rows(v.shape(), [&](int j) {
-    const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
-    double* o = r.row(j);
-    const Stencil9 S = A;  // in registers: o cannot alias a local copy
+    const T *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
+    T* o = r.row(j);
+    const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: o cannot alias a local copy
 #pragma omp simd
     for (int i = 1; i <= nx; ++i) o[i] = kernels::residual(S, vm, v0, vp, f0, i);
   });
 }
 
-void CpuBackend::apply(const Stencil9& A, const Field& u, Field& out) {
+template <class T>
+void BasicCpuBackend<T>::apply(const Stencil9& A, const BasicField<T>& u, BasicField<T>& out) {
   count(u.shape(), pass_bytes::two_arrays(u.shape()));
   const int nx = u.shape().nx;
   for_rows(u.shape(), [&](int j) {
-    const double *um = u.row(j - 1), *u0 = u.row(j), *up = u.row(j + 1);
-    double* o = out.row(j);
-    const Stencil9 S = A;  // in registers: o cannot alias a local copy
+    const T *um = u.row(j - 1), *u0 = u.row(j), *up = u.row(j + 1);
+    T* o = out.row(j);
+    const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: o cannot alias a local copy
 #pragma omp simd
     for (int i = 1; i <= nx; ++i) o[i] = kernels::apply_stencil(S, um, u0, up, i);
   });
 }
 
-double CpuBackend::dot(const Field& x, const Field& y) {
+template <class T>
+double BasicCpuBackend<T>::dot(const BasicField<T>& x, const BasicField<T>& y) {
   count(x.shape(), pass_bytes::two_arrays(x.shape()));
   const int nx = x.shape().nx;
   return sum_rows(x.shape(), [&](int j) {
-    const double *a = x.row(j), *b = y.row(j);
+    const T *a = x.row(j), *b = y.row(j);
     double row = 0.0;
 #pragma omp simd reduction(+ : row)
-    for (int i = 1; i <= nx; ++i) row += a[i] * b[i];
+    for (int i = 1; i <= nx; ++i) row += double(a[i]) * double(b[i]);
     return row;
   });
 }
 
-double CpuBackend::apply_dot(const Stencil9& A, const Field& p, Field& q) {
+template <class T>
+double BasicCpuBackend<T>::apply_dot(const Stencil9& A, const BasicField<T>& p, BasicField<T>& q) {
   count(p.shape(), pass_bytes::apply_dot(p.shape()));
   const int nx = p.shape().nx;
   return sum_rows(p.shape(), [&](int j) {
-    const double *pm = p.row(j - 1), *p0 = p.row(j), *pp = p.row(j + 1);
-    double* o = q.row(j);
-    const Stencil9 S = A;  // in registers: o cannot alias a local copy
+    const T *pm = p.row(j - 1), *p0 = p.row(j), *pp = p.row(j + 1);
+    T* o = q.row(j);
+    const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: o cannot alias a local copy
     double row = 0.0;
 #pragma omp simd reduction(+ : row)
     for (int i = 1; i <= nx; ++i) {
       o[i] = kernels::apply_stencil(S, pm, p0, pp, i);
-      row += p0[i] * o[i];
+      row += double(p0[i]) * double(o[i]);
     }
     return row;
   });
 }
 
-double CpuBackend::axpy_norm2(double a, const Field& x, Field& y, const Field* minus) {
+template <class T>
+double BasicCpuBackend<T>::axpy_norm2(double a, const BasicField<T>& x, BasicField<T>& y, const BasicField<T>* minus) {
   count(x.shape(), pass_bytes::axpy_norm2(x.shape(), minus != nullptr));
   const int nx = x.shape().nx;
   return sum_rows(x.shape(), [&](int j) {
-    const double* s = x.row(j);
-    double* d = y.row(j);
+    const T* s = x.row(j);
+    T* d = y.row(j);
     double row = 0.0;
     if (minus) {
-      const double* m = minus->row(j);
+      const T* m = minus->row(j);
 #pragma omp simd reduction(+ : row)
       for (int i = 1; i <= nx; ++i) {
-        d[i] += a * s[i];
-        row += (d[i] - m[i]) * (d[i] - m[i]);
+        d[i] += T(a) * s[i];
+        const double e = double(d[i]) - double(m[i]);
+        row += e * e;
       }
     } else {
 #pragma omp simd reduction(+ : row)
       for (int i = 1; i <= nx; ++i) {
-        d[i] += a * s[i];
-        row += d[i] * d[i];
+        d[i] += T(a) * s[i];
+        row += double(d[i]) * double(d[i]);
       }
     }
     return row;
   });
 }
 
-double CpuBackend::residual_norm2(const Stencil9& A, const Field& v, const Field& f) {
+template <class T>
+double BasicCpuBackend<T>::residual_norm2(const Stencil9& A, const BasicField<T>& v, const BasicField<T>& f) {
   count(v.shape(), pass_bytes::residual_norm2(v.shape()));
   const int nx = v.shape().nx;
   return sum_rows(v.shape(), [&](int j) {
-    const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
-    const Stencil9 S = A;
+    const T *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
+    const BasicStencil9<T> S = stencil_as<T>(A);
     double row = 0.0;
 #pragma omp simd reduction(+ : row)
     for (int i = 1; i <= nx; ++i) {
-      const double r = kernels::residual(S, vm, v0, vp, f0, i);
+      const double r = double(kernels::residual(S, vm, v0, vp, f0, i));
       row += r * r;
     }
     return row;
   });
 }
 
-void CpuBackend::axpy(double a, const Field& x, Field& y) {
+template <class T>
+void BasicCpuBackend<T>::axpy(double a, const BasicField<T>& x, BasicField<T>& y) {
   count(x.shape(), pass_bytes::three_arrays(x.shape()));
   const int nx = x.shape().nx;
   for_rows(x.shape(), [&](int j) {
-    const double* s = x.row(j);
-    double* d = y.row(j);
+    const T* s = x.row(j);
+    T* d = y.row(j);
 #pragma omp simd
-    for (int i = 1; i <= nx; ++i) d[i] += a * s[i];
+    for (int i = 1; i <= nx; ++i) d[i] += T(a) * s[i];
   });
 }
 
-void CpuBackend::xpay(const Field& x, double b, Field& y) {
+template <class T>
+void BasicCpuBackend<T>::xpay(const BasicField<T>& x, double b, BasicField<T>& y) {
   count(x.shape(), pass_bytes::three_arrays(x.shape()));
   const int nx = x.shape().nx;
   for_rows(x.shape(), [&](int j) {
-    const double* s = x.row(j);
-    double* d = y.row(j);
+    const T* s = x.row(j);
+    T* d = y.row(j);
 #pragma omp simd
-    for (int i = 1; i <= nx; ++i) d[i] = s[i] + b * d[i];
+    for (int i = 1; i <= nx; ++i) d[i] = s[i] + T(b) * d[i];
   });
 }
 
-void CpuBackend::triad(double s, const Field& b, const Field& c, Field& a) {
+template <class T>
+void BasicCpuBackend<T>::triad(double s, const BasicField<T>& b, const BasicField<T>& c, BasicField<T>& a) {
   count(a.shape(), pass_bytes::three_arrays(a.shape()));
   const int nx = a.shape().nx;
   for_rows(a.shape(), [&](int j) {
-    const double *pb = b.row(j), *pc = c.row(j);
-    double* pa = a.row(j);
+    const T *pb = b.row(j), *pc = c.row(j);
+    T* pa = a.row(j);
 #pragma omp simd
-    for (int i = 1; i <= nx; ++i) pa[i] = kernels::triad(pb[i], pc[i], s);
+    for (int i = 1; i <= nx; ++i) pa[i] = kernels::triad(pb[i], pc[i], T(s));
   });
 }
 
-void CpuBackend::image(const Stencil9& A, bool residual_view, const Field& v, const Field& f, const Field* exact,
-                       float* out) {
+template <class T>
+void BasicCpuBackend<T>::image(const Stencil9& A, bool residual_view, const BasicField<T>& v, const BasicField<T>& f,
+                               const BasicField<T>* exact, float* out) {
   const int nx = v.shape().nx;
   for_rows(v.shape(), [&](int j) {
-    const double *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
-    const double* e0 = exact ? exact->row(j) : nullptr;
+    const T *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
+    const T* e0 = exact ? exact->row(j) : nullptr;
     float* o = out + std::size_t(j - 1) * std::size_t(nx) - 1;
-    for (int i = 1; i <= nx; ++i) o[i] = kernels::image_value(A, residual_view, vm, v0, vp, f0, e0, i);
+    const BasicStencil9<T> S = stencil_as<T>(A);
+    for (int i = 1; i <= nx; ++i) o[i] = kernels::image_value(S, residual_view, vm, v0, vp, f0, e0, i);
   });
 }
+
+template <class T>
+void BasicCpuBackend<T>::upload(const Field& host, BasicField<T>& vector) {
+  if constexpr (std::is_same_v<T, double>) {
+    vector = host;
+  } else {  // rounded to T, ring included
+    if (!(vector.shape() == host.shape())) vector = BasicField<T>(host.shape());
+    std::transform(host.values().begin(), host.values().end(), vector.values().begin(), [](double x) { return T(x); });
+  }
+}
+
+template <class T>
+void BasicCpuBackend<T>::download(const BasicField<T>& vector, Field& host) {
+  if constexpr (std::is_same_v<T, double>) {
+    host = vector;
+  } else {
+    if (!(host.shape() == vector.shape())) host = Field(vector.shape());
+    std::copy(vector.values().begin(), vector.values().end(), host.values().begin());
+  }
+}
+
+template class BasicCpuBackend<double>;
+template class BasicCpuBackend<float>;
 
 }  // namespace kcycle

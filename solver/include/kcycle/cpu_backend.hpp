@@ -2,6 +2,9 @@
 // The CPU backend: thin OpenMP loops over rows around the shared point bodies in
 // kernels.hpp. Each public operation is one "launch" (the paper's unit of overhead) and is
 // counted. Coarse levels, where forking threads costs more than it saves, run on one thread.
+// T is the type its vectors hold and its sweeps compute in: CpuBackend (double), or
+// FloatCpuBackend for the hierarchy of a mixed-precision solve (half the bytes, twice the
+// values per vector instruction); reductions return double in both.
 #include <algorithm>
 #include <cstdint>
 #include <string_view>
@@ -16,17 +19,18 @@
 
 namespace kcycle {
 
-class CpuBackend {
+template <class T>
+class BasicCpuBackend {
  public:
-  using Vector = Field;
+  using Vector = BasicField<T>;
   using LineFactor = TridiagonalFactor;  // host memory already: used as it is
   using CoarseSolver = BandedLU;
   static constexpr std::string_view name() { return "cpu"; }
   static constexpr bool kDeviceMemory = false;
 
   // threads <= 0: OpenMP's default (all cores).
-  explicit CpuBackend(int threads = 0);
-  explicit CpuBackend(const ExecutionTarget& target) : CpuBackend(target.threads) {}
+  explicit BasicCpuBackend(int threads = 0);
+  explicit BasicCpuBackend(const ExecutionTarget& target) : BasicCpuBackend(target.threads) {}
 
   int threads() const { return threads_; }
   // Below this many unknowns an operation runs on one thread (measured: levels of 63^2 and
@@ -34,62 +38,62 @@ class CpuBackend {
   static constexpr std::size_t kParallelThreshold = 4096;
 
   // A zero-filled field; also sizes the scratch space the fused restriction needs.
-  Field make_vector(GridShape shape);
+  Vector make_vector(GridShape shape);
   TridiagonalFactor make_line_factor(TridiagonalFactor factor) const { return factor; }
   BandedLU make_coarse_solver(BandedLU lu) const { return lu; }
 
   // --- multigrid operations ---------------------------------------------------------
   // out <- one damped Jacobi sweep applied to v (out's boundary must equal v's).
-  void jacobi(const Stencil9& A, double omega, const Field& v, const Field& f, Field& out);
+  void jacobi(const Stencil9& A, double omega, const Vector& v, const Vector& f, Vector& out);
   // One Gauss-Seidel sweep in place, in four colours: red points (i+j even) on odd rows, on
   // even rows, then black points likewise (reverse: the opposite order, the adjoint sweep).
   // Red-black alone would race: the 9-point stencil couples diagonal neighbours, which share
   // a red-black colour. On a 5-point stencil this is exactly red-black Gauss-Seidel.
   // Four launches.
-  void gauss_seidel(const Stencil9& A, Field& v, const Field& f, bool reverse);
+  void gauss_seidel(const Stencil9& A, Vector& v, const Vector& f, bool reverse);
   // One zebra sweep of exact x-line (grid row) solves: odd rows then even rows, or even then
   // odd. `line` factors the row matrix (a[1][0], a[1][1], a[1][2]). Two launches.
-  void zebra_x(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f, bool odd_first);
+  void zebra_x(const Stencil9& A, const TridiagonalFactor& line, Vector& v, const Vector& f, bool odd_first);
   // The same along y-lines (grid columns); `line` factors (a[0][1], a[1][1], a[2][1]).
-  void zebra_y(const Stencil9& A, const TridiagonalFactor& line, Field& v, const Field& f, bool odd_first);
+  void zebra_y(const Stencil9& A, const TridiagonalFactor& line, Vector& v, const Vector& f, bool odd_first);
   // fc <- Restrict(f - A v), full weighting (Full) or (1/4)[1 2 1] in y (SemiY). The
   // residual is formed row by row in scratch and never written to memory.
-  void restrict_residual(const Stencil9& A, const Field& v, const Field& f, Field& fc,
+  void restrict_residual(const Stencil9& A, const Vector& v, const Vector& f, Vector& fc,
                          Coarsening coarsening = Coarsening::Full);
   // out <- nu Jacobi sweeps applied to v, and fc <- Restrict(f - A out), in one pass over
   // memory (rows stream through per-thread rings): bitwise what nu jacobi() calls (ping-pong
   // between v and out) and restrict_residual() give. v itself is left as it was. One launch.
-  void jacobi_restrict_residual(const Stencil9& A, double omega, int nu, const Field& v, const Field& f, Field& out,
-                                Field& fc, Coarsening coarsening = Coarsening::Full);
+  void jacobi_restrict_residual(const Stencil9& A, double omega, int nu, const Vector& v, const Vector& f, Vector& out,
+                                Vector& fc, Coarsening coarsening = Coarsening::Full);
   // v <- v + Prolong(vc): bilinear (Full) or linear in y (SemiY).
   // out <- nu Jacobi sweeps applied to v + Prolong(vc), in one pass over memory: bitwise what
   // prolong_add() and nu jacobi() calls give. v itself is left as it was. One launch.
-  void prolong_add_jacobi(const Stencil9& A, double omega, int nu, const Field& vc, const Field& v, const Field& f,
-                          Field& out, Coarsening coarsening = Coarsening::Full);
-  void prolong_add(const Field& vc, Field& v, Coarsening coarsening = Coarsening::Full);
-  void coarse_solve(const BandedLU& lu, const Field& f, Field& v);
+  void prolong_add_jacobi(const Stencil9& A, double omega, int nu, const Vector& vc, const Vector& v, const Vector& f,
+                          Vector& out, Coarsening coarsening = Coarsening::Full);
+  void prolong_add(const Vector& vc, Vector& v, Coarsening coarsening = Coarsening::Full);
+  void coarse_solve(const BandedLU& lu, const Vector& f, Vector& v);
 
   // --- vector operations on interiors (boundary rings untouched) -----------------------
-  void fill(Field& x, double value);  // whole field, ring included
-  void copy(const Field& x, Field& y);
-  void residual(const Stencil9& A, const Field& v, const Field& f, Field& r);
-  void apply(const Stencil9& A, const Field& u, Field& out);
-  double dot(const Field& x, const Field& y);
-  void axpy(double a, const Field& x, Field& y);                   // y <- y + a x
-  void xpay(const Field& x, double b, Field& y);                   // y <- x + b y
-  void triad(double s, const Field& b, const Field& c, Field& a);  // a <- b + s c
+  void fill(Vector& x, double value);  // whole field, ring included
+  void copy(const Vector& x, Vector& y);
+  void residual(const Stencil9& A, const Vector& v, const Vector& f, Vector& r);
+  void apply(const Stencil9& A, const Vector& u, Vector& out);
+  double dot(const Vector& x, const Vector& y);
+  void axpy(double a, const Vector& x, Vector& y);                    // y <- y + a x
+  void xpay(const Vector& x, double b, Vector& y);                    // y <- x + b y
+  void triad(double s, const Vector& b, const Vector& c, Vector& a);  // a <- b + s c
   // Fused forms that return a reduction of what they compute anyway, so Krylov steps and
   // norms cost no extra pass over memory:
-  double apply_dot(const Stencil9& A, const Field& p, Field& q);  // q <- A p; returns (p, q)
+  double apply_dot(const Stencil9& A, const Vector& p, Vector& q);  // q <- A p; returns (p, q)
   // y <- y + a x; returns |y - minus|^2 of the updated y (|y|^2 when minus is null).
-  double axpy_norm2(double a, const Field& x, Field& y, const Field* minus);
-  double residual_norm2(const Stencil9& A, const Field& v, const Field& f);  // |f - A v|^2; writes nothing
+  double axpy_norm2(double a, const Vector& x, Vector& y, const Vector* minus);
+  double residual_norm2(const Stencil9& A, const Vector& v, const Vector& f);  // |f - A v|^2; writes nothing
   // out (nx*ny floats, row-major): kernels::image_value at every interior point.
-  void image(const Stencil9& A, bool residual_view, const Field& v, const Field& f, const Field* exact, float* out);
+  void image(const Stencil9& A, bool residual_view, const Vector& v, const Vector& f, const Vector* exact, float* out);
 
   // Host transfers: the CPU backend's vectors are host fields already (not counted).
-  void upload(const Field& host, Field& vector) { vector = host; }
-  void download(const Field& vector, Field& host) { host = vector; }
+  void upload(const Field& host, Vector& vector);
+  void download(const Vector& vector, Field& host);
   void download(const float* values, std::size_t count, float* host) { std::copy_n(values, count, host); }
   void synchronize() {}
 
@@ -111,20 +115,27 @@ class CpuBackend {
   void for_rows(const GridShape& shape, Body&& body) const;
   template <class RowSum>
   double sum_rows(const GridShape& shape, RowSum&& row_sum) const;
-  double* stream_scratch(int nu, int threads, int stride);  // the fused passes' row rings, grown once
+  T* stream_scratch(int nu, int threads, int stride);  // the fused passes' row rings, grown once
+  // `bytes` as pass_bytes counts them for doubles; T's arrays move sizeof(T) per value.
   void count(const GridShape& shape, std::uint64_t bytes) {
     ++launches_;
     points_ += shape.unknowns();
-    bytes_ += bytes;
+    bytes_ += bytes * sizeof(T) / sizeof(double);
   }
   int threads_;
   std::uint64_t launches_ = 0;
   std::uint64_t points_ = 0;
   std::uint64_t bytes_ = 0;
-  std::vector<double> restrict_rows_;  // 3 residual rows per thread
-  std::vector<double> fused_rows_;     // jacobi_restrict_residual's rings, grown once
+  std::vector<T> restrict_rows_;  // 3 residual rows per thread
+  std::vector<T> fused_rows_;     // jacobi_restrict_residual's rings, grown once
   int restrict_row_stride_ = 0;
+  Field coarse_f_, coarse_v_;  // float backend: the coarsest level in double for the LU solve
 };
+using CpuBackend = BasicCpuBackend<double>;
+using FloatCpuBackend = BasicCpuBackend<float>;
+extern template class BasicCpuBackend<double>;
+extern template class BasicCpuBackend<float>;
 static_assert(MultigridBackend<CpuBackend>);
+static_assert(MultigridBackend<FloatCpuBackend>);
 
 }  // namespace kcycle

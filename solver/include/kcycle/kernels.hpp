@@ -2,6 +2,8 @@
 // Point bodies of the multigrid operations, written once for every backend. Each takes
 // row pointers (row j-1, j, j+1 of a field with ghost ring) and an x index, so a backend
 // decides only how to loop: OpenMP over rows on the CPU, one thread per point on a GPU.
+// T is the type the values are stored and computed in: double, or float in the hierarchy of
+// a mixed-precision solve (constants are rounded to T, so a double body is unchanged).
 #include "kcycle/host_device.hpp"
 #include "kcycle/stencil.hpp"
 
@@ -10,66 +12,73 @@ namespace kcycle::kernels {
 // (A u)(i, j) for rows below (um), at (u0) and above (up) row j. Two independent chains of
 // multiply-adds: one 9-term chain made the sweep latency-bound; three chains cost one more
 // addition a point (measured on the CPU: the sweep is bound by its loads, not its operations).
-KCYCLE_HD double apply_stencil(const Stencil9& s, const double* um, const double* u0, const double* up, int i) {
-  const double near = s.a[1][1] * u0[i] + s.a[1][0] * u0[i - 1] + s.a[1][2] * u0[i + 1] + s.a[0][1] * um[i];
-  const double far =
+template <class T>
+KCYCLE_HD T apply_stencil(const BasicStencil9<T>& s, const T* um, const T* u0, const T* up, int i) {
+  const T near = s.a[1][1] * u0[i] + s.a[1][0] * u0[i - 1] + s.a[1][2] * u0[i + 1] + s.a[0][1] * um[i];
+  const T far =
       s.a[0][0] * um[i - 1] + s.a[0][2] * um[i + 1] + s.a[2][0] * up[i - 1] + s.a[2][1] * up[i] + s.a[2][2] * up[i + 1];
   return near + far;
 }
 
 // r = f - A v at (i, j), in the same two chains (f starts the first: one operation fewer).
-KCYCLE_HD double residual(const Stencil9& s, const double* vm, const double* v0, const double* vp, const double* f0,
-                          int i) {
-  const double near = f0[i] - s.a[1][1] * v0[i] - s.a[1][0] * v0[i - 1] - s.a[1][2] * v0[i + 1] - s.a[0][1] * vm[i];
-  const double far =
+template <class T>
+KCYCLE_HD T residual(const BasicStencil9<T>& s, const T* vm, const T* v0, const T* vp, const T* f0, int i) {
+  const T near = f0[i] - s.a[1][1] * v0[i] - s.a[1][0] * v0[i - 1] - s.a[1][2] * v0[i + 1] - s.a[0][1] * vm[i];
+  const T far =
       s.a[0][0] * vm[i - 1] + s.a[0][2] * vm[i + 1] + s.a[2][0] * vp[i - 1] + s.a[2][1] * vp[i] + s.a[2][2] * vp[i + 1];
   return near - far;
 }
 
 // One damped Jacobi update: v + omega (f - A v) / a_center. `omega_over_diag` is
 // omega / a_center, computed once per sweep.
-KCYCLE_HD double jacobi(const Stencil9& s, double omega_over_diag, const double* vm, const double* v0, const double* vp,
-                        const double* f0, int i) {
+template <class T>
+KCYCLE_HD T jacobi(const BasicStencil9<T>& s, T omega_over_diag, const T* vm, const T* v0, const T* vp, const T* f0,
+                   int i) {
   return v0[i] + omega_over_diag * residual(s, vm, v0, vp, f0, i);
 }
 
 // Full weighting (1/16)[1 2 1; 2 4 2; 1 2 1] of fine rows rm, r0, rp around fine x index i.
-KCYCLE_HD double full_weighting(const double* rm, const double* r0, const double* rp, int i) {
-  return 0.0625 * ((rm[i - 1] + rm[i + 1] + rp[i - 1] + rp[i + 1]) + 2.0 * (rm[i] + rp[i] + r0[i - 1] + r0[i + 1]) +
-                   4.0 * r0[i]);
+template <class T>
+KCYCLE_HD T full_weighting(const T* rm, const T* r0, const T* rp, int i) {
+  return T(0.0625) * ((rm[i - 1] + rm[i + 1] + rp[i - 1] + rp[i + 1]) + T(2) * (rm[i] + rp[i] + r0[i - 1] + r0[i + 1]) +
+                      T(4) * r0[i]);
 }
 
 // Bilinear interpolation from coarse rows cJ (coarse row j/2) and cJ1 (the row above) to
 // fine point (2I + odd_x, j), fine point 2I coinciding with coarse point I. Odd fine indices
 // take the mean of their two coarse neighbours. A loop over I with a constant odd_x reads
 // cJ contiguously (vectorizes without gathers).
-KCYCLE_HD double bilinear_at(const double* cJ, const double* cJ1, int I, int odd_x, int j) {
-  const double tx = 0.5 * odd_x;
-  const double ty = 0.5 * (j & 1);
-  return (1.0 - ty) * ((1.0 - tx) * cJ[I] + tx * cJ[I + 1]) + ty * ((1.0 - tx) * cJ1[I] + tx * cJ1[I + 1]);
+template <class T>
+KCYCLE_HD T bilinear_at(const T* cJ, const T* cJ1, int I, int odd_x, int j) {
+  const T tx = T(0.5) * T(odd_x);
+  const T ty = T(0.5) * T(j & 1);
+  return (T(1) - ty) * ((T(1) - tx) * cJ[I] + tx * cJ[I + 1]) + ty * ((T(1) - tx) * cJ1[I] + tx * cJ1[I + 1]);
 }
 // The same at fine point (i, j).
-KCYCLE_HD double bilinear(const double* cJ, const double* cJ1, int i, int j) {
+template <class T>
+KCYCLE_HD T bilinear(const T* cJ, const T* cJ1, int i, int j) {
   return bilinear_at(cJ, cJ1, i >> 1, i & 1, j);
 }
 
 // Gauss-Seidel point update (no damping): v + (f - A v) / a_center, in place.
-KCYCLE_HD double gauss_seidel(const Stencil9& s, double inv_diag, const double* vm, const double* v0, const double* vp,
-                              const double* f0, int i) {
+template <class T>
+KCYCLE_HD T gauss_seidel(const BasicStencil9<T>& s, T inv_diag, const T* vm, const T* v0, const T* vp, const T* f0,
+                         int i) {
   return v0[i] + inv_diag * residual(s, vm, v0, vp, f0, i);
 }
 
 // Right-hand side of the x-line (grid row) through (i, j): f minus the couplings to rows
 // j-1 and j+1, which a line solve of row j holds fixed.
-KCYCLE_HD double x_line_rhs(const Stencil9& s, const double* vm, const double* vp, const double* f0, int i) {
+template <class T>
+KCYCLE_HD T x_line_rhs(const BasicStencil9<T>& s, const T* vm, const T* vp, const T* f0, int i) {
   return f0[i] - (s.a[0][0] * vm[i - 1] + s.a[0][1] * vm[i] + s.a[0][2] * vm[i + 1]) -
          (s.a[2][0] * vp[i - 1] + s.a[2][1] * vp[i] + s.a[2][2] * vp[i + 1]);
 }
 
 // Right-hand side of the y-line (grid column) through (i, j): f minus the couplings to
 // columns i-1 and i+1.
-KCYCLE_HD double y_line_rhs(const Stencil9& s, const double* vm, const double* v0, const double* vp, const double* f0,
-                            int i) {
+template <class T>
+KCYCLE_HD T y_line_rhs(const BasicStencil9<T>& s, const T* vm, const T* v0, const T* vp, const T* f0, int i) {
   return f0[i] - (s.a[0][0] * vm[i - 1] + s.a[1][0] * v0[i - 1] + s.a[2][0] * vp[i - 1]) -
          (s.a[0][2] * vm[i + 1] + s.a[1][2] * v0[i + 1] + s.a[2][2] * vp[i + 1]);
 }
@@ -77,21 +86,27 @@ KCYCLE_HD double y_line_rhs(const Stencil9& s, const double* vm, const double* v
 // The two recurrences of the Thomas algorithm for a tridiagonal system factored once
 // (see tridiagonal.hpp). Forward: d'_k = (rhs_k - lower_k d'_{k-1}) / denom_k, with
 // d'_0 = 0 at the boundary. Backward: x_k = d'_k - c'_k x_{k+1}, with x_{n+1} = 0.
-KCYCLE_HD double thomas_forward(double rhs, double lower, double previous, double inv_denom) {
+template <class T>
+KCYCLE_HD T thomas_forward(T rhs, T lower, T previous, T inv_denom) {
   return (rhs - lower * previous) * inv_denom;
 }
-KCYCLE_HD double thomas_backward(double dprime, double cprime, double next) { return dprime - cprime * next; }
+template <class T>
+KCYCLE_HD T thomas_backward(T dprime, T cprime, T next) {
+  return dprime - cprime * next;
+}
 
 // Full weighting in y only, (1/4)[1 2 1]^T, for semi-coarsening (R = P^T / 2).
-KCYCLE_HD double full_weighting_y(const double* rm, const double* r0, const double* rp, int i) {
-  return 0.25 * (rm[i] + 2.0 * r0[i] + rp[i]);
+template <class T>
+KCYCLE_HD T full_weighting_y(const T* rm, const T* r0, const T* rp, int i) {
+  return T(0.25) * (rm[i] + T(2) * r0[i] + rp[i]);
 }
 
 // Linear interpolation in y only, for semi-coarsening: fine row j from coarse rows j/2
 // and j/2 + 1 at the same x index.
-KCYCLE_HD double linear_y(const double* cJ, const double* cJ1, int i, int j) {
-  const double ty = 0.5 * (j & 1);
-  return (1.0 - ty) * cJ[i] + ty * cJ1[i];
+template <class T>
+KCYCLE_HD T linear_y(const T* cJ, const T* cJ1, int i, int j) {
+  const T ty = T(0.5) * T(j & 1);
+  return (T(1) - ty) * cJ[i] + ty * cJ1[i];
 }
 
 // Forward and backward substitution with a banded LU factor (see banded_lu.hpp): row r,
@@ -114,13 +129,17 @@ KCYCLE_HD void banded_lu_substitute(const double* band, int n, int bw, double* x
 
 // What the visualizer draws at (i, j): the residual f - A v, or v minus the exact solution
 // (exact0 may be null: then v itself, the error of problem 0 or a coarse-level correction).
-KCYCLE_HD float image_value(const Stencil9& s, bool residual_view, const double* vm, const double* v0, const double* vp,
-                            const double* f0, const double* exact0, int i) {
+template <class T>
+KCYCLE_HD float image_value(const BasicStencil9<T>& s, bool residual_view, const T* vm, const T* v0, const T* vp,
+                            const T* f0, const T* exact0, int i) {
   if (residual_view) return float(residual(s, vm, v0, vp, f0, i));
-  return float(v0[i] - (exact0 ? exact0[i] : 0.0));
+  return float(v0[i] - (exact0 ? exact0[i] : T(0)));
 }
 
 // STREAM triad a = b + s c, the memory-bandwidth reference the benchmarks print.
-KCYCLE_HD double triad(double b, double c, double s) { return b + s * c; }
+template <class T>
+KCYCLE_HD T triad(T b, T c, T s) {
+  return b + s * c;
+}
 
 }  // namespace kcycle::kernels

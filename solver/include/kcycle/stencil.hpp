@@ -6,11 +6,23 @@ namespace kcycle {
 // A 9-point constant-coefficient stencil. a[dy+1][dx+1] multiplies u(i+dx, j+dy); x runs
 // along grid rows (index i), y across them (index j). Level operators are stored already
 // scaled by 1/h^2, so that A u = f with f the PDE's right-hand side.
-struct Stencil9 {
-  double a[3][3] = {};
+// T is the arithmetic's type: double, or float for a mixed-precision hierarchy's sweeps.
+template <class T>
+struct BasicStencil9 {
+  T a[3][3] = {};
 
-  KCYCLE_HD double center() const { return a[1][1]; }
+  KCYCLE_HD T center() const { return a[1][1]; }
 };
+using Stencil9 = BasicStencil9<double>;
+
+// The coefficients rounded to T (the stencil a float sweep multiplies with).
+template <class T>
+KCYCLE_HD BasicStencil9<T> stencil_as(const Stencil9& s) {
+  BasicStencil9<T> out;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c) out.a[r][c] = T(s.a[r][c]);
+  return out;
+}
 
 // The paper's stencil (section 4) for -div(K grad u), where K has eigenvalue 1 along the
 // direction at angle phi from the x axis and eps across it:
