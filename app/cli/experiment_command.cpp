@@ -13,6 +13,7 @@
 
 #include "commands.hpp"
 #include "kcycle/cost_model.hpp"
+#include "kcycle/options_io.hpp"
 #include "kcycle/solve.hpp"
 #include "kcycle/timing.hpp"
 #include "progress.hpp"
@@ -39,7 +40,19 @@ struct ExperimentArgs {
   std::string backend = "cpu";
   std::string graphs = "on";
   BackendKind backend_kind = BackendKind::Cpu;  // parsed from `backend`
+  std::string fused = "on";
+  std::string precision = "double";
+  SolverOptions run_options;  // backend, threads, graphs, fused and precision, parsed
 };
+
+// The options every solve and timing of an experiment runs with (the machine's side).
+void apply_run_options(const ExperimentArgs& a, SolverOptions& o) {
+  o.threads = a.threads;
+  o.backend = a.backend_kind;
+  o.cuda_graphs = a.graphs == "on";
+  o.fused = a.run_options.fused;
+  o.precision = a.run_options.precision;
+}
 
 // One solve, cancelled after `timeout` seconds.
 SolveResult timed_solve(const SolverOptions& o, double timeout) {
@@ -66,9 +79,7 @@ int figure_3_1(const ExperimentArgs& a, const std::string& dir) {
   o.levels = max_levels;
   o.eps = 1e-4;
   o.angle_degrees = 45;
-  o.threads = a.threads;
-  o.backend = a.backend_kind;
-  o.cuda_graphs = a.graphs == "on";
+  apply_run_options(a, o);
   validate(o);
   CalibrationSweep sweep;
   sweep.min_levels = a.min_levels;
@@ -159,9 +170,7 @@ int figure_4_1(const ExperimentArgs& a, const std::string& dir) {
         o.angle_degrees = 45;
         o.cycle = {CycleType::Kappa, kKappas[k]};
         o.max_iterations = a.max_iter;
-        o.threads = a.threads;
-        o.backend = a.backend_kind;
-        o.cuda_graphs = a.graphs == "on";
+        apply_run_options(a, o);
         validate(o);
         const SolveResult r = timed_solve(o, a.case_timeout);
         char line[200];
@@ -217,9 +226,7 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
       o.angle_degrees = angle;
       o.cycle = {CycleType::Kappa, kKappas[k]};
       o.max_iterations = a.max_iter;
-      o.threads = a.threads;
-      o.backend = a.backend_kind;
-      o.cuda_graphs = a.graphs == "on";
+      apply_run_options(a, o);
       validate(o);
       const SolveResult r = timed_solve(o, a.case_timeout);
       results[k].push_back(r);
@@ -241,9 +248,11 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
                     ": " + status_word(r) + " in " + std::to_string(r.iterations) + " " + unit);
     }
 
-  std::printf("%s: %s, eps=%g, %d levels (%llu unknowns)\n", preset_name.c_str(),
+  std::printf("%s: %s, eps=%g, %d levels (%llu unknowns), %s precision, %s\n", preset_name.c_str(),
               std::string(preset.description).c_str(), eps, levels,
-              (unsigned long long)full_coarsening_shape(levels, 1).unknowns());
+              (unsigned long long)full_coarsening_shape(levels, 1).unknowns(),
+              std::string(enum_name(a.run_options.precision)).c_str(),
+              a.run_options.fused ? "fused Jacobi passes" : "unfused");
   if (angles.size() == 1) {
     // The layout of Tables 4.1 and 4.2: relative to W (stand-alone) or F (CG), as the paper.
     const std::size_t ref = cg ? 1 : 4;
@@ -355,12 +364,18 @@ Subcommand add_experiment_command(CLI::App& app) {
   cmd->add_option("--backend", args->backend, "cpu, cuda or auto (see kcycle solve --help)")->capture_default_str();
   cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")
       ->capture_default_str();
-  return {cmd, [args] {
-            SolverOptions requested;
-            parse_backend_args(args->backend, args->graphs, requested);
-            args->backend_kind = execution_target(requested).backend;  // says once if auto fell back
-            return run(*args);
-          }};
+  cmd->add_option("--fused", args->fused, "CPU, Jacobi: fused passes (on/off; see kcycle solve --help)")
+      ->capture_default_str();
+  cmd->add_option("--precision", args->precision, "double or mixed (see kcycle solve --help)")->capture_default_str();
+  return {
+      cmd, [args] {
+        SolverOptions requested;
+        parse_backend_args(args->backend, args->graphs, requested);
+        apply_settings(requested, {{"fused", args->fused, "--fused"}, {"precision", args->precision, "--precision"}});
+        args->run_options = requested;
+        args->backend_kind = execution_target(requested).backend;  // says once if auto fell back
+        return run(*args);
+      }};
 }
 
 }  // namespace kcycle::cli

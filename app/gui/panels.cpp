@@ -141,7 +141,10 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
 
   section("solver");
   combo("solver", o.solver);
+  combo("precision", o.precision);
   combo("backend", o.backend);
+  if (o.backend == BackendKind::Cpu && o.smoother == Smoother::Jacobi)
+    ImGui::Checkbox("fused passes (unwatched cycles)", &o.fused);
   if (o.backend != BackendKind::Cpu) ImGui::Checkbox("CUDA Graphs (replay whole cycles)", &o.cuda_graphs);
   float tol_exp = float(std::log10(o.tolerance));
   if (ImGui::SliderFloat("tolerance", &tol_exp, -12.0f, -2.0f, "1e%.0f"))

@@ -416,7 +416,7 @@ void BasicCpuBackend<T>::coarse_solve(const BandedLU& lu, const BasicField<T>& f
     lu.solve(f, v);
   } else {  // the factor is double: solve in double through the level's host copies
     download(f, coarse_f_);
-    if (!(coarse_v_.shape() == v.shape())) coarse_v_ = Field(v.shape());
+    if (!coarse_v_.data() || !(coarse_v_.shape() == v.shape())) coarse_v_ = Field(v.shape());
     lu.solve(coarse_f_, coarse_v_);
     upload(coarse_v_, v);
   }
@@ -597,7 +597,7 @@ void BasicCpuBackend<T>::upload(const Field& host, BasicField<T>& vector) {
   if constexpr (std::is_same_v<T, double>) {
     vector = host;
   } else {  // rounded to T, ring included
-    if (!(vector.shape() == host.shape())) vector = BasicField<T>(host.shape());
+    if (!vector.data() || !(vector.shape() == host.shape())) vector = BasicField<T>(host.shape());
     std::transform(host.values().begin(), host.values().end(), vector.values().begin(), [](double x) { return T(x); });
   }
 }
@@ -607,9 +607,31 @@ void BasicCpuBackend<T>::download(const BasicField<T>& vector, Field& host) {
   if constexpr (std::is_same_v<T, double>) {
     host = vector;
   } else {
-    if (!(host.shape() == vector.shape())) host = Field(vector.shape());
+    if (!host.data() || !(host.shape() == vector.shape())) host = Field(vector.shape());
     std::copy(vector.values().begin(), vector.values().end(), host.values().begin());
   }
+}
+
+template <class T>
+template <class U>
+void BasicCpuBackend<T>::convert(const BasicField<U>& x, BasicField<T>& y) {
+  count_bytes(x.shape(), (sizeof(U) + sizeof(T)) * std::uint64_t(x.shape().unknowns()));
+  const int nx = x.shape().nx;
+  for_rows(x.shape(), [&](int j) {
+    const U* s = x.row(j);
+    T* d = y.row(j);
+#pragma omp simd
+    for (int i = 1; i <= nx; ++i) d[i] = T(s[i]);
+  });
+}
+
+template <class T>
+void BasicCpuBackend<T>::assign(const Field& x, BasicField<T>& y) {
+  convert(x, y);
+}
+template <class T>
+void BasicCpuBackend<T>::assign(const FloatField& x, BasicField<T>& y) {
+  convert(x, y);
 }
 
 template class BasicCpuBackend<double>;

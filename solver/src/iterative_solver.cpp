@@ -9,11 +9,16 @@
 
 #include "kcycle/execution_target.hpp"
 #include "kcycle/krylov.hpp"
+#include "kcycle/mixed_precision.hpp"
 #include "kcycle/relaxation_factor.hpp"
 
 namespace kcycle {
 
 namespace {
+
+// A solve whose monitored norm has not halved in this many iterations has stalled (slower
+// than a factor 0.9986 per iteration; the paper's slowest case, the 12-level V-cycle, is 0.9973).
+constexpr int kStallIterations = 500;
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
@@ -83,7 +88,7 @@ class EngineOn final : public IterativeSolver::Engine {
       backend_.upload(problem.initial_guess, mg_.level(1).v);
     } else {
       backend_.upload(problem.initial_guess, x_);
-      cg_.emplace(mg_, rhs_, x_, options.cycle, options.solver == SolverKind::FCG,
+      cg_.emplace(backend_, mg_.level(1).A, mg_, rhs_, x_, options.cycle, options.solver == SolverKind::FCG,
                   has_exact_ && !exact_is_zero_ ? &exact_ : nullptr);
     }
     cycle_ = options.cycle;
@@ -173,8 +178,97 @@ class EngineOn final : public IterativeSolver::Engine {
   CycleChoice cycle_;
 };
 
+// A mixed-precision solve on the CPU: the hierarchy in float (MixedPrecisionCycle), the
+// iterate, the problem, CG and every norm in double. Stand-alone, each step is one step of
+// iterative refinement: r = f - A x in double, x <- x + M r.
+class MixedEngine final : public IterativeSolver::Engine {
+ public:
+  MixedEngine(int threads, const SolverOptions& options, const MultigridSettings& settings,
+              const DiscreteProblem& problem)
+      : backend_(threads),
+        float_backend_(threads),
+        cycle_(backend_, float_backend_, settings),
+        A_(cycle_.hierarchy().level(1).A),
+        choice_(options.cycle),
+        exact_is_zero_(problem.exact_is_zero),
+        has_exact_(problem.exact.has_value()) {
+    const GridShape fine = cycle_.hierarchy().level(1).shape;
+    if (!(problem.rhs.shape() == fine))
+      throw InvalidOptions("the problem's grid does not match the finest level of --levels");
+    x_ = backend_.make_vector(fine);
+    r_ = backend_.make_vector(fine);
+    z_ = backend_.make_vector(fine);
+    backend_.upload(problem.rhs, rhs_);
+    if (has_exact_ && !exact_is_zero_) backend_.upload(*problem.exact, exact_);
+    backend_.upload(problem.initial_guess, x_);
+    if (options.solver != SolverKind::Multigrid)
+      cg_.emplace(backend_, A_, cycle_, rhs_, x_, choice_, options.solver == SolverKind::FCG, exact());
+  }
+
+  std::string_view backend_name() const override { return CpuBackend::name(); }
+  int levels() const override { return cycle_.hierarchy().levels(); }
+  GridShape shape(int level) const override { return cycle_.hierarchy().level(level).shape; }
+  std::uint64_t launches() const override { return backend_.launches() + float_backend_.launches(); }
+
+  StepResult step(const CycleHooks& hooks) override {
+    if (cg_) return cg_->step(hooks);
+    backend_.residual(A_, x_, rhs_, r_);  // in double: refinement reaches what double attains
+    cycle_.precondition(r_, z_, choice_, hooks);
+    error2_ = backend_.axpy_norm2(1.0, z_, x_, exact());
+    return StepResult::Ok;
+  }
+
+  void set_level_timing(bool on) override {
+    cycle_.hierarchy().set_level_timing(on);
+    cycle_.hierarchy().reset_level_stats();
+  }
+  std::vector<LevelStats> level_stats() const override {
+    std::vector<LevelStats> stats;
+    for (int l = 1; l <= levels(); ++l) stats.push_back(cycle_.hierarchy().level(l).stats);
+    return stats;
+  }
+
+  double error_norm() override {
+    if (!has_exact_ && !exact_is_zero_) return NAN;
+    backend_.copy(x_, z_);
+    return std::sqrt(scale() * (exact() ? backend_.axpy_norm2(-1.0, *exact(), z_, nullptr) : backend_.dot(x_, x_)));
+  }
+  double residual_norm() override { return std::sqrt(scale() * backend_.residual_norm2(A_, x_, rhs_)); }
+  Norms norms_after_step() override {
+    const bool known = has_exact_ || exact_is_zero_;
+    if (cg_)
+      return {known ? std::sqrt(scale() * cg_->error_norm2()) : NAN, std::sqrt(scale() * cg_->residual_norm2()), true};
+    return {known ? std::sqrt(scale() * error2_) : NAN, residual_norm(), false};
+  }
+
+  void image(int level, bool residual_view, std::vector<float>& out,
+             std::shared_ptr<const DeviceImage>* on_device) override {
+    out.resize(shape(level).unknowns());
+    if (on_device) on_device->reset();
+    if (level == 1) return backend_.image(A_, residual_view, x_, rhs_, exact(), out.data());
+    auto& L = cycle_.hierarchy().level(level);
+    float_backend_.image(L.A, residual_view, L.v, L.f, nullptr, out.data());
+  }
+  Field iterate() override { return x_; }
+
+ private:
+  const Field* exact() const { return has_exact_ && !exact_is_zero_ ? &exact_ : nullptr; }
+  double scale() const { return x_.shape().hx() * x_.shape().hy(); }
+
+  CpuBackend backend_;
+  FloatCpuBackend float_backend_;
+  MixedPrecisionCycle cycle_;
+  Stencil9 A_;
+  CycleChoice choice_;
+  bool exact_is_zero_, has_exact_;
+  Field x_, r_, z_, rhs_, exact_;
+  std::optional<PreconditionedCG<CpuBackend, MixedPrecisionCycle>> cg_;
+  double error2_ = NAN;
+};
+
 std::unique_ptr<IterativeSolver::Engine> make_engine(BackendKind kind, const SolverOptions& o,
                                                      const MultigridSettings& s, const DiscreteProblem& p) {
+  if (o.precision == Precision::Mixed) return std::make_unique<MixedEngine>(o.threads, o, s, p);
   const ExecutionTarget target{kind, o.threads, o.cuda_graphs};
   return with_backend_type(kind,
                            [&]<class Backend>(std::type_identity<Backend>) -> std::unique_ptr<IterativeSolver::Engine> {
@@ -187,13 +281,17 @@ std::unique_ptr<IterativeSolver::Engine> make_engine(BackendKind kind, const Sol
 IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem problem)
     : options_(validated(options)), problem_(std::move(problem)), settings_(multigrid_settings(options)) {
   const auto setup_start = Clock::now();
-  const ResolvedBackend backend = resolve_backend(options_.backend);
+  // Mixed precision runs on the CPU (validate() refuses it with --backend cuda).
+  const ResolvedBackend backend = resolve_backend(
+      options_.precision == Precision::Mixed && options_.backend == BackendKind::Auto ? BackendKind::Cpu
+                                                                                      : options_.backend);
   backend_note_ = backend.note;
   engine_ = make_engine(backend.kind, options_, settings_, problem_);
   initial_error_ = engine_->error_norm();
   initial_residual_ = engine_->residual_norm();
   monitored0_ = problem_.monitor == Monitor::Error ? initial_error_ : initial_residual_;
   previous_ = monitored0_;
+  best_ = monitored0_;
   if (!std::isfinite(monitored0_))
     status_ = SolveStatus::NotANumber;
   else if (monitored0_ == 0.0)
@@ -280,6 +378,10 @@ const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
     status_ = SolveStatus::Diverged;
   else if (rec.iteration >= options_.max_iterations)
     status_ = SolveStatus::MaxIterations;
+  else if (monitored < 0.5 * best_)
+    best_ = monitored, best_iteration_ = rec.iteration;
+  else if (rec.iteration - best_iteration_ >= kStallIterations)
+    status_ = SolveStatus::Stalled;  // rounding (or float's) floor: it will not get there
   // The last record reports the true residual f - A x (one pass, once per solve).
   if (status_ != SolveStatus::Running && norms.residual_recursive)
     history_.back().residual_norm = engine_->residual_norm();
@@ -340,6 +442,12 @@ SolveResult IterativeSolver::result(bool with_history) const {
           << " (the preconditioner or operator is not positive definite; try --solver fcg)";
       break;
     case SolveStatus::Cancelled: msg << "cancelled after " << r.iterations << " iterations"; break;
+    case SolveStatus::Stalled:
+      msg << "stalled: " << what << " reduced only by " << reduction << "; it has not halved in the last "
+          << kStallIterations << " iterations (the rounding floor of "
+          << (options_.precision == Precision::Mixed ? "this mixed-precision solve" : "double precision")
+          << " is above --tol)";
+      break;
   }
   r.message = msg.str();
   return r;

@@ -69,6 +69,7 @@ std::vector<OptionSpec> make_specs() {
   static const std::string coarsening_choices = choices_text<Coarsening>();
   static const std::string operator_choices = choices_text<CoarseOperator>();
   static const std::string solver_choices = choices_text<SolverKind>();
+  static const std::string precision_choices = choices_text<Precision>();
   static const std::string cycle_choices = choices_text<CycleType>();
   static const std::string backend_choices = choices_text<BackendKind>();
   return {
@@ -149,6 +150,11 @@ std::vector<OptionSpec> make_specs() {
       {"solver", solver_choices, "mg: stand-alone cycles; pcg: CG preconditioned by one cycle (MGCG); fcg: flexible CG",
        false, true, [](O& o, std::string_view t) { return read_enum(t, o.solver); },
        [](const O& o) { return std::string(enum_name(o.solver)); }},
+      {"precision", precision_choices,
+       "double, or mixed: the multigrid hierarchy in float (half the bytes) with CG, the finest residual and the "
+       "norms in double; the stand-alone cycle then runs as iterative refinement (CPU backend)",
+       false, true, [](O& o, std::string_view t) { return read_enum(t, o.precision); },
+       [](const O& o) { return std::string(enum_name(o.precision)); }},
       {"problem", "0 or 1", "0: zero rhs, random guess, stop on error; 1: manufactured solution, stop on residual",
        false, true, [](O& o, std::string_view t) { return read_enum(t, o.problem); },
        [](const O& o) { return std::string(enum_name(o.problem)); }},

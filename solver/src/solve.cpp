@@ -20,6 +20,7 @@ std::string_view to_string(SolveStatus s) {
     case SolveStatus::NotANumber: return "nan";
     case SolveStatus::Breakdown: return "breakdown";
     case SolveStatus::Cancelled: return "cancelled";
+    case SolveStatus::Stalled: return "stalled";
   }
   return "?";
 }

@@ -66,6 +66,8 @@ void validate(const SolverOptions& o) {
   if (o.max_iterations < 1) reject("max-iter must be at least 1");
   if (!(o.divergence_factor > 1.0)) reject("the divergence factor must exceed 1");
   if (o.threads < 0) reject("threads must be 0 (all cores) or positive");
+  if (o.precision == Precision::Mixed && o.backend == BackendKind::Cuda)
+    reject("precision mixed runs on the CPU backend only (for now): use backend cpu or auto");
   const std::size_t need = estimated_memory_bytes(o);
   if (const auto have = available_memory_bytes(); have && need > *have / 10 * 9)
     reject("levels " + std::to_string(o.levels) + " need about " + gib(need) + " of memory; this machine has " +

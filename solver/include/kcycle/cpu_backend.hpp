@@ -91,6 +91,11 @@ class BasicCpuBackend {
   // out (nx*ny floats, row-major): kernels::image_value at every interior point.
   void image(const Stencil9& A, bool residual_view, const Vector& v, const Vector& f, const Vector* exact, float* out);
 
+  // y <- x rounded to T, interiors (rings untouched): the hand-over between a mixed-precision
+  // solve's double vectors and its float hierarchy. One launch.
+  void assign(const Field& x, Vector& y);
+  void assign(const FloatField& x, Vector& y);
+
   // Host transfers: the CPU backend's vectors are host fields already (not counted).
   void upload(const Field& host, Vector& vector);
   void download(const Vector& vector, Field& host);
@@ -116,11 +121,14 @@ class BasicCpuBackend {
   template <class RowSum>
   double sum_rows(const GridShape& shape, RowSum&& row_sum) const;
   T* stream_scratch(int nu, int threads, int stride);  // the fused passes' row rings, grown once
+  template <class U>
+  void convert(const BasicField<U>& x, Vector& y);
   // `bytes` as pass_bytes counts them for doubles; T's arrays move sizeof(T) per value.
-  void count(const GridShape& shape, std::uint64_t bytes) {
+  void count(const GridShape& shape, std::uint64_t bytes) { count_bytes(shape, bytes * sizeof(T) / sizeof(double)); }
+  void count_bytes(const GridShape& shape, std::uint64_t bytes) {
     ++launches_;
     points_ += shape.unknowns();
-    bytes_ += bytes * sizeof(T) / sizeof(double);
+    bytes_ += bytes;
   }
   int threads_;
   std::uint64_t launches_ = 0;

@@ -13,6 +13,9 @@
 namespace kcycle {
 
 enum class SolverKind { Multigrid, PCG, FCG };
+// Double: every vector double. Mixed: the multigrid hierarchy stores and computes in float
+// (half the bytes); CG's vectors, the finest residual and every norm stay double.
+enum class Precision { Double, Mixed };
 enum class OmegaMode { Paper, Fourier, Fixed };
 enum class ProblemKind { RandomError = 0, Manufactured = 1 };
 
@@ -64,6 +67,13 @@ struct EnumNames<SolverKind> {
       {SolverKind::Multigrid, "mg", "stand-alone cycle"},
       {SolverKind::PCG, "pcg", "CG + cycle (MGCG)"},
       {SolverKind::FCG, "fcg", "flexible CG + cycle"},
+  }};
+};
+template <>
+struct EnumNames<Precision> {
+  static constexpr std::array<EnumName<Precision>, 2> table{{
+      {Precision::Double, "double", "double"},
+      {Precision::Mixed, "mixed", "mixed (float hierarchy)"},
   }};
 };
 template <>

@@ -83,6 +83,8 @@ class IterativeSolver {
   std::vector<IterationRecord> history_;
   std::vector<double> step_seconds_;
   double initial_error_ = 0, initial_residual_ = 0, monitored0_ = 0, previous_ = 0;
+  double best_ = 0;         // the smallest monitored norm that halved the one before it
+  int best_iteration_ = 0;  // when it was reached (stall detection)
   double seconds_setup_ = 0, seconds_loop_ = 0;
   std::uint64_t launches_per_iteration_ = 0;
 };

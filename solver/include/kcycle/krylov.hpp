@@ -12,18 +12,21 @@ namespace kcycle {
 
 enum class StepResult { Ok, Breakdown };
 
-template <MultigridBackend Backend>
+// Preconditioner: anything with precondition(r, z, cycle, hooks) computing z <- M r (r may be
+// used as scratch and is given back unchanged): Multigrid itself, or the float hierarchy of a
+// mixed-precision solve (MixedPrecisionCycle).
+template <MultigridBackend Backend, class Preconditioner = Multigrid<Backend>>
 class PreconditionedCG {
  public:
   using Vector = typename Backend::Vector;
 
   // x holds the initial guess on entry and the iterate afterwards. `exact` (may be null: then
   // zero) is what error_norm2() measures the iterate against.
-  PreconditionedCG(Multigrid<Backend>& mg, const Vector& f, Vector& x, CycleChoice cycle, bool flexible,
-                   const Vector* exact = nullptr)
-      : mg_(mg),
-        be_(mg.backend()),
-        A_(mg.level(1).A),
+  PreconditionedCG(Backend& backend, const Stencil9& A, Preconditioner& M, const Vector& f, Vector& x,
+                   CycleChoice cycle, bool flexible, const Vector* exact = nullptr)
+      : mg_(M),
+        be_(backend),
+        A_(A),
         f_(f),
         x_(x),
         exact_(exact),
@@ -61,7 +64,7 @@ class PreconditionedCG {
   double residual_norm2() const { return residual2_; }
 
  private:
-  Multigrid<Backend>& mg_;
+  Preconditioner& mg_;
   Backend& be_;
   const Stencil9& A_;
   const Vector& f_;

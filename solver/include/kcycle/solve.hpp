@@ -13,7 +13,7 @@
 
 namespace kcycle {
 
-enum class SolveStatus { Running, Converged, MaxIterations, Diverged, NotANumber, Breakdown, Cancelled };
+enum class SolveStatus { Running, Converged, MaxIterations, Diverged, NotANumber, Breakdown, Cancelled, Stalled };
 std::string_view to_string(SolveStatus);
 
 struct IterationRecord {

@@ -39,8 +39,9 @@ struct SolverOptions {
   std::uint64_t seed = 1;
   int threads = 0;  // 0: all cores
   BackendKind backend = BackendKind::Cpu;
-  bool cuda_graphs = true;  // CUDA backend: replay each cycle as a recorded graph
-  bool fused = true;        // see MultigridSettings::fused (faster at every size measured)
+  bool cuda_graphs = true;                  // CUDA backend: replay each cycle as a recorded graph
+  bool fused = true;                        // see MultigridSettings::fused (faster at every size measured)
+  Precision precision = Precision::Double;  // Mixed: CPU only; the stand-alone cycle becomes iterative refinement
 
   friend bool operator==(const SolverOptions&, const SolverOptions&) = default;
 };

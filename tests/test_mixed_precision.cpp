@@ -1,0 +1,110 @@
+// Mixed precision: the float hierarchy's arithmetic, and solves that still reach double
+// tolerances (MGCG with a float cycle, iterative refinement stand-alone), or say they cannot.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "kcycle/byte_model.hpp"
+#include "kcycle/cpu_backend.hpp"
+#include "kcycle/iterative_solver.hpp"
+#include "kcycle/problem.hpp"
+#include "kcycle/solve.hpp"
+
+namespace kcycle {
+namespace {
+
+TEST(FloatBackend, ComputesTheDoubleSweepToFloatRoundingWithHalfTheBytes) {
+  const GridShape shape{127, 127};
+  const Stencil9 A = discretize(rotated_anisotropic_tensor(1e-4, 45), shape.hx(), shape.hy());
+  CpuBackend be(2);
+  FloatCpuBackend fbe(2);
+  Field v = be.make_vector(shape), f = be.make_vector(shape), out = be.make_vector(shape), back;
+  fill_uniform_random(v, 1);
+  fill_uniform_random(f, 2);
+  FloatField fv = fbe.make_vector(shape), ff = fbe.make_vector(shape), fout = fbe.make_vector(shape);
+  fbe.upload(v, fv);
+  fbe.upload(f, ff);
+  be.jacobi(A, 0.8, v, f, out);
+  fbe.reset_launches();
+  fbe.jacobi(A, 0.8, fv, ff, fout);
+  EXPECT_EQ(fbe.bytes(), pass_bytes::jacobi(shape) / 2);
+  fbe.download(fout, back);
+  double worst = 0, scale = 0;
+  for (int j = 1; j <= shape.ny; ++j)
+    for (int i = 1; i <= shape.nx; ++i) {
+      worst = std::max(worst, std::abs(back(i, j) - out(i, j)));
+      scale = std::max(scale, std::abs(out(i, j)));
+    }
+  EXPECT_GT(worst, 0.0) << "the float sweep must really compute in float";
+  // The stencil's terms are ~1/h^2 times O(1) values: a few float epsilons of the largest term.
+  EXPECT_LT(worst, 1e-5 * A.center() * 4) << "scale of the iterate " << scale;
+}
+
+SolverOptions eight_levels(const Preset& preset, Precision precision) {
+  SolverOptions o;
+  apply(preset, o);
+  o.levels = 8;
+  o.threads = 2;
+  o.precision = precision;
+  o.cycle = {CycleType::Kappa, 2};
+  o.max_iterations = 3000;
+  return o;
+}
+
+TEST(MixedPrecision, ReachesTheToleranceOnAllSixPresetsAt8Levels) {
+  for (const Preset& preset : presets()) {
+    const SolveResult mixed = solve(eight_levels(preset, Precision::Mixed));
+    const SolveResult exact = solve(eight_levels(preset, Precision::Double));
+    ASSERT_TRUE(mixed.converged()) << preset.name << ": " << mixed.message;
+    ASSERT_TRUE(exact.converged()) << preset.name << ": " << exact.message;
+    EXPECT_LE(mixed.error_reduction, 1e-8) << preset.name;
+    // Rounding the hierarchy to float changes the iterates, hardly the convergence.
+    EXPECT_NEAR(mixed.iterations, exact.iterations, 1 + exact.iterations / 20) << preset.name;
+  }
+}
+
+TEST(MixedPrecision, IterativeRefinementReachesBeyondFloat) {
+  // Problem 1 stops on the residual; 1e-11 is far below what a float solve could attain
+  // (float's epsilon is 6e-8), and the residual of refinement is computed in double.
+  for (SolverKind kind : {SolverKind::Multigrid, SolverKind::PCG}) {
+    SolverOptions o;
+    o.levels = 6;
+    o.threads = 2;
+    o.solver = kind;
+    o.problem = ProblemKind::Manufactured;
+    o.precision = Precision::Mixed;
+    o.tolerance = 1e-11;
+    o.max_iterations = 3000;
+    const SolveResult r = solve(o);
+    ASSERT_TRUE(r.converged()) << r.message;
+    EXPECT_LE(r.residual_reduction, 1e-11);
+  }
+}
+
+TEST(MixedPrecision, ASolveThatCannotReachTheToleranceSaysSo) {
+  // A residual reduction of 1e-17 is below double's own rounding floor: the solve must stop
+  // with a message long before the iteration limit, not run on silently.
+  SolverOptions o;
+  o.levels = 5;
+  o.threads = 1;
+  o.problem = ProblemKind::Manufactured;
+  o.precision = Precision::Mixed;
+  o.tolerance = 1e-17;
+  o.max_iterations = 100000;
+  const SolveResult r = solve(o);
+  EXPECT_EQ(r.status, SolveStatus::Stalled) << r.message;
+  EXPECT_LT(r.iterations, 1000);
+  EXPECT_NE(r.message.find("stalled"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("mixed"), std::string::npos) << r.message;
+}
+
+TEST(MixedPrecision, RefusedOnTheCudaBackend) {
+  SolverOptions o;
+  o.precision = Precision::Mixed;
+  o.backend = BackendKind::Cuda;
+  EXPECT_THROW(validate(o), InvalidOptions);
+}
+
+}  // namespace
+}  // namespace kcycle
