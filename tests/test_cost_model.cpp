@@ -135,7 +135,7 @@ TEST(CostModel, CalibrateRecordsTheLaunchesOfTheCycleItTimed) {
     s.fused = fused;
     const Calibration c = calibrate(s, sweep);
     EXPECT_EQ(c.fused, fused);
-    EXPECT_EQ(c.launches_per_call, fused ? 3 : 7);
+    EXPECT_EQ(c.launches_per_call, fused ? 2 : 7);
     for (const TimingSample& t : c.samples)  // what the backend counted, as the model counts it
       EXPECT_EQ(t.launches, cycle_launches(t.kappa, t.levels, c.launches_per_call));
   }

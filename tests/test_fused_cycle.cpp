@@ -22,8 +22,8 @@ struct Executed {
   std::uint64_t launches = 0, bytes = 0;
 };
 
-Executed run(MultigridSettings s, bool fused, int kappa, int threads, int cycles = 2,
-             const OpObserver* watch = nullptr) {
+Executed run(MultigridSettings s, bool fused, int kappa, int threads, int cycles = 2, const OpObserver* watch = nullptr,
+             bool from_zero = false) {
   s.fused = fused;
   CpuBackend be(threads);
   Multigrid<CpuBackend> mg(be, s);
@@ -32,7 +32,10 @@ Executed run(MultigridSettings s, bool fused, int kappa, int threads, int cycles
   Executed r;
   for (int c = 0; c < cycles; ++c) {
     be.reset_launches();
-    mg.cycle({CycleType::Kappa, kappa}, CycleHooks{&r.trace, watch, {}});
+    if (from_zero)
+      mg.cycle_from_zero({CycleType::Kappa, kappa}, CycleHooks{&r.trace, watch, {}});
+    else
+      mg.cycle({CycleType::Kappa, kappa}, CycleHooks{&r.trace, watch, {}});
   }
   r.launches = be.launches();  // of the last cycle
   r.bytes = be.bytes();
@@ -75,6 +78,24 @@ TEST(FusedCycle, BitwiseTheUnfusedIterateForEveryCoarseningKappaAndSweepCount) {
           EXPECT_EQ(double(fused.bytes), cycle_bytes(f, kappa).implemented);
           EXPECT_LT(fused.bytes, plain.bytes);
         }
+}
+
+TEST(FusedCycle, FromAZeroIterateAsThePreconditionerBitwiseTheUnfusedOne) {
+  // cycle_from_zero (MGCG's z = M r): fused, no pass zeroes the finest v or any coarse
+  // correction; each first sweep starts from zero instead. The same iterate, trace and bytes.
+  for (Coarsening c : {Coarsening::Full, Coarsening::SemiY})
+    for (int kappa : {1, 2, 3, kKappaW}) {
+      const MultigridSettings s = jacobi(c == Coarsening::Full ? 7 : 5, c, 2, 2);
+      const Executed plain = run(s, false, kappa, 2, 1, nullptr, true);
+      const Executed fused = run(s, true, kappa, 2, 1, nullptr, true);
+      EXPECT_TRUE(bitwise_equal(plain.iterate, fused.iterate)) << to_string(c) << " kappa " << kappa_to_string(kappa);
+      EXPECT_EQ(plain.trace, fused.trace);
+      MultigridSettings f = s;
+      f.fused = true;
+      // The finest level's down pass also starts from zero: its v is not read (8 bytes a point).
+      const double finest_v = 8.0 * double(level_shape(s.levels, 1, c).unknowns());
+      EXPECT_EQ(double(fused.bytes), cycle_bytes(f, kappa).implemented - finest_v);
+    }
 }
 
 TEST(FusedCycle, AWatchedCycleRunsEveryOperationOnItsOwn) {

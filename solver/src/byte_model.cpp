@@ -40,11 +40,18 @@ CycleBytes cycle_bytes(const MultigridSettings& s, int kappa) {
     const double pre = double(phase_bytes(s, fine, s.nu1, true));
     const double post = double(phase_bytes(s, fine, s.nu2, !s.symmetric_smoothing));
     const double zero = double(pass_bytes::fill(coarse));
-    const double down = s.fuses_down() ? double(pass_bytes::jacobi_restrict_residual(fine, coarse))
-                                       : pre + double(pass_bytes::restrict_residual(fine, coarse));
     const double up = s.fuses_up() ? double(pass_bytes::prolong_add_jacobi(fine, coarse))
                                    : post + double(pass_bytes::prolong_add(fine, coarse));
-    bytes.implemented += calls * (down + zero + up);
+    if (s.fuses_down()) {
+      // The zeroing is folded into the coarse level's first sweep; the calls on this level that
+      // start from that zero (one per call on the level above) do not read v.
+      const double from_zero = l == 1 ? 0.0 : double(level_calls(k, l - 1));
+      bytes.implemented += from_zero * double(pass_bytes::jacobi_restrict_residual_from_zero(fine, coarse)) +
+                           (calls - from_zero) * double(pass_bytes::jacobi_restrict_residual(fine, coarse)) +
+                           calls * up;
+    } else {
+      bytes.implemented += calls * (pre + double(pass_bytes::restrict_residual(fine, coarse)) + zero + up);
+    }
     bytes.unfused += calls * (pre + double(pass_bytes::residual(fine) + pass_bytes::restriction(fine, coarse)) + zero +
                               post + double(pass_bytes::prolong_add(fine, coarse)));
   }

@@ -157,17 +157,21 @@ class JacobiStream {
   static std::size_t scratch_rows(int nu) { return std::size_t(3 * (nu + 2)); }
   T* ring(int k, int r) const { return scratch_ + (std::size_t(3 * k + r % 3)) * stride_; }
   T* extra_ring(int r) const { return ring(nu_ + 1, r); }
-  // Row r after sweep k; sweep 0 is `source_in_ring` ? ring 0 : v; boundary rows are v's.
+  // Where sweep 0 (the values the first sweep reads) comes from: v, ring 0 (made by
+  // prepare), or zero (v stands for a zeroed correction and is not read).
+  enum class Source { Field, Ring, Zero };
+
+  // Row r after sweep k; sweep 0 is v's row or ring 0's; boundary rows are v's.
   const T* row(int k, int r) const {
-    if (r < 1 || r > ny_ || (k == 0 && !source_in_ring_)) return v_.row(r);
+    if (r < 1 || r > ny_ || (k == 0 && source_ != Source::Ring)) return v_.row(r);
     return target(k, r);
   }
 
   // prepare(r): makes sweep 0's row r (called in order, once per row); after(i): runs at the
   // end of step i, when the last sweep's rows up to i - nu + 1 exist.
   template <class Prepare, class After>
-  void run(int a, int b, bool source_in_ring, Prepare&& prepare, After&& after) {
-    source_in_ring_ = source_in_ring;
+  void run(int a, int b, Source source, Prepare&& prepare, After&& after) {
+    source_ = source;
     for (int i = a - nu_ - 1; i <= b + nu_; ++i) {  // step a - nu - 1 prepares sweep 0's first row
       if (i + 1 >= std::max(1, a - nu_) && i + 1 <= std::min(ny_, b + nu_)) prepare(i + 1);
       for (int k = 1; k <= nu_; ++k) {
@@ -178,6 +182,11 @@ class JacobiStream {
         o[0] = v_.row(r)[0];  // the boundary columns stay as they are
         o[nx_ + 1] = v_.row(r)[nx_ + 1];
         const BasicStencil9<T> S = A_;  // in registers: o cannot alias a local copy
+        if (k == 1 && source_ == Source::Zero) {
+#pragma omp simd
+          for (int x = 1; x <= nx_; ++x) o[x] = kernels::jacobi_from_zero(w_, f0, x);
+          continue;
+        }
 #pragma omp simd
         for (int x = 1; x <= nx_; ++x) o[x] = kernels::jacobi(S, w_, vm, v0, vp, f0, x);
       }
@@ -196,7 +205,7 @@ class JacobiStream {
   int own_first_, own_last_;
   T* scratch_;
   std::size_t stride_;
-  bool source_in_ring_ = false;
+  Source source_ = Source::Field;
 };
 
 }  // namespace
@@ -212,9 +221,10 @@ T* BasicCpuBackend<T>::stream_scratch(int nu, int threads, int stride) {
 template <class T>
 void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omega, int nu, const BasicField<T>& v,
                                                   const BasicField<T>& f, BasicField<T>& out, BasicField<T>& fc,
-                                                  Coarsening coarsening) {
+                                                  Coarsening coarsening, bool v_is_zero) {
   if (nu < 1) throw std::logic_error("jacobi_restrict_residual: needs at least one sweep");
-  count(v.shape(), pass_bytes::jacobi_restrict_residual(v.shape(), fc.shape()));
+  count(v.shape(), v_is_zero ? pass_bytes::jacobi_restrict_residual_from_zero(v.shape(), fc.shape())
+                             : pass_bytes::jacobi_restrict_residual(v.shape(), fc.shape()));
   const int nx = v.shape().nx, ny = v.shape().ny, nyc = fc.shape().ny, nxc = fc.shape().nx;
   const bool par = parallel(v.shape());
   const int nt = par ? threads_ : 1;
@@ -231,7 +241,7 @@ void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omeg
       JacobiStream<T> stream(A, w, nu, v, f, out, 2 * coarse_rows.begin - 1, own_last, scratch, t);
       int next_coarse = coarse_rows.begin;
       stream.run(
-          a, b, false, [](int) {},
+          a, b, v_is_zero ? JacobiStream<T>::Source::Zero : JacobiStream<T>::Source::Field, [](int) {},
           [&](int i) {
             const int r = i - nu;  // the last sweep's rows r - 1 .. r + 1 exist now
             if (r < 2 * coarse_rows.begin - 1 || r > 2 * coarse_rows.end - 1) return;
@@ -290,7 +300,7 @@ void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int
           o[2 * I + 1] = vj[2 * I + 1] + kernels::bilinear_at(cJ, cJ1, I, 1, j);
         }
       };
-      stream.run(rows.begin, rows.end - 1, true, prolonged_row, [](int) {});
+      stream.run(rows.begin, rows.end - 1, JacobiStream<T>::Source::Ring, prolonged_row, [](int) {});
     }
   }
 }

@@ -38,6 +38,11 @@ inline std::uint64_t restrict_residual(GridShape fine, GridShape coarse) {
 inline std::uint64_t jacobi_restrict_residual(GridShape fine, GridShape coarse) {
   return 3 * kDouble * n(fine) + kDouble * n(coarse);
 }
+// The same from a zeroed correction that was never written (v not read): read f, write v and
+// the coarse right-hand side.
+inline std::uint64_t jacobi_restrict_residual_from_zero(GridShape fine, GridShape coarse) {
+  return 2 * kDouble * n(fine) + kDouble * n(coarse);
+}
 // Prolongation with the correction and nu Jacobi sweeps in one pass: read v, the coarse v
 // and f, write the smoothed v.
 inline std::uint64_t prolong_add_jacobi(GridShape fine, GridShape coarse) {

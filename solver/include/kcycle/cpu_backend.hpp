@@ -63,8 +63,9 @@ class BasicCpuBackend {
   // out <- nu Jacobi sweeps applied to v, and fc <- Restrict(f - A out), in one pass over
   // memory (rows stream through per-thread rings): bitwise what nu jacobi() calls (ping-pong
   // between v and out) and restrict_residual() give. v itself is left as it was. One launch.
+  // v_is_zero: v stands for zero and is not read (its zeroing was skipped; jacobi_from_zero).
   void jacobi_restrict_residual(const Stencil9& A, double omega, int nu, const Vector& v, const Vector& f, Vector& out,
-                                Vector& fc, Coarsening coarsening = Coarsening::Full);
+                                Vector& fc, Coarsening coarsening = Coarsening::Full, bool v_is_zero = false);
   // v <- v + Prolong(vc): bilinear (Full) or linear in y (SemiY).
   // out <- nu Jacobi sweeps applied to v + Prolong(vc), in one pass over memory: bitwise what
   // prolong_add() and nu jacobi() calls give. v itself is left as it was. One launch.

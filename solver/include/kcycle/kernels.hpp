@@ -37,6 +37,14 @@ KCYCLE_HD T jacobi(const BasicStencil9<T>& s, T omega_over_diag, const T* vm, co
   return v0[i] + omega_over_diag * residual(s, vm, v0, vp, f0, i);
 }
 
+// jacobi() of a zero iterate (A 0 = 0): omega f / a_center, equal to what jacobi() gives
+// with zero rows (up to the sign of a zero), without reading them. A fused pass starts a
+// zeroed coarse correction with it, so the zeroing pass and the first sweep's reads go.
+template <class T>
+KCYCLE_HD T jacobi_from_zero(T omega_over_diag, const T* f0, int i) {
+  return T(0) + omega_over_diag * f0[i];
+}
+
 // Full weighting (1/16)[1 2 1; 2 4 2; 1 2 1] of fine rows rm, r0, rp around fine x index i.
 template <class T>
 KCYCLE_HD T full_weighting(const T* rm, const T* r0, const T* rp, int i) {

@@ -22,8 +22,7 @@ class MixedPrecisionCycle {
   void precondition(Field& r, Field& z, CycleChoice choice, const CycleHooks& hooks = {}) {
     auto& fine = hierarchy_.level(1);
     float_backend_.assign(r, fine.f);
-    float_backend_.fill(fine.v, 0.0);
-    hierarchy_.cycle(choice, hooks);
+    hierarchy_.cycle_from_zero(choice, hooks);
     backend_.assign(fine.v, z);
   }
 

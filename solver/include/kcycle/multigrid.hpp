@@ -74,11 +74,13 @@ struct MultigridSettings {
   bool fuses_down() const { return fused && smoother == Smoother::Jacobi && nu1 > 0; }
   bool fuses_up() const { return fused && smoother == Smoother::Jacobi && nu2 > 0; }
   // Backend launches per cycle-routine call above the coarsest level (the coarsest level's
-  // call is one launch, the exact solve), as issued: a fused pass is one launch.
+  // call is one launch, the exact solve), as issued: a fused pass is one launch, and with the
+  // fused down pass the coarse correction is not zeroed by a pass of its own (the coarse
+  // level's first sweep starts from zero, the coarsest level's solve overwrites it).
   int launches_per_call() const {
     const int pre = fuses_down() ? 0 : nu1 * launches_per_relaxation(smoother);
     const int post = fuses_up() ? 0 : nu2 * launches_per_relaxation(smoother);
-    return kTransferLaunchesPerCall + pre + post;
+    return kTransferLaunchesPerCall - (fuses_down() ? 1 : 0) + pre + post;
   }
 };
 
@@ -115,7 +117,7 @@ struct LevelStats {
 // A backend with the fused Jacobi passes (MultigridSettings::fused): CpuBackend.
 template <class B>
 concept FusesJacobi = MultigridBackend<B> && requires(B& be, typename B::Vector& x, const Stencil9& A) {
-  be.jacobi_restrict_residual(A, 0.0, 1, x, x, x, x, Coarsening{});
+  be.jacobi_restrict_residual(A, 0.0, 1, x, x, x, x, Coarsening{}, true);
   be.prolong_add_jacobi(A, 0.0, 1, x, x, x, x, Coarsening{});
 };
 
@@ -132,6 +134,7 @@ class Multigrid {
     Vector t;                   // Jacobi's output, swapped with v after each sweep
     LineFactor x_line, y_line;  // zebra smoothers' line matrices, factored
     LevelStats stats;           // see set_level_timing
+    bool v_is_zero = false;     // v stands for zero, its zeroing left to the fused down pass
   };
 
   // settings().fused is cleared where the backend has no fused passes: the settings are what runs.
@@ -144,7 +147,7 @@ class Multigrid {
       const Stencil9 A = l == 1 || settings.coarse_operator == CoarseOperator::Rediscretized
                              ? discretize(settings.tensor, shape.hx(), shape.hy())
                              : galerkin_coarse(levels_.back().A, settings.coarsening);
-      Level level{shape, A, backend.make_vector(shape), backend.make_vector(shape), Vector{}, {}, {}, {}};
+      Level level{shape, A, backend.make_vector(shape), backend.make_vector(shape), Vector{}, {}, {}, {}, false};
       if (settings.smoother == Smoother::Jacobi) level.t = backend.make_vector(shape);
       if (settings.smoother == Smoother::XZebra || settings.smoother == Smoother::XYZebra)
         level.x_line = backend.make_line_factor(TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], shape.nx));
@@ -189,14 +192,24 @@ class Multigrid {
   }
   void cycle(CycleChoice choice, Trace* trace = nullptr) { cycle(choice, CycleHooks{trace, nullptr, {}}); }
 
+  // One cycle from a zero iterate on the finest level (its v is overwritten). With the fused
+  // down pass the zeroing is left to the first sweep (no pass, v not read).
+  void cycle_from_zero(CycleChoice choice, const CycleHooks& hooks = {}) {
+    const bool watched = hooks.observer && *hooks.observer;
+    if (settings_.fuses_down() && !watched && levels() > 1)
+      level(1).v_is_zero = true;
+    else
+      backend_.fill(level(1).v, 0.0);
+    cycle(choice, hooks);
+  }
+
   // z <- M r: one cycle from a zero initial guess, the MGCG preconditioner. r and z are
   // swapped in and out of the finest level, so nothing is copied.
   void precondition(Vector& r, Vector& z, CycleChoice choice, const CycleHooks& hooks = {}) {
     Level& fine = level(1);
     std::swap(fine.f, r);
-    backend_.fill(fine.v, 0.0);
     try {
-      cycle(choice, hooks);
+      cycle_from_zero(choice, hooks);
     } catch (...) {
       std::swap(fine.f, r);  // give the caller's vectors back
       std::swap(fine.v, z);
@@ -296,7 +309,9 @@ class Multigrid {
         if (fused_down()) {  // nu1 sweeps, residual and restriction in one pass
           const MultigridSettings& s = mg_.settings_;
           perform(OpKind::Restrict, l, Phase::Relax, [&] {
-            mg_.backend_.jacobi_restrict_residual(L.A, s.omega, s.nu1, L.v, L.f, L.t, mg_.level(l + 1).f, s.coarsening);
+            mg_.backend_.jacobi_restrict_residual(L.A, s.omega, s.nu1, L.v, L.f, L.t, mg_.level(l + 1).f, s.coarsening,
+                                                  L.v_is_zero);
+            L.v_is_zero = false;
             std::swap(L.v, L.t);
           });
           return;
@@ -306,6 +321,10 @@ class Multigrid {
               [&] { mg_.backend_.restrict_residual(L.A, L.v, L.f, mg_.level(l + 1).f, mg_.settings_.coarsening); });
     }
     void zero_coarse(int l) {
+      if (fused_down()) {  // the coarse call's first sweep starts from zero, or its solve overwrites v
+        mg_.level(l + 1).v_is_zero = l + 1 < coarsest();
+        return record(OpKind::ZeroCoarse, l);
+      }
       perform(OpKind::ZeroCoarse, l, Phase::Restrict, [&] { mg_.backend_.fill(mg_.level(l + 1).v, 0.0); });
     }
     void prolong_add(int l) {
