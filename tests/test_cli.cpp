@@ -104,9 +104,12 @@ TEST(Cli, JsonHasTheDocumentedFields) {
   const Outcome o = run_cli("solve --levels 6 --eps 1e-2 --angle 30 --kappa W --solver pcg --json");
   ASSERT_EQ(o.exit_code, 0) << o.output;
   const auto j = nlohmann::json::parse(o.output);
-  for (const char* key : {"iterations", "converged", "error_reduction", "residual_reduction", "seconds_total",
-                          "seconds_per_iteration", "omega", "kappa", "levels", "unknowns", "history"})
+  for (const char* key :
+       {"iterations", "converged", "error_reduction", "residual_reduction", "seconds_total", "seconds_per_iteration",
+        "omega", "kappa", "levels", "unknowns", "fused", "precision", "history"})
     EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["precision"], "double");
+  EXPECT_TRUE(j["fused"].get<bool>()) << "fused Jacobi passes are the CPU default";
   EXPECT_EQ(j["kappa"], "W");
   EXPECT_EQ(j["levels"], 6);
   EXPECT_EQ(j["unknowns"], 63 * 63);

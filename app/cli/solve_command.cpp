@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "kcycle/execution_target.hpp"
 #include "kcycle/iterative_solver.hpp"
 #include "kcycle/relaxation_factor.hpp"
 #include "kcycle/solve.hpp"
@@ -112,6 +113,8 @@ void print_json(const SolverOptions& o, const SolveResult& r, const nlohmann::js
       {"seed", o.seed},
       {"backend", r.backend},
       {"cuda_graphs", r.backend == "cuda" && o.cuda_graphs},
+      {"fused", as_run_on(multigrid_settings(o), o.backend).fused},
+      {"precision", enum_name(o.precision)},
       {"history", history}};
   if (!levels.is_null()) out["levels_table"] = levels;
   std::cout << out.dump(1) << "\n";
@@ -175,9 +178,13 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
     std::printf("time: %.4f ms per %s (median), %.4f ms per iteration with norms, total %.3f s, set-up %.3f s\n",
                 r.seconds_per_cycle * 1e3, o.solver == SolverKind::Multigrid ? "cycle" : "CG iteration",
                 r.seconds_per_iteration * 1e3, r.seconds_total, r.seconds_setup);
-    std::printf("backend: %s%s, %llu launches per iteration\n", r.backend.c_str(),
-                r.backend == "cuda" ? (o.cuda_graphs ? " (cycles replayed as CUDA Graphs)" : " (graphs off)") : "",
-                (unsigned long long)r.launches_per_iteration);
+    std::printf(
+        "backend: %s%s, %llu launches per iteration, %s, %s\n", r.backend.c_str(),
+        r.backend == "cuda" ? (o.cuda_graphs ? " (cycles replayed as CUDA Graphs)" : " (graphs off)") : "",
+        (unsigned long long)r.launches_per_iteration,
+        as_run_on(multigrid_settings(o), o.backend).fused ? "fused Jacobi passes" : "every operation its own pass",
+        o.precision == Precision::Mixed ? "mixed precision (float hierarchy, double CG and norms)"
+                                        : "double precision");
     if (args.level_table) print_level_table(solver, r.iterations);
   }
   return r.converged() ? 0 : 3;
