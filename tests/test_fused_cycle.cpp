@@ -9,6 +9,7 @@
 #include "kcycle/byte_model.hpp"
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/cycle_counts.hpp"
+#include "kcycle/kernels.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/relaxation_factor.hpp"
 #include "kcycle/solver_options.hpp"
@@ -96,6 +97,39 @@ TEST(FusedCycle, FromAZeroIterateAsThePreconditionerBitwiseTheUnfusedOne) {
       const double finest_v = 8.0 * double(level_shape(s.levels, 1, c).unknowns());
       EXPECT_EQ(double(fused.bytes), cycle_bytes(f, kappa).implemented - finest_v);
     }
+}
+
+// The CPU backend computes rows in SIMD blocks whose neighbours come from shuffles, and the
+// rest point by point; both must be exactly the point bodies of kernels.hpp (what CUDA runs).
+template <class T>
+void expect_rows_are_the_point_bodies() {
+  BasicCpuBackend<T> be(2);
+  for (int n : {1, 7, 16, 17, 31, 33, 127, 130}) {  // every remainder of the SIMD width, 1 .. 2 blocks
+    const GridShape shape{n, 9};
+    const Stencil9 A = discretize(rotated_anisotropic_tensor(1e-3, 30), shape.hx(), shape.hy());
+    const BasicStencil9<T> S = stencil_as<T>(A);
+    Field hv(shape), hf(shape);
+    fill_uniform_random(hv, 3);
+    fill_uniform_random(hf, 4);
+    BasicField<T> v = be.make_vector(shape), f = be.make_vector(shape), out = be.make_vector(shape),
+                  r = be.make_vector(shape);
+    be.upload(hv, v);
+    be.upload(hf, f);
+    be.jacobi(A, 0.8, v, f, out);
+    be.residual(A, v, f, r);
+    const T w = T(0.8 / A.center());
+    for (int j = 1; j <= shape.ny; ++j)
+      for (int i = 1; i <= n; ++i) {
+        const T* rows[3] = {v.row(j - 1), v.row(j), v.row(j + 1)};
+        ASSERT_EQ(out(i, j), kernels::jacobi(S, w, rows[0], rows[1], rows[2], f.row(j), i))
+            << n << " " << i << "," << j;
+        ASSERT_EQ(r(i, j), kernels::residual(S, rows[0], rows[1], rows[2], f.row(j), i)) << n << " " << i << "," << j;
+      }
+  }
+}
+TEST(VectorRows, AreExactlyThePointBodiesInDoubleAndFloat) {
+  expect_rows_are_the_point_bodies<double>();
+  expect_rows_are_the_point_bodies<float>();
 }
 
 TEST(FusedCycle, AWatchedCycleRunsEveryOperationOnItsOwn) {

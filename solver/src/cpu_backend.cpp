@@ -3,8 +3,10 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #include "kcycle/byte_model.hpp"
 #include "kcycle/kernels.hpp"
@@ -21,6 +23,75 @@ RowRange block_of(int count, int t, int nt) {
   const int base = count / nt, extra = count % nt;
   const int begin = 1 + t * base + std::min(t, extra);
   return {begin, begin + base + (t < extra ? 1 : 0)};
+}
+
+// SIMD vectors of T as GCC vector extensions, as wide as the registers the build targets
+// (-march=native): the point bodies of kernels.hpp compute on them as on single values.
+#if defined(__AVX512F__)
+constexpr int kSimdBytes = 64;
+#elif defined(__AVX__)
+constexpr int kSimdBytes = 32;
+#else
+constexpr int kSimdBytes = 16;
+#endif
+template <class T>
+struct Simd {
+  typedef T type __attribute__((vector_size(kSimdBytes)));
+  static constexpr int width = kSimdBytes / int(sizeof(T));
+};
+
+template <class V, class T>
+V load(const T* p) {
+  if constexpr (std::is_same_v<V, T>) {
+    return *p;
+  } else {
+    V v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+}
+template <class V, class T>
+void store(T* p, const V& v) {
+  if constexpr (std::is_same_v<V, T>) {
+    *p = v;
+  } else {
+    std::memcpy(p, &v, sizeof v);
+  }
+}
+// The values one point to the left of `cur` ([prev's last, cur but its last]) and one to the
+// right ([cur but its first, next's first]).
+template <class V, std::size_t... K>
+V left_of(V prev, V cur, std::index_sequence<K...>) {
+  return __builtin_shufflevector(prev, cur, (K + sizeof...(K) - 1)...);
+}
+template <class V, std::size_t... K>
+V right_of(V cur, V next, std::index_sequence<K...>) {
+  return __builtin_shufflevector(cur, next, (K + 1)...);
+}
+
+// point(i, u) for the points i = 1..nx of a row, u the neighbourhood of i: for blocks of
+// consecutive points as SIMD vectors built from one load per row and shuffles (the sweeps were
+// bound by their ten unaligned loads a point), then point by point for the rest of the row.
+// The same point body either way, so the same arithmetic.
+template <class T, class Point>
+void for_row_points(int nx, const T* um, const T* u0, const T* up, Point&& point) {
+  using V = typename Simd<T>::type;
+  constexpr int W = Simd<T>::width;
+  constexpr auto lanes = std::make_index_sequence<std::size_t(W)>{};
+  int i = 1;
+  if (nx + 1 >= 2 * W) {
+    // The first block's left neighbours by an unaligned load (index 0 is the ring).
+    V lm = load<V>(um), l0 = load<V>(u0), lp = load<V>(up);
+    V cm = load<V>(um + 1), c0 = load<V>(u0 + 1), cp = load<V>(up + 1);
+    for (; i + 2 * W - 1 <= nx + 1; i += W) {  // the next block's load stays in the row
+      const V nm = load<V>(um + i + W), n0 = load<V>(u0 + i + W), np = load<V>(up + i + W);
+      point(i, kernels::Neighbourhood<V>{lm, cm, right_of(cm, nm, lanes), l0, c0, right_of(c0, n0, lanes), lp, cp,
+                                         right_of(cp, np, lanes)});
+      lm = left_of(cm, nm, lanes), l0 = left_of(c0, n0, lanes), lp = left_of(cp, np, lanes);
+      cm = nm, c0 = n0, cp = np;
+    }
+  }
+  for (; i <= nx; ++i) point(i, kernels::neighbourhood(um, u0, up, i));
 }
 
 }  // namespace
@@ -81,8 +152,10 @@ void BasicCpuBackend<T>::jacobi(const Stencil9& A, double omega, const BasicFiel
         stencil_as<T>(A);  // a local copy: the coefficients stay in registers (o cannot alias it)
     const T *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
     T* o = out.row(j);
-#pragma omp simd
-    for (int i = 1; i <= nx; ++i) o[i] = kernels::jacobi(S, w, vm, v0, vp, f0, i);
+    for_row_points(nx, vm, v0, vp, [&](int i, const auto& u) {
+      using V = std::decay_t<decltype(u.c)>;
+      store(o + i, kernels::jacobi_at(S, w, u, load<V>(f0 + i)));
+    });
   });
 }
 
@@ -104,8 +177,10 @@ void BasicCpuBackend<T>::restrict_residual(const Stencil9& A, const BasicField<T
     auto residual_row = [&](int j, T* r) {
       const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: r cannot alias a local copy
       const T *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
-#pragma omp simd
-      for (int i = 1; i <= nxf; ++i) r[i] = kernels::residual(S, vm, v0, vp, f0, i);
+      for_row_points(nxf, vm, v0, vp, [&](int i, const auto& u) {
+        using V = std::decay_t<decltype(u.c)>;
+        store(r + i, kernels::residual_at(S, u, load<V>(f0 + i)));
+      });
     };
     const RowRange rows = block_of(nyc, t, nt);
     if (rows.begin < rows.end) residual_row(2 * rows.begin - 1, ring[0]);
@@ -187,8 +262,11 @@ class JacobiStream {
           for (int x = 1; x <= nx_; ++x) o[x] = kernels::jacobi_from_zero(w_, f0, x);
           continue;
         }
-#pragma omp simd
-        for (int x = 1; x <= nx_; ++x) o[x] = kernels::jacobi(S, w_, vm, v0, vp, f0, x);
+        const T w = w_;
+        for_row_points(nx_, vm, v0, vp, [&](int x, const auto& u) {
+          using V = std::decay_t<decltype(u.c)>;
+          store(o + x, kernels::jacobi_at(S, w, u, load<V>(f0 + x)));
+        });
       }
       after(i);
     }
@@ -248,8 +326,10 @@ void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omeg
             const T *vm = stream.row(nu, r - 1), *v0 = stream.row(nu, r), *vp = stream.row(nu, r + 1), *f0 = f.row(r);
             T* res = stream.extra_ring(r);
             const BasicStencil9<T> S = stencil_as<T>(A);
-#pragma omp simd
-            for (int x = 1; x <= nx; ++x) res[x] = kernels::residual(S, vm, v0, vp, f0, x);
+            for_row_points(nx, vm, v0, vp, [&](int x, const auto& u) {
+              using V = std::decay_t<decltype(u.c)>;
+              store(res + x, kernels::residual_at(S, u, load<V>(f0 + x)));
+            });
             if (r != 2 * next_coarse + 1) return;
             const T *r0 = stream.extra_ring(r - 2), *r1 = stream.extra_ring(r - 1), *r2 = res;
             T* c = fc.row(next_coarse++);
@@ -460,8 +540,10 @@ void BasicCpuBackend<T>::residual(const Stencil9& A, const BasicField<T>& v, con
     const T *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
     T* o = r.row(j);
     const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: o cannot alias a local copy
-#pragma omp simd
-    for (int i = 1; i <= nx; ++i) o[i] = kernels::residual(S, vm, v0, vp, f0, i);
+    for_row_points(nx, vm, v0, vp, [&](int i, const auto& u) {
+      using V = std::decay_t<decltype(u.c)>;
+      store(o + i, kernels::residual_at(S, u, load<V>(f0 + i)));
+    });
   });
 }
 

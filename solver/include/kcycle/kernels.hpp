@@ -9,32 +9,53 @@
 
 namespace kcycle::kernels {
 
-// (A u)(i, j) for rows below (um), at (u0) and above (up) row j. Two independent chains of
-// multiply-adds: one 9-term chain made the sweep latency-bound; three chains cost one more
-// addition a point (measured on the CPU: the sweep is bound by its loads, not its operations).
+// The 3x3 neighbourhood of a point (x-1, x, x+1 on the rows below, at and above it), as values
+// of V: T for one point, or a SIMD vector of T for consecutive points (the CPU backend builds
+// those from one load per row; the bodies below are the same arithmetic either way).
+template <class V>
+struct Neighbourhood {
+  V sw, s, se, w, c, e, nw, n, ne;
+};
 template <class T>
-KCYCLE_HD T apply_stencil(const BasicStencil9<T>& s, const T* um, const T* u0, const T* up, int i) {
-  const T near = s.a[1][1] * u0[i] + s.a[1][0] * u0[i - 1] + s.a[1][2] * u0[i + 1] + s.a[0][1] * um[i];
-  const T far =
-      s.a[0][0] * um[i - 1] + s.a[0][2] * um[i + 1] + s.a[2][0] * up[i - 1] + s.a[2][1] * up[i] + s.a[2][2] * up[i + 1];
+KCYCLE_HD Neighbourhood<T> neighbourhood(const T* um, const T* u0, const T* up, int i) {
+  return {um[i - 1], um[i], um[i + 1], u0[i - 1], u0[i], u0[i + 1], up[i - 1], up[i], up[i + 1]};
+}
+
+// A u at the centre of u. Two independent chains of multiply-adds: one 9-term chain made the
+// sweep latency-bound; three chains cost one more addition a point.
+template <class T, class V>
+KCYCLE_HD V apply_stencil_at(const BasicStencil9<T>& s, const Neighbourhood<V>& u) {
+  const V near = s.a[1][1] * u.c + s.a[1][0] * u.w + s.a[1][2] * u.e + s.a[0][1] * u.s;
+  const V far = s.a[0][0] * u.sw + s.a[0][2] * u.se + s.a[2][0] * u.nw + s.a[2][1] * u.n + s.a[2][2] * u.ne;
   return near + far;
 }
-
-// r = f - A v at (i, j), in the same two chains (f starts the first: one operation fewer).
-template <class T>
-KCYCLE_HD T residual(const BasicStencil9<T>& s, const T* vm, const T* v0, const T* vp, const T* f0, int i) {
-  const T near = f0[i] - s.a[1][1] * v0[i] - s.a[1][0] * v0[i - 1] - s.a[1][2] * v0[i + 1] - s.a[0][1] * vm[i];
-  const T far =
-      s.a[0][0] * vm[i - 1] + s.a[0][2] * vm[i + 1] + s.a[2][0] * vp[i - 1] + s.a[2][1] * vp[i] + s.a[2][2] * vp[i + 1];
+// f - A u, in the same two chains (f starts the first: one operation fewer).
+template <class T, class V>
+KCYCLE_HD V residual_at(const BasicStencil9<T>& s, const Neighbourhood<V>& u, V f) {
+  const V near = f - s.a[1][1] * u.c - s.a[1][0] * u.w - s.a[1][2] * u.e - s.a[0][1] * u.s;
+  const V far = s.a[0][0] * u.sw + s.a[0][2] * u.se + s.a[2][0] * u.nw + s.a[2][1] * u.n + s.a[2][2] * u.ne;
   return near - far;
 }
-
-// One damped Jacobi update: v + omega (f - A v) / a_center. `omega_over_diag` is
+// One damped Jacobi update: u + omega (f - A u) / a_center; `omega_over_diag` is
 // omega / a_center, computed once per sweep.
+template <class T, class V>
+KCYCLE_HD V jacobi_at(const BasicStencil9<T>& s, T omega_over_diag, const Neighbourhood<V>& u, V f) {
+  return u.c + omega_over_diag * residual_at(s, u, f);
+}
+
+// The same at (i, j) of rows below (um), at (u0) and above (up) row j.
+template <class T>
+KCYCLE_HD T apply_stencil(const BasicStencil9<T>& s, const T* um, const T* u0, const T* up, int i) {
+  return apply_stencil_at(s, neighbourhood(um, u0, up, i));
+}
+template <class T>
+KCYCLE_HD T residual(const BasicStencil9<T>& s, const T* vm, const T* v0, const T* vp, const T* f0, int i) {
+  return residual_at(s, neighbourhood(vm, v0, vp, i), f0[i]);
+}
 template <class T>
 KCYCLE_HD T jacobi(const BasicStencil9<T>& s, T omega_over_diag, const T* vm, const T* v0, const T* vp, const T* f0,
                    int i) {
-  return v0[i] + omega_over_diag * residual(s, vm, v0, vp, f0, i);
+  return jacobi_at(s, omega_over_diag, neighbourhood(vm, v0, vp, i), f0[i]);
 }
 
 // jacobi() of a zero iterate (A 0 = 0): omega f / a_center, equal to what jacobi() gives
