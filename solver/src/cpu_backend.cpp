@@ -625,12 +625,20 @@ double BasicCpuBackend<T>::residual_norm2(const Stencil9& A, const BasicField<T>
   return sum_rows(v.shape(), [&](int j) {
     const T *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
     const BasicStencil9<T> S = stencil_as<T>(A);
+    using V = typename Simd<T>::type;
+    V squares{};  // per lane, in T: a double run sums the same squares as one point at a time
     double row = 0.0;
-#pragma omp simd reduction(+ : row)
-    for (int i = 1; i <= nx; ++i) {
-      const double r = double(kernels::residual(S, vm, v0, vp, f0, i));
-      row += r * r;
-    }
+    for_row_points(nx, vm, v0, vp, [&](int i, const auto& u) {
+      using U = std::decay_t<decltype(u.c)>;
+      const U r = kernels::residual_at(S, u, load<U>(f0 + i));
+      if constexpr (std::is_same_v<U, T>)
+        row += double(r) * double(r);
+      else if constexpr (std::is_same_v<T, double>)
+        squares += r * r;
+      else
+        for (int k = 0; k < Simd<T>::width; ++k) row += double(r[k]) * double(r[k]);  // squares in double
+    });
+    for (int k = 0; k < Simd<T>::width; ++k) row += double(squares[k]);
     return row;
   });
 }
