@@ -7,8 +7,10 @@
 
 #include "backend_under_test.hpp"
 #include "kcycle/byte_model.hpp"
+#include "kcycle/cycle_counts.hpp"
 #include "kcycle/iterative_solver.hpp"
 #include "kcycle/problem.hpp"
+#include "kcycle/solve.hpp"
 
 namespace kcycle {
 namespace {
@@ -98,6 +100,30 @@ TYPED_TEST(FusedVectorOps, CgReportsItsRecursiveResidualAndEndsOnTheTrueOne) {
         EXPECT_LE(result.residual_reduction, o.tolerance);
       }
     }
+}
+
+TEST(FusedCg, TakesRzFromTheCyclesLastPass) {
+  // Fused, the finest up pass of the preconditioning cycle also sums (r, z): CG issues one
+  // pass fewer per iteration and converges the same (the sum is only ordered differently).
+  SolveResult results[2];
+  for (bool fused : {false, true}) {
+    SolverOptions o;
+    o.levels = 7;
+    o.threads = 2;
+    o.solver = SolverKind::PCG;
+    o.cycle = {CycleType::Kappa, 3};
+    o.fused = fused;
+    results[fused] = solve(o);
+    ASSERT_TRUE(results[fused].converged()) << results[fused].message;
+    const MultigridSettings s = multigrid_settings(o);
+    // The cycle, then apply_dot, two axpy_norm2 and xpay; unfused also the zeroing of the
+    // finest v and (r, z), which the fused cycle folds into its first and last pass.
+    const std::uint64_t cg_passes = fused ? 4 : 6;
+    EXPECT_EQ(results[fused].launches_per_iteration, launches_per_cycle(3, o.levels, s.launches_per_call()) + cg_passes)
+        << "fused " << fused;
+  }
+  EXPECT_EQ(results[0].iterations, results[1].iterations);
+  EXPECT_NEAR(results[1].final_error / results[0].final_error, 1.0, 1e-6);
 }
 
 }  // namespace

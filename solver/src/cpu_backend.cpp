@@ -117,7 +117,9 @@ double BasicCpuBackend<T>::sum_rows(const GridShape& shape, RowSum&& row_sum) co
 }
 
 template <class T>
-BasicCpuBackend<T>::BasicCpuBackend(int threads) : threads_(threads > 0 ? threads : omp_get_max_threads()) {}
+BasicCpuBackend<T>::BasicCpuBackend(int threads) : threads_(threads > 0 ? threads : omp_get_max_threads()) {
+  partial_sums_.assign(std::size_t(threads_), 0.0);
+}
 
 template <class T>
 bool BasicCpuBackend<T>::parallel(const GridShape& shape) const {
@@ -348,7 +350,7 @@ void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omeg
 template <class T>
 void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int nu, const BasicField<T>& vc,
                                             const BasicField<T>& v, const BasicField<T>& f, BasicField<T>& out,
-                                            Coarsening coarsening) {
+                                            Coarsening coarsening, double* f_dot_out) {
   if (nu < 1) throw std::logic_error("prolong_add_jacobi: needs at least one sweep");
   count(v.shape(), pass_bytes::prolong_add_jacobi(v.shape(), vc.shape()));
   const int nx = v.shape().nx, ny = v.shape().ny, nxc = vc.shape().nx;
@@ -356,12 +358,24 @@ void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int
   const int nt = par ? threads_ : 1;
   T* scratch = stream_scratch(nu, nt, v.stride());
   const T w = T(omega / A.center());
+  std::vector<double>& partial = partial_sums_;  // per thread, summed in thread order
+  std::fill(partial.begin(), partial.end(), 0.0);
 #pragma omp parallel num_threads(nt) if (par)
   {
     const int t = par ? omp_get_thread_num() : 0;
     const RowRange rows = block_of(ny, t, nt);
     if (rows.begin < rows.end) {
       JacobiStream<T> stream(A, w, nu, v, f, out, rows.begin, rows.end - 1, scratch, t);
+      // (f, out) over this block's rows, each as soon as its last sweep is written (in cache).
+      auto dot_row = [&](int i) {
+        const int r = i - nu + 1;
+        if (!f_dot_out || r < rows.begin || r > rows.end - 1) return;
+        const T *fr = f.row(r), *o = out.row(r);
+        double row = 0.0;
+#pragma omp simd reduction(+ : row)
+        for (int x = 1; x <= nx; ++x) row += double(fr[x]) * double(o[x]);
+        partial[std::size_t(t)] += row;
+      };
       // Sweep 0: v + Prolong(vc), as prolong_add computes it, into ring 0.
       auto prolonged_row = [&](int j) {
         const T *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1), *vj = v.row(j);
@@ -380,8 +394,12 @@ void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int
           o[2 * I + 1] = vj[2 * I + 1] + kernels::bilinear_at(cJ, cJ1, I, 1, j);
         }
       };
-      stream.run(rows.begin, rows.end - 1, JacobiStream<T>::Source::Ring, prolonged_row, [](int) {});
+      stream.run(rows.begin, rows.end - 1, JacobiStream<T>::Source::Ring, prolonged_row, dot_row);
     }
+  }
+  if (f_dot_out) {
+    *f_dot_out = 0.0;
+    for (double p : partial) *f_dot_out += p;
   }
 }
 

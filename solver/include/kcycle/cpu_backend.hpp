@@ -69,8 +69,10 @@ class BasicCpuBackend {
   // v <- v + Prolong(vc): bilinear (Full) or linear in y (SemiY).
   // out <- nu Jacobi sweeps applied to v + Prolong(vc), in one pass over memory: bitwise what
   // prolong_add() and nu jacobi() calls give. v itself is left as it was. One launch.
+  // f_dot_out: also (f, out), summed row by row as the pass writes them (MGCG's (r, z) when the
+  // finest level's f is r), in a fixed order for a given thread count.
   void prolong_add_jacobi(const Stencil9& A, double omega, int nu, const Vector& vc, const Vector& v, const Vector& f,
-                          Vector& out, Coarsening coarsening = Coarsening::Full);
+                          Vector& out, Coarsening coarsening = Coarsening::Full, double* f_dot_out = nullptr);
   void prolong_add(const Vector& vc, Vector& v, Coarsening coarsening = Coarsening::Full);
   void coarse_solve(const BandedLU& lu, const Vector& f, Vector& v);
 
@@ -138,7 +140,8 @@ class BasicCpuBackend {
   std::vector<T> restrict_rows_;  // 3 residual rows per thread
   std::vector<T> fused_rows_;     // jacobi_restrict_residual's rings, grown once
   int restrict_row_stride_ = 0;
-  Field coarse_f_, coarse_v_;  // float backend: the coarsest level in double for the LU solve
+  Field coarse_f_, coarse_v_;         // float backend: the coarsest level in double for the LU solve
+  std::vector<double> partial_sums_;  // one per thread: prolong_add_jacobi's (f, out)
 };
 using CpuBackend = BasicCpuBackend<double>;
 using FloatCpuBackend = BasicCpuBackend<float>;

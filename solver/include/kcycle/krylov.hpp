@@ -5,6 +5,7 @@
 // FCG(1) makes each new direction A-orthogonal to the previous one explicitly,
 // beta = -(z, q_prev) / (p_prev, q_prev), and stays robust for any preconditioner.
 #include <cmath>
+#include <optional>
 
 #include "kcycle/multigrid.hpp"
 
@@ -13,8 +14,9 @@ namespace kcycle {
 enum class StepResult { Ok, Breakdown };
 
 // Preconditioner: anything with precondition(r, z, cycle, hooks) computing z <- M r (r may be
-// used as scratch and is given back unchanged): Multigrid itself, or the float hierarchy of a
-// mixed-precision solve (MixedPrecisionCycle).
+// used as scratch and is given back unchanged) and returning (r, z) if it computed it on the
+// way (std::optional<double>): Multigrid itself, or the float hierarchy of a mixed-precision
+// solve (MixedPrecisionCycle).
 template <MultigridBackend Backend, class Preconditioner = Multigrid<Backend>>
 class PreconditionedCG {
  public:
@@ -50,8 +52,8 @@ class PreconditionedCG {
     const double alpha = rz_ / pq;
     error2_ = be_.axpy_norm2(alpha, p_, x_, exact_);       // x <- x + alpha p
     residual2_ = be_.axpy_norm2(-alpha, q_, r_, nullptr);  // r <- r - alpha q
-    mg_.precondition(r_, z_, cycle_, hooks);
-    const double rz_new = be_.dot(r_, z_);
+    const std::optional<double> rz = mg_.precondition(r_, z_, cycle_, hooks);
+    const double rz_new = rz ? *rz : be_.dot(r_, z_);  // from the cycle's last pass where it has it
     const double beta = flexible_ ? -be_.dot(z_, q_) / pq : rz_new / rz_;
     rz_ = rz_new;
     be_.xpay(z_, beta, p_);  // p <- z + beta p

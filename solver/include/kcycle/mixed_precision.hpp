@@ -5,6 +5,8 @@
 // one cycle from a zero guess and hands the correction back in double: the preconditioner of
 // MGCG, and the correction of iterative refinement (x <- x + M (f - A x), the residual in
 // double), which is how the stand-alone solver still reaches 1e-8 and beyond.
+#include <optional>
+
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/multigrid.hpp"
 
@@ -18,12 +20,13 @@ class MixedPrecisionCycle {
   Multigrid<FloatCpuBackend>& hierarchy() { return hierarchy_; }
   const Multigrid<FloatCpuBackend>& hierarchy() const { return hierarchy_; }
 
-  // z <- M r (r is not changed).
-  void precondition(Field& r, Field& z, CycleChoice choice, const CycleHooks& hooks = {}) {
+  // z <- M r (r is not changed); (r, z) is left to the caller (the hierarchy sees float r).
+  std::optional<double> precondition(Field& r, Field& z, CycleChoice choice, const CycleHooks& hooks = {}) {
     auto& fine = hierarchy_.level(1);
     float_backend_.assign(r, fine.f);
     hierarchy_.cycle_from_zero(choice, hooks);
     backend_.assign(fine.v, z);
+    return std::nullopt;
   }
 
  private:

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <stop_token>
 #include <utility>
@@ -118,7 +119,7 @@ struct LevelStats {
 template <class B>
 concept FusesJacobi = MultigridBackend<B> && requires(B& be, typename B::Vector& x, const Stencil9& A) {
   be.jacobi_restrict_residual(A, 0.0, 1, x, x, x, x, Coarsening{}, true);
-  be.prolong_add_jacobi(A, 0.0, 1, x, x, x, x, Coarsening{});
+  be.prolong_add_jacobi(A, 0.0, 1, x, x, x, x, Coarsening{}, static_cast<double*>(nullptr));
 };
 
 template <MultigridBackend Backend>
@@ -204,19 +205,28 @@ class Multigrid {
   }
 
   // z <- M r: one cycle from a zero initial guess, the MGCG preconditioner. r and z are
-  // swapped in and out of the finest level, so nothing is copied.
-  void precondition(Vector& r, Vector& z, CycleChoice choice, const CycleHooks& hooks = {}) {
+  // swapped in and out of the finest level, so nothing is copied. Returns (r, z) when the
+  // cycle's last pass computed it on the way (the fused up pass on the finest level), so CG
+  // needs no pass of its own for it; otherwise nothing.
+  std::optional<double> precondition(Vector& r, Vector& z, CycleChoice choice, const CycleHooks& hooks = {}) {
     Level& fine = level(1);
     std::swap(fine.f, r);
+    double rz = 0.0;
+    fine_dot_ = &rz;
+    fine_dot_done_ = false;
     try {
       cycle_from_zero(choice, hooks);
     } catch (...) {
+      fine_dot_ = nullptr;
       std::swap(fine.f, r);  // give the caller's vectors back
       std::swap(fine.v, z);
       throw;
     }
+    fine_dot_ = nullptr;
     std::swap(fine.f, r);
     std::swap(fine.v, z);
+    if (!fine_dot_done_) return std::nullopt;
+    return rz;
   }
 
  private:
@@ -273,10 +283,13 @@ class Multigrid {
           if (sweep + 1 < mg_.settings_.nu2) return record(phase, l);
           Level& L = mg_.level(l);
           const MultigridSettings& s = mg_.settings_;
+          // The finest level's last pass of a preconditioning cycle also gives (f, v) = (r, z).
+          double* rz = l == 1 ? mg_.fine_dot_ : nullptr;
           perform(phase, l, Phase::Relax, [&] {
-            mg_.backend_.prolong_add_jacobi(L.A, s.omega, s.nu2, mg_.level(l + 1).v, L.v, L.f, L.t, s.coarsening);
+            mg_.backend_.prolong_add_jacobi(L.A, s.omega, s.nu2, mg_.level(l + 1).v, L.v, L.f, L.t, s.coarsening, rz);
             std::swap(L.v, L.t);
           });
+          if (rz) mg_.fine_dot_done_ = true;
           return;
         }
       }
@@ -374,6 +387,8 @@ class Multigrid {
   std::vector<Level> levels_;
   typename Backend::CoarseSolver coarse_solver_;
   bool level_timing_ = false;
+  double* fine_dot_ = nullptr;  // set by precondition(): where the finest up pass puts (f, v)
+  bool fine_dot_done_ = false;
 };
 
 }  // namespace kcycle
