@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,26 @@ struct BenchArgs {
   bool json = false;
 };
 
+// A table of one cell per case: a row per level count, a column per kappa.
+template <class Case, class Cell>
+void print_kappa_table(const std::vector<Case>& cases, const std::vector<int>& kappas, Cell&& cell) {
+  std::printf("%6s", "levels");
+  for (int k : kappas) std::printf(" %24s", ("kappa=" + kappa_to_string(k)).c_str());
+  std::printf("\n");
+  for (std::size_t i = 0; i < cases.size(); i += kappas.size()) {
+    std::printf("%6d", cases[i].levels);
+    for (std::size_t k = 0; k < kappas.size() && i + k < cases.size(); ++k)
+      std::printf(" %24s", cell(cases[i + k]).c_str());
+    std::printf("\n");
+  }
+}
+
+std::string formatted(const char* format, double a, double b, double c) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, a, b, c);
+  return text;
+}
+
 // The distance to the memory limit for whole cycles: the bytes a cycle moves (as implemented,
 // and as a plain unfused cycle would move them) over its median time, against the triad.
 template <class Case>
@@ -42,41 +63,20 @@ void print_byte_model(const std::vector<Case>& cases, const std::vector<int>& ka
       "unfused,\nand effective GB/s of the unfused bytes over the median time, as a multiple of this run's "
       "STREAM triad (%.2f GB/s)\n",
       triad_gbps);
-  std::printf("%6s", "levels");
-  for (int k : kappas) std::printf(" %24s", ("kappa=" + kappa_to_string(k)).c_str());
-  std::printf("\n");
-  for (std::size_t i = 0; i < cases.size(); i += kappas.size()) {
-    std::printf("%6d", cases[i].levels);
-    for (std::size_t k = 0; k < kappas.size() && i + k < cases.size(); ++k) {
-      const Case& c = cases[i + k];
-      const double gbps = c.bytes.unfused / c.seconds * 1e-9;
-      char cell[64];
-      std::snprintf(cell, sizeof cell, "%.1f/%.1f MB %5.2fx", c.bytes.implemented * 1e-6, c.bytes.unfused * 1e-6,
-                    gbps / triad_gbps);
-      std::printf(" %24s", cell);
-    }
-    std::printf("\n");
-  }
+  print_kappa_table(cases, kappas, [&](const Case& c) {
+    const double gbps = c.bytes.unfused / c.seconds * 1e-9;
+    return formatted("%.1f/%.1f MB %5.2fx", c.bytes.implemented * 1e-6, c.bytes.unfused * 1e-6, gbps / triad_gbps);
+  });
 }
 
 // Fused against unfused cycles timed alternately in this run (the machine's noise shared).
 template <class Case>
 void print_fused_comparison(const std::vector<Case>& cases, const std::vector<int>& kappas) {
-  std::printf("\nfused vs unfused, timed alternately in this run: ms per cycle unfused / fused, and the speedup\n%6s",
-              "levels");
-  for (int k : kappas) std::printf(" %24s", ("kappa=" + kappa_to_string(k)).c_str());
-  std::printf("\n");
-  for (std::size_t i = 0; i < cases.size(); i += kappas.size()) {
-    std::printf("%6d", cases[i].levels);
-    for (std::size_t k = 0; k < kappas.size() && i + k < cases.size(); ++k) {
-      const Case& c = cases[i + k];
-      char cell[64];
-      std::snprintf(cell, sizeof cell, "%.3f/%.3f %5.2fx", c.unfused_seconds * 1e3, c.fused_seconds * 1e3,
-                    c.unfused_seconds / c.fused_seconds);
-      std::printf(" %24s", cell);
-    }
-    std::printf("\n");
-  }
+  std::printf("\nfused vs unfused, timed alternately in this run: ms per cycle unfused / fused, and the speedup\n");
+  print_kappa_table(cases, kappas, [](const Case& c) {
+    return formatted("%.3f/%.3f %5.2fx", c.unfused_seconds * 1e3, c.fused_seconds * 1e3,
+                     c.unfused_seconds / c.fused_seconds);
+  });
 }
 
 int run(const BenchArgs& a) {
