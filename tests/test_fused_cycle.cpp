@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "kcycle/byte_model.hpp"
 #include "kcycle/cpu_backend.hpp"
@@ -142,14 +143,75 @@ TEST(FusedCycle, AWatchedCycleRunsEveryOperationOnItsOwn) {
   EXPECT_EQ(std::size_t(seen), plain.trace.size());
 }
 
-TEST(FusedCycle, OtherSmoothersAreLeftUnfused) {
-  for (Smoother sm : {Smoother::GaussSeidel, Smoother::XZebra, Smoother::YZebra, Smoother::XYZebra}) {
-    MultigridSettings s = jacobi(5, Coarsening::Full, 2, 2);
-    s.smoother = sm;
-    const Executed plain = run(s, false, 3, 2), fused = run(s, true, 3, 2);
-    EXPECT_EQ(fused.launches, plain.launches) << to_string(sm);
-    EXPECT_TRUE(bitwise_equal(plain.iterate, fused.iterate)) << to_string(sm);
-  }
+TEST(FusedCycle, PipelinedSweepsGiveBitwiseTheIterateOfSeparatePasses) {
+  // Gauss-Seidel's colours and x-zebra's line parities run as one pass each; y-zebra stays two.
+  for (Smoother sm : {Smoother::GaussSeidel, Smoother::XZebra, Smoother::YZebra, Smoother::XYZebra})
+    for (Coarsening c : {Coarsening::Full, Coarsening::SemiY})
+      for (bool symmetric : {false, true})
+        for (int kappa : {1, 2, 3, kKappaW})
+          for (int threads : {1, 2}) {
+            MultigridSettings s = jacobi(c == Coarsening::Full ? 7 : 6, c, 2, 1);
+            s.smoother = sm;
+            s.symmetric_smoothing = symmetric;
+            const Executed plain = run(s, false, kappa, threads), fused = run(s, true, kappa, threads);
+            const std::string what = std::string(to_string(sm)) + " " + std::string(to_string(c)) +
+                                     (symmetric ? " symmetric" : "") + " kappa " + kappa_to_string(kappa) +
+                                     " threads " + std::to_string(threads);
+            EXPECT_TRUE(bitwise_equal(plain.iterate, fused.iterate)) << what;
+            EXPECT_EQ(plain.trace, fused.trace) << what;
+            MultigridSettings f = s;
+            f.fused = true;
+            EXPECT_EQ(fused.launches, launches_per_cycle(std::min(kappa, s.levels), s.levels, f.launches_per_call()))
+                << what;
+            EXPECT_EQ(double(fused.bytes), cycle_bytes(f, kappa).implemented) << what;
+            EXPECT_EQ(double(plain.bytes), cycle_bytes(s, kappa).implemented) << what;
+            if (sm == Smoother::YZebra) {
+              EXPECT_EQ(fused.launches, plain.launches) << what;
+            } else {
+              EXPECT_LT(fused.launches, plain.launches) << what;
+              // Gauss-Seidel's four colour passes re-read the neighbour rows; zebra's do not.
+              if (sm == Smoother::GaussSeidel) {
+                EXPECT_LT(fused.bytes, plain.bytes) << what;
+              }
+            }
+          }
+}
+
+// The wavefront's thread blocks copy the rows beyond their edges and recompute the passes
+// there: bitwise the separate passes for any thread count, also with blocks thinner than the
+// copied rows and grids of odd sizes.
+template <class T>
+void expect_pipelined_sweeps_are_the_separate_passes() {
+  for (GridShape shape : {GridShape{1024, 5}, GridShape{70, 70}, GridShape{65, 131}, GridShape{33, 200}})
+    for (int threads : {1, 2, 3, 4, 7})
+      for (bool flag : {false, true}) {
+        BasicCpuBackend<T> be(threads);
+        const Stencil9 A = discretize(rotated_anisotropic_tensor(1e-3, 30), shape.hx(), shape.hy());
+        const TridiagonalFactor line = TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], shape.nx);
+        Field hv(shape), hf(shape);
+        fill_uniform_random(hv, 11);
+        fill_uniform_random(hf, 12);
+        BasicField<T> f = be.make_vector(shape), separate = be.make_vector(shape), pipelined = be.make_vector(shape);
+        be.upload(hf, f);
+        const std::string what = std::to_string(shape.nx) + "x" + std::to_string(shape.ny) + " threads " +
+                                 std::to_string(threads) + (flag ? " reverse/odd first" : "");
+        be.upload(hv, separate);
+        be.upload(hv, pipelined);
+        be.gauss_seidel(A, separate, f, flag);
+        be.gauss_seidel_pipelined(A, pipelined, f, flag);
+        EXPECT_EQ(0, std::memcmp(separate.data(), pipelined.data(), separate.values().size_bytes()))
+            << "Gauss-Seidel " << what;
+        be.upload(hv, separate);
+        be.upload(hv, pipelined);
+        be.zebra_x(A, line, separate, f, flag);
+        be.zebra_x_pipelined(A, line, pipelined, f, flag);
+        EXPECT_EQ(0, std::memcmp(separate.data(), pipelined.data(), separate.values().size_bytes()))
+            << "x-zebra " << what;
+      }
+}
+TEST(PipelinedSweeps, BitwiseTheSeparatePassesForAnyThreadCountInDoubleAndFloat) {
+  expect_pipelined_sweeps_are_the_separate_passes<double>();
+  expect_pipelined_sweeps_are_the_separate_passes<float>();
 }
 
 }  // namespace

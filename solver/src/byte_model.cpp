@@ -6,7 +6,8 @@
 
 namespace kcycle {
 
-std::uint64_t relaxation_bytes(Smoother smoother, GridShape s) {
+std::uint64_t relaxation_bytes(Smoother smoother, GridShape s, bool pipelined) {
+  if (pipelined) return pass_bytes::pipelined_sweep(s);
   switch (smoother) {
     case Smoother::Jacobi: return pass_bytes::jacobi(s);
     case Smoother::GaussSeidel: return 4 * pass_bytes::gauss_seidel_colour(s);
@@ -22,10 +23,10 @@ namespace {
 // One relaxation phase of `sweeps` sweeps; the alternating smoother runs x and y sweeps by
 // turns, starting with x (x_first) or y (the adjoint order of symmetric post-smoothing).
 std::uint64_t phase_bytes(const MultigridSettings& s, GridShape shape, int sweeps, bool x_first) {
-  if (s.smoother != Smoother::XYZebra) return std::uint64_t(sweeps) * relaxation_bytes(s.smoother, shape);
-  const int x = x_first ? (sweeps + 1) / 2 : sweeps / 2;
-  return std::uint64_t(x) * relaxation_bytes(Smoother::XZebra, shape) +
-         std::uint64_t(sweeps - x) * relaxation_bytes(Smoother::YZebra, shape);
+  const auto sweep = [&](Smoother kind) { return relaxation_bytes(kind, shape, s.pipelines(kind)); };
+  if (s.smoother != Smoother::XYZebra) return std::uint64_t(sweeps) * sweep(s.smoother);
+  const int x = alternating_x_sweeps(sweeps, x_first);
+  return std::uint64_t(x) * sweep(Smoother::XZebra) + std::uint64_t(sweeps - x) * sweep(Smoother::YZebra);
 }
 
 }  // namespace
@@ -33,6 +34,8 @@ std::uint64_t phase_bytes(const MultigridSettings& s, GridShape shape, int sweep
 CycleBytes cycle_bytes(const MultigridSettings& s, int kappa) {
   const int n = s.levels;
   const int k = std::min(kappa, n);
+  MultigridSettings plain = s;  // one pass per operation: no fused or pipelined passes
+  plain.fused = false;
   CycleBytes bytes;
   for (int l = 1; l < n; ++l) {
     const GridShape fine = level_shape(n, l, s.coarsening), coarse = level_shape(n, l + 1, s.coarsening);
@@ -52,8 +55,10 @@ CycleBytes cycle_bytes(const MultigridSettings& s, int kappa) {
     } else {
       bytes.implemented += calls * (pre + double(pass_bytes::restrict_residual(fine, coarse)) + zero + up);
     }
-    bytes.unfused += calls * (pre + double(pass_bytes::residual(fine) + pass_bytes::restriction(fine, coarse)) + zero +
-                              post + double(pass_bytes::prolong_add(fine, coarse)));
+    const double plain_pre = double(phase_bytes(plain, fine, s.nu1, true));
+    const double plain_post = double(phase_bytes(plain, fine, s.nu2, !s.symmetric_smoothing));
+    bytes.unfused += calls * (plain_pre + double(pass_bytes::residual(fine) + pass_bytes::restriction(fine, coarse)) +
+                              zero + plain_post + double(pass_bytes::prolong_add(fine, coarse)));
   }
   const double coarsest = double(level_calls(k, n)) * double(pass_bytes::coarse_solve(level_shape(n, n, s.coarsening)));
   bytes.implemented += coarsest;

@@ -10,20 +10,14 @@
 
 #include "kcycle/byte_model.hpp"
 #include "kcycle/kernels.hpp"
+#include "row_blocks.hpp"
 
 namespace kcycle {
 
 namespace {
 
-// Rows [begin, end) of 1..count handled by thread t of nt (static, contiguous blocks).
-struct RowRange {
-  int begin, end;
-};
-RowRange block_of(int count, int t, int nt) {
-  const int base = count / nt, extra = count % nt;
-  const int begin = 1 + t * base + std::min(t, extra);
-  return {begin, begin + base + (t < extra ? 1 : 0)};
-}
+using detail::block_of;
+using detail::RowRange;
 
 // SIMD vectors of T as GCC vector extensions, as wide as the registers the build targets
 // (-march=native): the point bodies of kernels.hpp compute on them as on single values.
@@ -424,97 +418,6 @@ void BasicCpuBackend<T>::prolong_add(const BasicField<T>& vc, BasicField<T>& v, 
       o[2 * I + 1] += kernels::bilinear_at(cJ, cJ1, I, 1, j);
     }
   });
-}
-
-template <class T>
-void BasicCpuBackend<T>::gauss_seidel(const Stencil9& A, BasicField<T>& v, const BasicField<T>& f, bool reverse) {
-  const int nx = v.shape().nx, ny = v.shape().ny;
-  const T inv_diag = T(1.0 / A.center());
-  // Colour k: points with (i + j) % 2 == k / 2 on rows with j % 2 == (k % 2 == 0 ? 1 : 0).
-  for (int step = 0; step < 4; ++step) {
-    count(v.shape(), pass_bytes::gauss_seidel_colour(v.shape()));
-    const int k = reverse ? 3 - step : step;
-    const int black = k / 2, first_row = (k % 2 == 0) ? 1 : 2;
-    const int rows = (ny - first_row) / 2 + 1;
-#pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
-    for (int r = 0; r < rows; ++r) {
-      const int j = first_row + 2 * r;
-      const T *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
-      T* v0 = v.row(j);
-      const int first_i = ((j + black) % 2 == 0) ? 2 : 1;  // (i + j) % 2 == black
-      const BasicStencil9<T> S = stencil_as<T>(A);         // in registers: v0 cannot alias a local copy
-      for (int i = first_i; i <= nx; i += 2) v0[i] = kernels::gauss_seidel(S, inv_diag, vm, v0, vp, f0, i);
-    }
-  }
-}
-
-template <class T>
-void BasicCpuBackend<T>::zebra_x(const Stencil9& A, const TridiagonalFactor& line, BasicField<T>& v,
-                                 const BasicField<T>& f, bool odd_first) {
-  const int nx = v.shape().nx, ny = v.shape().ny;
-  const double *lower = line.lower(), *cprime = line.cprime(), *inv = line.inv_denom();
-  constexpr int kBlock = 8;  // rows solved together: independent recurrences overlap in the core
-  for (int pass = 0; pass < 2; ++pass) {
-    count(v.shape(), pass_bytes::zebra_x_pass(v.shape()));
-    const int first_row = (pass == 0) == odd_first ? 1 : 2;
-    const int rows = first_row <= ny ? (ny - first_row) / 2 + 1 : 0;
-    const int blocks = (rows + kBlock - 1) / kBlock;
-#pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
-    for (int b = 0; b < blocks; ++b) {
-      T* x[kBlock];
-      const int count_rows = std::min(kBlock, rows - b * kBlock);
-      for (int r = 0; r < count_rows; ++r) {
-        const int j = first_row + 2 * (b * kBlock + r);
-        const T *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
-        x[r] = v.row(j);
-        const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: x cannot alias a local copy
-        T* xr = x[r];
-#pragma omp simd
-        for (int i = 1; i <= nx; ++i) xr[i] = kernels::x_line_rhs(S, vm, vp, f0, i);
-      }
-      // x[r][0] and x[r][nx+1] are the zero boundary: the recurrences start and end there.
-      for (int i = 1; i <= nx; ++i)
-        for (int r = 0; r < count_rows; ++r)
-          x[r][i] = kernels::thomas_forward(x[r][i], T(lower[i - 1]), x[r][i - 1], T(inv[i - 1]));
-      for (int i = nx; i >= 1; --i)
-        for (int r = 0; r < count_rows; ++r) x[r][i] = kernels::thomas_backward(x[r][i], T(cprime[i - 1]), x[r][i + 1]);
-    }
-  }
-}
-
-template <class T>
-void BasicCpuBackend<T>::zebra_y(const Stencil9& A, const TridiagonalFactor& line, BasicField<T>& v,
-                                 const BasicField<T>& f, bool odd_first) {
-  const int nx = v.shape().nx, ny = v.shape().ny;
-  const double *lower = line.lower(), *cprime = line.cprime(), *inv = line.inv_denom();
-  for (int pass = 0; pass < 2; ++pass) {
-    count(v.shape(), pass_bytes::zebra_y_pass(v.shape()));
-    const int first_col = (pass == 0) == odd_first ? 1 : 2;
-    const int cols = first_col <= nx ? (nx - first_col) / 2 + 1 : 0;
-    const bool par = parallel(v.shape());
-    const int nt = par ? threads_ : 1;
-    // Each thread sweeps all rows for its own block of columns: the recurrence runs down the
-    // rows, and a whole row of columns advances at once.
-#pragma omp parallel num_threads(nt) if (par)
-    {
-      const int t = par ? omp_get_thread_num() : 0;
-      const RowRange mine = block_of(cols, t, nt);  // column indices 1..cols
-      const int i0 = first_col + 2 * (mine.begin - 1), i1 = first_col + 2 * (mine.end - 1);
-      for (int j = 1; j <= ny; ++j) {
-        const T *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
-        T* v0 = v.row(j);
-        const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: v0 cannot alias a local copy
-        for (int i = i0; i < i1; i += 2)
-          v0[i] =
-              kernels::thomas_forward(kernels::y_line_rhs(S, vm, v0, vp, f0, i), T(lower[j - 1]), vm[i], T(inv[j - 1]));
-      }
-      for (int j = ny; j >= 1; --j) {
-        const T* vp = v.row(j + 1);
-        T* v0 = v.row(j);
-        for (int i = i0; i < i1; i += 2) v0[i] = kernels::thomas_backward(v0[i], T(cprime[j - 1]), vp[i]);
-      }
-    }
-  }
 }
 
 template <class T>

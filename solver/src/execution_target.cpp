@@ -9,9 +9,9 @@ std::string describe(const ExecutionTarget& t) {
 
 MultigridSettings as_run_on(MultigridSettings settings, BackendKind kind) {
   if (kind == BackendKind::Auto) kind = resolve_backend(kind).kind;
-  bool fuses = FusesJacobi<CpuBackend>;
+  bool fuses = FusesPasses<CpuBackend>;
 #if KCYCLE_HAVE_CUDA
-  if (kind == BackendKind::Cuda) fuses = FusesJacobi<CudaBackend>;
+  if (kind == BackendKind::Cuda) fuses = FusesPasses<CudaBackend>;
 #endif
   settings.fused = settings.fused && fuses;
   return settings;

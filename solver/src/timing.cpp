@@ -132,7 +132,7 @@ Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& swe
   c.coarsening = std::string(to_string(base.coarsening));
   const MultigridSettings run = as_run_on(base, sweep.target.backend);
   c.launches_per_call = run.launches_per_call();
-  c.fused = run.fuses_down() || run.fuses_up();
+  c.fused = run.fuses_any();
   c.threads = sweep.target.threads;
   for (int n = sweep.min_levels; n <= sweep.max_levels; ++n)
     for (int kappa : kappas) {

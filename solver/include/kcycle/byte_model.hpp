@@ -29,6 +29,9 @@ inline std::uint64_t zebra_x_pass(GridShape s) { return 3 * kDouble * n(s) / 2; 
 // One zebra y pass over every other column: the forward recurrence reads v and f and writes
 // v over every row, the backward one reads and writes v again.
 inline std::uint64_t zebra_y_pass(GridShape s) { return 5 * kDouble * n(s); }
+// A pipelined sweep (Gauss-Seidel's four colours, x-zebra's two parities) in one pass: read v
+// and f, write v.
+inline std::uint64_t pipelined_sweep(GridShape s) { return 3 * kDouble * n(s); }
 // Residual fused with restriction: read v and f, write the coarse right-hand side.
 inline std::uint64_t restrict_residual(GridShape fine, GridShape coarse) {
   return 2 * kDouble * n(fine) + kDouble * n(coarse);
@@ -74,8 +77,9 @@ inline std::uint64_t restriction(GridShape fine, GridShape coarse) { return kDou
 
 namespace kcycle {
 
-// Bytes of one relaxation sweep of `smoother` on a level (all its passes).
-std::uint64_t relaxation_bytes(Smoother smoother, GridShape shape);
+// Bytes of one relaxation sweep of `smoother` on a level (all its passes), pipelined into one
+// pass or not (MultigridSettings::pipelines).
+std::uint64_t relaxation_bytes(Smoother smoother, GridShape shape, bool pipelined = false);
 
 struct CycleBytes {
   double implemented = 0;  // as kcycle's backends run the cycle

@@ -51,10 +51,18 @@ class BasicCpuBackend {
   // a red-black colour. On a 5-point stencil this is exactly red-black Gauss-Seidel.
   // Four launches.
   void gauss_seidel(const Stencil9& A, Vector& v, const Vector& f, bool reverse);
+  // The same sweep as one pass over memory, each colour trailing the one before it by a row:
+  // bitwise what gauss_seidel() gives. One launch.
+  void gauss_seidel_pipelined(const Stencil9& A, Vector& v, const Vector& f, bool reverse);
   // One zebra sweep of exact x-line (grid row) solves: odd rows then even rows, or even then
   // odd. `line` factors the row matrix (a[1][0], a[1][1], a[1][2]). Two launches.
   void zebra_x(const Stencil9& A, const TridiagonalFactor& line, Vector& v, const Vector& f, bool odd_first);
-  // The same along y-lines (grid columns); `line` factors (a[0][1], a[1][1], a[2][1]).
+  // The same sweep as one pass, the second parity's lines trailing the first's by a row:
+  // bitwise what zebra_x() gives. One launch.
+  void zebra_x_pipelined(const Stencil9& A, const TridiagonalFactor& line, Vector& v, const Vector& f, bool odd_first);
+  // The same along y-lines (grid columns); `line` factors (a[0][1], a[1][1], a[2][1]). Not
+  // pipelined: a y-line spans every row, so the second parity's columns cannot start before the
+  // first's back substitutions have run down all of them. Two launches.
   void zebra_y(const Stencil9& A, const TridiagonalFactor& line, Vector& v, const Vector& f, bool odd_first);
   // fc <- Restrict(f - A v), full weighting (Full) or (1/4)[1 2 1] in y (SemiY). The
   // residual is formed row by row in scratch and never written to memory.
@@ -124,6 +132,7 @@ class BasicCpuBackend {
   template <class RowSum>
   double sum_rows(const GridShape& shape, RowSum&& row_sum) const;
   T* stream_scratch(int nu, int threads, int stride);  // the fused passes' row rings, grown once
+  T* wavefront_scratch(std::size_t values);            // the pipelined sweeps' halo rows, grown once
   template <class U>
   void convert(const BasicField<U>& x, Vector& y);
   // `bytes` as pass_bytes counts them for doubles; T's arrays move sizeof(T) per value.
@@ -137,8 +146,9 @@ class BasicCpuBackend {
   std::uint64_t launches_ = 0;
   std::uint64_t points_ = 0;
   std::uint64_t bytes_ = 0;
-  std::vector<T> restrict_rows_;  // 3 residual rows per thread
-  std::vector<T> fused_rows_;     // jacobi_restrict_residual's rings, grown once
+  std::vector<T> restrict_rows_;   // 3 residual rows per thread
+  std::vector<T> fused_rows_;      // jacobi_restrict_residual's rings, grown once
+  std::vector<T> wavefront_rows_;  // the pipelined sweeps' copies of their neighbours' rows
   int restrict_row_stride_ = 0;
   Field coarse_f_, coarse_v_;         // float backend: the coarsest level in double for the LU solve
   std::vector<double> partial_sums_;  // one per thread: prolong_add_jacobi's (f, out)

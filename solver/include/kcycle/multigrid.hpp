@@ -32,10 +32,15 @@ enum class Smoother {
   XYZebra,      // alternating: one x sweep and one y sweep count as two relaxations
 };
 
-// Backend launches one relaxation sweep issues.
-constexpr int launches_per_relaxation(Smoother s) {
+// Backend launches one relaxation sweep issues, pass by pass or pipelined into one pass
+// (MultigridSettings::pipelines).
+constexpr int launches_per_relaxation(Smoother s, bool pipelined = false) {
+  if (pipelined) return 1;
   return s == Smoother::Jacobi ? 1 : s == Smoother::GaussSeidel ? 4 : 2;
 }
+// The x sweeps among `sweeps` sweeps of the alternating smoother, which starts with x
+// (x_first) or with y (the adjoint order of symmetric post-smoothing).
+constexpr int alternating_x_sweeps(int sweeps, bool x_first) { return x_first ? (sweeps + 1) / 2 : sweeps / 2; }
 // Backend launches of the transfers in one call above the coarsest level: the fused
 // residual-and-restriction, the zeroing of the coarse correction and the prolongation.
 inline constexpr int kTransferLaunchesPerCall = 3;
@@ -66,9 +71,27 @@ struct MultigridSettings {
   bool symmetric_smoothing = false;
   // Run the pre-smoothing sweeps, the residual and the restriction as one pass over memory,
   // and the prolongation with the correction and the post-smoothing sweeps as another, where
-  // the backend can (CpuBackend, Jacobi): bitwise the same iterate, fewer bytes and launches.
-  // Cycles watched operation by operation always run every operation on its own.
+  // the backend can (CpuBackend, Jacobi); and each Gauss-Seidel or x-zebra sweep as one
+  // pipelined pass: bitwise the same iterate, fewer bytes and launches. Cycles watched
+  // operation by operation always run every operation on its own.
   bool fused = false;
+
+  // Whether a sweep of `kind` runs as one pipelined pass (its colours or line parities
+  // trailing each other by a row). Not y-zebra: a y-line spans all rows.
+  bool pipelines(Smoother kind) const { return fused && (kind == Smoother::GaussSeidel || kind == Smoother::XZebra); }
+  // Whether any pass of the cycle runs fused or pipelined.
+  bool fuses_any() const {
+    const bool x_sweeps = smoother == Smoother::XZebra || smoother == Smoother::XYZebra;
+    return fuses_down() || fuses_up() || (smoother == Smoother::GaussSeidel && pipelines(smoother)) ||
+           (x_sweeps && pipelines(Smoother::XZebra));
+  }
+  // Launches of a relaxation phase of `sweeps` sweeps, as issued (x_first: see alternating_x_sweeps).
+  int phase_launches(int sweeps, bool x_first) const {
+    const auto sweep = [&](Smoother kind) { return launches_per_relaxation(kind, pipelines(kind)); };
+    if (smoother != Smoother::XYZebra) return sweeps * sweep(smoother);
+    const int x = alternating_x_sweeps(sweeps, x_first);
+    return x * sweep(Smoother::XZebra) + (sweeps - x) * sweep(Smoother::YZebra);
+  }
 
   // Whether a call's pre-smoothing and restriction (down), or its prolongation and
   // post-smoothing (up), run as one fused pass.
@@ -79,8 +102,8 @@ struct MultigridSettings {
   // fused down pass the coarse correction is not zeroed by a pass of its own (the coarse
   // level's first sweep starts from zero, the coarsest level's solve overwrites it).
   int launches_per_call() const {
-    const int pre = fuses_down() ? 0 : nu1 * launches_per_relaxation(smoother);
-    const int post = fuses_up() ? 0 : nu2 * launches_per_relaxation(smoother);
+    const int pre = fuses_down() ? 0 : phase_launches(nu1, true);
+    const int post = fuses_up() ? 0 : phase_launches(nu2, !symmetric_smoothing);
     return kTransferLaunchesPerCall - (fuses_down() ? 1 : 0) + pre + post;
   }
 };
@@ -115,11 +138,15 @@ struct LevelStats {
   double total_seconds() const { return seconds[0] + seconds[1] + seconds[2] + seconds[3]; }
 };
 
-// A backend with the fused Jacobi passes (MultigridSettings::fused): CpuBackend.
+// A backend with the fused Jacobi passes and the pipelined sweeps (MultigridSettings::fused):
+// CpuBackend.
 template <class B>
-concept FusesJacobi = MultigridBackend<B> && requires(B& be, typename B::Vector& x, const Stencil9& A) {
+concept FusesPasses = MultigridBackend<B> &&
+    requires(B& be, typename B::Vector& x, const Stencil9& A, const typename B::LineFactor& line) {
   be.jacobi_restrict_residual(A, 0.0, 1, x, x, x, x, Coarsening{}, true);
   be.prolong_add_jacobi(A, 0.0, 1, x, x, x, x, Coarsening{}, static_cast<double*>(nullptr));
+  be.gauss_seidel_pipelined(A, x, x, true);
+  be.zebra_x_pipelined(A, line, x, x, true);
 };
 
 template <MultigridBackend Backend>
@@ -141,7 +168,7 @@ class Multigrid {
   // settings().fused is cleared where the backend has no fused passes: the settings are what runs.
   Multigrid(Backend& backend, const MultigridSettings& settings) : backend_(backend), settings_(settings) {
     if (settings.levels < 1) throw std::invalid_argument("multigrid needs at least one level");
-    settings_.fused = settings.fused && FusesJacobi<Backend>;
+    settings_.fused = settings.fused && FusesPasses<Backend>;
     levels_.reserve(std::size_t(settings.levels));
     for (int l = 1; l <= settings.levels; ++l) {
       const GridShape shape = level_shape(settings.levels, l, settings.coarsening);
@@ -303,13 +330,13 @@ class Multigrid {
             be.jacobi(L.A, s.omega, L.v, L.f, L.t);
             std::swap(L.v, L.t);
             break;
-          case Smoother::GaussSeidel: be.gauss_seidel(L.A, L.v, L.f, !forward); break;
-          case Smoother::XZebra: be.zebra_x(L.A, L.x_line, L.v, L.f, forward); break;
+          case Smoother::GaussSeidel: gauss_seidel(L, !forward); break;
+          case Smoother::XZebra: zebra_x(L, forward); break;
           case Smoother::YZebra: be.zebra_y(L.A, L.y_line, L.v, L.f, forward); break;
           case Smoother::XYZebra:
             // Forward: x, y, x, ...; adjoint: y, x, y, ...
             if ((sweep % 2 == 0) == forward)
-              be.zebra_x(L.A, L.x_line, L.v, L.f, forward);
+              zebra_x(L, forward);
             else
               be.zebra_y(L.A, L.y_line, L.v, L.f, forward);
             break;
@@ -347,11 +374,22 @@ class Multigrid {
     }
 
    private:
-    static constexpr bool kBackendFuses = FusesJacobi<Backend>;
+    static constexpr bool kBackendFuses = FusesPasses<Backend>;
     // Fused only where the backend has the passes, and never while an observer watches.
     bool watched() const { return hooks_.observer && *hooks_.observer; }
     bool fused_down() const { return kBackendFuses && mg_.settings_.fuses_down() && !watched(); }
     bool fused_up() const { return kBackendFuses && mg_.settings_.fuses_up() && !watched(); }
+    bool pipelined(Smoother kind) const { return kBackendFuses && mg_.settings_.pipelines(kind) && !watched(); }
+    void gauss_seidel(Level& L, bool reverse) {
+      if constexpr (kBackendFuses)
+        if (pipelined(Smoother::GaussSeidel)) return mg_.backend_.gauss_seidel_pipelined(L.A, L.v, L.f, reverse);
+      mg_.backend_.gauss_seidel(L.A, L.v, L.f, reverse);
+    }
+    void zebra_x(Level& L, bool odd_first) {
+      if constexpr (kBackendFuses)
+        if (pipelined(Smoother::XZebra)) return mg_.backend_.zebra_x_pipelined(L.A, L.x_line, L.v, L.f, odd_first);
+      mg_.backend_.zebra_x(L.A, L.x_line, L.v, L.f, odd_first);
+    }
     template <class Operation>
     void perform(OpKind kind, int l, Phase phase, Operation&& operation) {
       record(kind, l);

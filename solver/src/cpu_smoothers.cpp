@@ -1,0 +1,191 @@
+// The CPU backend's Gauss-Seidel and zebra line smoothers: pass by pass as the paper's launch
+// model counts them, and (Gauss-Seidel, x-zebra) pipelined into one pass over memory.
+#include <omp.h>
+
+#include <algorithm>
+
+#include "kcycle/byte_model.hpp"
+#include "kcycle/cpu_backend.hpp"
+#include "kcycle/kernels.hpp"
+#include "row_blocks.hpp"
+#include "row_wavefront.hpp"
+
+namespace kcycle {
+
+namespace {
+
+// Gauss-Seidel's colour k (0..3): points with (i + j) % 2 == k / 2 on odd rows (k even) or
+// even rows (k odd). The sweep runs k = 0, 1, 2, 3, or 3, 2, 1, 0 in reverse.
+constexpr int colour_of_pass(int q, bool reverse) { return reverse ? 3 - q : q; }
+constexpr int first_row_of_colour(int k) { return k % 2 == 0 ? 1 : 2; }
+
+// Colour k's points of row j, in place. S by value: v0 cannot alias a local copy.
+template <class T>
+void gauss_seidel_row(BasicStencil9<T> S, T inv_diag, int k, int nx, const T* vm, T* v0, const T* vp, const T* f0,
+                      int j) {
+  const int first_i = ((j + k / 2) % 2 == 0) ? 2 : 1;  // (i + j) % 2 == k / 2
+  for (int i = first_i; i <= nx; i += 2) v0[i] = kernels::gauss_seidel(S, inv_diag, vm, v0, vp, f0, i);
+}
+
+// Rows whose x-lines are solved together: their independent recurrences overlap in the core.
+constexpr int kLineBlock = 8;
+
+// The x-line solves of `count` <= kLineBlock rows: x[r] is the row, below[r] and above[r] its
+// neighbour rows, f[r] its right-hand side. x[r][0] and x[r][nx+1] are the zero boundary, where
+// the recurrences start and end.
+template <class T>
+void solve_x_lines(BasicStencil9<T> S, const TridiagonalFactor& line, int nx, int count, T* const* x,
+                   const T* const* below, const T* const* above, const T* const* f) {
+  const double *lower = line.lower(), *cprime = line.cprime(), *inv = line.inv_denom();
+  for (int r = 0; r < count; ++r) {
+    T* xr = x[r];
+    const T *vm = below[r], *vp = above[r], *f0 = f[r];
+#pragma omp simd
+    for (int i = 1; i <= nx; ++i) xr[i] = kernels::x_line_rhs(S, vm, vp, f0, i);
+  }
+  for (int i = 1; i <= nx; ++i)
+    for (int r = 0; r < count; ++r)
+      x[r][i] = kernels::thomas_forward(x[r][i], T(lower[i - 1]), x[r][i - 1], T(inv[i - 1]));
+  for (int i = nx; i >= 1; --i)
+    for (int r = 0; r < count; ++r) x[r][i] = kernels::thomas_backward(x[r][i], T(cprime[i - 1]), x[r][i + 1]);
+}
+
+// The x-lines of rows first, first + 2, ..., last (at most kLineBlock of them), rows(j) giving row j.
+template <class T, class Rows>
+void solve_x_lines_of(BasicStencil9<T> S, const TridiagonalFactor& line, const BasicField<T>& f, const Rows& rows,
+                      int first, int last) {
+  T* x[kLineBlock];
+  const T *below[kLineBlock], *above[kLineBlock], *rhs[kLineBlock];
+  int count = 0;
+  for (int j = first; j <= last; j += 2, ++count) {
+    x[count] = rows(j);
+    below[count] = rows(j - 1);
+    above[count] = rows(j + 1);
+    rhs[count] = f.row(j);
+  }
+  solve_x_lines(S, line, f.shape().nx, count, x, below, above, rhs);
+}
+
+}  // namespace
+
+template <class T>
+void BasicCpuBackend<T>::gauss_seidel(const Stencil9& A, BasicField<T>& v, const BasicField<T>& f, bool reverse) {
+  const int nx = v.shape().nx, ny = v.shape().ny;
+  const T inv_diag = T(1.0 / A.center());
+  const BasicStencil9<T> S = stencil_as<T>(A);
+  for (int q = 0; q < 4; ++q) {
+    count(v.shape(), pass_bytes::gauss_seidel_colour(v.shape()));
+    const int k = colour_of_pass(q, reverse), first_row = first_row_of_colour(k);
+    const int rows = (ny - first_row) / 2 + 1;
+#pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
+    for (int r = 0; r < rows; ++r) {
+      const int j = first_row + 2 * r;
+      gauss_seidel_row(S, inv_diag, k, nx, v.row(j - 1), v.row(j), v.row(j + 1), f.row(j), j);
+    }
+  }
+}
+
+template <class T>
+void BasicCpuBackend<T>::gauss_seidel_pipelined(const Stencil9& A, BasicField<T>& v, const BasicField<T>& f,
+                                                bool reverse) {
+  count(v.shape(), pass_bytes::pipelined_sweep(v.shape()));
+  const int nx = v.shape().nx;
+  const T inv_diag = T(1.0 / A.center());
+  const BasicStencil9<T> S = stencil_as<T>(A);
+  const detail::RowWavefront w{4, first_row_of_colour(colour_of_pass(0, reverse)), 2};
+  run_row_wavefront(w, v, threads_, parallel(v.shape()),
+                    wavefront_scratch(detail::row_wavefront_scratch(w, threads_, v.stride())),
+                    [&](int q, const auto& rows, int first, int last) {
+                      const int k = colour_of_pass(q, reverse);
+                      for (int j = first; j <= last; j += 2)
+                        gauss_seidel_row(S, inv_diag, k, nx, rows(j - 1), rows(j), rows(j + 1), f.row(j), j);
+                    });
+}
+
+template <class T>
+void BasicCpuBackend<T>::zebra_x(const Stencil9& A, const TridiagonalFactor& line, BasicField<T>& v,
+                                 const BasicField<T>& f, bool odd_first) {
+  const int ny = v.shape().ny;
+  const BasicStencil9<T> S = stencil_as<T>(A);
+  const auto in_place = [&](int j) { return v.row(j); };
+  for (int pass = 0; pass < 2; ++pass) {
+    count(v.shape(), pass_bytes::zebra_x_pass(v.shape()));
+    const int first_row = (pass == 0) == odd_first ? 1 : 2;
+    const int rows = first_row <= ny ? (ny - first_row) / 2 + 1 : 0;
+    const int blocks = (rows + kLineBlock - 1) / kLineBlock;
+#pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
+    for (int b = 0; b < blocks; ++b) {
+      const int first = first_row + 2 * kLineBlock * b;
+      solve_x_lines_of(S, line, f, in_place, first, std::min(ny, first + 2 * (kLineBlock - 1)));
+    }
+  }
+}
+
+template <class T>
+void BasicCpuBackend<T>::zebra_x_pipelined(const Stencil9& A, const TridiagonalFactor& line, BasicField<T>& v,
+                                           const BasicField<T>& f, bool odd_first) {
+  count(v.shape(), pass_bytes::pipelined_sweep(v.shape()));
+  const BasicStencil9<T> S = stencil_as<T>(A);
+  const detail::RowWavefront w{2, odd_first ? 1 : 2, 2 * kLineBlock};
+  run_row_wavefront(
+      w, v, threads_, parallel(v.shape()), wavefront_scratch(detail::row_wavefront_scratch(w, threads_, v.stride())),
+      [&](int, const auto& rows, int first, int last) { solve_x_lines_of(S, line, f, rows, first, last); });
+}
+
+template <class T>
+void BasicCpuBackend<T>::zebra_y(const Stencil9& A, const TridiagonalFactor& line, BasicField<T>& v,
+                                 const BasicField<T>& f, bool odd_first) {
+  const int nx = v.shape().nx, ny = v.shape().ny;
+  const double *lower = line.lower(), *cprime = line.cprime(), *inv = line.inv_denom();
+  for (int pass = 0; pass < 2; ++pass) {
+    count(v.shape(), pass_bytes::zebra_y_pass(v.shape()));
+    const int first_col = (pass == 0) == odd_first ? 1 : 2;
+    const int cols = first_col <= nx ? (nx - first_col) / 2 + 1 : 0;
+    const bool par = parallel(v.shape());
+    const int nt = par ? threads_ : 1;
+    // Each thread sweeps all rows for its own block of columns: the recurrence runs down the
+    // rows, and a whole row of columns advances at once.
+#pragma omp parallel num_threads(nt) if (par)
+    {
+      const int t = par ? omp_get_thread_num() : 0;
+      const detail::RowRange mine = detail::block_of(cols, t, nt);  // column indices 1..cols
+      const int i0 = first_col + 2 * (mine.begin - 1), i1 = first_col + 2 * (mine.end - 1);
+      for (int j = 1; j <= ny; ++j) {
+        const T *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
+        T* v0 = v.row(j);
+        const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: v0 cannot alias a local copy
+        for (int i = i0; i < i1; i += 2)
+          v0[i] =
+              kernels::thomas_forward(kernels::y_line_rhs(S, vm, v0, vp, f0, i), T(lower[j - 1]), vm[i], T(inv[j - 1]));
+      }
+      for (int j = ny; j >= 1; --j) {
+        const T* vp = v.row(j + 1);
+        T* v0 = v.row(j);
+        for (int i = i0; i < i1; i += 2) v0[i] = kernels::thomas_backward(v0[i], T(cprime[j - 1]), vp[i]);
+      }
+    }
+  }
+}
+
+template <class T>
+T* BasicCpuBackend<T>::wavefront_scratch(std::size_t values) {
+  if (wavefront_rows_.size() < values) wavefront_rows_.assign(values, T(0));  // grows once, not per sweep
+  return wavefront_rows_.data();
+}
+
+#define KCYCLE_CPU_SMOOTHERS(T)                                                                                   \
+  template void BasicCpuBackend<T>::gauss_seidel(const Stencil9&, BasicField<T>&, const BasicField<T>&, bool);    \
+  template void BasicCpuBackend<T>::gauss_seidel_pipelined(const Stencil9&, BasicField<T>&, const BasicField<T>&, \
+                                                           bool);                                                 \
+  template void BasicCpuBackend<T>::zebra_x(const Stencil9&, const TridiagonalFactor&, BasicField<T>&,            \
+                                            const BasicField<T>&, bool);                                          \
+  template void BasicCpuBackend<T>::zebra_x_pipelined(const Stencil9&, const TridiagonalFactor&, BasicField<T>&,  \
+                                                      const BasicField<T>&, bool);                                \
+  template void BasicCpuBackend<T>::zebra_y(const Stencil9&, const TridiagonalFactor&, BasicField<T>&,            \
+                                            const BasicField<T>&, bool);                                          \
+  template T* BasicCpuBackend<T>::wavefront_scratch(std::size_t);
+KCYCLE_CPU_SMOOTHERS(double)
+KCYCLE_CPU_SMOOTHERS(float)
+#undef KCYCLE_CPU_SMOOTHERS
+
+}  // namespace kcycle
