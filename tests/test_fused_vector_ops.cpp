@@ -126,5 +126,80 @@ TEST(FusedCg, TakesRzFromTheCyclesLastPass) {
   EXPECT_NEAR(results[1].final_error / results[0].final_error, 1.0, 1e-6);
 }
 
+TEST(FusedStandAlone, TakesItsNormsFromTheCyclesFirstAndLastSweeps) {
+  // Fused, the finest down pass sums the residual of the iterate it starts from (the record
+  // before) and the up pass |v| (the error: the exact solution is zero): no norm passes.
+  SolveResult results[2];
+  for (bool fused : {false, true}) {
+    SolverOptions o;
+    o.levels = 7;
+    o.threads = 2;
+    o.cycle = {CycleType::Kappa, 2};
+    o.fused = fused;
+    results[fused] = solve(o);
+    ASSERT_TRUE(results[fused].converged()) << results[fused].message;
+    const MultigridSettings s = multigrid_settings(o);
+    const std::uint64_t norm_passes = fused ? 0 : 2;  // unfused: dot(v, v) and residual_norm2
+    EXPECT_EQ(results[fused].launches_per_iteration,
+              launches_per_cycle(2, o.levels, s.launches_per_call()) + norm_passes)
+        << "fused " << fused;
+  }
+  ASSERT_EQ(results[0].iterations, results[1].iterations);
+  ASSERT_EQ(results[0].history.size(), results[1].history.size());
+  for (std::size_t k = 0; k < results[0].history.size(); ++k) {  // the same iterates, sums in another order
+    const IterationRecord &plain = results[0].history[k], &fused = results[1].history[k];
+    EXPECT_NEAR(fused.error_norm / plain.error_norm, 1.0, 1e-12) << "iteration " << plain.iteration;
+    EXPECT_NEAR(fused.residual_norm / plain.residual_norm, 1.0, 1e-12) << "iteration " << plain.iteration;
+  }
+}
+
+TEST(FusedStandAlone, LaggedResidualsEqualThoseComputedAtOnceInBothPrecisions) {
+  // Mixed: each refinement step's residual f - A x is the record before's.
+  for (Precision precision : {Precision::Double, Precision::Mixed}) {
+    SolverOptions o;
+    o.levels = 6;
+    o.threads = 2;
+    o.cycle = {CycleType::Kappa, 2};
+    o.precision = precision;
+    IterativeSolver lagged(o, make_problem(o)), prompt(o, make_problem(o));
+    prompt.measure_norms_promptly(true);
+    for (int k = 0; k < 8; ++k) {
+      lagged.step();
+      prompt.step();
+      EXPECT_TRUE(std::isnan(lagged.history().back().residual_norm));
+      EXPECT_TRUE(std::isfinite(prompt.history().back().residual_norm));
+    }
+    while (lagged.running()) lagged.step();
+    while (prompt.running()) prompt.step();
+    ASSERT_EQ(lagged.history().size(), prompt.history().size());
+    for (std::size_t k = 0; k < lagged.history().size(); ++k)
+      EXPECT_NEAR(lagged.history()[k].residual_norm / prompt.history()[k].residual_norm, 1.0, 1e-12)
+          << to_string(precision) << " record " << k + 1;
+  }
+}
+
+TEST(FusedStandAlone, AWatchedStepComputesTheResidualLeftPendingBeforeIt) {
+  SolverOptions o;
+  o.levels = 6;
+  o.threads = 2;
+  o.cycle = {CycleType::Kappa, 2};
+  SolverOptions unfused = o;
+  unfused.fused = false;
+  IterativeSolver plain_solver(unfused, make_problem(unfused));
+  IterativeSolver solver(o, make_problem(o));
+  solver.step();
+  EXPECT_TRUE(std::isnan(solver.history().back().residual_norm)) << "left to the next cycle's first sweep";
+  int seen = 0;
+  const OpObserver watch = [&](const TraceEvent&) { ++seen; };
+  solver.step(CycleHooks{nullptr, &watch, {}});  // stepping runs unfused and measures nothing
+  EXPECT_GT(seen, 0);
+  plain_solver.step();
+  plain_solver.step();
+  for (int k = 0; k < 2; ++k)
+    EXPECT_NEAR(solver.history()[std::size_t(k)].residual_norm / plain_solver.history()[std::size_t(k)].residual_norm,
+                1.0, 1e-12)
+        << "record " << k + 1;
+}
+
 }  // namespace
 }  // namespace kcycle

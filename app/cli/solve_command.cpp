@@ -156,7 +156,21 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
   };
   IterativeSolver solver(o, make_problem(o));
   solver.set_level_timing(args.level_table);
-  while (solver.running()) on_iteration(solver.step());
+  // A record is printed once its residual is known: the newest one's may come with the next
+  // step (IterativeSolver::measure_norms_promptly).
+  std::size_t next_to_print = 0;
+  const auto print_known = [&] {
+    const std::vector<IterationRecord>& h = solver.history();
+    for (; next_to_print < h.size(); ++next_to_print) {
+      if (solver.running() && next_to_print + 1 == h.size() && std::isnan(h[next_to_print].residual_norm)) break;
+      on_iteration(h[next_to_print]);
+    }
+  };
+  while (solver.running()) {
+    solver.step();
+    print_known();
+  }
+  print_known();
   const SolveResult r = solver.result();
   if (!text) {
     print_json(o, r, args.level_table ? level_table_json(solver) : nlohmann::json());

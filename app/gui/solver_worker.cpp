@@ -276,6 +276,7 @@ void SolverWorker::rebuild(const SolverOptions& options) {
   error_.clear();
   try {
     solver_ = std::make_unique<IterativeSolver>(options, make_problem(options));
+    solver_->measure_norms_promptly(true);  // history_ is append-only: each record complete when pushed
   } catch (const std::exception& e) {
     error_ = e.what();
   }

@@ -88,6 +88,32 @@ void for_row_points(int nx, const T* um, const T* u0, const T* up, Point&& point
   for (; i <= nx; ++i) point(i, kernels::neighbourhood(um, u0, up, i));
 }
 
+// The sum of squares of values a row loop hands over as SIMD vectors or single values: per lane
+// in T for double (a double run sums the same squares as one point at a time would), each
+// square in double for float.
+template <class T>
+class SquareSum {
+ public:
+  template <class U>
+  void add(const U& r) {
+    if constexpr (std::is_same_v<U, T>)
+      row_ += double(r) * double(r);
+    else if constexpr (std::is_same_v<T, double>)
+      lanes_ += r * r;
+    else
+      for (int k = 0; k < Simd<T>::width; ++k) row_ += double(r[k]) * double(r[k]);
+  }
+  double total() const {
+    double sum = row_;
+    for (int k = 0; k < Simd<T>::width; ++k) sum += double(lanes_[k]);
+    return sum;
+  }
+
+ private:
+  typename Simd<T>::type lanes_{};
+  double row_ = 0.0;
+};
+
 }  // namespace
 
 // Runs body(j) for the rows j = 1..ny of a level, on all threads when the level is large
@@ -112,7 +138,14 @@ double BasicCpuBackend<T>::sum_rows(const GridShape& shape, RowSum&& row_sum) co
 
 template <class T>
 BasicCpuBackend<T>::BasicCpuBackend(int threads) : threads_(threads > 0 ? threads : omp_get_max_threads()) {
-  partial_sums_.assign(std::size_t(threads_), 0.0);
+  partial_sums_.assign(std::size_t(kThreadSumSlots * threads_), 0.0);
+}
+
+template <class T>
+double BasicCpuBackend<T>::thread_total(int slot) const {
+  double sum = 0.0;
+  for (int t = 0; t < threads_; ++t) sum += partial_sums_[std::size_t(slot * threads_ + t)];
+  return sum;
 }
 
 template <class T>
@@ -238,6 +271,10 @@ class JacobiStream {
     return target(k, r);
   }
 
+  // Also sum the squares of the residuals f - A v the first sweep computes on the owned rows
+  // (the residual of the iterate the pass starts from) into *sum.
+  void measure_first_residual(double* sum) { first_residual2_ = sum; }
+
   // prepare(r): makes sweep 0's row r (called in order, once per row); after(i): runs at the
   // end of step i, when the last sweep's rows up to i - nu + 1 exist.
   template <class Prepare, class After>
@@ -259,6 +296,17 @@ class JacobiStream {
           continue;
         }
         const T w = w_;
+        if (k == 1 && first_residual2_ && r >= own_first_ && r <= own_last_) {
+          SquareSum<T> squares;
+          for_row_points(nx_, vm, v0, vp, [&](int x, const auto& u) {
+            using V = std::decay_t<decltype(u.c)>;
+            const V res = kernels::residual_at(S, u, load<V>(f0 + x));
+            squares.add(res);
+            store(o + x, kernels::jacobi_update(u.c, w, res));
+          });
+          *first_residual2_ += squares.total();
+          continue;
+        }
         for_row_points(nx_, vm, v0, vp, [&](int x, const auto& u) {
           using V = std::decay_t<decltype(u.c)>;
           store(o + x, kernels::jacobi_at(S, w, u, load<V>(f0 + x)));
@@ -280,6 +328,7 @@ class JacobiStream {
   T* scratch_;
   std::size_t stride_;
   Source source_ = Source::Field;
+  double* first_residual2_ = nullptr;
 };
 
 }  // namespace
@@ -295,8 +344,9 @@ T* BasicCpuBackend<T>::stream_scratch(int nu, int threads, int stride) {
 template <class T>
 void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omega, int nu, const BasicField<T>& v,
                                                   const BasicField<T>& f, BasicField<T>& out, BasicField<T>& fc,
-                                                  Coarsening coarsening, bool v_is_zero) {
+                                                  Coarsening coarsening, bool v_is_zero, double* residual2_in) {
   if (nu < 1) throw std::logic_error("jacobi_restrict_residual: needs at least one sweep");
+  if (v_is_zero && residual2_in) throw std::logic_error("jacobi_restrict_residual: a zero v's residual is f");
   count(v.shape(), v_is_zero ? pass_bytes::jacobi_restrict_residual_from_zero(v.shape(), fc.shape())
                              : pass_bytes::jacobi_restrict_residual(v.shape(), fc.shape()));
   const int nx = v.shape().nx, ny = v.shape().ny, nyc = fc.shape().ny, nxc = fc.shape().nx;
@@ -304,6 +354,7 @@ void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omeg
   const int nt = par ? threads_ : 1;
   T* scratch = stream_scratch(nu, nt, v.stride());
   const T w = T(omega / A.center());
+  std::fill(partial_sums_.begin(), partial_sums_.end(), 0.0);
 #pragma omp parallel num_threads(nt) if (par)
   {
     const int t = par ? omp_get_thread_num() : 0;
@@ -313,6 +364,7 @@ void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omeg
       const int a = std::max(1, 2 * coarse_rows.begin - 2), b = std::min(ny, 2 * coarse_rows.end);
       const int own_last = coarse_rows.end == nyc + 1 ? ny : 2 * coarse_rows.end - 2;  // the last block: to ny
       JacobiStream<T> stream(A, w, nu, v, f, out, 2 * coarse_rows.begin - 1, own_last, scratch, t);
+      if (residual2_in) stream.measure_first_residual(thread_sum(0, t));
       int next_coarse = coarse_rows.begin;
       stream.run(
           a, b, v_is_zero ? JacobiStream<T>::Source::Zero : JacobiStream<T>::Source::Field, [](int) {},
@@ -339,12 +391,13 @@ void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omeg
           });
     }
   }
+  if (residual2_in) *residual2_in = thread_total(0);
 }
 
 template <class T>
 void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int nu, const BasicField<T>& vc,
                                             const BasicField<T>& v, const BasicField<T>& f, BasicField<T>& out,
-                                            Coarsening coarsening, double* f_dot_out) {
+                                            Coarsening coarsening, double* f_dot_out, double* out_norm2) {
   if (nu < 1) throw std::logic_error("prolong_add_jacobi: needs at least one sweep");
   count(v.shape(), pass_bytes::prolong_add_jacobi(v.shape(), vc.shape()));
   const int nx = v.shape().nx, ny = v.shape().ny, nxc = vc.shape().nx;
@@ -352,23 +405,31 @@ void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int
   const int nt = par ? threads_ : 1;
   T* scratch = stream_scratch(nu, nt, v.stride());
   const T w = T(omega / A.center());
-  std::vector<double>& partial = partial_sums_;  // per thread, summed in thread order
-  std::fill(partial.begin(), partial.end(), 0.0);
+  std::fill(partial_sums_.begin(), partial_sums_.end(), 0.0);
 #pragma omp parallel num_threads(nt) if (par)
   {
     const int t = par ? omp_get_thread_num() : 0;
     const RowRange rows = block_of(ny, t, nt);
     if (rows.begin < rows.end) {
       JacobiStream<T> stream(A, w, nu, v, f, out, rows.begin, rows.end - 1, scratch, t);
-      // (f, out) over this block's rows, each as soon as its last sweep is written (in cache).
+      // (f, out) and (out, out) over this block's rows, each as soon as its last sweep is
+      // written (in cache).
       auto dot_row = [&](int i) {
         const int r = i - nu + 1;
-        if (!f_dot_out || r < rows.begin || r > rows.end - 1) return;
+        if (r < rows.begin || r > rows.end - 1) return;
         const T *fr = f.row(r), *o = out.row(r);
-        double row = 0.0;
+        if (f_dot_out) {
+          double row = 0.0;
 #pragma omp simd reduction(+ : row)
-        for (int x = 1; x <= nx; ++x) row += double(fr[x]) * double(o[x]);
-        partial[std::size_t(t)] += row;
+          for (int x = 1; x <= nx; ++x) row += double(fr[x]) * double(o[x]);
+          *thread_sum(0, t) += row;
+        }
+        if (out_norm2) {
+          double row = 0.0;
+#pragma omp simd reduction(+ : row)
+          for (int x = 1; x <= nx; ++x) row += double(o[x]) * double(o[x]);
+          *thread_sum(1, t) += row;
+        }
       };
       // Sweep 0: v + Prolong(vc), as prolong_add computes it, into ring 0.
       auto prolonged_row = [&](int j) {
@@ -391,10 +452,8 @@ void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int
       stream.run(rows.begin, rows.end - 1, JacobiStream<T>::Source::Ring, prolonged_row, dot_row);
     }
   }
-  if (f_dot_out) {
-    *f_dot_out = 0.0;
-    for (double p : partial) *f_dot_out += p;
-  }
+  if (f_dot_out) *f_dot_out = thread_total(0);
+  if (out_norm2) *out_norm2 = thread_total(1);
 }
 
 template <class T>
@@ -540,27 +599,22 @@ double BasicCpuBackend<T>::axpy_norm2(double a, const BasicField<T>& x, BasicFie
 }
 
 template <class T>
-double BasicCpuBackend<T>::residual_norm2(const Stencil9& A, const BasicField<T>& v, const BasicField<T>& f) {
-  count(v.shape(), pass_bytes::residual_norm2(v.shape()));
+double BasicCpuBackend<T>::residual_norm2(const Stencil9& A, const BasicField<T>& v, const BasicField<T>& f,
+                                          BasicField<T>* r) {
+  count(v.shape(), r ? pass_bytes::residual(v.shape()) : pass_bytes::residual_norm2(v.shape()));
   const int nx = v.shape().nx;
   return sum_rows(v.shape(), [&](int j) {
     const T *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
+    T* out = r ? r->row(j) : nullptr;
     const BasicStencil9<T> S = stencil_as<T>(A);
-    using V = typename Simd<T>::type;
-    V squares{};  // per lane, in T: a double run sums the same squares as one point at a time
-    double row = 0.0;
+    SquareSum<T> squares;
     for_row_points(nx, vm, v0, vp, [&](int i, const auto& u) {
       using U = std::decay_t<decltype(u.c)>;
-      const U r = kernels::residual_at(S, u, load<U>(f0 + i));
-      if constexpr (std::is_same_v<U, T>)
-        row += double(r) * double(r);
-      else if constexpr (std::is_same_v<T, double>)
-        squares += r * r;
-      else
-        for (int k = 0; k < Simd<T>::width; ++k) row += double(r[k]) * double(r[k]);  // squares in double
+      const U res = kernels::residual_at(S, u, load<U>(f0 + i));
+      squares.add(res);
+      if (out) store(out + i, res);
     });
-    for (int k = 0; k < Simd<T>::width; ++k) row += double(squares[k]);
-    return row;
+    return squares.total();
   });
 }
 

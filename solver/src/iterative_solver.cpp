@@ -43,11 +43,18 @@ class IterativeSolver::Engine {
   virtual double error_norm() = 0;     // of the iterate, h-scaled L2
   virtual double residual_norm() = 0;  // of the iterate, h-scaled L2 (f - A x computed)
   // Both after a step, from the step's own passes where it has them (CG: residual_recursive).
+  // A stand-alone cycle with fused passes measures the residual of the iterate it starts from
+  // (its first sweep computes it anyway): the residual of a step's iterate is then pending
+  // until the next step measures it (previous_residual), or residual_norm() computes it.
   struct Norms {
-    double error, residual;
-    bool residual_recursive;
+    double error = NAN, residual = NAN;
+    bool residual_recursive = false;
+    bool residual_pending = false;
+    std::optional<double> previous_residual;
   };
   virtual Norms norms_after_step() = 0;
+  // Whether the next step (with these hooks) measures the residual of the current iterate.
+  virtual bool step_measures_residual(const CycleHooks&) const { return false; }
   virtual void image(int level, bool residual_view, std::vector<float>& out,
                      std::shared_ptr<const DeviceImage>* on_device) = 0;
   virtual Field iterate() = 0;
@@ -104,7 +111,7 @@ class EngineOn final : public IterativeSolver::Engine {
     if (cg_)
       result = cg_->step(hooks);
     else
-      mg_.cycle(cycle_, hooks);
+      measured_ = mg_.cycle_measuring(cycle_, hooks);
     backend_.synchronize();  // the step's time is the device's, not just the issuing
     return result;
   }
@@ -134,10 +141,24 @@ class EngineOn final : public IterativeSolver::Engine {
   }
 
   Norms norms_after_step() override {
-    if (!cg_) return {error_norm(), residual_norm(), false};
-    const double scale = x_.shape().hx() * x_.shape().hy();
-    return {has_exact_ || exact_is_zero_ ? std::sqrt(scale * cg_->error_norm2()) : NAN,
-            std::sqrt(scale * cg_->residual_norm2()), true};
+    const double scale = current().shape().hx() * current().shape().hy();
+    Norms n;
+    if (cg_) {
+      n.error = has_exact_ || exact_is_zero_ ? std::sqrt(scale * cg_->error_norm2()) : NAN;
+      n.residual = std::sqrt(scale * cg_->residual_norm2());
+      n.residual_recursive = true;
+      return n;
+    }
+    // The error |v| from the last sweep's sums where the exact solution is zero (the paper's
+    // problem); the residual from the next cycle's first sweep.
+    n.error = exact_is_zero_ && measured_.norm2_after ? std::sqrt(scale * *measured_.norm2_after) : error_norm();
+    if (measured_.residual2_before) n.previous_residual = std::sqrt(scale * *measured_.residual2_before);
+    n.residual_pending = measured_.residual2_before.has_value();  // this step fused: so will the next, likely
+    if (!n.residual_pending) n.residual = residual_norm();
+    return n;
+  }
+  bool step_measures_residual(const CycleHooks& hooks) const override {
+    return !cg_ && mg_.fuses_finest_down() && !(hooks.observer && *hooks.observer);
   }
 
   void image(int level, bool residual_view, std::vector<float>& out,
@@ -176,6 +197,7 @@ class EngineOn final : public IterativeSolver::Engine {
   Vector x_, work_, rhs_, exact_;
   std::optional<PreconditionedCG<Backend>> cg_;
   CycleChoice cycle_;
+  typename Multigrid<Backend>::CycleMeasures measured_;  // by the last stand-alone step
 };
 
 // A mixed-precision solve on the CPU: the hierarchy in float (MixedPrecisionCycle), the
@@ -212,7 +234,8 @@ class MixedEngine final : public IterativeSolver::Engine {
 
   StepResult step(const CycleHooks& hooks) override {
     if (cg_) return cg_->step(hooks);
-    backend_.residual(A_, x_, rhs_, r_);  // in double: refinement reaches what double attains
+    // In double: refinement reaches what double attains. Its norm is the previous record's.
+    residual2_before_ = backend_.residual_norm2(A_, x_, rhs_, &r_);
     cycle_.precondition(r_, z_, choice_, hooks);
     error2_ = backend_.axpy_norm2(1.0, z_, x_, exact());
     return StepResult::Ok;
@@ -236,9 +259,18 @@ class MixedEngine final : public IterativeSolver::Engine {
   double residual_norm() override { return std::sqrt(scale() * backend_.residual_norm2(A_, x_, rhs_)); }
   Norms norms_after_step() override {
     const bool known = has_exact_ || exact_is_zero_;
-    if (cg_)
-      return {known ? std::sqrt(scale() * cg_->error_norm2()) : NAN, std::sqrt(scale() * cg_->residual_norm2()), true};
-    return {known ? std::sqrt(scale() * error2_) : NAN, residual_norm(), false};
+    if (cg_) {
+      Norms n;
+      n.error = known ? std::sqrt(scale() * cg_->error_norm2()) : NAN;
+      n.residual = std::sqrt(scale() * cg_->residual_norm2());
+      n.residual_recursive = true;
+      return n;
+    }
+    Norms n;
+    n.error = known ? std::sqrt(scale() * error2_) : NAN;
+    n.previous_residual = std::sqrt(scale() * residual2_before_);
+    n.residual_pending = true;  // the next refinement step computes it
+    return n;
   }
 
   void image(int level, bool residual_view, std::vector<float>& out,
@@ -250,6 +282,7 @@ class MixedEngine final : public IterativeSolver::Engine {
     float_backend_.image(L.A, residual_view, L.v, L.f, nullptr, out.data());
   }
   Field iterate() override { return x_; }
+  bool step_measures_residual(const CycleHooks&) const override { return !cg_; }
 
  private:
   const Field* exact() const { return has_exact_ && !exact_is_zero_ ? &exact_ : nullptr; }
@@ -263,7 +296,7 @@ class MixedEngine final : public IterativeSolver::Engine {
   bool exact_is_zero_, has_exact_;
   Field x_, r_, z_, rhs_, exact_;
   std::optional<PreconditionedCG<CpuBackend, MixedPrecisionCycle>> cg_;
-  double error2_ = NAN;
+  double error2_ = NAN, residual2_before_ = NAN;
 };
 
 std::unique_ptr<IterativeSolver::Engine> make_engine(BackendKind kind, const SolverOptions& o,
@@ -338,6 +371,12 @@ const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
     };
     inner.observer = &timed_observer;
   }
+  // The last record's residual was left to this step's first sweep; a step that will not
+  // measure it (watched) computes it while the iterate is still that record's.
+  if (residual_pending_ && !engine_->step_measures_residual(inner)) {
+    history_.back().residual_norm = engine_->residual_norm();
+    residual_pending_ = false;
+  }
   const std::uint64_t launches0 = engine_->launches();
   const auto t0 = Clock::now();
   StepResult step = StepResult::Ok;
@@ -348,16 +387,20 @@ const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
     throw;
   }
   const double dt = seconds_since(t0) - watched;
-  launches_per_iteration_ = engine_->launches() - launches0;
   step_seconds_.push_back(dt);
 
   IterationRecord rec;
   rec.iteration = int(history_.size()) + 1;
   rec.seconds = dt;
   const Engine::Norms norms = engine_->norms_after_step();
+  if (residual_pending_ && norms.previous_residual) history_.back().residual_norm = *norms.previous_residual;
   rec.error_norm = norms.error;
   rec.residual_norm = norms.residual;
   const bool by_residual = problem_.monitor == Monitor::Residual;
+  // A monitored residual is needed now, not after the next step.
+  residual_pending_ = norms.residual_pending && !by_residual && !prompt_norms_ && std::isfinite(rec.error_norm);
+  if (norms.residual_pending && !residual_pending_) rec.residual_norm = engine_->residual_norm();
+  launches_per_iteration_ = engine_->launches() - launches0;  // the cycle and the passes its norms took
   // CG's recursive residual can keep falling below what the iterate attains: a solve that
   // stops on the residual confirms it with f - A x before it says converged.
   if (by_residual && norms.residual_recursive && rec.residual_norm <= options_.tolerance * monitored0_)
@@ -370,7 +413,7 @@ const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
 
   if (step == StepResult::Breakdown)
     status_ = SolveStatus::Breakdown;
-  else if (!std::isfinite(monitored) || !std::isfinite(rec.residual_norm))
+  else if (!std::isfinite(monitored) || (!residual_pending_ && !std::isfinite(rec.residual_norm)))
     status_ = SolveStatus::NotANumber;
   else if (monitored <= options_.tolerance * monitored0_)
     status_ = SolveStatus::Converged;
@@ -383,8 +426,10 @@ const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
   else if (rec.iteration - best_iteration_ >= kStallIterations)
     status_ = SolveStatus::Stalled;  // rounding (or float's) floor: it will not get there
   // The last record reports the true residual f - A x (one pass, once per solve).
-  if (status_ != SolveStatus::Running && norms.residual_recursive)
+  if (status_ != SolveStatus::Running && (norms.residual_recursive || residual_pending_)) {
     history_.back().residual_norm = engine_->residual_norm();
+    residual_pending_ = false;
+  }
   return history_.back();
 }
 

@@ -72,15 +72,20 @@ class BasicCpuBackend {
   // memory (rows stream through per-thread rings): bitwise what nu jacobi() calls (ping-pong
   // between v and out) and restrict_residual() give. v itself is left as it was. One launch.
   // v_is_zero: v stands for zero and is not read (its zeroing was skipped; jacobi_from_zero).
+  // residual2_in: also |f - A v|^2, summed from the residuals the first sweep computes anyway
+  // (the stand-alone solve's residual norm without a pass of its own).
   void jacobi_restrict_residual(const Stencil9& A, double omega, int nu, const Vector& v, const Vector& f, Vector& out,
-                                Vector& fc, Coarsening coarsening = Coarsening::Full, bool v_is_zero = false);
+                                Vector& fc, Coarsening coarsening = Coarsening::Full, bool v_is_zero = false,
+                                double* residual2_in = nullptr);
   // v <- v + Prolong(vc): bilinear (Full) or linear in y (SemiY).
   // out <- nu Jacobi sweeps applied to v + Prolong(vc), in one pass over memory: bitwise what
   // prolong_add() and nu jacobi() calls give. v itself is left as it was. One launch.
   // f_dot_out: also (f, out), summed row by row as the pass writes them (MGCG's (r, z) when the
-  // finest level's f is r), in a fixed order for a given thread count.
+  // finest level's f is r), in a fixed order for a given thread count. out_norm2: (out, out)
+  // likewise (the error norm when the exact solution is zero).
   void prolong_add_jacobi(const Stencil9& A, double omega, int nu, const Vector& vc, const Vector& v, const Vector& f,
-                          Vector& out, Coarsening coarsening = Coarsening::Full, double* f_dot_out = nullptr);
+                          Vector& out, Coarsening coarsening = Coarsening::Full, double* f_dot_out = nullptr,
+                          double* out_norm2 = nullptr);
   void prolong_add(const Vector& vc, Vector& v, Coarsening coarsening = Coarsening::Full);
   void coarse_solve(const BandedLU& lu, const Vector& f, Vector& v);
 
@@ -98,7 +103,8 @@ class BasicCpuBackend {
   double apply_dot(const Stencil9& A, const Vector& p, Vector& q);  // q <- A p; returns (p, q)
   // y <- y + a x; returns |y - minus|^2 of the updated y (|y|^2 when minus is null).
   double axpy_norm2(double a, const Vector& x, Vector& y, const Vector* minus);
-  double residual_norm2(const Stencil9& A, const Vector& v, const Vector& f);  // |f - A v|^2; writes nothing
+  // |f - A v|^2; writes nothing, or the residual into *r (the mixed-precision refinement step).
+  double residual_norm2(const Stencil9& A, const Vector& v, const Vector& f, Vector* r = nullptr);
   // out (nx*ny floats, row-major): kernels::image_value at every interior point.
   void image(const Stencil9& A, bool residual_view, const Vector& v, const Vector& f, const Vector* exact, float* out);
 
@@ -150,8 +156,12 @@ class BasicCpuBackend {
   std::vector<T> fused_rows_;      // jacobi_restrict_residual's rings, grown once
   std::vector<T> wavefront_rows_;  // the pipelined sweeps' copies of their neighbours' rows
   int restrict_row_stride_ = 0;
-  Field coarse_f_, coarse_v_;         // float backend: the coarsest level in double for the LU solve
-  std::vector<double> partial_sums_;  // one per thread: prolong_add_jacobi's (f, out)
+  Field coarse_f_, coarse_v_;  // float backend: the coarsest level in double for the LU solve
+  // The fused passes' sums, per slot and thread, added in thread order (deterministic).
+  static constexpr int kThreadSumSlots = 2;
+  double* thread_sum(int slot, int t) { return &partial_sums_[std::size_t(slot * threads_ + t)]; }
+  double thread_total(int slot) const;
+  std::vector<double> partial_sums_;
 };
 using CpuBackend = BasicCpuBackend<double>;
 using FloatCpuBackend = BasicCpuBackend<float>;

@@ -48,6 +48,11 @@ class IterativeSolver {
 
   SolveStatus status() const { return status_; }
   bool running() const { return status_ == SolveStatus::Running; }
+  // Off (the default): a stand-alone cycle with fused passes takes the residual of its iterate
+  // from the next cycle's first sweep, so the newest record's residual reads NaN until the
+  // next step (the last record of a finished solve always has it). On: step() computes it at
+  // once (one pass more per iteration), for callers that keep each record as step() returns it.
+  void measure_norms_promptly(bool on) { prompt_norms_ = on; }
   const std::vector<IterationRecord>& history() const { return history_; }
   const SolverOptions& options() const { return options_; }
   const DiscreteProblem& problem() const { return problem_; }
@@ -85,6 +90,10 @@ class IterativeSolver {
   double initial_error_ = 0, initial_residual_ = 0, monitored0_ = 0, previous_ = 0;
   double best_ = 0;         // the smallest monitored norm that halved the one before it
   int best_iteration_ = 0;  // when it was reached (stall detection)
+  // The last record's residual is left to the next step's first sweep (Engine::Norms); it
+  // reads NaN until then, and the last record of a finished solve always has it.
+  bool residual_pending_ = false;
+  bool prompt_norms_ = false;
   double seconds_setup_ = 0, seconds_loop_ = 0;
   std::uint64_t launches_per_iteration_ = 0;
 };

@@ -37,10 +37,15 @@ KCYCLE_HD V residual_at(const BasicStencil9<T>& s, const Neighbourhood<V>& u, V 
   return near - far;
 }
 // One damped Jacobi update: u + omega (f - A u) / a_center; `omega_over_diag` is
-// omega / a_center, computed once per sweep.
+// omega / a_center, computed once per sweep. jacobi_update takes the residual f - A u (a pass
+// that also sums the residuals' squares computes it once).
+template <class T, class V>
+KCYCLE_HD V jacobi_update(V centre, T omega_over_diag, V residual) {
+  return centre + omega_over_diag * residual;
+}
 template <class T, class V>
 KCYCLE_HD V jacobi_at(const BasicStencil9<T>& s, T omega_over_diag, const Neighbourhood<V>& u, V f) {
-  return u.c + omega_over_diag * residual_at(s, u, f);
+  return jacobi_update(u.c, omega_over_diag, residual_at(s, u, f));
 }
 
 // The same at (i, j) of rows below (um), at (u0) and above (up) row j.

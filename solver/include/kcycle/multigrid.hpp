@@ -144,7 +144,9 @@ template <class B>
 concept FusesPasses = MultigridBackend<B> &&
     requires(B& be, typename B::Vector& x, const Stencil9& A, const typename B::LineFactor& line) {
   be.jacobi_restrict_residual(A, 0.0, 1, x, x, x, x, Coarsening{}, true);
-  be.prolong_add_jacobi(A, 0.0, 1, x, x, x, x, Coarsening{}, static_cast<double*>(nullptr));
+  be.prolong_add_jacobi(A, 0.0, 1, x, x, x, x, Coarsening{}, static_cast<double*>(nullptr),
+                        static_cast<double*>(nullptr));
+  be.jacobi_restrict_residual(A, 0.0, 1, x, x, x, x, Coarsening{}, false, static_cast<double*>(nullptr));
   be.gauss_seidel_pipelined(A, x, x, true);
   be.zebra_x_pipelined(A, line, x, x, true);
 };
@@ -238,25 +240,58 @@ class Multigrid {
   std::optional<double> precondition(Vector& r, Vector& z, CycleChoice choice, const CycleHooks& hooks = {}) {
     Level& fine = level(1);
     std::swap(fine.f, r);
-    double rz = 0.0;
-    fine_dot_ = &rz;
-    fine_dot_done_ = false;
+    Measures m;
+    m.f_dot_v = 0.0;
     try {
-      cycle_from_zero(choice, hooks);
+      measuring(m, [&] { cycle_from_zero(choice, hooks); });
     } catch (...) {
-      fine_dot_ = nullptr;
       std::swap(fine.f, r);  // give the caller's vectors back
       std::swap(fine.v, z);
       throw;
     }
-    fine_dot_ = nullptr;
     std::swap(fine.f, r);
     std::swap(fine.v, z);
-    if (!fine_dot_done_) return std::nullopt;
-    return rz;
+    if (!m.up_measured) return std::nullopt;
+    return m.f_dot_v;
+  }
+
+  // What a cycle's finest passes measured on the way (with fused passes): |f - A v|^2 of the
+  // iterate the cycle started from, summed by its first sweep, and |v|^2 of the iterate it
+  // ends with, summed by its last. Empty where no pass computed it: a norm then needs a pass
+  // of its own.
+  struct CycleMeasures {
+    std::optional<double> residual2_before, norm2_after;
+  };
+  // Whether an unwatched cycle's finest level runs the fused down pass (which measures the
+  // residual it starts from).
+  bool fuses_finest_down() const { return settings_.fuses_down() && levels() > 1; }
+  CycleMeasures cycle_measuring(CycleChoice choice, const CycleHooks& hooks) {
+    Measures m;
+    m.residual2_before = 0.0;
+    m.v_norm2_after = 0.0;
+    measuring(m, [&] { cycle(choice, hooks); });
+    CycleMeasures out;
+    if (m.down_measured) out.residual2_before = m.residual2_before;
+    if (m.up_measured) out.norm2_after = m.v_norm2_after;
+    return out;
   }
 
  private:
+  // The sums the finest level's fused passes are asked for (those set), and which passes ran.
+  struct Measures {
+    std::optional<double> f_dot_v, v_norm2_after, residual2_before;
+    bool down_measured = false, up_measured = false;
+  };
+  template <class Cycle>
+  void measuring(Measures& m, Cycle&& run) {
+    measures_ = &m;
+    struct Reset {
+      Measures*& p;
+      ~Reset() { p = nullptr; }
+    } reset{measures_};
+    run();
+  }
+
   void run_cycle(CycleChoice choice, const CycleHooks& hooks) {
     Executor ops{*this, hooks};
     switch (choice.type) {
@@ -310,13 +345,16 @@ class Multigrid {
           if (sweep + 1 < mg_.settings_.nu2) return record(phase, l);
           Level& L = mg_.level(l);
           const MultigridSettings& s = mg_.settings_;
-          // The finest level's last pass of a preconditioning cycle also gives (f, v) = (r, z).
-          double* rz = l == 1 ? mg_.fine_dot_ : nullptr;
+          // The finest level's last pass also measures what the caller asked for: (f, v) (MGCG's
+          // (r, z)) and (v, v).
+          Measures* m = l == 1 ? mg_.measures_ : nullptr;
           perform(phase, l, Phase::Relax, [&] {
-            mg_.backend_.prolong_add_jacobi(L.A, s.omega, s.nu2, mg_.level(l + 1).v, L.v, L.f, L.t, s.coarsening, rz);
+            mg_.backend_.prolong_add_jacobi(L.A, s.omega, s.nu2, mg_.level(l + 1).v, L.v, L.f, L.t, s.coarsening,
+                                            m && m->f_dot_v ? &*m->f_dot_v : nullptr,
+                                            m && m->v_norm2_after ? &*m->v_norm2_after : nullptr);
             std::swap(L.v, L.t);
           });
-          if (rz) mg_.fine_dot_done_ = true;
+          if (m) m->up_measured = true;
           return;
         }
       }
@@ -348,9 +386,13 @@ class Multigrid {
       if constexpr (kBackendFuses) {
         if (fused_down()) {  // nu1 sweeps, residual and restriction in one pass
           const MultigridSettings& s = mg_.settings_;
+          // The finest level's first sweep computes the residual of the iterate the cycle starts from.
+          Measures* m = l == 1 && !L.v_is_zero ? mg_.measures_ : nullptr;
+          double* r2 = m && m->residual2_before ? &*m->residual2_before : nullptr;
           perform(OpKind::Restrict, l, Phase::Relax, [&] {
             mg_.backend_.jacobi_restrict_residual(L.A, s.omega, s.nu1, L.v, L.f, L.t, mg_.level(l + 1).f, s.coarsening,
-                                                  L.v_is_zero);
+                                                  L.v_is_zero, r2);
+            if (m) m->down_measured = true;
             L.v_is_zero = false;
             std::swap(L.v, L.t);
           });
@@ -425,8 +467,7 @@ class Multigrid {
   std::vector<Level> levels_;
   typename Backend::CoarseSolver coarse_solver_;
   bool level_timing_ = false;
-  double* fine_dot_ = nullptr;  // set by precondition(): where the finest up pass puts (f, v)
-  bool fine_dot_done_ = false;
+  Measures* measures_ = nullptr;  // set for one cycle by precondition() and cycle_measuring()
 };
 
 }  // namespace kcycle
