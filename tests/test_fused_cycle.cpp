@@ -133,6 +133,58 @@ TEST(VectorRows, AreExactlyThePointBodiesInDoubleAndFloat) {
   expect_rows_are_the_point_bodies<float>();
 }
 
+// The fused passes in place (out = v, as the cycle runs them) against the separate sweeps,
+// for thread blocks down to a row or two (each copies the rows of v beyond its edges first).
+template <class T>
+void expect_fused_passes_in_place_are_the_separate_operations() {
+  for (GridShape shape : {GridShape{1023, 7}, GridShape{63, 127}, GridShape{127, 63}})
+    for (int threads : {1, 2, 3, 5})
+      for (int nu : {1, 2, 3}) {
+        BasicCpuBackend<T> be(threads);
+        const GridShape coarse{(shape.nx - 1) / 2, (shape.ny - 1) / 2};
+        const Stencil9 A = discretize(rotated_anisotropic_tensor(1e-3, 30), shape.hx(), shape.hy());
+        Field hv(shape), hf(shape), hc(coarse);
+        fill_uniform_random(hv, 21);
+        fill_uniform_random(hf, 22);
+        fill_uniform_random(hc, 23);
+        BasicField<T> f = be.make_vector(shape), vc = be.make_vector(coarse), v = be.make_vector(shape),
+                      t = be.make_vector(shape), fc = be.make_vector(coarse), fc_in_place = be.make_vector(coarse);
+        be.upload(hf, f);
+        be.upload(hc, vc);
+        const std::string what = std::to_string(shape.nx) + "x" + std::to_string(shape.ny) + " threads " +
+                                 std::to_string(threads) + " nu " + std::to_string(nu);
+        // Down: nu sweeps ping-ponging through t, then the restricted residual.
+        BasicField<T> expected = be.make_vector(shape);
+        be.upload(hv, expected);
+        for (int k = 0; k < nu; ++k) {
+          be.jacobi(A, 0.8, expected, f, t);
+          std::swap(expected, t);
+        }
+        be.restrict_residual(A, expected, f, fc);
+        be.upload(hv, v);
+        double residual2 = 0.0;
+        be.jacobi_restrict_residual(A, 0.8, nu, v, f, v, fc_in_place, Coarsening::Full, false, &residual2);
+        EXPECT_EQ(0, std::memcmp(v.data(), expected.data(), v.values().size_bytes())) << "down, v: " << what;
+        EXPECT_EQ(0, std::memcmp(fc.data(), fc_in_place.data(), fc.values().size_bytes())) << "down, fc: " << what;
+        be.upload(hv, t);
+        EXPECT_NEAR(residual2 / be.residual_norm2(A, t, f), 1.0, 1e-12) << "the first sweep's residual: " << what;
+        // Up: prolongation with the correction, then nu sweeps.
+        be.upload(hv, expected);
+        be.prolong_add(vc, expected);
+        for (int k = 0; k < nu; ++k) {
+          be.jacobi(A, 0.8, expected, f, t);
+          std::swap(expected, t);
+        }
+        be.upload(hv, v);
+        be.prolong_add_jacobi(A, 0.8, nu, vc, v, f, v);
+        EXPECT_EQ(0, std::memcmp(v.data(), expected.data(), v.values().size_bytes())) << "up: " << what;
+      }
+}
+TEST(FusedPasses, InPlaceAreBitwiseTheSeparateOperationsForAnyThreadCount) {
+  expect_fused_passes_in_place_are_the_separate_operations<double>();
+  expect_fused_passes_in_place_are_the_separate_operations<float>();
+}
+
 TEST(FusedCycle, AWatchedCycleRunsEveryOperationOnItsOwn) {
   const MultigridSettings s = jacobi(5, Coarsening::Full, 2, 2);
   int seen = 0;

@@ -238,6 +238,11 @@ namespace {
 // sweep's own rows [own_first, own_last] are written to `out`. Rows of the block's neighbours
 // (a halo of nu rows) are recomputed, so threads never wait on each other. Every value comes
 // from the same point body as a separate sweep: bitwise the same result.
+//
+// `out` may be v itself (in place): a row of v is then overwritten only after its last read,
+// no second array is written (nor, on a cache miss, read for ownership first), and the rows
+// of v beyond the block, which the neighbouring threads overwrite, are read from copies the
+// thread takes before any thread writes (copy_halo, then a barrier).
 template <class T>
 class JacobiStream {
  public:
@@ -255,10 +260,25 @@ class JacobiStream {
         own_first_(own_first),
         own_last_(own_last),
         scratch_(scratch + scratch_rows(nu) * std::size_t(t) * std::size_t(v.stride())),
-        stride_(std::size_t(v.stride())) {}
+        stride_(std::size_t(v.stride())),
+        in_place_(out.data() == v.data()) {}
 
-  // Rows needed per thread: a ring of 3 for sweeps 0..nu and one more ring of 3 (residuals).
-  static std::size_t scratch_rows(int nu) { return std::size_t(3 * (nu + 2)); }
+  // Rows needed per thread: a ring of 3 for sweeps 0..nu, one more ring of 3 (residuals), and
+  // the copies of up to nu + 2 rows of v beyond each edge of the block (in place).
+  static std::size_t scratch_rows(int nu) { return std::size_t(5 * (nu + 2)); }
+  bool in_place() const { return in_place_; }
+
+  // In place: copies the rows of v beyond the block that a pass over fine rows [a, b] reads.
+  void copy_halo(int a, int b) {
+    for (int r = std::max(1, a - nu_); r < own_first_; ++r) std::copy_n(v_.row(r), stride_, halo_row(r));
+    for (int r = own_last_ + 1; r <= std::min(ny_, b + nu_); ++r) std::copy_n(v_.row(r), stride_, halo_row(r));
+    halo_copied_ = true;
+  }
+  // Row r of v as the pass started with it.
+  const T* source_row(int r) const {
+    const bool neighbours = r >= 1 && r <= ny_ && (r < own_first_ || r > own_last_);
+    return halo_copied_ && neighbours ? halo_row(r) : v_.row(r);
+  }
   T* ring(int k, int r) const { return scratch_ + (std::size_t(3 * k + r % 3)) * stride_; }
   T* extra_ring(int r) const { return ring(nu_ + 1, r); }
   // Where sweep 0 (the values the first sweep reads) comes from: v, ring 0 (made by
@@ -267,7 +287,8 @@ class JacobiStream {
 
   // Row r after sweep k; sweep 0 is v's row or ring 0's; boundary rows are v's.
   const T* row(int k, int r) const {
-    if (r < 1 || r > ny_ || (k == 0 && source_ != Source::Ring)) return v_.row(r);
+    if (r < 1 || r > ny_) return v_.row(r);
+    if (k == 0 && source_ != Source::Ring) return source_row(r);
     return target(k, r);
   }
 
@@ -287,8 +308,10 @@ class JacobiStream {
         if (r < std::max(1, a - (nu_ - k)) || r > std::min(ny_, b + (nu_ - k))) continue;
         const T *vm = row(k - 1, r - 1), *v0 = row(k - 1, r), *vp = row(k - 1, r + 1), *f0 = f_.row(r);
         T* o = target(k, r);
-        o[0] = v_.row(r)[0];  // the boundary columns stay as they are
-        o[nx_ + 1] = v_.row(r)[nx_ + 1];
+        if (o != v_.row(r)) {  // the boundary columns stay as they are (in place: untouched)
+          o[0] = source_row(r)[0];
+          o[nx_ + 1] = source_row(r)[nx_ + 1];
+        }
         const BasicStencil9<T> S = A_;  // in registers: o cannot alias a local copy
         if (k == 1 && source_ == Source::Zero) {
 #pragma omp simd
@@ -318,6 +341,11 @@ class JacobiStream {
 
  private:
   T* target(int k, int r) const { return k == nu_ && r >= own_first_ && r <= own_last_ ? out_.row(r) : ring(k, r); }
+  T* halo_row(int r) const {
+    const std::size_t first_halo = std::size_t(3 * (nu_ + 2));
+    const int slot = r < own_first_ ? r - (own_first_ - (nu_ + 2)) : (nu_ + 2) + (r - own_last_ - 1);
+    return scratch_ + (first_halo + std::size_t(slot)) * stride_;
+  }
   BasicStencil9<T> A_;
   T w_;
   int nu_, nx_, ny_;
@@ -327,6 +355,7 @@ class JacobiStream {
   int own_first_, own_last_;
   T* scratch_;
   std::size_t stride_;
+  bool in_place_, halo_copied_ = false;
   Source source_ = Source::Field;
   double* first_residual2_ = nullptr;
 };
@@ -359,36 +388,47 @@ void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omeg
   {
     const int t = par ? omp_get_thread_num() : 0;
     const RowRange coarse_rows = block_of(nyc, t, nt);
-    if (coarse_rows.begin < coarse_rows.end) {
-      // The fine rows whose last sweep this block's residuals need, and those it owns.
-      const int a = std::max(1, 2 * coarse_rows.begin - 2), b = std::min(ny, 2 * coarse_rows.end);
-      const int own_last = coarse_rows.end == nyc + 1 ? ny : 2 * coarse_rows.end - 2;  // the last block: to ny
-      JacobiStream<T> stream(A, w, nu, v, f, out, 2 * coarse_rows.begin - 1, own_last, scratch, t);
+    const bool mine = coarse_rows.begin < coarse_rows.end;
+    // The fine rows whose last sweep this block's residuals need, and those it owns.
+    const int a = std::max(1, 2 * coarse_rows.begin - 2), b = std::min(ny, 2 * coarse_rows.end);
+    const int own_last = coarse_rows.end == nyc + 1 ? ny : 2 * coarse_rows.end - 2;  // the last block: to ny
+    JacobiStream<T> stream(A, w, nu, v, f, out, 2 * coarse_rows.begin - 1, own_last, scratch, t);
+    if (stream.in_place() && !v_is_zero) {
+      if (mine) stream.copy_halo(a, b);
+#pragma omp barrier
+    }
+    if (mine) {
       if (residual2_in) stream.measure_first_residual(thread_sum(0, t));
+      using Source = typename JacobiStream<T>::Source;
+      // In place, one sweep would overwrite a row of v before the next row's sweep reads it:
+      // v's rows then pass through ring 0 first.
+      const bool through_ring = stream.in_place() && nu == 1 && !v_is_zero;
+      const Source source = v_is_zero ? Source::Zero : through_ring ? Source::Ring : Source::Field;
+      auto copy_row = [&](int j) {
+        if (through_ring) std::copy_n(stream.source_row(j), v.stride(), stream.ring(0, j));
+      };
       int next_coarse = coarse_rows.begin;
-      stream.run(
-          a, b, v_is_zero ? JacobiStream<T>::Source::Zero : JacobiStream<T>::Source::Field, [](int) {},
-          [&](int i) {
-            const int r = i - nu;  // the last sweep's rows r - 1 .. r + 1 exist now
-            if (r < 2 * coarse_rows.begin - 1 || r > 2 * coarse_rows.end - 1) return;
-            const T *vm = stream.row(nu, r - 1), *v0 = stream.row(nu, r), *vp = stream.row(nu, r + 1), *f0 = f.row(r);
-            T* res = stream.extra_ring(r);
-            const BasicStencil9<T> S = stencil_as<T>(A);
-            for_row_points(nx, vm, v0, vp, [&](int x, const auto& u) {
-              using V = std::decay_t<decltype(u.c)>;
-              store(res + x, kernels::residual_at(S, u, load<V>(f0 + x)));
-            });
-            if (r != 2 * next_coarse + 1) return;
-            const T *r0 = stream.extra_ring(r - 2), *r1 = stream.extra_ring(r - 1), *r2 = res;
-            T* c = fc.row(next_coarse++);
-            if (coarsening == Coarsening::Full) {
+      stream.run(a, b, source, copy_row, [&](int i) {
+        const int r = i - nu;  // the last sweep's rows r - 1 .. r + 1 exist now
+        if (r < 2 * coarse_rows.begin - 1 || r > 2 * coarse_rows.end - 1) return;
+        const T *vm = stream.row(nu, r - 1), *v0 = stream.row(nu, r), *vp = stream.row(nu, r + 1), *f0 = f.row(r);
+        T* res = stream.extra_ring(r);
+        const BasicStencil9<T> S = stencil_as<T>(A);
+        for_row_points(nx, vm, v0, vp, [&](int x, const auto& u) {
+          using V = std::decay_t<decltype(u.c)>;
+          store(res + x, kernels::residual_at(S, u, load<V>(f0 + x)));
+        });
+        if (r != 2 * next_coarse + 1) return;
+        const T *r0 = stream.extra_ring(r - 2), *r1 = stream.extra_ring(r - 1), *r2 = res;
+        T* c = fc.row(next_coarse++);
+        if (coarsening == Coarsening::Full) {
 #pragma omp simd
-              for (int I = 1; I <= nxc; ++I) c[I] = kernels::full_weighting(r0, r1, r2, 2 * I);
-            } else {
+          for (int I = 1; I <= nxc; ++I) c[I] = kernels::full_weighting(r0, r1, r2, 2 * I);
+        } else {
 #pragma omp simd
-              for (int x = 1; x <= nxc; ++x) c[x] = kernels::full_weighting_y(r0, r1, r2, x);
-            }
-          });
+          for (int x = 1; x <= nxc; ++x) c[x] = kernels::full_weighting_y(r0, r1, r2, x);
+        }
+      });
     }
   }
   if (residual2_in) *residual2_in = thread_total(0);
@@ -410,8 +450,12 @@ void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int
   {
     const int t = par ? omp_get_thread_num() : 0;
     const RowRange rows = block_of(ny, t, nt);
+    JacobiStream<T> stream(A, w, nu, v, f, out, rows.begin, rows.end - 1, scratch, t);
+    if (stream.in_place()) {
+      if (rows.begin < rows.end) stream.copy_halo(rows.begin, rows.end - 1);
+#pragma omp barrier
+    }
     if (rows.begin < rows.end) {
-      JacobiStream<T> stream(A, w, nu, v, f, out, rows.begin, rows.end - 1, scratch, t);
       // (f, out) and (out, out) over this block's rows, each as soon as its last sweep is
       // written (in cache).
       auto dot_row = [&](int i) {
@@ -433,7 +477,7 @@ void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int
       };
       // Sweep 0: v + Prolong(vc), as prolong_add computes it, into ring 0.
       auto prolonged_row = [&](int j) {
-        const T *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1), *vj = v.row(j);
+        const T *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1), *vj = stream.source_row(j);
         T* o = stream.ring(0, j);
         o[0] = vj[0];
         o[nx + 1] = vj[nx + 1];

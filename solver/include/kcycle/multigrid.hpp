@@ -348,11 +348,10 @@ class Multigrid {
           // The finest level's last pass also measures what the caller asked for: (f, v) (MGCG's
           // (r, z)) and (v, v).
           Measures* m = l == 1 ? mg_.measures_ : nullptr;
-          perform(phase, l, Phase::Relax, [&] {
-            mg_.backend_.prolong_add_jacobi(L.A, s.omega, s.nu2, mg_.level(l + 1).v, L.v, L.f, L.t, s.coarsening,
+          perform(phase, l, Phase::Relax, [&] {  // in place: v is both input and output
+            mg_.backend_.prolong_add_jacobi(L.A, s.omega, s.nu2, mg_.level(l + 1).v, L.v, L.f, L.v, s.coarsening,
                                             m && m->f_dot_v ? &*m->f_dot_v : nullptr,
                                             m && m->v_norm2_after ? &*m->v_norm2_after : nullptr);
-            std::swap(L.v, L.t);
           });
           if (m) m->up_measured = true;
           return;
@@ -390,11 +389,10 @@ class Multigrid {
           Measures* m = l == 1 && !L.v_is_zero ? mg_.measures_ : nullptr;
           double* r2 = m && m->residual2_before ? &*m->residual2_before : nullptr;
           perform(OpKind::Restrict, l, Phase::Relax, [&] {
-            mg_.backend_.jacobi_restrict_residual(L.A, s.omega, s.nu1, L.v, L.f, L.t, mg_.level(l + 1).f, s.coarsening,
-                                                  L.v_is_zero, r2);
+            mg_.backend_.jacobi_restrict_residual(L.A, s.omega, s.nu1, L.v, L.f, L.v, mg_.level(l + 1).f, s.coarsening,
+                                                  L.v_is_zero, r2);  // in place
             if (m) m->down_measured = true;
             L.v_is_zero = false;
-            std::swap(L.v, L.t);
           });
           return;
         }
