@@ -616,6 +616,58 @@ double BasicCpuBackend<T>::apply_dot(const Stencil9& A, const BasicField<T>& p, 
 }
 
 template <class T>
+double BasicCpuBackend<T>::xpay_apply_dot(const Stencil9& A, const BasicField<T>& z, double beta, BasicField<T>& p,
+                                          BasicField<T>& q) {
+  count(p.shape(), pass_bytes::xpay_apply_dot(p.shape()));
+  const int nx = p.shape().nx, ny = p.shape().ny;
+  const bool par = parallel(p.shape());
+  const int nt = par ? threads_ : 1;
+  const std::size_t stride = std::size_t(p.stride());
+  T* scratch = wavefront_scratch(2 * std::size_t(nt) * stride);
+  std::fill(partial_sums_.begin(), partial_sums_.end(), 0.0);
+#pragma omp parallel num_threads(nt) if (par)
+  {
+    const int t = par ? omp_get_thread_num() : 0;
+    const RowRange rows = block_of(ny, t, nt);
+    const int a = rows.begin, b = rows.end - 1;
+    T* below = scratch + std::size_t(2 * t) * stride;  // row a - 1 of p, then of the new p
+    T* above = below + stride;                         // row b + 1
+    if (a <= b) {
+      if (a > 1) std::copy_n(p.row(a - 1), stride, below);
+      if (b < ny) std::copy_n(p.row(b + 1), stride, above);
+    }
+#pragma omp barrier
+    if (a <= b) {
+      auto new_p = [&](int j) { return j < 1 || j > ny ? p.row(j) : j < a ? below : j > b ? above : p.row(j); };
+      auto update = [&](int j) {  // xpay's expression
+        const T* s = z.row(j);
+        T* d = new_p(j);
+#pragma omp simd
+        for (int i = 1; i <= nx; ++i) d[i] = s[i] + T(beta) * d[i];
+      };
+      if (a > 1) update(a - 1);
+      update(a);
+      double sum = 0.0;
+      for (int j = a; j <= b; ++j) {
+        if (j < ny) update(j + 1);
+        const T *pm = new_p(j - 1), *p0 = new_p(j), *pp = new_p(j + 1);
+        T* o = q.row(j);
+        const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: o cannot alias a local copy
+        double row = 0.0;
+#pragma omp simd reduction(+ : row)
+        for (int i = 1; i <= nx; ++i) {  // apply_dot's
+          o[i] = kernels::apply_stencil(S, pm, p0, pp, i);
+          row += double(p0[i]) * double(o[i]);
+        }
+        sum += row;
+      }
+      *thread_sum(0, t) = sum;
+    }
+  }
+  return thread_total(0);
+}
+
+template <class T>
 double BasicCpuBackend<T>::axpy_norm2(double a, const BasicField<T>& x, BasicField<T>& y, const BasicField<T>* minus) {
   count(x.shape(), pass_bytes::axpy_norm2(x.shape(), minus != nullptr));
   const int nx = x.shape().nx;

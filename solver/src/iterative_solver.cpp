@@ -96,7 +96,7 @@ class EngineOn final : public IterativeSolver::Engine {
     } else {
       backend_.upload(problem.initial_guess, x_);
       cg_.emplace(backend_, mg_.level(1).A, mg_, rhs_, x_, options.cycle, options.solver == SolverKind::FCG,
-                  has_exact_ && !exact_is_zero_ ? &exact_ : nullptr);
+                  has_exact_ && !exact_is_zero_ ? &exact_ : nullptr, mg_.settings().fused);
     }
     cycle_ = options.cycle;
   }
@@ -224,7 +224,7 @@ class MixedEngine final : public IterativeSolver::Engine {
     if (has_exact_ && !exact_is_zero_) backend_.upload(*problem.exact, exact_);
     backend_.upload(problem.initial_guess, x_);
     if (options.solver != SolverKind::Multigrid)
-      cg_.emplace(backend_, A_, cycle_, rhs_, x_, choice_, options.solver == SolverKind::FCG, exact());
+      cg_.emplace(backend_, A_, cycle_, rhs_, x_, choice_, options.solver == SolverKind::FCG, exact(), settings.fused);
   }
 
   std::string_view backend_name() const override { return CpuBackend::name(); }

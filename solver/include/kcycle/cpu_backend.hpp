@@ -98,6 +98,9 @@ class BasicCpuBackend {
   void axpy(double a, const Vector& x, Vector& y);                    // y <- y + a x
   void xpay(const Vector& x, double b, Vector& y);                    // y <- x + b y
   void triad(double s, const Vector& b, const Vector& c, Vector& a);  // a <- b + s c
+  // p <- z + beta p (as xpay), then q <- A p, returning (p, q) (as apply_dot): one pass. Each
+  // thread recomputes the new p of the row beyond each edge of its block from a copy of the old.
+  double xpay_apply_dot(const Stencil9& A, const Vector& z, double beta, Vector& p, Vector& q);
   // Fused forms that return a reduction of what they compute anyway, so Krylov steps and
   // norms cost no extra pass over memory:
   double apply_dot(const Stencil9& A, const Vector& p, Vector& q);  // q <- A p; returns (p, q)

@@ -23,9 +23,10 @@ class PreconditionedCG {
   using Vector = typename Backend::Vector;
 
   // x holds the initial guess on entry and the iterate afterwards. `exact` (may be null: then
-  // zero) is what error_norm2() measures the iterate against.
+  // zero) is what error_norm2() measures the iterate against. fused: where the backend has it,
+  // the new direction p <- z + beta p and q <- A p are one pass (xpay_apply_dot).
   PreconditionedCG(Backend& backend, const Stencil9& A, Preconditioner& M, const Vector& f, Vector& x,
-                   CycleChoice cycle, bool flexible, const Vector* exact = nullptr)
+                   CycleChoice cycle, bool flexible, const Vector* exact = nullptr, bool fused = false)
       : mg_(M),
         be_(backend),
         A_(A),
@@ -34,6 +35,7 @@ class PreconditionedCG {
         exact_(exact),
         cycle_(cycle),
         flexible_(flexible),
+        fused_(fused),
         r_(be_.make_vector(f.shape())),
         z_(be_.make_vector(f.shape())),
         p_(be_.make_vector(f.shape())),
@@ -47,7 +49,7 @@ class PreconditionedCG {
   // One iteration. The norms come out of the passes that update x and r (no extra pass).
   StepResult step(const CycleHooks& hooks = {}) {
     if (!(rz_ > 0.0)) return StepResult::Breakdown;  // M is not positive on r
-    const double pq = be_.apply_dot(A_, p_, q_);     // q <- A p
+    const double pq = new_direction();               // p <- z + beta p where due, q <- A p
     if (!(pq > 0.0)) return StepResult::Breakdown;   // A is not positive on p
     const double alpha = rz_ / pq;
     error2_ = be_.axpy_norm2(alpha, p_, x_, exact_);       // x <- x + alpha p
@@ -56,7 +58,7 @@ class PreconditionedCG {
     const double rz_new = rz ? *rz : be_.dot(r_, z_);  // from the cycle's last pass where it has it
     const double beta = flexible_ ? -be_.dot(z_, q_) / pq : rz_new / rz_;
     rz_ = rz_new;
-    be_.xpay(z_, beta, p_);  // p <- z + beta p
+    beta_ = beta;  // p <- z + beta p: the next step's first pass
     return StepResult::Ok;
   }
 
@@ -66,6 +68,18 @@ class PreconditionedCG {
   double residual_norm2() const { return residual2_; }
 
  private:
+  // q <- A p, returning (p, q), after p <- z + beta p unless p is the first direction.
+  double new_direction() {
+    if (beta_) {
+      const double beta = *beta_;
+      beta_.reset();
+      if constexpr (requires { be_.xpay_apply_dot(A_, z_, beta, p_, q_); })
+        if (fused_) return be_.xpay_apply_dot(A_, z_, beta, p_, q_);
+      be_.xpay(z_, beta, p_);
+    }
+    return be_.apply_dot(A_, p_, q_);
+  }
+
   Preconditioner& mg_;
   Backend& be_;
   const Stencil9& A_;
@@ -73,8 +87,9 @@ class PreconditionedCG {
   Vector& x_;
   const Vector* exact_;
   CycleChoice cycle_;
-  bool flexible_;
+  bool flexible_, fused_;
   Vector r_, z_, p_, q_;
+  std::optional<double> beta_;  // set when p is still to be updated
   double rz_ = 0.0;
   double error2_ = NAN, residual2_ = NAN;
 };
