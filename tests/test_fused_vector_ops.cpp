@@ -91,6 +91,26 @@ TEST(FusedVectorOps, XpayApplyDotIsXpayThenApplyDotForAnyThreadCount) {
     }
 }
 
+TEST(FusedVectorOps, AssignDotIsAssignThenDot) {
+  // The mixed-precision preconditioner hands z back to double and gives MGCG (r, z) at once.
+  for (int threads : {1, 2}) {
+    CpuBackend be(threads);
+    const GridShape shape{255, 127};
+    Field source(shape), r(shape), z(shape), z_fused(shape);
+    fill_uniform_random(source, 3);
+    fill_uniform_random(r, 4);
+    FloatCpuBackend fbe(threads);
+    FloatField x = fbe.make_vector(shape);
+    fbe.upload(source, x);
+    be.reset_launches();
+    const double rz_fused = be.assign_dot(x, z_fused, r);
+    EXPECT_EQ(be.launches(), 1u);
+    be.assign(x, z);
+    EXPECT_EQ(0, std::memcmp(z.data(), z_fused.data(), z.values().size_bytes()));
+    EXPECT_NEAR(rz_fused / be.dot(r, z), 1.0, 1e-13);
+  }
+}
+
 // The true residual |f - A x| (h-scaled) of an iterate, on the host.
 double true_residual(const IterativeSolver& solver) {
   CpuBackend cpu(1);

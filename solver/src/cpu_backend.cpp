@@ -797,6 +797,24 @@ void BasicCpuBackend<T>::convert(const BasicField<U>& x, BasicField<T>& y) {
 }
 
 template <class T>
+double BasicCpuBackend<T>::assign_dot(const FloatField& x, BasicField<T>& y, const BasicField<T>& w) {
+  count_bytes(x.shape(), (sizeof(float) + 2 * sizeof(T)) * std::uint64_t(x.shape().unknowns()));
+  const int nx = x.shape().nx;
+  return sum_rows(x.shape(), [&](int j) {
+    const float* s = x.row(j);
+    const T* o = w.row(j);
+    T* d = y.row(j);
+    double row = 0.0;
+#pragma omp simd reduction(+ : row)
+    for (int i = 1; i <= nx; ++i) {
+      d[i] = T(s[i]);
+      row += double(o[i]) * double(d[i]);
+    }
+    return row;
+  });
+}
+
+template <class T>
 void BasicCpuBackend<T>::assign(const Field& x, BasicField<T>& y) {
   convert(x, y);
 }

@@ -236,7 +236,7 @@ class MixedEngine final : public IterativeSolver::Engine {
     if (cg_) return cg_->step(hooks);
     // In double: refinement reaches what double attains. Its norm is the previous record's.
     residual2_before_ = backend_.residual_norm2(A_, x_, rhs_, &r_);
-    cycle_.precondition(r_, z_, choice_, hooks);
+    cycle_.apply(r_, z_, choice_, hooks);
     error2_ = backend_.axpy_norm2(1.0, z_, x_, exact());
     return StepResult::Ok;
   }

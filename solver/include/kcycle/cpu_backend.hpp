@@ -115,6 +115,9 @@ class BasicCpuBackend {
   // solve's double vectors and its float hierarchy. One launch.
   void assign(const Field& x, Vector& y);
   void assign(const FloatField& x, Vector& y);
+  // assign(x, y) returning (w, y) (a mixed-precision preconditioner's correction and MGCG's
+  // (r, z)): one pass instead of two.
+  double assign_dot(const FloatField& x, Vector& y, const Vector& w);
 
   // Host transfers: the CPU backend's vectors are host fields already (not counted).
   void upload(const Field& host, Vector& vector);

@@ -20,16 +20,28 @@ class MixedPrecisionCycle {
   Multigrid<FloatCpuBackend>& hierarchy() { return hierarchy_; }
   const Multigrid<FloatCpuBackend>& hierarchy() const { return hierarchy_; }
 
-  // z <- M r (r is not changed); (r, z) is left to the caller (the hierarchy sees float r).
+  // z <- M r (r is not changed): iterative refinement's correction.
+  void apply(const Field& r, Field& z, CycleChoice choice, const CycleHooks& hooks = {}) {
+    cycle_on(r, choice, hooks);
+    backend_.assign(hierarchy_.level(1).v, z);
+  }
+  // The same for MGCG, returning (r, z) in double, summed as z is written back (with fused
+  // passes; otherwise nothing, and the caller takes the dot).
   std::optional<double> precondition(Field& r, Field& z, CycleChoice choice, const CycleHooks& hooks = {}) {
-    auto& fine = hierarchy_.level(1);
-    float_backend_.assign(r, fine.f);
-    hierarchy_.cycle_from_zero(choice, hooks);
-    backend_.assign(fine.v, z);
-    return std::nullopt;
+    if (!hierarchy_.settings().fused) {
+      apply(r, z, choice, hooks);
+      return std::nullopt;
+    }
+    cycle_on(r, choice, hooks);
+    return backend_.assign_dot(hierarchy_.level(1).v, z, r);
   }
 
  private:
+  void cycle_on(const Field& r, CycleChoice choice, const CycleHooks& hooks) {
+    float_backend_.assign(r, hierarchy_.level(1).f);
+    hierarchy_.cycle_from_zero(choice, hooks);
+  }
+
   CpuBackend& backend_;
   FloatCpuBackend& float_backend_;
   Multigrid<FloatCpuBackend> hierarchy_;
