@@ -65,7 +65,7 @@ void layout_and_draw(UiState& ui, SolverWorker& worker, const Snapshot& snap, Fi
   place_panel(ui, ImVec2(lw, H * 0.62f), ImVec2(cw, H * 0.38f));
   time_panel(ui, worker, snap);
   place_panel(ui, ImVec2(lw + cw, 0), ImVec2(rw, H * 0.40f));
-  cycle_diagram_panel(snap);
+  cycle_diagram_panel(ui, snap);
   place_panel(ui, ImVec2(lw + cw, H * 0.40f), ImVec2(rw, H * 0.60f));
   convergence_panel(ui, snap);
   status_bar(ui, snap);
@@ -159,6 +159,9 @@ int main(int argc, char** argv) {
   static std::string ini_path;
   if (ui.scripted) {
     io.IniFilename = nullptr;  // a fixed layout: tests find panels by position
+    // No mouse: wherever Xvfb leaves the pointer, no panel is hovered and no tooltip covers
+    // the screenshots (a script drives the UI through its commands, never the mouse).
+    io.ConfigFlags |= ImGuiConfigFlags_NoMouse;
   } else {
     std::filesystem::create_directories(config_dir());
     ini_path = (config_dir() / "imgui.ini").string();
@@ -206,7 +209,9 @@ int main(int argc, char** argv) {
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
       ImGui::NewFrame();
-      layout_and_draw(ui, worker, *snap, *field, *spectrum);
+      if (ui.capture_text) ui.shown_text.clear();
+      layout_and_draw(ui, worker, *snap, *field, *spectrum);  // each panel adds the text it drew
+      ui.capture_text = false;
       ImGui::Render();
       int fb_w = 0, fb_h = 0;
       glfwGetFramebufferSize(window, &fb_w, &fb_h);

@@ -1,6 +1,7 @@
 #include "panels.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // LogToBuffer: print-text
 
 #include <algorithm>
 #include <array>
@@ -45,6 +46,30 @@ void record_rect(const char* name) {
     }
   rects().push_back({name, p.x, p.y, s.x, s.y});
 }
+
+// One panel's window for the scope of a panel function: Begin, its rectangle for the layout
+// file, and for the script's print-text the text it drew (ImGui logs a window's text until its
+// End, which clears the log: so each window starts and reads its own).
+class PanelWindow {
+ public:
+  PanelWindow(UiState& ui, const char* name, ImGuiWindowFlags flags = 0) : ui_(ui) {
+    open_ = ImGui::Begin(name, nullptr, flags);
+    if (!open_) return;
+    record_rect(name);
+    if (ui_.capture_text) ImGui::LogToBuffer();
+  }
+  ~PanelWindow() {
+    if (open_ && ui_.capture_text) ui_.shown_text += std::string(ImGui::GetCurrentContext()->LogBuffer.c_str()) + "\n";
+    ImGui::End();
+  }
+  PanelWindow(const PanelWindow&) = delete;
+  PanelWindow& operator=(const PanelWindow&) = delete;
+  explicit operator bool() const { return open_; }
+
+ private:
+  UiState& ui_;
+  bool open_ = false;
+};
 
 // A combo over an enum's name table (kcycle/enum_names.hpp), showing its labels.
 template <class Enum>
@@ -91,11 +116,8 @@ void place_panel(const UiState& ui, ImVec2 pos, ImVec2 size) {
 }
 
 void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
-  if (!ImGui::Begin("Parameters")) {
-    ImGui::End();
-    return;
-  }
-  record_rect("Parameters");
+  const PanelWindow window(ui, "Parameters");
+  if (!window) return;
   SolverOptions& o = ui.params;
   const SolverOptions before = o;
 
@@ -157,15 +179,11 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   }
   // Every change takes effect at once: the worker cancels the running solve and restarts.
   if (o != before) worker.set_options(o);
-  ImGui::End();
 }
 
 void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
-  if (!ImGui::Begin("Controls")) {
-    ImGui::End();
-    return;
-  }
-  record_rect("Controls");
+  const PanelWindow window(ui, "Controls");
+  if (!window) return;
   if (ImGui::Button(snap.running ? "Pause" : "Run", ImVec2(70, 0))) snap.running ? worker.pause() : worker.run();
   ImGui::SameLine();
   if (ImGui::Button("Cycle")) worker.step_cycle();
@@ -205,7 +223,6 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
                   : "cannot write kcycle-parameters.toml";
   }
   if (!ui.notice.empty()) ImGui::TextWrapped("%s", ui.notice.c_str());
-  ImGui::End();
 }
 
 namespace {
@@ -290,18 +307,44 @@ void fourier_inset(const FieldImage& img, ImVec2 p0, float side, FieldRenderer& 
   dl->AddText(ImVec2(q0.x + 3, q0.y + inset - 15), IM_COL32(255, 255, 255, 230), "Fourier |c_kl|");
 }
 
+// What the solve is doing, in words: the solver's status once it has stopped; before that,
+// whether the worker runs it, holds it inside a cycle (stepping) or has it paused.
+std::string activity(const Snapshot& snap) {
+  if (!snap.error.empty()) return "not solving (parameters refused)";
+  if (snap.status != SolveStatus::Running) return std::string(to_string(snap.status));
+  if (snap.stepping) return "stepping (operation " + std::to_string(snap.trace_position) + " of the cycle)";
+  return snap.running ? "running" : "paused";
+}
+
+// The convergence panel's first line: the outcome of a finished solve, or what it is doing and
+// how far it got (no factor before the first cycle).
+std::string convergence_line(const Snapshot& snap) {
+  const auto& h = snap.history;
+  char line[256];
+  if (snap.status != SolveStatus::Running && snap.error.empty()) {
+    std::snprintf(line, sizeof line, "%s  |  %zu cycles, last factor %.4f", snap.message.c_str(), h.size(),
+                  h.empty() ? 0.0 : h.back().factor);
+    return line;
+  }
+  if (h.empty()) return activity(snap) + ", no cycle done yet";
+  const IterationRecord& last = h.back();
+  std::snprintf(line, sizeof line, "%s  |  %zu cycles, last factor %.4f", activity(snap).c_str(), h.size(),
+                last.factor);
+  return line;
+}
+
 }  // namespace
 
 void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field, FieldRenderer& spectrum) {
-  if (!ImGui::Begin("Error field")) {
-    ImGui::End();
+  const PanelWindow window(ui, "Error field");
+  if (!window) return;
+  const FieldImage* img = snap.field.get();
+  if (!snap.error.empty()) {  // the field of the last accepted parameters would not match them
+    ImGui::TextWrapped("Not solving: %s", snap.error.c_str());
     return;
   }
-  record_rect("Error field");
-  const FieldImage* img = snap.field.get();
   if (!img || img->values.empty()) {
-    ImGui::TextWrapped("%s", snap.error.empty() ? "starting..." : snap.error.c_str());
-    ImGui::End();
+    ImGui::TextWrapped("starting...");
     return;
   }
   const bool finest = img->level == 1;
@@ -325,15 +368,11 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field, FieldR
   hover_pan_zoom(ui, *img, p0, side, view);
   colourbar(p0, side, range);
   if (ui.view.spectrum) fourier_inset(*img, p0, side, spectrum);
-  ImGui::End();
 }
 
-void cycle_diagram_panel(const Snapshot& snap) {
-  if (!ImGui::Begin("Cycle diagram")) {
-    ImGui::End();
-    return;
-  }
-  record_rect("Cycle diagram");
+void cycle_diagram_panel(UiState& ui, const Snapshot& snap) {
+  const PanelWindow window(ui, "Cycle diagram");
+  if (!window) return;
   const int n = snap.options.levels;
   const int kappa = std::min(snap.options.cycle.counter, n);
   ImGui::Text("kappa=%s, %d levels: totalCalls = %llu;  levelCalls:",
@@ -345,7 +384,6 @@ void cycle_diagram_panel(const Snapshot& snap) {
   const Trace* trace = snap.cycle_trace.get();
   if (!trace || trace->empty()) {
     ImGui::TextDisabled("the diagram appears after the first cycle");
-    ImGui::End();
     return;
   }
   // Nodes of the paper's Figure 2.1, from the executed trace: an X for every recursive call
@@ -408,7 +446,6 @@ void cycle_diagram_panel(const Snapshot& snap) {
       dl->AddCircleFilled(p, r, IM_COL32(90, 170, 255, 255));
     }
   }
-  ImGui::End();
 }
 
 bool export_history_csv(const Snapshot& snap, const std::string& path) {
@@ -420,14 +457,10 @@ bool export_history_csv(const Snapshot& snap, const std::string& path) {
 }
 
 void convergence_panel(UiState& ui, const Snapshot& snap) {
-  if (!ImGui::Begin("Convergence")) {
-    ImGui::End();
-    return;
-  }
-  record_rect("Convergence");
+  const PanelWindow window(ui, "Convergence");
+  if (!window) return;
   const auto& h = snap.history;
-  const double last_factor = h.empty() ? NAN : h.back().factor;
-  ImGui::Text("%s  |  %zu cycles, last factor %.4f", snap.message.c_str(), h.size(), last_factor);
+  ImGui::TextUnformatted(convergence_line(snap).c_str());
   if (ImGui::Button("Pin this run")) {
     ui.pinned.push_back({snap.options.solver == SolverKind::Multigrid
                              ? "kappa=" + kappa_to_string(snap.options.cycle.counter)
@@ -466,28 +499,24 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
   draw_plot("norms", spec, series, {}, ImVec2(avail.x, avail.y * 0.68f));
   PlotSpec fspec{"cycle", "convergence factor", false, false, 0, 0, 0.0, 1.05};
   draw_plot("factor", fspec, {fac}, {}, ImVec2(avail.x, avail.y * 0.30f));
-  ImGui::End();
 }
 
 void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
-  if (!ImGui::Begin("Time per cycle")) {
-    ImGui::End();
-    return;
-  }
-  record_rect("Time per cycle");
+  const PanelWindow window(ui, "Time per cycle");
+  if (!window) return;
   const Calibration* c = snap.calibration.get();
   if (snap.calibrating)
     ImGui::Text("calibrating: timing cycles for kappa = 1, 2, 3, 4, W ...");
   else if (c)
     ImGui::Text("model T = a L + b W (%s): alpha %.3g us/launch, beta %.3g ns/unknown  %s", c->backend.c_str(),
                 c->model.alpha * 1e6, c->model.beta * 1e9, snap.calibration_note.c_str());
+  else
+    ImGui::TextWrapped("No calibration yet: press Calibrate, or run `kcycle calibrate` (kcycle-calibration.json).");
   const Calibration* other = snap.compare_calibration.get();
   if (other && c)
     ImGui::TextDisabled("faint: %s, alpha %.3g us/launch, beta %.3g ns/unknown (alpha ratio %.2f)",
                         other->backend.c_str(), other->model.alpha * 1e6, other->model.beta * 1e9,
                         other->model.alpha > 0 ? c->model.alpha / other->model.alpha : 0.0);
-  else
-    ImGui::TextWrapped("No calibration yet: press Calibrate, or run `kcycle calibrate` (kcycle-calibration.json).");
   ImGui::SetNextItemWidth(120);
   ImGui::SliderInt("max levels", &ui.calibrate_levels, 5, 11);
   ImGui::SameLine();
@@ -535,16 +564,15 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
                       false});
   PlotSpec spec{"levels n", "ms per cycle (log)", false, true, 3, 13, 0, 0};
   draw_plot("times", spec, series, vlines, ImGui::GetContentRegionAvail());
-  ImGui::End();
 }
 
-void status_bar(const UiState& ui, const Snapshot& snap) {
+void status_bar(UiState& ui, const Snapshot& snap) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + vp->Size.y - 28));
   ImGui::SetNextWindowSize(ImVec2(vp->Size.x, 28));
-  ImGui::Begin("##status", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
+  const PanelWindow window(ui, "##status",
+                           ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                               ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
   long rss_pages = 0;
   if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
     long size = 0;
@@ -556,14 +584,15 @@ void status_bar(const UiState& ui, const Snapshot& snap) {
       : snap.backend == "cuda"
           ? std::string("CUDA") + (snap.options.cuda_graphs ? " + graphs" : "") + ", field: " + ui.field_path
           : "CPU (OpenMP, " + std::to_string(snap.threads) + " solver threads)";
-  ImGui::Text("backend: %s | %.0f fps | %.3f ms per cycle | %zu cycles | memory %.0f MiB | %s", backend.c_str(), ui.fps,
-              snap.seconds_per_cycle * 1e3, snap.history.size(), double(rss_pages) * 4096.0 / (1 << 20),
-              to_string(snap.status).data());
+  char per_cycle[64] = "no cycle timed yet";
+  if (snap.seconds_per_cycle > 0)
+    std::snprintf(per_cycle, sizeof per_cycle, "%.3f ms per cycle", snap.seconds_per_cycle * 1e3);
+  ImGui::Text("backend: %s | %.0f fps | %s | %zu cycles | memory %.0f MiB | %s", backend.c_str(), ui.fps, per_cycle,
+              snap.history.size(), double(rss_pages) * 4096.0 / (1 << 20), activity(snap).c_str());
   if (!snap.backend_note.empty()) {
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "| %s", snap.backend_note.c_str());
   }
-  ImGui::End();
 }
 
 }  // namespace kcycle::gui

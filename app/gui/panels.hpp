@@ -18,10 +18,10 @@ struct PanelRect {
 void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field, FieldRenderer& spectrum);
-void cycle_diagram_panel(const Snapshot& snap);
+void cycle_diagram_panel(UiState& ui, const Snapshot& snap);
 void convergence_panel(UiState& ui, const Snapshot& snap);
 void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
-void status_bar(const UiState& ui, const Snapshot& snap);
+void status_bar(UiState& ui, const Snapshot& snap);
 
 // Places the next panel: fixed in scripted runs (tests look for panels by position), a
 // default the user may move otherwise (remembered in imgui.ini).

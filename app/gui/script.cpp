@@ -74,6 +74,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
        [](Frame& f) {
          return f.current() && !f.snap.calibrating && (f.snap.status != SolveStatus::Running || !f.snap.error.empty());
        }},
+      {"wait-calibrated", [](Frame& f) { return f.snap.calibration && !f.snap.calibrating; }},
       {"wait-stepping", [](Frame& f) { return f.current() && f.snap.stepping; }},
       {"wait-operation",  // until stepping has reached operation N of the cycle
        [](Frame& f) {
@@ -107,6 +108,19 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          return true;
        }},
       {"print-summary", &ScriptRunner::print_summary},
+      {"print-text",  // every text the next frame draws, as a person reads it
+       [](Frame& f) {
+         if (!f.runner.text_requested_) {
+           f.ui.capture_text = true;
+           f.runner.text_requested_ = true;
+           return false;
+         }
+         if (f.ui.capture_text) return false;  // that frame has not been drawn yet
+         f.runner.text_requested_ = false;
+         std::printf("--- text shown ---\n%s\n--- end of text ---\n", f.ui.shown_text.c_str());
+         std::fflush(stdout);
+         return true;
+       }},
       {"fps-reset",
        [](Frame& f) {
          f.runner.fps_start_ = f.runner.now();

@@ -9,12 +9,14 @@
 //   run | pause | step | step-op | reset | pin | calibrate N
 //   wait-cycles N      until the current run has done N cycles (timeout 120 s)
 //   wait-done          until the current run stops (converged, limit, ...)
+//   wait-calibrated    until a calibration is in use and none is running
 //   wait-stepping      until the worker is paused inside a cycle
 //   wait-operation N   until stepping has reached the cycle's N-th operation
 //   print-stepping     the operation just done, its level and the level the field shows
 //   frames N | wait-ms N
 //   screenshot PATH | layout PATH (panel rectangles, JSON) | csv PATH
 //   print-summary | fps-reset | fps-report | print-field-path
+//   print-text         every text the next frame draws (labels, values, messages)
 //   stress N           N random parameter changes, one per frame
 //   quit
 #include <cstdint>
@@ -64,6 +66,7 @@ class ScriptRunner {
   int exit_code_ = 0;
   std::uint64_t generation_ = 0;  // of the run the waits refer to
   int frames_left_ = 0;
+  bool text_requested_ = false;  // print-text: the capture frame was asked for
   double wait_until_ = 0;
   double wait_started_ = -1;
   int stress_left_ = 0;

@@ -76,12 +76,14 @@ void SolverWorker::set_view(const ViewRequest& view) {
 void SolverWorker::run() {
   std::lock_guard lock(mutex_);
   mode_ = Mode::Running;
+  unpublished_ = true;
   wake_.notify_all();
 }
 
 void SolverWorker::pause() {
   std::lock_guard lock(mutex_);
   mode_ = Mode::Paused;
+  unpublished_ = true;
   wake_.notify_all();
 }
 
@@ -209,6 +211,16 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
   latest_ = std::move(s);
 }
 
+void SolverWorker::publish_idle() {
+  ViewRequest view;
+  {
+    std::lock_guard lock(mutex_);
+    view = view_;
+  }
+  publish(true, view.level, -1, false);
+  last_publish_ = Clock::now();
+}
+
 void SolverWorker::loop() {
   last_publish_ = Clock::now() - std::chrono::seconds(1);
   for (;;) {
@@ -217,6 +229,8 @@ void SolverWorker::loop() {
     if (work.kind == Work::Rebuild) {
       if (work.calibrate_levels > 0) run_calibration(work.options, work.calibrate_levels);
       rebuild(work.options);
+    } else if (work.kind == Work::Publish) {
+      publish_idle();
     } else {
       iterate();
     }
@@ -237,6 +251,10 @@ SolverWorker::Work SolverWorker::next_work() {
       return work;
     }
     if (solver_ && solver_->running() && (mode_ == Mode::Running || pending_steps_ > 0)) return {};
+    if (unpublished_) {
+      unpublished_ = false;
+      return {Work::Publish, {}, 0};
+    }
     wake_.wait_for(lock, std::chrono::milliseconds(50));
   }
 }
@@ -333,6 +351,9 @@ void SolverWorker::iterate() {
   if (due) {
     publish(true, view.level, -1, false);
     last_publish_ = Clock::now();
+  } else {
+    std::lock_guard lock(mutex_);
+    unpublished_ = true;
   }
   throttle(t0, speed);
 }

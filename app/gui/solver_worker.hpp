@@ -96,7 +96,7 @@ class SolverWorker {
   // What the loop does next: stop, rebuild the solve (after a calibration sweep if one was
   // asked for), or run one iteration.
   struct Work {
-    enum Kind { Stop, Rebuild, Iterate } kind = Iterate;
+    enum Kind { Stop, Rebuild, Iterate, Publish } kind = Iterate;
     SolverOptions options;
     int calibrate_levels = 0;
   };
@@ -113,6 +113,7 @@ class SolverWorker {
   void cancel_run_locked();
   bool interrupted_locked() const;
   void publish(bool with_field, int field_level, int trace_position, bool stepping);
+  void publish_idle();  // between iterations: the current state and field
   std::shared_ptr<const FieldImage> capture(int level);
 
   mutable std::mutex mutex_;
@@ -122,6 +123,9 @@ class SolverWorker {
   ViewRequest view_;
   Mode mode_;
   int pending_steps_ = 0;
+  // The UI's last snapshot is older than the state (a throttled publish, a pause or a step
+  // asked for): the idle worker publishes once more, so a paused solve says it is paused.
+  bool unpublished_ = false;
   double speed_ = 0;
   bool stop_ = false;
   bool restart_ = true;

@@ -29,6 +29,10 @@ struct UiState {
   float fps = 0.0f;
   bool interop = true;     // CUDA backend: draw the field through CUDA-OpenGL interop
   std::string field_path;  // how the field reached the texture last frame (status bar)
+  // The script's print-text: the next frame logs every text it draws (ImGui's logging), and
+  // the text is kept here for the script to print.
+  bool capture_text = false;
+  std::string shown_text;
 };
 
 }  // namespace kcycle::gui

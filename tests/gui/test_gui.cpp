@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -240,6 +241,135 @@ TEST(Gui, CudaBackendWithoutAGpuIsShownNotFatal) {
 }
 
 // The same paused state drawn twice: through CUDA-OpenGL interop and through the host.
+// The texts print-text printed, one per "--- text shown ---" block, in order.
+std::vector<std::string> shown_texts(const std::string& out) {
+  std::vector<std::string> texts;
+  const std::string begin = "--- text shown ---\n", end = "--- end of text ---";
+  for (std::size_t at = out.find(begin); at != std::string::npos; at = out.find(begin, at + 1)) {
+    const std::size_t from = at + begin.size(), to = out.find(end, from);
+    texts.push_back(out.substr(from, to == std::string::npos ? std::string::npos : to - from));
+  }
+  return texts;
+}
+bool shows(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+TEST(Gui, SaysWhetherTheSolveIsPausedSteppingOrDoneAndNoFactorBeforeTheFirstCycle) {
+  // It said "running" (and "last factor nan") while paused before the first cycle and while stepping.
+  std::string out;
+  ASSERT_EQ(
+      run_gui(
+          "set levels 6\npause\nreset\nframes 3\nprint-text\nstep-op\nstep-op\nstep-op\nwait-operation 3\nframes 2\n"
+          "print-text\nrun\nwait-done\nframes 2\nprint-text\n",
+          &out),
+      0)
+      << out;
+  const std::vector<std::string> t = shown_texts(out);
+  ASSERT_EQ(t.size(), 3u) << out;
+  EXPECT_TRUE(shows(t[0], "paused, no cycle done yet")) << t[0];
+  EXPECT_TRUE(shows(t[0], "no cycle timed yet | 0 cycles")) << t[0];
+  EXPECT_TRUE(shows(t[0], "MiB | paused")) << t[0];
+  EXPECT_FALSE(shows(t[0], "running")) << t[0];
+  EXPECT_FALSE(shows(t[0], "nan")) << t[0];
+  EXPECT_TRUE(shows(t[1], "stepping (operation 3 of the cycle), no cycle done yet")) << t[1];
+  EXPECT_TRUE(shows(t[1], "MiB | stepping (operation 3 of the cycle)")) << t[1];
+  EXPECT_FALSE(shows(t[1], "running")) << t[1];
+  EXPECT_TRUE(shows(t[2], "converged: error reduced by")) << t[2];
+  EXPECT_TRUE(shows(t[2], "MiB | converged")) << t[2];
+}
+
+TEST(Gui, TimePanelShowsTheModelOnceCalibratedAndNoLongerSaysThereIsNone) {
+  // With a calibration it showed both "model T = ..." and "No calibration yet" (an else bound
+  // to the wrong if).
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\nframes 2\nprint-text\ncalibrate 5\nwait-calibrated\nframes 2\nprint-text\n", &out),
+            0)
+      << out;
+  const std::vector<std::string> t = shown_texts(out);
+  ASSERT_EQ(t.size(), 2u) << out;
+  EXPECT_TRUE(shows(t[0], "No calibration yet")) << t[0];
+  EXPECT_FALSE(shows(t[0], "model T =")) << t[0];
+  EXPECT_TRUE(shows(t[1], "model T = a L + b W (cpu)")) << t[1];
+  EXPECT_FALSE(shows(t[1], "No calibration yet")) << t[1];
+}
+
+TEST(Gui, RefusedParametersShowTheReasonNotTheOldFieldUnderANewHeader) {
+  // The field of the last accepted parameters stayed under "level 1 of 20".
+  std::string out;
+  EXPECT_NE(run_gui("set levels 5\nwait-cycles 1\nset levels 20\nframes 5\nprint-text\nwait-cycles 1\n", &out), 0);
+  const std::vector<std::string> t = shown_texts(out);
+  ASSERT_EQ(t.size(), 1u) << out;
+  EXPECT_TRUE(shows(t[0], "Not solving: levels must be between 1 and 16 (got 20)")) << t[0];
+  EXPECT_FALSE(shows(t[0], "of 20")) << t[0];
+  EXPECT_TRUE(shows(t[0], "MiB | not solving (parameters refused)")) << t[0];
+}
+
+TEST(Gui, AHeldOperationIsNotCountedAsCycleTime) {
+  // A cycle stepped with a 1.5 s pause inside it is timed without the pause.
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\npause\nreset\nstep-op\nwait-operation 1\nwait-ms 1500\nstep\nwait-cycles 1\n"
+                    "frames 2\nprint-text\n",
+                    &out),
+            0)
+      << out;
+  const std::vector<std::string> t = shown_texts(out);
+  ASSERT_EQ(t.size(), 1u) << out;
+  const std::size_t at = t[0].find(" ms per cycle");
+  ASSERT_NE(at, std::string::npos) << t[0];
+  const std::size_t from = t[0].rfind("| ", at);
+  const double ms = std::stod(t[0].substr(from + 2, at - from - 2));
+  EXPECT_LT(ms, 100.0) << t[0];
+}
+
+TEST(Gui, HeadlessScreenshotsHaveNoHoverTooltip) {
+  // Xvfb leaves the pointer at the screen's centre, over the field: its value tooltip (a dark
+  // box) covered part of the heat map in every scripted screenshot. (The Fourier inset is off:
+  // its darkest colours are nearly grey.)
+  const std::string shot = temp("no_tooltip.png"), layout = temp("no_tooltip_layout.json");
+  std::string out;
+  ASSERT_EQ(
+      run_gui("set spectrum 0\nset levels 7\nwait-cycles 3\nframes 3\nscreenshot " + shot + "\nlayout " + layout + "\n",
+              &out, 1600),
+      0)
+      << out;
+  const Image img = load_png(shot);
+  const Rect r = panel(layout, "Error field");
+  // The heat map: the longest run of columns, and of rows, with many light pixels (the
+  // diverging map is light near 0; the labels and the colourbar beside it are apart from it).
+  auto light = [&](int x, int y) { return std::min({img.at(x, y)[0], img.at(x, y)[1], img.at(x, y)[2]}) > 150; };
+  auto longest_run = [](const std::vector<bool>& on, int& first, int& last) {
+    first = 0, last = -1;
+    for (int k = 0, start = 0; k <= int(on.size()); ++k) {
+      if (k < int(on.size()) && on[std::size_t(k)]) continue;
+      if (k - 1 - start > last - first) first = start, last = k - 1;
+      start = k + 1;
+    }
+  };
+  std::vector<bool> columns(std::size_t(r.w)), rows(std::size_t(r.h));
+  for (int x = 0; x < r.w; ++x) {
+    int n = 0;
+    for (int y = 40; y < r.h; ++y) n += light(r.x + x, r.y + y);
+    columns[std::size_t(x)] = n > 100;
+  }
+  for (int y = 40; y < r.h; ++y) {
+    int n = 0;
+    for (int x = 0; x < r.w; ++x) n += light(r.x + x, r.y + y);
+    rows[std::size_t(y)] = n > 100;
+  }
+  int x0, x1, y0, y1;
+  longest_run(columns, x0, x1);
+  longest_run(rows, y0, y1);
+  x0 += r.x, x1 += r.x, y0 += r.y, y1 += r.y;
+  ASSERT_LT(x0 + 100, x1) << "no heat map found";
+  int dark_grey = 0;  // a tooltip's background; the colour maps have no grey
+  for (int y = y0; y <= y1; ++y)
+    for (int x = x0; x <= x1; ++x) {
+      const unsigned char* p = img.at(x, y);
+      const int hi = std::max({p[0], p[1], p[2]}), lo = std::min({p[0], p[1], p[2]});
+      dark_grey += hi < 60 && hi - lo < 12;
+    }
+  EXPECT_LT(dark_grey, 50) << "a tooltip covers the field";
+}
+
 TEST(Gui, InteropDrawsTheSameImageAsTheHostUpload) {
   const kcycle::CudaDeviceStatus& cuda = kcycle::cuda_device_status();
   if (!cuda.usable) GTEST_SKIP() << "no usable GPU: " << cuda.reason;
