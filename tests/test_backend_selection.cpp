@@ -46,7 +46,7 @@ TEST(Backend, CudaWithoutAGpuIsRefusedWithTheReason) {
     resolve_backend(BackendKind::Cuda);
     FAIL() << "--backend cuda accepted without a GPU";
   } catch (const InvalidOptions& e) {
-    EXPECT_NE(std::string(e.what()).find("--backend cuda: " + cuda.reason), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("backend cuda: " + cuda.reason), std::string::npos) << e.what();
   }
   SolverOptions o;
   o.levels = 4;

@@ -460,7 +460,7 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
   const PanelWindow window(ui, "Convergence");
   if (!window) return;
   const auto& h = snap.history;
-  ImGui::TextUnformatted(convergence_line(snap).c_str());
+  ImGui::TextWrapped("%s", convergence_line(snap).c_str());
   if (ImGui::Button("Pin this run")) {
     ui.pinned.push_back({snap.options.solver == SolverKind::Multigrid
                              ? "kappa=" + kappa_to_string(snap.options.cycle.counter)
@@ -487,6 +487,10 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
   Series err{"error", {}, {}, IM_COL32(80, 200, 255, 255), 2.5f},
       res{"residual", {}, {}, IM_COL32(255, 150, 40, 255), 1.5f};
   Series fac{"factor per cycle", {}, {}, IM_COL32(200, 200, 90, 255), 1.5f};
+  if (snap.error.empty()) {  // cycle 0: the initial guess
+    err.x.push_back(0), err.y.push_back(snap.initial_error);
+    res.x.push_back(0), res.y.push_back(snap.initial_residual);
+  }
   for (const IterationRecord& r : h) {
     err.x.push_back(r.iteration), err.y.push_back(r.error_norm);
     res.x.push_back(r.iteration), res.y.push_back(r.residual_norm);
@@ -495,9 +499,13 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
   series.push_back(res);
   series.push_back(err);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  PlotSpec spec{"cycle", "norm (log)", false, true};
+  // Both plots over cycles 0 .. the last, ticks at whole cycles.
+  double last_cycle = std::max<double>(1.0, double(h.size()));
+  for (const PinnedRun& pin : ui.pinned) last_cycle = std::max(last_cycle, double(pin.history.size()));
+  last_cycle += 0.02 * last_cycle;  // the last cycle's marker inside the frame
+  PlotSpec spec{"cycle", "norm (log)", false, true, 0.0, last_cycle, 0, 0, true};
   draw_plot("norms", spec, series, {}, ImVec2(avail.x, avail.y * 0.68f));
-  PlotSpec fspec{"cycle", "convergence factor", false, false, 0, 0, 0.0, 1.05};
+  PlotSpec fspec{"cycle", "convergence factor", false, false, 0.0, last_cycle, 0.0, 1.05, true};
   draw_plot("factor", fspec, {fac}, {}, ImVec2(avail.x, avail.y * 0.30f));
 }
 

@@ -31,7 +31,8 @@ void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& 
     }
   if (spec.xmin < spec.xmax) xlo = spec.xmin, xhi = spec.xmax;
   if (spec.ymin < spec.ymax) ylo = spec.ymin, yhi = spec.ymax;
-  const plot::PlotAxis sx = plot::axis_between(xlo, xhi, spec.logx, false);
+  plot::PlotAxis sx = plot::axis_between(xlo, xhi, spec.logx, false);
+  sx.integers = spec.integer_x;
   const plot::PlotAxis sy = plot::axis_between(ylo, yhi, spec.logy, false);
   auto to_screen = [&](double x, double y) {
     return ImVec2(float(p0.x + sx.fraction(x) * (p1.x - p0.x)), float(p1.y - sy.fraction(y) * (p1.y - p0.y)));
@@ -84,7 +85,8 @@ void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& 
         dl->AddPolyline(pts.data(), int(pts.size()), s.color, 0, s.thickness);
       }
     }
-    if (s.markers)
+    // A line of one point would draw nothing: it gets its marker (a run of one cycle).
+    if (s.markers || (s.line && pts.size() == 1))
       for (const ImVec2& p : pts) dl->AddCircleFilled(p, 3.5f, s.color);
   }
   dl->PopClipRect();

@@ -29,6 +29,7 @@ struct PlotSpec {
   std::string xlabel, ylabel;
   bool logx = false, logy = true;
   double xmin = 0, xmax = 0, ymin = 0, ymax = 0;  // equal: automatic
+  bool integer_x = false;                         // x counts something: ticks at whole numbers
 };
 
 // Draws into the next size.x x size.y pixels of the current window.

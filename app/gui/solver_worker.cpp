@@ -197,6 +197,8 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
     s->status = r.status;
     s->message = r.message;
     s->history = history_;
+    s->initial_error = r.initial_error;
+    s->initial_residual = r.initial_residual;
     s->options = solver_->options();
   } else {
     s->status = SolveStatus::Cancelled;

@@ -7,6 +7,7 @@
 // every other cycle runs as fast as the solver can (CUDA Graphs included).
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -43,7 +44,8 @@ struct Snapshot {
   std::string error;  // why the parameters were refused; empty if fine
   SolveStatus status = SolveStatus::Running;
   std::string message;
-  SharedHistory history;  // shares its full blocks with earlier snapshots
+  SharedHistory history;                               // shares its full blocks with earlier snapshots
+  double initial_error = NAN, initial_residual = NAN;  // of the initial guess (cycle 0)
   std::shared_ptr<const FieldImage> field;
   std::shared_ptr<const Trace> cycle_trace;  // the last cycle executed (partial while stepping)
   int trace_position = -1;                   // operations done in the current cycle (stepping)

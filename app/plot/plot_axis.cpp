@@ -24,7 +24,8 @@ std::vector<double> PlotAxis::ticks() const {
   }
   const double span = hi - lo, raw = span / 5;
   const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  const double nice = raw / mag > 5 ? 10 * mag : raw / mag > 2 ? 5 * mag : raw / mag > 1 ? 2 * mag : mag;
+  double nice = raw / mag > 5 ? 10 * mag : raw / mag > 2 ? 5 * mag : raw / mag > 1 ? 2 * mag : mag;
+  if (integers) nice = std::max(1.0, std::round(nice));
   for (double v = std::ceil(lo / nice) * nice; v <= hi + 1e-9 * span; v += nice)
     out.push_back(std::abs(v) < 1e-12 * span ? 0.0 : v);
   return out;

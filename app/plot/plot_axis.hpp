@@ -9,6 +9,7 @@ namespace kcycle::plot {
 struct PlotAxis {
   double lo = 0, hi = 1;
   bool log = false;
+  bool integers = false;  // linear ticks at whole numbers only (counts: cycles, levels)
 
   // Where v falls: 0 at lo, 1 at hi (log10 spacing on a log axis).
   double fraction(double v) const;

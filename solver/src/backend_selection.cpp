@@ -9,7 +9,7 @@ ResolvedBackend resolve_backend(BackendKind requested) {
   const CudaDeviceStatus& cuda = cuda_device_status();
   if (cuda.usable) return {BackendKind::Cuda, ""};
   if (requested == BackendKind::Cuda)
-    throw InvalidOptions("--backend cuda: " + cuda.reason + " (use --backend cpu or auto)");
+    throw InvalidOptions("backend cuda: " + cuda.reason + " (choose backend cpu or auto)");
   return {BackendKind::Cpu, "kcycle: --backend auto: running on the CPU: " + cuda.reason};
 }
 

@@ -474,7 +474,7 @@ SolveResult IterativeSolver::result(bool with_history) const {
       break;
     case SolveStatus::MaxIterations:
       msg << "not converged: " << what << " reduced only by " << reduction << " after " << r.iterations
-          << " iterations (--max-iter)";
+          << " iterations (the iteration limit, max-iter)";
       break;
     case SolveStatus::Diverged:
       msg << "diverged: " << what << " grew by " << reduction << " after " << r.iterations << " iterations";
@@ -484,14 +484,14 @@ SolveResult IterativeSolver::result(bool with_history) const {
       break;
     case SolveStatus::Breakdown:
       msg << "stopped: CG broke down at iteration " << r.iterations
-          << " (the preconditioner or operator is not positive definite; try --solver fcg)";
+          << " (the preconditioner or operator is not positive definite; try the fcg solver)";
       break;
     case SolveStatus::Cancelled: msg << "cancelled after " << r.iterations << " iterations"; break;
     case SolveStatus::Stalled:
       msg << "stalled: " << what << " reduced only by " << reduction << "; it has not halved in the last "
           << kStallIterations << " iterations (the rounding floor of "
           << (options_.precision == Precision::Mixed ? "this mixed-precision solve" : "double precision")
-          << " is above --tol)";
+          << " is above the tolerance, tol)";
       break;
   }
   r.message = msg.str();

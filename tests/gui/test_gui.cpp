@@ -235,7 +235,7 @@ TEST(Gui, CudaBackendWithoutAGpuIsShownNotFatal) {
   if (cuda.usable) GTEST_SKIP() << "a GPU is present (" << cuda.device << ")";
   std::string out;
   EXPECT_NE(run_gui("set backend cuda\nwait-cycles 1\n", &out), 0);
-  EXPECT_NE(out.find("--backend cuda: " + cuda.reason), std::string::npos) << out;
+  EXPECT_NE(out.find("backend cuda: " + cuda.reason), std::string::npos) << out;
   ASSERT_EQ(run_gui("set backend auto\nwait-cycles 2\nframes 3\nprint-field-path\n", &out), 0) << out;
   EXPECT_NE(out.find("backend: cpu; field: host upload"), std::string::npos) << out;
 }
@@ -318,6 +318,40 @@ TEST(Gui, AHeldOperationIsNotCountedAsCycleTime) {
   const std::size_t from = t[0].rfind("| ", at);
   const double ms = std::stod(t[0].substr(from + 2, at - from - 2));
   EXPECT_LT(ms, 100.0) << t[0];
+}
+
+TEST(Gui, ARunOfOneCycleIsPlottedFromTheInitialGuess) {
+  // A run stopped after one cycle had an empty convergence plot: one point per series and no
+  // cycle 0 (the initial norms). Now the error falls from cycle 0 to 1, the factor has its
+  // marker, and neither axis has ticks between whole cycles.
+  const std::string shot = temp("one_cycle.png"), layout = temp("one_cycle_layout.json");
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 6\nset max-iter 1\nwait-done\nframes 3\nscreenshot " + shot + "\nlayout " + layout +
+                        "\nprint-text\n",
+                    &out),
+            0)
+      << out;
+  EXPECT_NE(out.find("after 1 iterations (the iteration limit, max-iter)"), std::string::npos) << out;
+  const Image img = load_png(shot);
+  const Rect plot = body(panel(layout, "Convergence"), 80);
+  auto cyan = [](const unsigned char* p) {
+    return std::abs(p[0] - 80) < 30 && std::abs(p[1] - 200) < 30 && p[2] > 220;
+  };
+  // The error curve's pixels in the left 70% of the norm plot (the legend sits at the right).
+  int min_x = plot.x + plot.w, max_x = plot.x;
+  for (int y = plot.y; y < plot.y + plot.h * 6 / 10; ++y)
+    for (int x = plot.x; x < plot.x + plot.w * 7 / 10; ++x)
+      if (cyan(img.at(x, y))) min_x = std::min(min_x, x), max_x = std::max(max_x, x);
+  EXPECT_LT(min_x + plot.w / 3, max_x) << "no error line from cycle 0 to cycle 1";
+  // The factor plot's marker: yellow (200, 200, 90) pixels near the bottom of the factor plot
+  // (the factor is 0.08; the legend's yellow sample sits at its top).
+  int yellow = 0;
+  for (int y = plot.y + plot.h * 82 / 100; y < plot.y + plot.h; ++y)
+    for (int x = plot.x; x < plot.x + plot.w; ++x) {
+      const unsigned char* p = img.at(x, y);
+      yellow += std::abs(p[0] - 200) < 30 && std::abs(p[1] - 200) < 30 && p[2] < 130;
+    }
+  EXPECT_GT(yellow, 15) << "the one factor is not drawn";
 }
 
 TEST(Gui, HeadlessScreenshotsHaveNoHoverTooltip) {
