@@ -513,9 +513,10 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   const PanelWindow window(ui, "Time per cycle");
   if (!window) return;
   const Calibration* c = snap.calibration.get();
-  if (snap.calibrating)
-    ImGui::Text("calibrating: timing cycles for kappa = 1, 2, 3, 4, W ...");
-  else if (c)
+  if (snap.calibrating) {
+    ImGui::Text("calibrating: timing cycles for kappa = 1, 2, 3, 4, W: %s", snap.calibration_note.c_str());
+    ImGui::ProgressBar(float(snap.calibration_progress), ImVec2(-1, 0));
+  } else if (c)
     ImGui::Text("model T = a L + b W (%s): alpha %.3g us/launch, beta %.3g ns/unknown  %s", c->backend.c_str(),
                 c->model.alpha * 1e6, c->model.beta * 1e9, snap.calibration_note.c_str());
   else

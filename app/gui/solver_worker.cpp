@@ -181,6 +181,7 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
     s->compare_calibration = compare_calibration_;
     s->calibrating = calibrating_;
     s->calibration_note = calibration_note_;
+    s->calibration_progress = calibration_progress_;
     s->field = field ? field : latest_->field;
   }
   s->error = error_;
@@ -273,8 +274,27 @@ void SolverWorker::run_calibration(const SolverOptions& options, int max_levels)
   sweep.policy.min_seconds = 0.05;
   std::string note;
   std::shared_ptr<const Calibration> result;
+  const int cases = (max_levels - sweep.min_levels + 1) * 5;  // kappa = 1, 2, 3, 4, W per level count
+  int done = 0;
+  auto progress = [&](const TimingSample& s) {  // shown while the sweep runs
+    {
+      std::lock_guard lock(mutex_);
+      ++done;
+      calibration_progress_ = double(done) / double(cases);
+      calibration_note_ = "timed " + std::to_string(done) + " of " + std::to_string(cases) +
+                          " cases (last: " + std::to_string(s.levels) + " levels, kappa=" + kappa_to_string(s.kappa) +
+                          ")";
+    }
+    publish(false, 1, -1, false);
+  };
   try {
-    result = std::make_shared<Calibration>(kcycle::calibrate(multigrid_settings(options), sweep));
+    {
+      std::lock_guard lock(mutex_);
+      calibration_progress_ = 0.0;
+      calibration_note_ = "timed 0 of " + std::to_string(cases) + " cases";
+    }
+    publish(false, 1, -1, false);
+    result = std::make_shared<Calibration>(kcycle::calibrate(multigrid_settings(options), sweep, progress));
     note = "calibrated on levels 3.." + std::to_string(max_levels);
   } catch (const std::exception& e) {
     note = std::string("calibration failed: ") + e.what();

@@ -55,7 +55,8 @@ struct Snapshot {
   std::shared_ptr<const Calibration> calibration;
   std::shared_ptr<const Calibration> compare_calibration;  // the previous one, of another backend
   bool calibrating = false;
-  std::string calibration_note;
+  std::string calibration_note;     // while calibrating: how far the sweep got
+  double calibration_progress = 0;  // 0..1 while calibrating
   int threads = 1;
   std::string backend;       // "cpu" or "cuda": what runs the solve
   std::string backend_note;  // --backend auto's reason for running on the CPU
@@ -137,6 +138,7 @@ class SolverWorker {
   std::shared_ptr<const Calibration> calibration_, compare_calibration_;
   bool calibrating_ = false;
   std::string calibration_note_;
+  double calibration_progress_ = 0.0;
   std::stop_source run_stop_;  // of the running solve; a restart requests a stop
 
   std::atomic<bool> device_images_{false};

@@ -292,6 +292,19 @@ TEST(Gui, TimePanelShowsTheModelOnceCalibratedAndNoLongerSaysThereIsNone) {
   EXPECT_FALSE(shows(t[1], "No calibration yet")) << t[1];
 }
 
+TEST(Gui, CalibrateShowsItsProgress) {
+  // It showed the same line from start to end. Levels 3..8: 30 cases of at least 50 ms each.
+  std::string out;
+  ASSERT_EQ(
+      run_gui("set levels 5\ncalibrate 8\nwait-ms 500\nprint-text\nwait-calibrated\nframes 2\nprint-text\n", &out), 0)
+      << out;
+  const std::vector<std::string> t = shown_texts(out);
+  ASSERT_EQ(t.size(), 2u) << out;
+  EXPECT_TRUE(shows(t[0], "calibrating: timing cycles for kappa = 1, 2, 3, 4, W: timed ")) << t[0];
+  EXPECT_TRUE(shows(t[0], " of 30 cases")) << t[0];
+  EXPECT_TRUE(shows(t[1], "model T = a L + b W")) << t[1];
+}
+
 TEST(Gui, RefusedParametersShowTheReasonNotTheOldFieldUnderANewHeader) {
   // The field of the last accepted parameters stayed under "level 1 of 20".
   std::string out;
