@@ -353,7 +353,11 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field, FieldR
               : finest      ? "error u - u*"
                             : "correction v",
               img->level, snap.options.levels, img->nx, img->ny, snap.stepping ? "  [stepping]" : "");
-  const float range = ui.auto_range ? std::max(std::abs(img->min), std::abs(img->max)) : ui.fixed_range;
+  // A coarse correction is zero between its zeroing and its first sweep: said in words, not
+  // drawn as a blank map with an all-"maximum" spectrum.
+  const bool zero = img->min == 0.0f && img->max == 0.0f;
+  float range = ui.auto_range ? std::max(std::abs(img->min), std::abs(img->max)) : ui.fixed_range;
+  if (!(range > 0)) range = 1.0f;
   upload_field(ui, *img, field);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -366,6 +370,17 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field, FieldR
   ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(tex)), ImVec2(side, side), ImVec2(0, 1),
                ImVec2(1, 0));
   hover_pan_zoom(ui, *img, p0, side, view);
+  if (zero) {
+    const char* note = "zero field: this correction starts from zero; its first sweep fills it";
+    const ImVec2 size = ImGui::CalcTextSize(note);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 at(p0.x + (side - size.x) / 2, p0.y + side / 2 - size.y / 2);
+    dl->AddRectFilled(ImVec2(at.x - 6, at.y - 4), ImVec2(at.x + size.x + 6, at.y + size.y + 4),
+                      IM_COL32(30, 30, 36, 230));
+    ImGui::SetCursorScreenPos(at);
+    ImGui::TextUnformatted(note);
+    return;
+  }
   colourbar(p0, side, range);
   if (ui.view.spectrum) fourier_inset(*img, p0, side, spectrum);
 }

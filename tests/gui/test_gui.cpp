@@ -107,6 +107,18 @@ double mean_abs_difference(const Image& a, const Image& b, Rect r) {
 // The drawing area of a panel: below its title bar and header lines.
 Rect body(Rect r, int header) { return {r.x + 4, r.y + header, r.w - 8, r.h - header - 4}; }
 
+// The texts print-text printed, one per "--- text shown ---" block, in order.
+std::vector<std::string> shown_texts(const std::string& out) {
+  std::vector<std::string> texts;
+  const std::string begin = "--- text shown ---\n", end = "--- end of text ---";
+  for (std::size_t at = out.find(begin); at != std::string::npos; at = out.find(begin, at + 1)) {
+    const std::size_t from = at + begin.size(), to = out.find(end, from);
+    texts.push_back(out.substr(from, to == std::string::npos ? std::string::npos : to - from));
+  }
+  return texts;
+}
+bool shows(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
 TEST(Gui, FieldIsDrawnAndChangesUnderCycles) {
   const std::string a = temp("field0.png"), b = temp("field1.png"), layout = temp("field_layout.json");
   std::string out;
@@ -211,6 +223,31 @@ TEST(Gui, StepsThroughOperations) {
   EXPECT_NE(out.find("converged"), std::string::npos) << out;
 }
 
+TEST(Gui, AZeroCorrectionIsSaidNotDrawnAsABlankMapWithAYellowSpectrum) {
+  // Operation 5 of a 5-level cycle zeroes level 2's correction, which the field then shows.
+  const std::string shot = temp("zero_field.png"), layout = temp("zero_field_layout.json");
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\nset kappa 2\npause\nreset\nstep-op\nstep-op\nstep-op\nstep-op\nstep-op\n"
+                    "wait-operation 5\nframes 3\nprint-stepping\nprint-text\nscreenshot " +
+                        shot + "\nlayout " + layout + "\n",
+                    &out),
+            0)
+      << out;
+  EXPECT_NE(out.find("operation 5 is zero-coarse on level 1; field shows level 2"), std::string::npos) << out;
+  const std::vector<std::string> t = shown_texts(out);
+  ASSERT_EQ(t.size(), 1u) << out;
+  EXPECT_TRUE(shows(t[0], "zero field: this correction starts from zero")) << t[0];
+  const Image img = load_png(shot);
+  const Rect r = panel(layout, "Error field");
+  int yellow = 0;  // the spectrum of zeros drawn at its maximum colour
+  for (int y = r.y; y < r.y + r.h; ++y)
+    for (int x = r.x; x < r.x + r.w; ++x) {
+      const unsigned char* p = img.at(x, y);
+      yellow += p[0] > 200 && p[1] > 200 && p[2] < 100;
+    }
+  EXPECT_LT(yellow, 100) << "a yellow Fourier inset of the zero field";
+}
+
 TEST(Gui, SurvivesRapidParameterChangesWhileSolving) {
   std::string out;
   ASSERT_EQ(run_gui("set levels 6\nwait-cycles 2\nstress 500\nset levels 6\nset kappa 2\nset smoother jacobi\n"
@@ -241,17 +278,6 @@ TEST(Gui, CudaBackendWithoutAGpuIsShownNotFatal) {
 }
 
 // The same paused state drawn twice: through CUDA-OpenGL interop and through the host.
-// The texts print-text printed, one per "--- text shown ---" block, in order.
-std::vector<std::string> shown_texts(const std::string& out) {
-  std::vector<std::string> texts;
-  const std::string begin = "--- text shown ---\n", end = "--- end of text ---";
-  for (std::size_t at = out.find(begin); at != std::string::npos; at = out.find(begin, at + 1)) {
-    const std::size_t from = at + begin.size(), to = out.find(end, from);
-    texts.push_back(out.substr(from, to == std::string::npos ? std::string::npos : to - from));
-  }
-  return texts;
-}
-bool shows(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
 TEST(Gui, SaysWhetherTheSolveIsPausedSteppingOrDoneAndNoFactorBeforeTheFirstCycle) {
   // It said "running" (and "last factor nan") while paused before the first cycle and while stepping.
