@@ -5,6 +5,7 @@
 
 #include "backend_under_test.hpp"
 #include "kcycle/cycle_counts.hpp"
+#include "kcycle/cycle_plan.hpp"
 #include "kcycle/cycles.hpp"
 #include "kcycle/multigrid.hpp"
 #include "kcycle/problem.hpp"
@@ -12,22 +13,6 @@
 
 namespace kcycle {
 namespace {
-
-// Ops that only record: runs the very recursion of cycles.hpp without arithmetic, so the
-// counts can be checked up to 14 levels, where a real finest grid has 2.7e8 unknowns.
-struct RecordingOps {
-  int levels;
-  Trace trace;
-  int coarsest() const { return levels; }
-  int nu1() const { return 2; }
-  int nu2() const { return 2; }
-  void enter(int l, int c) { trace.push_back({OpKind::Call, std::int16_t(l), c}); }
-  void coarse_solve(int l) { trace.push_back({OpKind::CoarseSolve, std::int16_t(l), 0}); }
-  void relax(int l, OpKind k, int) { trace.push_back({k, std::int16_t(l), 0}); }
-  void restrict_residual(int l) { trace.push_back({OpKind::Restrict, std::int16_t(l), 0}); }
-  void zero_coarse(int l) { trace.push_back({OpKind::ZeroCoarse, std::int16_t(l), 0}); }
-  void prolong_add(int l) { trace.push_back({OpKind::Prolong, std::int16_t(l), 0}); }
-};
 
 void expect_counts_match_formulas(const Trace& trace, int kappa, int n) {
   const auto calls = calls_per_level(trace, n);
@@ -69,9 +54,8 @@ TEST(CycleCounts, ClosedFormsAgreeWithKnownCycles) {
 TEST(CycleCounts, RecursionMatchesFormulasUpTo14Levels) {
   for (int n = 1; n <= 14; ++n)
     for (int kappa = 1; kappa <= n + 2; ++kappa) {
-      RecordingOps ops{n, {}};
-      kappa_cycle(ops, 1, kappa);
-      expect_counts_match_formulas(ops.trace, kappa, n);
+      // planned_cycle: the recursion without arithmetic, up to 14 levels (2.7e8 unknowns).
+      expect_counts_match_formulas(planned_cycle({CycleType::Kappa, kappa}, n, 2, 2), kappa, n);
     }
 }
 
@@ -89,6 +73,8 @@ void check_solver_counts(MultigridSettings s, int max_levels) {
       backend.reset_launches();
       mg.cycle({CycleType::Kappa, kappa}, &trace);
       expect_counts_match_formulas(trace, kappa, n);
+      EXPECT_EQ(trace, planned_cycle({CycleType::Kappa, kappa}, n, s.nu1, s.nu2))
+          << "the plan the visualizer draws is what ran: kappa=" << kappa << " n=" << n;
       EXPECT_EQ(backend.launches(), launches_per_cycle(std::min(kappa, n), n, mg.launches_per_call()))
           << "kappa=" << kappa << " n=" << n << " smoother " << int(s.smoother);
       // Each traced relaxation is launches_per_relaxation launches, every other operation one.
@@ -132,10 +118,9 @@ TEST(CycleCounts, WIsReachedAtKappaEqualsLevels) {
   // kappa = n, then the executed cycle no longer changes (only the counters it carries).
   const int n = 9;
   auto run = [&](int kappa) {
-    RecordingOps ops{n, {}};
-    kappa_cycle(ops, 1, kappa);
-    for (TraceEvent& e : ops.trace) e.counter = 0;
-    return ops.trace;
+    Trace trace = planned_cycle({CycleType::Kappa, kappa}, n, 2, 2);
+    for (TraceEvent& e : trace) e.counter = 0;
+    return trace;
   };
   auto calls = [](const Trace& t) {
     return std::count_if(t.begin(), t.end(), [](const TraceEvent& e) { return e.kind == OpKind::Call; });

@@ -12,9 +12,11 @@
 
 #include "kcycle/cost_model.hpp"
 #include "kcycle/cycle_counts.hpp"
+#include "kcycle/cycle_plan.hpp"
 #include "kcycle/enum_names.hpp"
 #include "kcycle/execution_target.hpp"
 #include "kcycle/options_io.hpp"
+#include "narration.hpp"
 #include "plot.hpp"
 
 namespace kcycle::gui {
@@ -372,13 +374,15 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field, FieldR
   hover_pan_zoom(ui, *img, p0, side, view);
   if (zero) {
     const char* note = "zero field: this correction starts from zero; its first sweep fills it";
-    const ImVec2 size = ImGui::CalcTextSize(note);
+    const ImVec2 size = ImGui::CalcTextSize(note, nullptr, false, side - 16);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 at(p0.x + (side - size.x) / 2, p0.y + side / 2 - size.y / 2);
+    const ImVec2 at(p0.x + std::max(8.0f, (side - size.x) / 2), p0.y + side / 2 - size.y / 2);
     dl->AddRectFilled(ImVec2(at.x - 6, at.y - 4), ImVec2(at.x + size.x + 6, at.y + size.y + 4),
                       IM_COL32(30, 30, 36, 230));
     ImGui::SetCursorScreenPos(at);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPos().x + side - 16);
     ImGui::TextUnformatted(note);
+    ImGui::PopTextWrapPos();
     return;
   }
   colourbar(p0, side, range);
@@ -396,38 +400,43 @@ void cycle_diagram_panel(UiState& ui, const Snapshot& snap) {
     ImGui::SameLine(0, 4);
     ImGui::Text("%llu", (unsigned long long)level_calls(kappa, l));
   }
+  // The whole cycle from its plan (the same recursion without arithmetic), drawn before it
+  // runs: what has run this cycle solid, the rest faint, so nothing moves while stepping.
+  const SolverOptions& o = snap.options;
+  if (!ui.plan || !(ui.plan->choice == o.cycle) || ui.plan->levels != n || ui.plan->nu1 != o.nu1 ||
+      ui.plan->nu2 != o.nu2)
+    ui.plan = std::make_shared<CyclePlan>(CyclePlan{o.cycle, n, o.nu1, o.nu2, planned_cycle(o.cycle, n, o.nu1, o.nu2)});
+  const Trace& plan = ui.plan->trace;
   const Trace* trace = snap.cycle_trace.get();
-  if (!trace || trace->empty()) {
-    ImGui::TextDisabled("the diagram appears after the first cycle");
-    return;
-  }
-  // Nodes of the paper's Figure 2.1, from the executed trace: an X for every recursive call
-  // (every call below the top one), a circle for each relaxation phase; lines follow the path.
+  const bool stepping = snap.stepping && trace && snap.trace_position > 0;
+  const std::size_t done = stepping ? std::size_t(snap.trace_position) : snap.history.empty() ? 0 : plan.size();
+  if (stepping)
+    ImGui::Text("step %d of %zu: %s", snap.trace_position, plan.size(),
+                narrate(*trace, std::size_t(snap.trace_position - 1), o.nu1, o.nu2).c_str());
+  else
+    ImGui::TextDisabled("%zu operations a cycle; press Operation to step through one", plan.size());
+
+  // Nodes of the paper's Figure 2.1: an X for every recursive call (every call below the top
+  // one), a circle for each relaxation phase; lines follow the path.
   struct Node {
     int level;
     bool call;
+    int counter;
     std::size_t first_event, last_event;
   };
   std::vector<Node> nodes;
-  std::uint64_t traced_calls = 0;
-  for (std::size_t k = 0; k < trace->size(); ++k) {
-    const TraceEvent& e = (*trace)[k];
+  for (std::size_t k = 0; k < plan.size(); ++k) {
+    const TraceEvent& e = plan[k];
     if (e.kind == OpKind::Call) {
-      ++traced_calls;
-      if (e.level > 1)
-        nodes.push_back({e.level, true, k, k});
-      else
-        nodes.push_back({1, false, k, k});  // the cycle's start
+      nodes.push_back({e.level, e.level > 1, e.counter, k, k});  // level 1: the cycle's start
     } else if (e.kind == OpKind::PreRelax || e.kind == OpKind::PostRelax) {
       if (!nodes.empty() && !nodes.back().call && nodes.back().level == e.level &&
-          (*trace)[nodes.back().last_event].kind == e.kind)
+          plan[nodes.back().last_event].kind == e.kind)
         nodes.back().last_event = k;
       else
-        nodes.push_back({e.level, false, k, k});
+        nodes.push_back({e.level, false, 0, k, k});
     }
   }
-  ImGui::Text("traced: %llu calls, %zu operations%s", (unsigned long long)traced_calls, trace->size(),
-              snap.stepping ? "  (stepping: the highlighted node is being executed)" : "");
 
   const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
   ImGui::Dummy(avail);
@@ -438,6 +447,13 @@ void cycle_diagram_panel(UiState& ui, const Snapshot& snap) {
   auto pos = [&](std::size_t k) {
     return ImVec2(origin.x + left + dx * float(k), origin.y + top + dy * float(nodes[k].level - 1));
   };
+  // Not yet run: the colour a third of the way from the panel's background (opaque, so a faint
+  // X stays one shape where the path crosses it).
+  auto shade = [](ImU32 colour, bool ran) {
+    if (ran) return colour;
+    auto mix = [&](int shift) { return (15 + (int((colour >> shift) & 0xFFu) - 15) * 35 / 100) << shift; };
+    return ImU32(mix(IM_COL32_R_SHIFT) | mix(IM_COL32_G_SHIFT) | mix(IM_COL32_B_SHIFT)) | IM_COL32_A_MASK;
+  };
   for (int l = 1; l <= n; ++l) {
     const float y = origin.y + top + dy * float(l - 1);
     dl->AddLine(ImVec2(origin.x + left - 6, y), ImVec2(origin.x + avail.x - right, y), IM_COL32(55, 58, 66, 255));
@@ -446,19 +462,35 @@ void cycle_diagram_panel(UiState& ui, const Snapshot& snap) {
     dl->AddText(ImVec2(origin.x + 2, y - 7), IM_COL32(170, 170, 180, 255), label);
   }
   for (std::size_t k = 0; k + 1 < nodes.size(); ++k)
-    dl->AddLine(pos(k), pos(k + 1), IM_COL32(150, 150, 160, 255), 1.5f);
+    dl->AddLine(pos(k), pos(k + 1), shade(IM_COL32(150, 150, 160, 255), nodes[k + 1].first_event < done), 1.5f);
   const float r = std::clamp(dx * 0.32f, 2.5f, 6.0f);
+  if (stepping && std::size_t(snap.trace_position) <= plan.size()) {
+    // The operation just done, on the level it wrote (the level the field shows).
+    const std::size_t op = std::size_t(snap.trace_position - 1);
+    const TraceEvent& e = plan[op];
+    // Its node: the one it belongs to (a call, a sweep), or for the transfers the next one
+    // (restriction and zeroing lead to the coarse call's X, prolongation to the post-sweeps).
+    std::size_t k = 0;
+    while (k + 1 < nodes.size() && nodes[k + 1].first_event <= op) ++k;
+    const bool transfer = e.kind == OpKind::Restrict || e.kind == OpKind::ZeroCoarse || e.kind == OpKind::Prolong;
+    if (transfer && k + 1 < nodes.size()) ++k;
+    const float y = origin.y + top + dy * float(level_written(e) - 1);
+    dl->AddCircleFilled(ImVec2(pos(k).x, y), r + 5, IM_COL32(255, 220, 60, 160));
+  }
+  const bool labels = dx >= 14;  // each call's kappa beside its X, where there is room
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const ImVec2 p = pos(k);
-    const bool current = snap.stepping && snap.trace_position > 0 &&
-                         std::size_t(snap.trace_position - 1) >= nodes[k].first_event &&
-                         (k + 1 == nodes.size() || std::size_t(snap.trace_position - 1) < nodes[k + 1].first_event);
-    if (current) dl->AddCircleFilled(p, r + 5, IM_COL32(255, 220, 60, 160));
+    const bool ran = nodes[k].first_event < done;
     if (nodes[k].call) {  // red X: a recursive call
-      dl->AddLine(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), IM_COL32(255, 0, 0, 255), 2.0f);
-      dl->AddLine(ImVec2(p.x - r, p.y + r), ImVec2(p.x + r, p.y - r), IM_COL32(255, 0, 0, 255), 2.0f);
+      const ImU32 red = shade(IM_COL32(255, 0, 0, 255), ran);
+      dl->AddLine(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), red, 2.0f);
+      dl->AddLine(ImVec2(p.x - r, p.y + r), ImVec2(p.x + r, p.y - r), red, 2.0f);
+      if (labels) {
+        const std::string kappa = nodes[k].counter > kKappaW - 64 ? "W" : std::to_string(nodes[k].counter);
+        dl->AddText(ImVec2(p.x + r + 1, p.y - r - 13), shade(IM_COL32(230, 210, 120, 255), ran), kappa.c_str());
+      }
     } else {
-      dl->AddCircleFilled(p, r, IM_COL32(90, 170, 255, 255));
+      dl->AddCircleFilled(p, r, shade(IM_COL32(90, 170, 255, 255), ran));
     }
   }
 }

@@ -9,6 +9,7 @@
 
 #include "kcycle/enum_names.hpp"
 #include "kcycle/options_io.hpp"
+#include "narration.hpp"
 #include "panels.hpp"
 
 namespace kcycle::gui {
@@ -82,6 +83,18 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          return f.current() && f.snap.stepping && f.snap.trace_position >= int(number(f.args[0]));
        }},
       {"print-stepping", &ScriptRunner::print_stepping},
+      {"describe",  // the narration line of the current step
+       [](Frame& f) {
+         const Trace* trace = f.snap.cycle_trace.get();
+         const int k = f.snap.trace_position;
+         if (!f.snap.stepping || !trace || k < 1 || std::size_t(k) > trace->size())
+           std::printf("narration: not stepping\n");
+         else
+           std::printf("narration: operation %d: %s\n", k,
+                       narrate(*trace, std::size_t(k - 1), f.snap.options.nu1, f.snap.options.nu2).c_str());
+         std::fflush(stdout);
+         return true;
+       }},
       {"frames",
        [](Frame& f) {
          need(f.args, 1);

@@ -13,6 +13,7 @@
 //   wait-stepping      until the worker is paused inside a cycle
 //   wait-operation N   until stepping has reached the cycle's N-th operation
 //   print-stepping     the operation just done, its level and the level the field shows
+//   describe           the narration line of the operation just done (narration.hpp)
 //   frames N | wait-ms N
 //   screenshot PATH | layout PATH (panel rectangles, JSON) | csv PATH
 //   print-summary | fps-reset | fps-report | print-field-path

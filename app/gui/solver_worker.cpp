@@ -17,9 +17,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // The level an operation's result lives on, for "follow the cycle".
-int level_touched(const TraceEvent& e) {
-  return e.kind == OpKind::Restrict || e.kind == OpKind::ZeroCoarse ? e.level + 1 : e.level;
-}
 
 constexpr std::size_t kMaxSpectrumPoints = 511 * 511;
 
@@ -331,7 +328,7 @@ void SolverWorker::hold_operation(const TraceEvent& e, const std::shared_ptr<Tra
   if (mode_ != Mode::StepOperation) return;  // "run" or "cycle" pressed meanwhile: go on
   lock.unlock();
   last_trace_ = std::make_shared<Trace>(*trace);
-  publish(true, view.follow_cycle ? level_touched(e) : view.level, position, true);
+  publish(true, view.follow_cycle ? level_written(e) : view.level, position, true);
   lock.lock();
   if (pending_steps_ > 0) --pending_steps_;
   wake_.wait(lock, [&] { return interrupted_locked() || pending_steps_ > 0 || mode_ != Mode::StepOperation; });

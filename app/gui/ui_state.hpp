@@ -1,6 +1,7 @@
 #pragma once
 // What the panels edit and remember between frames. The solver's state is not here: the
 // panels read it from the worker's latest Snapshot.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,13 @@ namespace kcycle::gui {
 struct PinnedRun {
   std::string label;
   SharedHistory history;
+};
+
+// The cycle the diagram draws, planned once per cycle choice (kcycle/cycle_plan.hpp).
+struct CyclePlan {
+  CycleChoice choice;
+  int levels = 0, nu1 = 0, nu2 = 0;
+  Trace trace;
 };
 
 struct UiState {
@@ -31,6 +39,7 @@ struct UiState {
   std::string field_path;  // how the field reached the texture last frame (status bar)
   // The script's print-text: the next frame logs every text it draws (ImGui's logging), and
   // the text is kept here for the script to print.
+  std::shared_ptr<const CyclePlan> plan;
   bool capture_text = false;
   std::string shown_text;
 };

@@ -170,6 +170,87 @@ TEST(Gui, CycleDiagramShowsOneRedXPerRecursiveCall) {
           << "diagrams " << a << " and " << b << " look alike";
 }
 
+// Faint red (a call not yet run: red a third of the way from the dark panel) and solid red.
+bool faint_red(const unsigned char* p) { return p[0] > 60 && p[0] < 150 && p[1] < 40 && p[2] < 40; }
+bool solid_red(const unsigned char* p) { return p[0] > 200 && p[1] < 60 && p[2] < 60; }
+
+TEST(Gui, TheWholeCycleIsDrawnBeforeItsFirstStep) {
+  // The diagram was drawn from what had run: nothing before the first cycle, and it re-spaced
+  // at every step. Now the planned cycle is drawn at once, faint until it runs.
+  const std::string shot = temp("plan.png"), layout = temp("plan_layout.json");
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\nset kappa 3\npause\nreset\nframes 3\nscreenshot " + shot + "\nlayout " + layout +
+                        "\nprint-text\n",
+                    &out),
+            0)
+      << out;
+  const Image img = load_png(shot);
+  const Rect diagram = body(panel(layout, "Cycle diagram"), 62);
+  EXPECT_EQ(components(img, diagram, faint_red), int(kcycle::total_calls(3, 5)) - 1) << shot;
+  EXPECT_EQ(components(img, diagram, solid_red), 0) << "nothing has run yet: " << shot;
+  EXPECT_NE(out.find("134 operations a cycle; press Operation to step through one"), std::string::npos) << out;
+}
+
+TEST(Gui, SteppingNarratesEachOperationAndHighlightsTheLevelTheFieldShows) {
+  // Every operation of a kappa=3 cycle at 5 levels, one step at a time: the narration names
+  // it, and the highlight in the diagram sits on the level the field panel shows.
+  const int ops = 134;
+  const std::string layout = temp("narrate_layout.json");
+  std::string script = "set levels 5\nset kappa 3\npause\nreset\n";
+  for (int k = 1; k <= ops; ++k)
+    script += "step-op\nwait-operation " + std::to_string(k) + "\nframes 2\ndescribe\nprint-stepping\nscreenshot " +
+              temp("narrate_" + std::to_string(k) + ".png") + "\n";
+  script += "layout " + layout + "\n";
+  std::string out;
+  ASSERT_EQ(run_gui(script, &out, 1280), 0) << out;
+  for (const char* said : {"the cycle starts on level 1 with kappa=3", "pre-relax 1/2 on level 1",
+                           "pre-relax 2/2 on level 1", "restrict the residual, level 1 -> 2",
+                           "zero the correction on level 2", "recursive call on level 2 with kappa=3",
+                           "recursive call on level 3 with kappa=2", "solve exactly on the coarsest level 5",
+                           "prolong the correction, level 5 -> 4, and add it", "post-relax 2/2 on level 1"})
+    EXPECT_NE(out.find(said), std::string::npos) << said;
+  EXPECT_NE(out.find("narration: operation 134: post-relax 2/2 on level 1"), std::string::npos) << out;
+  // The levels the field showed, in order.
+  std::vector<int> field_levels;
+  for (std::size_t at = out.find("field shows level "); at != std::string::npos;
+       at = out.find("field shows level ", at + 1))
+    field_levels.push_back(std::stoi(out.substr(at + 18)));
+  ASSERT_EQ(field_levels.size(), std::size_t(ops)) << out;
+  const Rect diagram = body(panel(layout, "Cycle diagram"), 62);
+  for (int k = 1; k <= ops; ++k) {
+    const Image img = load_png(temp("narrate_" + std::to_string(k) + ".png"));
+    ASSERT_GT(img.w, 0);
+    // The level lines, evenly spaced: the first and last rows of the grid colour (55, 58, 66)
+    // across most of the diagram (the lines between may fall between pixel rows).
+    std::vector<int> grid_rows;
+    for (int y = diagram.y; y < diagram.y + diagram.h; ++y) {
+      int n = 0;
+      for (int x = diagram.x; x < diagram.x + diagram.w; ++x) {
+        const unsigned char* p = img.at(x, y);
+        n += std::abs(p[0] - 55) < 6 && std::abs(p[1] - 58) < 6 && std::abs(p[2] - 66) < 6;
+      }
+      if (n > diagram.w / 2) grid_rows.push_back(y);
+    }
+    ASSERT_GE(grid_rows.size(), 2u) << "no level lines in step " << k;
+    std::vector<double> rows;
+    for (int l = 0; l < 5; ++l) rows.push_back(grid_rows.front() + (grid_rows.back() - grid_rows.front()) * l / 4.0);
+    // The highlight: translucent yellow over the dark panel.
+    double sum_y = 0;
+    int count = 0;
+    for (int y = diagram.y; y < diagram.y + diagram.h; ++y)
+      for (int x = diagram.x; x < diagram.x + diagram.w; ++x) {
+        const unsigned char* p = img.at(x, y);
+        if (p[0] > 130 && p[0] < 210 && p[1] > 110 && p[1] < 185 && p[2] < 90 && p[0] > p[1]) sum_y += y, ++count;
+      }
+    ASSERT_GT(count, 10) << "no highlight in step " << k;
+    const double centre = sum_y / count;
+    int level = 1;
+    for (int l = 1; l <= 5; ++l)
+      if (std::abs(rows[std::size_t(l - 1)] - centre) < std::abs(rows[std::size_t(level - 1)] - centre)) level = l;
+    EXPECT_EQ(level, field_levels[std::size_t(k - 1)]) << "step " << k;
+  }
+}
+
 TEST(Gui, ConvergencePlotDescends) {
   const std::string shot = temp("convergence.png"), layout = temp("convergence_layout.json");
   std::string out;
