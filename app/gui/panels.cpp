@@ -309,6 +309,39 @@ void fourier_inset(const FieldImage& img, ImVec2 p0, float side, FieldRenderer& 
   dl->AddText(ImVec2(q0.x + 3, q0.y + inset - 15), IM_COL32(255, 255, 255, 230), "Fourier |c_kl|");
 }
 
+// The last kappa sweep: time to the tolerance per kappa, measured beside predicted (the
+// paper's Table 4.1 at the current settings), the fastest marked.
+void kappa_sweep_table(const Snapshot& snap) {
+  if (snap.sweeping) {
+    ImGui::Text("sweeping kappa: %s", snap.sweep_note.c_str());
+    return;
+  }
+  const KappaSweep* sweep = snap.kappa_sweep.get();
+  if (!sweep) return;
+  if (!ImGui::BeginTable("kappa sweep", 5, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) return;
+  for (const char* h : {"kappa", "cycles", "ms/cycle", "total s (measured)", "predicted s"}) ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const KappaSweepRow& r : sweep->rows) {
+    ImGui::TableNextRow();
+    const bool best = r.kappa == sweep->best_kappa;
+    const ImVec4 colour = best ? ImVec4(0.5f, 1.0f, 0.5f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    ImGui::TableNextColumn();
+    ImGui::TextColored(colour, "%s%s", kappa_to_string(r.kappa).c_str(), best ? " (fastest)" : "");
+    ImGui::TableNextColumn();
+    ImGui::Text(r.converged ? "%d" : "%d (not converged)", r.iterations);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", r.seconds_per_cycle * 1e3);
+    ImGui::TableNextColumn();
+    ImGui::TextColored(colour, "%.3f", r.seconds_total);
+    ImGui::TableNextColumn();
+    if (std::isfinite(r.predicted_seconds_total))
+      ImGui::Text("%.3f", r.predicted_seconds_total);
+    else
+      ImGui::TextDisabled("-");
+  }
+  ImGui::EndTable();
+}
+
 // What the solve is doing, in words: the solver's status once it has stopped; before that,
 // whether the worker runs it, holds it inside a cycle (stepping) or has it paused.
 std::string activity(const Snapshot& snap) {
@@ -577,6 +610,9 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   ImGui::SliderInt("max levels", &ui.calibrate_levels, 5, 11);
   ImGui::SameLine();
   if (ImGui::Button("Calibrate") && !snap.calibrating) worker.calibrate(ui.calibrate_levels);
+  ImGui::SameLine();
+  if (ImGui::Button("Sweep kappa") && !snap.sweeping) worker.sweep_kappa();
+  kappa_sweep_table(snap);
 
   std::vector<Series> series;
   std::vector<VLine> vlines;

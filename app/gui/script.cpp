@@ -75,6 +75,23 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
        [](Frame& f) {
          return f.current() && !f.snap.calibrating && (f.snap.status != SolveStatus::Running || !f.snap.error.empty());
        }},
+      {"sweep-kappa",  // runs the sweep, waits for it and writes its rows
+       [](Frame& f) {
+         need(f.args, 1);
+         if (f.runner.sweeps_before_ < 0) {
+           f.runner.sweeps_before_ = f.snap.kappa_sweeps;
+           f.worker.sweep_kappa();
+           f.runner.generation_ = 0;
+           return false;
+         }
+         if (f.snap.kappa_sweeps <= f.runner.sweeps_before_ || f.snap.sweeping) return false;
+         f.runner.sweeps_before_ = -1;
+         if (!f.snap.kappa_sweep) throw std::invalid_argument(f.snap.sweep_note);
+         std::ofstream out(f.args[0]);
+         out << kappa_sweep_csv(*f.snap.kappa_sweep);
+         if (!out) throw std::invalid_argument("cannot write " + f.args[0]);
+         return true;
+       }},
       {"wait-calibrated", [](Frame& f) { return f.snap.calibration && !f.snap.calibrating; }},
       {"wait-stepping", [](Frame& f) { return f.current() && f.snap.stepping; }},
       {"wait-operation",  // until stepping has reached operation N of the cycle

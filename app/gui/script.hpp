@@ -10,6 +10,9 @@
 //   wait-cycles N      until the current run has done N cycles (timeout 120 s)
 //   wait-done          until the current run stops (converged, limit, ...)
 //   wait-calibrated    until a calibration is in use and none is running
+//   sweep-kappa PATH   solve with kappa = 1, 2, 3, 4, W at the current settings and write
+//                      kappa,iterations,converged,seconds_per_cycle,seconds_total,
+//                      predicted_seconds_total,best (kcycle/kappa_sweep.hpp)
 //   wait-stepping      until the worker is paused inside a cycle
 //   wait-operation N   until stepping has reached the cycle's N-th operation
 //   print-stepping     the operation just done, its level and the level the field shows
@@ -67,7 +70,9 @@ class ScriptRunner {
   int exit_code_ = 0;
   std::uint64_t generation_ = 0;  // of the run the waits refer to
   int frames_left_ = 0;
-  bool text_requested_ = false;  // print-text: the capture frame was asked for
+  bool text_requested_ = false;
+  int sweeps_before_ =
+      -1;  // sweep-kappa: the sweeps finished when it was asked for  // print-text: the capture frame was asked for
   double wait_until_ = 0;
   double wait_started_ = -1;
   int stress_left_ = 0;

@@ -118,6 +118,13 @@ void SolverWorker::calibrate(int max_levels) {
   wake_.notify_all();
 }
 
+void SolverWorker::sweep_kappa() {
+  std::lock_guard lock(mutex_);
+  sweep_requested_ = true;
+  cancel_run_locked();  // the sweep uses the machine; the solve restarts afterwards
+  wake_.notify_all();
+}
+
 void SolverWorker::set_calibration(std::shared_ptr<const Calibration> calibration) {
   std::lock_guard lock(mutex_);
   calibration_ = std::move(calibration);
@@ -179,6 +186,10 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
     s->calibrating = calibrating_;
     s->calibration_note = calibration_note_;
     s->calibration_progress = calibration_progress_;
+    s->kappa_sweep = kappa_sweep_;
+    s->kappa_sweeps = kappa_sweeps_;
+    s->sweeping = sweeping_;
+    s->sweep_note = sweep_note_;
     s->field = field ? field : latest_->field;
   }
   s->error = error_;
@@ -228,6 +239,7 @@ void SolverWorker::loop() {
     if (work.kind == Work::Stop) return;
     if (work.kind == Work::Rebuild) {
       if (work.calibrate_levels > 0) run_calibration(work.options, work.calibrate_levels);
+      if (work.sweep_kappa) run_kappa_sweep(work.options);
       rebuild(work.options);
     } else if (work.kind == Work::Publish) {
       publish_idle();
@@ -245,9 +257,11 @@ SolverWorker::Work SolverWorker::next_work() {
       restart_ = false;
       running_generation_ = generation_;
       run_stop_ = std::stop_source();
-      Work work{Work::Rebuild, options_, calibrate_levels_};
+      Work work{Work::Rebuild, options_, calibrate_levels_, sweep_requested_};
       calibrate_levels_ = 0;
       calibrating_ = work.calibrate_levels > 0;
+      sweep_requested_ = false;
+      sweeping_ = work.sweep_kappa;
       return work;
     }
     if (solver_ && solver_->running() && (mode_ == Mode::Running || pending_steps_ > 0)) return {};
@@ -303,6 +317,33 @@ void SolverWorker::run_calibration(const SolverOptions& options, int max_levels)
   if (result) calibration_ = result;
   calibrating_ = false;
   calibration_note_ = note;
+}
+
+void SolverWorker::run_kappa_sweep(const SolverOptions& options) {
+  std::optional<CostModel> model;
+  {
+    std::lock_guard lock(mutex_);
+    if (calibration_) model = calibration_->model;
+  }
+  auto progress = [&](int done, int of, const std::string& what) {
+    {
+      std::lock_guard lock(mutex_);
+      sweep_note_ = std::to_string(done) + " of " + std::to_string(of) + ": " + what;
+    }
+    publish(false, 1, -1, false);
+  };
+  std::shared_ptr<const KappaSweep> result;
+  std::string note;
+  try {
+    result = std::make_shared<KappaSweep>(kcycle::sweep_kappa(options, model, progress));
+  } catch (const std::exception& e) {
+    note = std::string("kappa sweep failed: ") + e.what();
+  }
+  std::lock_guard lock(mutex_);
+  if (result) kappa_sweep_ = result;
+  ++kappa_sweeps_;
+  sweeping_ = false;
+  sweep_note_ = note;
 }
 
 void SolverWorker::rebuild(const SolverOptions& options) {

@@ -19,6 +19,7 @@
 
 #include "kcycle/cost_model.hpp"
 #include "kcycle/iterative_solver.hpp"
+#include "kcycle/kappa_sweep.hpp"
 #include "kcycle/solve.hpp"
 #include "kcycle/trace.hpp"
 #include "shared_history.hpp"
@@ -55,8 +56,12 @@ struct Snapshot {
   std::shared_ptr<const Calibration> calibration;
   std::shared_ptr<const Calibration> compare_calibration;  // the previous one, of another backend
   bool calibrating = false;
-  std::string calibration_note;     // while calibrating: how far the sweep got
-  double calibration_progress = 0;  // 0..1 while calibrating
+  std::string calibration_note;                   // while calibrating: how far the sweep got
+  double calibration_progress = 0;                // 0..1 while calibrating
+  std::shared_ptr<const KappaSweep> kappa_sweep;  // the last kappa sweep's measured and predicted totals
+  int kappa_sweeps = 0;                           // sweeps finished so far
+  bool sweeping = false;
+  std::string sweep_note;  // while sweeping: which solve runs
   int threads = 1;
   std::string backend;       // "cpu" or "cuda": what runs the solve
   std::string backend_note;  // --backend auto's reason for running on the CPU
@@ -88,6 +93,7 @@ class SolverWorker {
   std::uint64_t reset();
   void set_speed(double cycles_per_second);  // 0: as fast as possible
   void calibrate(int max_levels);            // runs the timing sweep in the worker
+  void sweep_kappa();                        // solves with kappa = 1, 2, 3, 4, W in the worker
   void set_calibration(std::shared_ptr<const Calibration> calibration);
 
   std::shared_ptr<const Snapshot> snapshot() const;
@@ -102,6 +108,7 @@ class SolverWorker {
     enum Kind { Stop, Rebuild, Iterate, Publish } kind = Iterate;
     SolverOptions options;
     int calibrate_levels = 0;
+    bool sweep_kappa = false;
   };
 
   void loop();
@@ -133,6 +140,11 @@ class SolverWorker {
   bool stop_ = false;
   bool restart_ = true;
   int calibrate_levels_ = 0;
+  bool sweep_requested_ = false, sweeping_ = false;
+  std::shared_ptr<const KappaSweep> kappa_sweep_;
+  int kappa_sweeps_ = 0;
+  std::string sweep_note_;
+  void run_kappa_sweep(const SolverOptions& options);
   std::uint64_t generation_ = 0;
   std::shared_ptr<const Snapshot> latest_;
   std::shared_ptr<const Calibration> calibration_, compare_calibration_;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -249,6 +250,46 @@ TEST(Gui, SteppingNarratesEachOperationAndHighlightsTheLevelTheFieldShows) {
       if (std::abs(rows[std::size_t(l - 1)] - centre) < std::abs(rows[std::size_t(level - 1)] - centre)) level = l;
     EXPECT_EQ(level, field_levels[std::size_t(k - 1)]) << "step " << k;
   }
+}
+
+TEST(Gui, SweepKappaWritesTheMeasuredAndPredictedTotalsAndMarksTheFastest) {
+  // Table 4.1's setting at 9 levels (stand-alone Jacobi(2,2), eps=1e-4, 45 degrees).
+  const std::string csv = temp("sweep.csv");
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 9\nsweep-kappa " + csv + "\nframes 3\nprint-text\n", &out), 0) << out;
+  std::ifstream f(csv);
+  std::string line;
+  std::getline(f, line);
+  EXPECT_EQ(line, "kappa,iterations,converged,seconds_per_cycle,seconds_total,predicted_seconds_total,best");
+  struct Row {
+    std::string kappa;
+    int iterations = 0, converged = 0, best = 0;
+    double per_cycle = 0, total = 0, predicted = 0;
+  };
+  std::vector<Row> rows;
+  while (std::getline(f, line)) {
+    Row r;
+    std::replace(line.begin(), line.end(), ',', ' ');
+    std::istringstream(line) >> r.kappa >> r.iterations >> r.converged >> r.per_cycle >> r.total >> r.predicted >>
+        r.best;
+    rows.push_back(r);
+  }
+  ASSERT_EQ(rows.size(), 5u);
+  const char* kappas[] = {"1", "2", "3", "4", "W"};
+  std::size_t fastest = 0;
+  int marked = 0;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    EXPECT_EQ(rows[k].kappa, kappas[k]);
+    EXPECT_EQ(rows[k].converged, 1) << kappas[k];
+    EXPECT_GT(rows[k].total, 0.0);
+    EXPECT_GT(rows[k].predicted, 0.0) << "the advisor's prediction (measured probe times)";
+    if (k > 0) EXPECT_LE(rows[k].iterations, rows[k - 1].iterations) << "more kappa, no more cycles";
+    if (rows[k].total < rows[fastest].total) fastest = k;
+    marked += rows[k].best;
+  }
+  EXPECT_EQ(marked, 1);
+  EXPECT_EQ(rows[fastest].best, 1) << "the fastest measured total is kappa=" << kappas[fastest];
+  EXPECT_NE(out.find(std::string(kappas[fastest]) + " (fastest)"), std::string::npos) << out;
 }
 
 TEST(Gui, ConvergencePlotDescends) {
