@@ -123,6 +123,26 @@ TEST(CostModel, CalibrationFileRoundTripAndClearErrors) {
   std::remove(path.c_str());
 }
 
+TEST(CostModel, ACalibrationSaysWhatItDoesNotMatch) {
+  MultigridSettings s;
+  s.tensor = rotated_anisotropic_tensor(1e-2, 30);
+  s.fused = true;
+  CalibrationSweep sweep;
+  sweep.min_levels = sweep.max_levels = 4;
+  sweep.kappas = {1, 2};
+  sweep.target = {BackendKind::Cpu, 2, true};
+  sweep.policy = {0, 1, 0.0, 1};
+  const Calibration c = calibrate(s, sweep);
+  EXPECT_EQ(calibration_mismatch(c, s, "cpu", 2), "");
+  EXPECT_EQ(calibration_mismatch(c, s, "cpu", 1),
+            "made for jacobi/full, cpu, 2 threads, fused; this run: jacobi/full, cpu, 1 thread, fused");
+  MultigridSettings zebra = s;
+  zebra.smoother = Smoother::YZebra;  // nothing of it fuses
+  EXPECT_EQ(calibration_mismatch(c, zebra, "cpu", 2),
+            "made for jacobi/full, cpu, 2 threads, fused; this run: yzebra/full, cpu, 2 threads");
+  EXPECT_NE(calibration_mismatch(c, s, "cuda+graphs", 2), "");
+}
+
 TEST(CostModel, CalibrateRecordsTheLaunchesOfTheCycleItTimed) {
   MultigridSettings s;
   s.tensor = rotated_anisotropic_tensor(1e-2, 30);

@@ -601,6 +601,17 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
                 c->model.alpha * 1e6, c->model.beta * 1e9, snap.calibration_note.c_str());
   else
     ImGui::TextWrapped("No calibration yet: press Calibrate, or run `kcycle calibrate` (kcycle-calibration.json).");
+  if (c && !snap.calibrating && !snap.backend.empty()) {  // a model of another cycle predicts nothing here
+    const std::string backend =
+        snap.backend == "cuda" ? (snap.options.cuda_graphs ? "cuda+graphs" : "cuda") : snap.backend;
+    const std::string mismatch = calibration_mismatch(
+        *c, as_run_on(multigrid_settings(snap.options), snap.options.backend), backend, snap.threads);
+    if (!mismatch.empty())
+      ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f),
+                         "Warning: this calibration does not match the run (%s). "
+                         "Its predictions do not apply: press Calibrate.",
+                         mismatch.c_str());
+  }
   const Calibration* other = snap.compare_calibration.get();
   if (other && c)
     ImGui::TextDisabled("faint: %s, alpha %.3g us/launch, beta %.3g ns/unknown (alpha ratio %.2f)",

@@ -80,6 +80,19 @@ double turning_point_levels(int kappa, const CostModel& model, int launches_per_
   return n;
 }
 
+std::string calibration_mismatch(const Calibration& c, const MultigridSettings& as_run, const std::string& backend,
+                                 int threads) {
+  auto describe = [](const std::string& smoother, const std::string& coarsening, const std::string& on, int t,
+                     bool fused) {
+    return smoother + "/" + coarsening + ", " + on + ", " + std::to_string(t) + (t == 1 ? " thread" : " threads") +
+           (fused ? ", fused" : "");
+  };
+  const std::string made = describe(c.smoother, c.coarsening, c.backend, c.threads, c.fused);
+  const std::string now = describe(std::string(to_string(as_run.smoother)), std::string(to_string(as_run.coarsening)),
+                                   backend, threads, as_run.fuses_any());
+  return made == now ? "" : "made for " + made + "; this run: " + now;
+}
+
 void save_calibration(const Calibration& c, const std::string& path) {
   nlohmann::json samples = nlohmann::json::array();
   for (const TimingSample& s : c.samples)

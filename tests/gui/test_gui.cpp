@@ -440,6 +440,23 @@ TEST(Gui, TimePanelShowsTheModelOnceCalibratedAndNoLongerSaysThereIsNone) {
   EXPECT_FALSE(shows(t[1], "No calibration yet")) << t[1];
 }
 
+TEST(Gui, ACalibrationOfAnotherCycleShowsAWarning) {
+  // A Jacobi calibration stayed in use, silently, after switching to a line smoother.
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\ncalibrate 5\nwait-calibrated\nwait-cycles 1\nframes 2\nprint-text\n"
+                    "set smoother yzebra\nwait-cycles 1\nframes 2\nprint-text\n",
+                    &out),
+            0)
+      << out;
+  const std::vector<std::string> t = shown_texts(out);
+  ASSERT_EQ(t.size(), 2u) << out;
+  EXPECT_FALSE(shows(t[0], "Warning: this calibration does not match")) << t[0];
+  EXPECT_TRUE(shows(t[1],
+                    "Warning: this calibration does not match the run (made for jacobi/full, cpu, 1 thread, "
+                    "fused; this run: yzebra/full, cpu, 1 thread)"))
+      << t[1];
+}
+
 TEST(Gui, CalibrateShowsItsProgress) {
   // It showed the same line from start to end. Levels 3..8: 30 cases of at least 50 ms each.
   std::string out;

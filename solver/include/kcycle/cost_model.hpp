@@ -64,6 +64,12 @@ struct Calibration {
   int threads = 0;
   std::vector<TimingSample> samples;
 };
+// What differs between the cycle a calibration timed and one that runs with `as_run` settings
+// (as_run_on's) on `backend` (describe()'s name) with `threads` threads: "" when nothing does,
+// else "made for <smoother>/<coarsening>, <backend>, N threads[, fused]; this run: ..." so that a
+// prediction from it is not shown as if it applied.
+std::string calibration_mismatch(const Calibration& calibration, const MultigridSettings& as_run,
+                                 const std::string& backend, int threads);
 void save_calibration(const Calibration& calibration, const std::string& path);
 // Throws InvalidOptions naming the file, the key and what was expected when the file is
 // missing or malformed (unknown key, wrong type, non-finite number, truncated JSON).
