@@ -18,6 +18,11 @@ struct PanelRect {
 void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field, FieldRenderer& spectrum);
+// Keeps the current run for comparison in the convergence plot (at most six).
+void pin_run(UiState& ui, const Snapshot& snap);
+// Its legend in the plot: kappa, the settings in which it differs from `current`, and its
+// cycles, time per cycle and total cycle time.
+std::string pinned_label(const PinnedRun& pin, const SolverOptions& current);
 void cycle_diagram_panel(UiState& ui, const Snapshot& snap);
 void convergence_panel(UiState& ui, const Snapshot& snap);
 void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);

@@ -54,7 +54,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
       {"reset", [](Frame& f) { return f.runner.generation_ = f.worker.reset(), true; }},
       {"pin",
        [](Frame& f) {
-         f.ui.pinned.push_back({"kappa=" + kappa_to_string(f.snap.options.cycle.counter), f.snap.history});
+         pin_run(f.ui, f.snap);
          return true;
        }},
       {"calibrate",
@@ -138,6 +138,12 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          return true;
        }},
       {"print-summary", &ScriptRunner::print_summary},
+      {"print-pins",  // the pinned runs' legend lines, as the convergence plot draws them
+       [](Frame& f) {
+         for (const PinnedRun& pin : f.ui.pinned) std::printf("pinned %s\n", pinned_label(pin, f.snap.options).c_str());
+         std::fflush(stdout);
+         return true;
+       }},
       {"print-text",  // every text the next frame draws, as a person reads it
        [](Frame& f) {
          if (!f.runner.text_requested_) {
@@ -296,6 +302,8 @@ bool ScriptRunner::set(Frame& f) {
     f.ui.zoom = float(number(value));
   else if (name == "interop")
     f.ui.interop = number(value) != 0;
+  else if (name == "x-seconds")
+    f.ui.x_in_seconds = number(value) != 0;
   else
     throw std::invalid_argument("unknown parameter " + name + " (solver options: " + option_keys() +
                                 "; view: view-level, residual, follow, spectrum, speed, zoom, interop)");

@@ -5,7 +5,7 @@
 //
 //   set NAME VALUE     any solver option, by the key the CLI and parameters files use
 //                      (kcycle/options_io.hpp: levels eps angle kappa smoother ...), or a view
-//                      setting: view-level residual follow spectrum speed zoom interop
+//                      setting: view-level residual follow spectrum speed zoom interop x-seconds
 //   run | pause | step | step-op | reset | pin | calibrate N
 //   wait-cycles N      until the current run has done N cycles (timeout 120 s)
 //   wait-done          until the current run stops (converged, limit, ...)
@@ -21,6 +21,7 @@
 //   screenshot PATH | layout PATH (panel rectangles, JSON) | csv PATH
 //   print-summary | fps-reset | fps-report | print-field-path
 //   print-text         every text the next frame draws (labels, values, messages)
+//   print-pins         the pinned runs' legend lines
 //   stress N           N random parameter changes, one per frame
 //   quit
 #include <cstdint>

@@ -9,9 +9,12 @@
 
 namespace kcycle::gui {
 
+// A finished or running solve kept for comparison (pin_run, panels.hpp).
 struct PinnedRun {
-  std::string label;
+  SolverOptions options;
   SharedHistory history;
+  double initial_norm = 0;       // of the monitored quantity, cycle 0
+  double seconds_per_cycle = 0;  // median, as the status bar shows it
 };
 
 // The cycle the diagram draws, planned once per cycle choice (kcycle/cycle_plan.hpp).
@@ -31,6 +34,7 @@ struct UiState {
   float speed = 0.0f;           // cycles per second; 0 = unlimited
   int calibrate_levels = 9;
   std::vector<PinnedRun> pinned;
+  bool x_in_seconds = false;    // convergence plot: cycles or seconds (cycle time, cumulative)
   std::string notice;           // result of the last export or action
   std::string screenshot_path;  // taken after this frame renders
   bool scripted = false;        // fixed layout, no saved state

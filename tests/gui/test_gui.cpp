@@ -292,6 +292,28 @@ TEST(Gui, SweepKappaWritesTheMeasuredAndPredictedTotalsAndMarksTheFastest) {
   EXPECT_NE(out.find(std::string(kappas[fastest]) + " (fastest)"), std::string::npos) << out;
 }
 
+TEST(Gui, PinnedRunsAreLabelledWithWhatDiffersAndTheirTimes) {
+  // Pinned runs were labelled "kappa=K" only: runs of another angle looked alike. And the
+  // x-axis can be seconds (the time to solution kappa tuning is about).
+  const std::string shot = temp("pins.png"), layout = temp("pins_layout.json");
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 6\nset kappa 2\nwait-done\npin\nset angle 30\nset kappa 3\nwait-done\n"
+                    "set x-seconds 1\nframes 3\nprint-pins\nprint-text\nscreenshot " +
+                        shot + "\nlayout " + layout + "\n",
+                    &out),
+            0)
+      << out;
+  const std::size_t at = out.find("pinned kappa=2 angle=45:");
+  ASSERT_NE(at, std::string::npos) << out;
+  const std::string pin = out.substr(at, out.find('\n', at) - at);
+  EXPECT_NE(pin.find(" cycles, "), std::string::npos) << pin;
+  EXPECT_NE(pin.find(" ms/cycle, "), std::string::npos) << pin;
+  EXPECT_EQ(pin.find("levels="), std::string::npos) << "only what differs: " << pin;
+  const std::vector<std::string> t = shown_texts(out);
+  ASSERT_EQ(t.size(), 1u) << out;
+  EXPECT_TRUE(shows(t[0], "[x] x: seconds")) << t[0];
+}
+
 TEST(Gui, ConvergencePlotDescends) {
   const std::string shot = temp("convergence.png"), layout = temp("convergence_layout.json");
   std::string out;
