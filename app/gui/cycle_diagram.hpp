@@ -1,0 +1,17 @@
+#pragma once
+// The paper's Figure 2.1 for any cycle: its plan (kcycle/cycle_plan.hpp) drawn as a path over
+// the levels, an X for every recursive call (with its kappa where there is room), a circle for
+// each relaxation phase. Operations before `done` solid, the rest faint; the operation
+// `current_op` (or none: -1) highlighted on the level it wrote.
+#include <imgui.h>
+
+#include <cstddef>
+
+#include "kcycle/trace.hpp"
+
+namespace kcycle::gui {
+
+void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace& plan, int levels, std::size_t done,
+                        int current_op);
+
+}  // namespace kcycle::gui
