@@ -23,7 +23,8 @@ void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace
   for (std::size_t k = 0; k < plan.size(); ++k) {
     const TraceEvent& e = plan[k];
     if (e.kind == OpKind::Call) {
-      nodes.push_back({e.level, e.level > 1, e.counter, k, k});  // level 1: the cycle's start
+      // Not the top call: the paper's figure starts at level 1's first relaxation.
+      if (e.level > 1) nodes.push_back({e.level, true, e.counter, k, k});
     } else if (e.kind == OpKind::PreRelax || e.kind == OpKind::PostRelax) {
       if (!nodes.empty() && !nodes.back().call && nodes.back().level == e.level &&
           plan[nodes.back().last_event].kind == e.kind)
@@ -55,7 +56,7 @@ void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace
   }
   for (std::size_t k = 0; k + 1 < nodes.size(); ++k)
     dl->AddLine(pos(k), pos(k + 1), shade(IM_COL32(150, 150, 160, 255), nodes[k + 1].first_event < done), 1.5f);
-  const float r = std::clamp(dx * 0.32f, 2.5f, 6.0f);
+  const float r = std::clamp(dx * 0.26f, 2.5f, 6.0f);  // neighbouring X's stay apart
   if (current_op >= 0 && std::size_t(current_op) < plan.size()) {
     // The operation just done, on the level it wrote (the level the field shows).
     const std::size_t op = std::size_t(current_op);

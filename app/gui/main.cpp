@@ -60,10 +60,15 @@ void layout_and_draw(UiState& ui, SolverWorker& worker, const Snapshot& snap, Fi
   parameters_panel(ui, worker, snap);
   place_panel(ui, ImVec2(0, H * 0.62f), ImVec2(lw, H * 0.38f));
   controls_panel(ui, worker, snap);
-  place_panel(ui, ImVec2(lw, 0), ImVec2(cw, H * 0.62f));
-  field_panel(ui, snap, field, spectrum);
-  place_panel(ui, ImVec2(lw, H * 0.62f), ImVec2(cw, H * 0.38f));
-  time_panel(ui, worker, snap);
+  if (ui.show_shapes) {  // lecture view: the cycle shapes in place of the field and the times
+    place_panel(ui, ImVec2(lw, 0), ImVec2(cw, H));
+    cycle_shapes_panel(ui, snap);
+  } else {
+    place_panel(ui, ImVec2(lw, 0), ImVec2(cw, H * 0.62f));
+    field_panel(ui, snap, field, spectrum);
+    place_panel(ui, ImVec2(lw, H * 0.62f), ImVec2(cw, H * 0.38f));
+    time_panel(ui, worker, snap);
+  }
   place_panel(ui, ImVec2(lw + cw, 0), ImVec2(rw, H * 0.40f));
   cycle_diagram_panel(ui, snap);
   place_panel(ui, ImVec2(lw + cw, H * 0.40f), ImVec2(rw, H * 0.60f));

@@ -23,6 +23,8 @@ void pin_run(UiState& ui, const Snapshot& snap);
 // Its legend in the plot: kappa, the settings in which it differs from `current`, and its
 // cycles, time per cycle and total cycle time.
 std::string pinned_label(const PinnedRun& pin, const SolverOptions& current);
+// Lecture view: V, F, kappa=3 and W at the current level count, and totalCalls against levels.
+void cycle_shapes_panel(UiState& ui, const Snapshot& snap);
 void cycle_diagram_panel(UiState& ui, const Snapshot& snap);
 void convergence_panel(UiState& ui, const Snapshot& snap);
 void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);

@@ -304,9 +304,12 @@ bool ScriptRunner::set(Frame& f) {
     f.ui.interop = number(value) != 0;
   else if (name == "x-seconds")
     f.ui.x_in_seconds = number(value) != 0;
+  else if (name == "shapes")
+    f.ui.show_shapes = number(value) != 0;
   else
-    throw std::invalid_argument("unknown parameter " + name + " (solver options: " + option_keys() +
-                                "; view: view-level, residual, follow, spectrum, speed, zoom, interop)");
+    throw std::invalid_argument(
+        "unknown parameter " + name + " (solver options: " + option_keys() +
+        "; view: view-level, residual, follow, spectrum, speed, zoom, interop, x-seconds, shapes)");
   if (!(view == f.ui.view)) f.ui.view = view, f.worker.set_view(view);
   return true;
 }

@@ -5,7 +5,7 @@
 //
 //   set NAME VALUE     any solver option, by the key the CLI and parameters files use
 //                      (kcycle/options_io.hpp: levels eps angle kappa smoother ...), or a view
-//                      setting: view-level residual follow spectrum speed zoom interop x-seconds
+//                      setting: view-level residual follow spectrum speed zoom interop x-seconds shapes
 //   run | pause | step | step-op | reset | pin | calibrate N
 //   wait-cycles N      until the current run has done N cycles (timeout 120 s)
 //   wait-done          until the current run stops (converged, limit, ...)

@@ -35,6 +35,7 @@ struct UiState {
   int calibrate_levels = 9;
   std::vector<PinnedRun> pinned;
   bool x_in_seconds = false;    // convergence plot: cycles or seconds (cycle time, cumulative)
+  bool show_shapes = false;     // lecture view: V, F, kappa=3 and W side by side, and totalCalls
   std::string notice;           // result of the last export or action
   std::string screenshot_path;  // taken after this frame renders
   bool scripted = false;        // fixed layout, no saved state

@@ -314,6 +314,26 @@ TEST(Gui, PinnedRunsAreLabelledWithWhatDiffersAndTheirTimes) {
   EXPECT_TRUE(shows(t[0], "[x] x: seconds")) << t[0];
 }
 
+TEST(Gui, LectureViewDrawsTheFourCycleShapesWithoutSolving) {
+  // V, F, kappa=3 and W at 5 levels: 4 + 14 + 24 + 30 recursive calls (totalCalls - 1 each).
+  const std::string shot = temp("shapes.png"), layout = temp("shapes_layout.json");
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\npause\nreset\nset shapes 1\nframes 3\nscreenshot " + shot + "\nlayout " + layout +
+                        "\nprint-text\n",
+                    &out),
+            0)
+      << out;
+  const Image img = load_png(shot);
+  const Rect r = panel(layout, "Cycle shapes");
+  const Rect diagrams{r.x, r.y, r.w, r.h * 72 / 100};  // above the totalCalls chart
+  int expected = 0;
+  for (int kappa : {1, 2, 3, 5}) expected += int(kcycle::total_calls(kappa, 5)) - 1;
+  EXPECT_EQ(components(img, diagrams, solid_red), expected) << shot;
+  for (const char* label : {"V-cycle (kappa=1): totalCalls = 5", "F-cycle (kappa=2): totalCalls = 15",
+                            "kappa=3: totalCalls = 25", "W-cycle (kappa>=levels): totalCalls = 31"})
+    EXPECT_NE(out.find(label), std::string::npos) << label;
+}
+
 TEST(Gui, ConvergencePlotDescends) {
   const std::string shot = temp("convergence.png"), layout = temp("convergence_layout.json");
   std::string out;
