@@ -40,4 +40,61 @@ std::string narrate(const Trace& trace, std::size_t k, int nu1, int nu2) {
   return "";
 }
 
+std::vector<ActiveCall> call_stack(const Trace& trace, std::size_t k) {
+  std::vector<ActiveCall> stack;
+  for (std::size_t j = 0; j <= k && j < trace.size(); ++j) {
+    const TraceEvent& e = trace[j];
+    // A call on level l ends every call on l or below it; any other operation on level l
+    // runs in the call on l, so the calls below it have returned.
+    const int keep = e.kind == OpKind::Call ? e.level - 1 : e.level;
+    while (!stack.empty() && stack.back().level > keep) stack.pop_back();
+    if (e.kind == OpKind::Call) stack.push_back({e.level, e.counter});
+  }
+  return stack;
+}
+
+std::string describe_call_stack(const std::vector<ActiveCall>& stack) {
+  std::string text;
+  for (const ActiveCall& c : stack)
+    text += (text.empty() ? "" : " > ") +
+            ("level " + std::to_string(c.level) + " (kappa=" + counter_label(c.counter) + ")");
+  return text;
+}
+
+const std::vector<std::string>& algorithm3_lines() {
+  static const std::vector<std::string> lines = {
+      "kappa_cycle(level l, kappa):",
+      "  if l is the coarsest level: solve exactly; return",
+      "  relax nu1 times (pre-smoothing)",
+      "  restrict the residual to level l+1",
+      "  zero the correction on level l+1",
+      "  kappa_cycle(l+1, kappa)",
+      "  if kappa > 1: kappa_cycle(l+1, kappa-1)",
+      "  prolong the correction to level l and add it",
+      "  relax nu2 times (post-smoothing)",
+  };
+  return lines;
+}
+
+int algorithm3_line(const Trace& trace, std::size_t k) {
+  if (k >= trace.size()) return -1;
+  const TraceEvent& e = trace[k];
+  switch (e.kind) {
+    case OpKind::Call: {
+      if (e.level == 1) return 0;
+      const std::vector<ActiveCall> stack = call_stack(trace, k);  // ends with this call
+      // The caller's first recursive call keeps its counter; the second lowers it by one.
+      const bool first = stack.size() < 2 || stack[stack.size() - 2].counter == e.counter;
+      return first ? 5 : 6;
+    }
+    case OpKind::CoarseSolve: return 1;
+    case OpKind::PreRelax: return 2;
+    case OpKind::Restrict: return 3;
+    case OpKind::ZeroCoarse: return 4;
+    case OpKind::Prolong: return 7;
+    case OpKind::PostRelax: return 8;
+  }
+  return -1;
+}
+
 }  // namespace kcycle::gui

@@ -4,6 +4,7 @@
 // "recursive call on level 4 with kappa=2").
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "kcycle/trace.hpp"
 
@@ -11,5 +12,18 @@ namespace kcycle::gui {
 
 // Operation k (0-based) of `trace`; nu1 and nu2 number the sweeps of a relaxation phase.
 std::string narrate(const Trace& trace, std::size_t k, int nu1, int nu2);
+
+// The calls active when operation k runs, outermost first: (level, counter) each.
+struct ActiveCall {
+  int level, counter;
+};
+std::vector<ActiveCall> call_stack(const Trace& trace, std::size_t k);
+// "level 1 (kappa=3) > level 2 (kappa=3) > level 3 (kappa=2)".
+std::string describe_call_stack(const std::vector<ActiveCall>& stack);
+
+// The paper's Algorithm 3, a line each, and the line operation k of a kappa-cycle's trace
+// carries out (a recursive call: the line of its caller that makes it).
+const std::vector<std::string>& algorithm3_lines();
+int algorithm3_line(const Trace& trace, std::size_t k);
 
 }  // namespace kcycle::gui

@@ -470,10 +470,23 @@ void cycle_diagram_panel(UiState& ui, const Snapshot& snap) {
   const Trace* trace = snap.cycle_trace.get();
   const bool stepping = snap.stepping && trace && snap.trace_position > 0;
   const std::size_t done = stepping ? std::size_t(snap.trace_position) : snap.history.empty() ? 0 : plan.size();
-  if (stepping)
-    ImGui::Text("step %d of %zu: %s", snap.trace_position, plan.size(),
-                narrate(*trace, std::size_t(snap.trace_position - 1), o.nu1, o.nu2).c_str());
-  else
+  if (stepping) {
+    const std::size_t op = std::size_t(snap.trace_position - 1);
+    ImGui::Text("step %d of %zu: %s", snap.trace_position, plan.size(), narrate(*trace, op, o.nu1, o.nu2).c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("call stack: %s", describe_call_stack(call_stack(*trace, op)).c_str());
+    ImGui::PopStyleColor();
+    if (o.cycle.type == CycleType::Kappa) {  // Algorithm 3, the line just carried out marked
+      const int current = algorithm3_line(*trace, op);
+      const std::vector<std::string>& lines = algorithm3_lines();
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (int(i) == current)
+          ImGui::TextColored(ImVec4(0.55f, 1.0f, 0.55f, 1.0f), "> %s", lines[i].c_str());
+        else
+          ImGui::TextDisabled("  %s", lines[i].c_str());
+      }
+    }
+  } else
     ImGui::TextDisabled("%zu operations a cycle; press Operation to step through one", plan.size());
 
   const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();

@@ -106,9 +106,14 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          const int k = f.snap.trace_position;
          if (!f.snap.stepping || !trace || k < 1 || std::size_t(k) > trace->size())
            std::printf("narration: not stepping\n");
-         else
-           std::printf("narration: operation %d: %s\n", k,
-                       narrate(*trace, std::size_t(k - 1), f.snap.options.nu1, f.snap.options.nu2).c_str());
+         else {
+           const std::size_t op = std::size_t(k - 1);
+           const int line = algorithm3_line(*trace, op);
+           std::printf("narration: operation %d: %s\n  call stack: %s\n  algorithm 3: %s\n", k,
+                       narrate(*trace, op, f.snap.options.nu1, f.snap.options.nu2).c_str(),
+                       describe_call_stack(call_stack(*trace, op)).c_str(),
+                       line < 0 ? "" : algorithm3_lines()[std::size_t(line)].c_str());
+         }
          std::fflush(stdout);
          return true;
        }},

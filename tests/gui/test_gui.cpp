@@ -211,6 +211,14 @@ TEST(Gui, SteppingNarratesEachOperationAndHighlightsTheLevelTheFieldShows) {
                            "prolong the correction, level 5 -> 4, and add it", "post-relax 2/2 on level 1"})
     EXPECT_NE(out.find(said), std::string::npos) << said;
   EXPECT_NE(out.find("narration: operation 134: post-relax 2/2 on level 1"), std::string::npos) << out;
+  // The second recursive call of level 2 lowers the counter: Algorithm 3's second call line.
+  EXPECT_NE(out.find("recursive call on level 3 with kappa=2\n  call stack: level 1 (kappa=3) > level 2 (kappa=3) > "
+                     "level 3 (kappa=2)\n  algorithm 3:   if kappa > 1: kappa_cycle(l+1, kappa-1)"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("restrict the residual, level 1 -> 2\n  call stack: level 1 (kappa=3)\n  algorithm 3:   restrict "
+                     "the residual to level l+1"),
+            std::string::npos);
   // The levels the field showed, in order.
   std::vector<int> field_levels;
   for (std::size_t at = out.find("field shows level "); at != std::string::npos;
@@ -238,7 +246,7 @@ TEST(Gui, SteppingNarratesEachOperationAndHighlightsTheLevelTheFieldShows) {
     // The highlight: translucent yellow over the dark panel.
     double sum_y = 0;
     int count = 0;
-    for (int y = diagram.y; y < diagram.y + diagram.h; ++y)
+    for (int y = grid_rows.front() - 12; y <= grid_rows.back() + 12; ++y)  // the diagram, not the text above it
       for (int x = diagram.x; x < diagram.x + diagram.w; ++x) {
         const unsigned char* p = img.at(x, y);
         if (p[0] > 130 && p[0] < 210 && p[1] > 110 && p[1] < 185 && p[2] < 90 && p[0] > p[1]) sum_y += y, ++count;
