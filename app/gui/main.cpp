@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -55,7 +56,10 @@ SolverOptions default_parameters() {
 void layout_and_draw(UiState& ui, SolverWorker& worker, const Snapshot& snap, FieldRenderer& field,
                      FieldRenderer& spectrum) {
   const ImVec2 size = ImGui::GetMainViewport()->Size;
-  const float W = size.x, H = size.y - 28, lw = std::max(300.0f, W * 0.21f), cw = W * 0.39f, rw = W - lw - cw;
+  // The status bar's height and the parameters' column grow with the UI scale.
+  const float s = ui.ui_scale;
+  const float W = size.x, H = size.y - 28 * s, lw = std::min(W * 0.4f, std::max(300.0f * s, W * 0.21f)),
+              cw = (W - lw) * 0.5f, rw = W - lw - cw;
   place_panel(ui, ImVec2(0, 0), ImVec2(lw, H * 0.62f));
   parameters_panel(ui, worker, snap);
   place_panel(ui, ImVec2(0, H * 0.62f), ImVec2(lw, H * 0.38f));
@@ -122,6 +126,10 @@ int main(int argc, char** argv) {
     if (ui.scripted) script.emplace(script_path);
     ui.params = default_parameters();
     const std::filesystem::path last = config_dir() / "last-parameters.toml";
+    if (!ui.scripted) {  // the UI scale the last session used
+      float scale = 1.0f;
+      if (std::ifstream(config_dir() / "ui-scale.txt") >> scale) ui.ui_scale = std::clamp(scale, 0.5f, 3.0f);
+    }
     if (!config_path.empty())
       ui.params = load_parameters_file(config_path);
     else if (!ui.scripted && std::filesystem::exists(last)) {
@@ -175,6 +183,8 @@ int main(int argc, char** argv) {
   const char* font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
   if (std::filesystem::exists(font)) io.Fonts->AddFontFromFileTTF(font, 15.0f);
   ImGui::StyleColorsDark();
+  const ImGuiStyle base_style = ImGui::GetStyle();  // sizes at scale 1, for the UI scale
+  float applied_scale = 1.0f;
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 330");
 
@@ -211,6 +221,12 @@ int main(int argc, char** argv) {
         ui.screenshot_path = screenshot_path;  // one more frame for the final picture
         finishing = true;
       }
+      if (ui.ui_scale != applied_scale) {  // fonts, paddings, rounding and the like, for a projector
+        ImGui::GetStyle() = base_style;
+        ImGui::GetStyle().ScaleAllSizes(ui.ui_scale);
+        io.FontGlobalScale = ui.ui_scale;
+        applied_scale = ui.ui_scale;
+      }
       ImGui_ImplOpenGL3_NewFrame();
       ImGui_ImplGlfw_NewFrame();
       ImGui::NewFrame();
@@ -241,7 +257,10 @@ int main(int argc, char** argv) {
       last = now;
       ui.fps = ui.fps == 0 ? 1.0f / std::max(dt, 1e-6f) : 0.95f * ui.fps + 0.05f / std::max(dt, 1e-6f);
     }
-    if (!ui.scripted) std::ofstream(config_dir() / "last-parameters.toml") << to_parameters_file(ui.params);
+    if (!ui.scripted) {
+      std::ofstream(config_dir() / "last-parameters.toml") << to_parameters_file(ui.params);
+      std::ofstream(config_dir() / "ui-scale.txt") << ui.ui_scale << "\n";
+    }
   }  // the worker and GL objects go before the context
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();

@@ -208,6 +208,7 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     worker.set_view(view);
   }
   ImGui::Checkbox("lecture: cycle shapes", &ui.show_shapes);
+  ImGui::SliderFloat("UI scale", &ui.ui_scale, 0.75f, 2.5f, "%.2f");
   ImGui::Checkbox("auto range", &ui.auto_range);
   if (!ui.auto_range)
     ImGui::SliderFloat("range +/-", &ui.fixed_range, 1e-10f, 10.0f, "%.2e", ImGuiSliderFlags_Logarithmic);
@@ -687,8 +688,9 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
 
 void status_bar(UiState& ui, const Snapshot& snap) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + vp->Size.y - 28));
-  ImGui::SetNextWindowSize(ImVec2(vp->Size.x, 28));
+  const float height = 28 * ui.ui_scale;
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + vp->Size.y - height));
+  ImGui::SetNextWindowSize(ImVec2(vp->Size.x, height));
   const PanelWindow window(ui, "##status",
                            ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                                ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);

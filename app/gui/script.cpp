@@ -143,6 +143,14 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          return true;
        }},
       {"print-summary", &ScriptRunner::print_summary},
+      {"ui-scale",  // fonts and sizes, as the Controls slider sets them
+       [](Frame& f) {
+         need(f.args, 1);
+         const double scale = number(f.args[0]);
+         if (!(scale >= 0.5 && scale <= 3.0)) throw std::invalid_argument("ui-scale must be between 0.5 and 3");
+         f.ui.ui_scale = float(scale);
+         return true;
+       }},
       {"print-pins",  // the pinned runs' legend lines, as the convergence plot draws them
        [](Frame& f) {
          for (const PinnedRun& pin : f.ui.pinned) std::printf("pinned %s\n", pinned_label(pin, f.snap.options).c_str());

@@ -22,6 +22,7 @@
 //   print-summary | fps-reset | fps-report | print-field-path
 //   print-text         every text the next frame draws (labels, values, messages)
 //   print-pins         the pinned runs' legend lines
+//   ui-scale X         fonts and sizes times X (0.5 .. 3), for a projector
 //   stress N           N random parameter changes, one per frame
 //   quit
 #include <cstdint>

@@ -36,6 +36,7 @@ struct UiState {
   std::vector<PinnedRun> pinned;
   bool x_in_seconds = false;    // convergence plot: cycles or seconds (cycle time, cumulative)
   bool show_shapes = false;     // lecture view: V, F, kappa=3 and W side by side, and totalCalls
+  float ui_scale = 1.0f;        // fonts and sizes, for a projector (persisted in ui-scale.txt)
   std::string notice;           // result of the last export or action
   std::string screenshot_path;  // taken after this frame renders
   bool scripted = false;        // fixed layout, no saved state
