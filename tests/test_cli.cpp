@@ -53,7 +53,7 @@ TEST(Cli, BadInputGetsAClearMessageAndNonZeroExit) {
   expect_refused("--smoother sor", "--smoother must be one of jacobi, gs-rb, xzebra, yzebra or xyzebra (got 'sor')");
   expect_refused("--omega fast", "--omega must be auto, lfa or a number (got 'fast')");
   expect_refused("--solver gmres", "--solver must be one of mg, pcg or fcg (got 'gmres')");
-  expect_refused("--problem 7", "--problem must be 0 or 1 (got '7')");
+  expect_refused("--problem 7", "--problem must be 0, 1 or 2 (got '7')");
   expect_refused("--cycle gamma --kappa 3", "--kappa does not apply to --cycle gamma");
   expect_refused("--kappa 3 --gamma 2", "contradict each other");
   expect_refused("--no-such-option", "no-such-option");

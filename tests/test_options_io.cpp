@@ -62,7 +62,7 @@ SolverOptions random_options(std::mt19937& rng) {
   o.omega_mode = OmegaMode(pick(3));
   o.omega = o.omega_mode == OmegaMode::Fixed ? std::uniform_real_distribution<double>(0.1, 1.9)(rng) : 0.0;
   o.solver = SolverKind(pick(3));
-  o.problem = ProblemKind(pick(2));
+  o.problem = ProblemKind(pick(3));
   o.tolerance = std::pow(10.0, -1 - pick(11));
   o.max_iterations = 1 + pick(100000);
   o.seed = std::uint64_t(rng()) * 977;

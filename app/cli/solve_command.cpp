@@ -139,6 +139,8 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
     std::printf("problem %d: %s\n", int(o.problem),
                 o.problem == ProblemKind::RandomError
                     ? "zero rhs and boundary, random initial guess; stops on the error norm"
+                : o.problem == ProblemKind::ZeroMeanRandomError
+                    ? "zero rhs and boundary, zero-mean random initial guess; stops on the error norm"
                     : "manufactured smooth solution, zero initial guess; stops on the residual norm");
     std::printf("%6s %13s %13s %9s %11s\n", "iter", "error", "residual", "factor", "cycle ms");
   }

@@ -1,6 +1,7 @@
 #include "cycle_diagram.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -47,12 +48,16 @@ void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace
     auto mix = [&](int shift) { return (15 + (int((colour >> shift) & 0xFFu) - 15) * 35 / 100) << shift; };
     return ImU32(mix(IM_COL32_R_SHIFT) | mix(IM_COL32_G_SHIFT) | mix(IM_COL32_B_SHIFT)) | IM_COL32_A_MASK;
   };
+  // Level labels: every level where they fit, else every second (third ...) from the finest.
+  const float text_h = ImGui::GetTextLineHeight();
+  const int label_every = std::max(1, int(std::ceil(text_h / std::max(dy, 1.0f))));
   for (int l = 1; l <= n; ++l) {
     const float y = origin.y + top + dy * float(l - 1);
     dl->AddLine(ImVec2(origin.x + left - 6, y), ImVec2(origin.x + avail.x - right, y), IM_COL32(55, 58, 66, 255));
+    if ((l - 1) % label_every != 0) continue;
     char label[24];
     std::snprintf(label, sizeof label, "level %d", l);
-    dl->AddText(ImVec2(origin.x + 2, y - 7), IM_COL32(170, 170, 180, 255), label);
+    dl->AddText(ImVec2(origin.x + 2, y - text_h / 2), IM_COL32(170, 170, 180, 255), label);
   }
   for (std::size_t k = 0; k + 1 < nodes.size(); ++k)
     dl->AddLine(pos(k), pos(k + 1), shade(IM_COL32(150, 150, 160, 255), nodes[k + 1].first_event < done), 1.5f);

@@ -75,6 +75,7 @@ void FieldRenderer::size_data_texture(int nx, int ny) {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   data_w_ = nx;
   data_h_ = ny;
+  mipmap_version_ = ~std::uint64_t(0);
 }
 
 void FieldRenderer::upload(const std::vector<float>& values, int nx, int ny, std::uint64_t version) {
@@ -125,6 +126,19 @@ GLuint FieldRenderer::render(int width, int height, bool diverging, float lo, fl
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, color_, 0);
     target_w_ = width;
     target_h_ = height;
+  }
+  // Minifying (more points across than pixels) with averaging: sample the mipmap pyramid, whose
+  // level k holds 2^k x 2^k point averages. Magnified points stay sharp squares.
+  glBindTexture(GL_TEXTURE_2D, data_);
+  const bool minified = float(data_w_) * view[2] > float(width) || float(data_h_) * view[3] > float(height);
+  if (average_ && minified && data_w_ > 0) {
+    if (mipmap_version_ != version_) {
+      glGenerateMipmap(GL_TEXTURE_2D);
+      mipmap_version_ = version_;
+    }
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+  } else {
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   }
   GLint previous_viewport[4];
   glGetIntegerv(GL_VIEWPORT, previous_viewport);

@@ -31,6 +31,9 @@ class FieldRenderer {
   // Renders the field into a width x height colour texture and returns it. view = (u0, v0,
   // du, dv): the part of the field shown (zoom and pan).
   GLuint render(int width, int height, bool diverging, float lo, float hi, const float view[4]);
+  // Fields with more points than pixels: each pixel averages its points (a mipmap pyramid,
+  // built once per upload) instead of showing the one nearest its centre.
+  void set_average_minification(bool on) { average_ = on; }
 
  private:
   void size_data_texture(int nx, int ny);
@@ -38,6 +41,8 @@ class FieldRenderer {
   GLuint program_ = 0, vao_ = 0, vbo_ = 0, data_ = 0, fbo_ = 0, color_ = 0, pixel_buffer_ = 0;
   int data_w_ = 0, data_h_ = 0, target_w_ = 0, target_h_ = 0;
   std::uint64_t version_ = ~std::uint64_t(0);
+  std::uint64_t mipmap_version_ = ~std::uint64_t(0);  // the upload the mipmaps were built from
+  bool average_ = true;
   std::unique_ptr<PixelBufferInterop> interop_;  // registered pixel_buffer_, sized for data_
   std::string interop_error_;
 };

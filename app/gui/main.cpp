@@ -21,6 +21,7 @@
 #include <optional>
 #include <thread>
 
+#include "calibration_cache.hpp"
 #include "field_renderer.hpp"
 #include "kcycle/options_io.hpp"
 #include "panels.hpp"
@@ -53,8 +54,7 @@ SolverOptions default_parameters() {
 
 // The dashboard: parameters and controls on the left, the field and the time plot in the
 // middle, the cycle diagram and convergence on the right, the status bar at the bottom.
-void layout_and_draw(UiState& ui, SolverWorker& worker, const Snapshot& snap, FieldRenderer& field,
-                     FieldRenderer& spectrum) {
+void layout_and_draw(UiState& ui, SolverWorker& worker, const Snapshot& snap, FieldRenderers& renderers) {
   const ImVec2 size = ImGui::GetMainViewport()->Size;
   // The status bar's height and the parameters' column grow with the UI scale.
   const float s = ui.ui_scale;
@@ -67,15 +67,20 @@ void layout_and_draw(UiState& ui, SolverWorker& worker, const Snapshot& snap, Fi
   if (ui.show_shapes) {  // lecture view: the cycle shapes in place of the field and the times
     place_panel(ui, ImVec2(lw, 0), ImVec2(cw, H));
     cycle_shapes_panel(ui, snap);
+  } else if (!ui.show_advanced) {  // the field takes the time panel's place
+    place_panel(ui, ImVec2(lw, 0), ImVec2(cw, H));
+    field_panel(ui, snap, renderers);
   } else {
     place_panel(ui, ImVec2(lw, 0), ImVec2(cw, H * 0.62f));
-    field_panel(ui, snap, field, spectrum);
+    field_panel(ui, snap, renderers);
     place_panel(ui, ImVec2(lw, H * 0.62f), ImVec2(cw, H * 0.38f));
     time_panel(ui, worker, snap);
   }
-  place_panel(ui, ImVec2(lw + cw, 0), ImVec2(rw, H * 0.40f));
+  // A short window gives the diagram more of the right column: it shares it with Algorithm 3.
+  const float diagram_h = H * (H < 850 ? 0.52f : 0.40f);
+  place_panel(ui, ImVec2(lw + cw, 0), ImVec2(rw, diagram_h));
   cycle_diagram_panel(ui, snap);
-  place_panel(ui, ImVec2(lw + cw, H * 0.40f), ImVec2(rw, H * 0.60f));
+  place_panel(ui, ImVec2(lw + cw, diagram_h), ImVec2(rw, H - diagram_h));
   convergence_panel(ui, snap);
   status_bar(ui, snap);
 }
@@ -108,7 +113,15 @@ int main(int argc, char** argv) {
   app.add_option("--height", height, "Window height")->capture_default_str();
   app.add_option("--threads", threads, "Solver threads (default: all cores but one, left to drawing)")
       ->capture_default_str();
-  std::string interop = "on";
+  std::string interop = "on", start = "", auto_calibrate = "";
+  std::string cache_dir = default_cache_dir().string();
+  app.add_option("--start", start, "paused (on the initial error, the default) or running (the default under --script)")
+      ->check(CLI::IsMember({"paused", "running"}));
+  app.add_option("--auto-calibrate", auto_calibrate,
+                 "on: at first start, time the configuration in the background when no cached calibration fits it "
+                 "(default on; off under --script)")
+      ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--cache-dir", cache_dir, "Where calibrations are kept")->capture_default_str();
   app.add_option("--interop", interop, "CUDA backend: draw the field through CUDA-OpenGL interop (on/off)")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
@@ -190,15 +203,18 @@ int main(int argc, char** argv) {
 
   int rc = 0;
   {
-    std::unique_ptr<FieldRenderer> field, spectrum;
+    std::unique_ptr<FieldRenderers> renderers;
     try {
-      field = std::make_unique<FieldRenderer>();
-      spectrum = std::make_unique<FieldRenderer>();
+      renderers = std::make_unique<FieldRenderers>();
     } catch (const std::exception& e) {
       std::fprintf(stderr, "kcycle-gui: %s\n", e.what());
       return 1;
     }
-    SolverWorker worker(ui.params, threads);
+    // A person starts on the initial error, paused, with a hint; a script starts solving.
+    const bool start_running = start.empty() ? ui.scripted : start == "running";
+    SolverWorker worker(ui.params, threads, start_running);
+    CalibrationCache calibration_cache(cache_dir, auto_calibrate.empty() ? !ui.scripted : auto_calibrate == "on");
+    const bool use_cache = !ui.scripted || !auto_calibrate.empty();
     worker.keep_device_images(true);  // the CUDA backend's images stay on the GPU for interop
     worker.set_view(ui.view);
     const std::string calibration_file = calibration_path.empty() ? "kcycle-calibration.json" : calibration_path;
@@ -215,6 +231,7 @@ int main(int argc, char** argv) {
     while (!glfwWindowShouldClose(window)) {
       glfwPollEvents();
       const std::shared_ptr<const Snapshot> snap = worker.snapshot();
+      if (use_cache) calibration_cache.update(ui, worker, *snap);
       if (script && !finishing && !script->advance(ui, worker, *snap)) {
         rc = script->exit_code();
         if (screenshot_path.empty()) break;
@@ -231,7 +248,7 @@ int main(int argc, char** argv) {
       ImGui_ImplGlfw_NewFrame();
       ImGui::NewFrame();
       if (ui.capture_text) ui.shown_text.clear();
-      layout_and_draw(ui, worker, *snap, *field, *spectrum);  // each panel adds the text it drew
+      layout_and_draw(ui, worker, *snap, *renderers);  // each panel adds the text it drew
       ui.capture_text = false;
       ImGui::Render();
       int fb_w = 0, fb_h = 0;

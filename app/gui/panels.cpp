@@ -17,6 +17,7 @@
 #include "kcycle/enum_names.hpp"
 #include "kcycle/execution_target.hpp"
 #include "kcycle/options_io.hpp"
+#include "lessons.hpp"
 #include "narration.hpp"
 #include "plot.hpp"
 
@@ -108,6 +109,55 @@ void preset_combo(SolverOptions& o) {
   ImGui::EndCombo();
 }
 
+// A control's tooltip, after a short hover; or at once when the script probes that control
+// (print-tooltip: scripted runs have no mouse).
+void tip(UiState& ui, const char* text) {
+  const bool probed = !ui.tooltip_probe.empty() && ImGui::GetItemID() == ImGui::GetID(ui.tooltip_probe.c_str());
+  if (probed) ui.tooltip_found = text;
+  if (!probed && !(ImGui::IsItemHovered() && GImGui->HoveredIdTimer > 0.35f)) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+// The teaching presets: choosing one sets the problem, the cycle and the view, and pauses on
+// the initial error with what to do next shown in the Controls panel.
+void lesson_combo(UiState& ui, SolverWorker& worker) {
+  const std::vector<Lesson>& all = lessons();
+  const char* shown = ui.lesson >= 0 ? all[std::size_t(ui.lesson)].name.c_str() : "(none)";
+  if (ImGui::BeginCombo("lesson", shown)) {
+    for (std::size_t k = 0; k < all.size(); ++k)
+      if (ImGui::Selectable(all[k].name.c_str(), int(k) == ui.lesson)) {
+        ui.lesson = int(k);
+        ui.params = all[k].options;
+        ui.view = all[k].view;
+        ui.lock_range = all[k].lock_range;
+        ui.show_shapes = false;
+        worker.pause();
+        worker.set_view(ui.view);
+      }
+    ImGui::EndCombo();
+  }
+  tip(ui,
+      "Teaching presets: each sets up one idea (smoothing, point versus line relaxation, semi-coarsening, "
+      "kappa tuning), starts paused and says what to try");
+}
+
+// What to do next: the lesson's instructions, and before the first cycle how to start.
+void guidance(UiState& ui, const Snapshot& snap) {
+  const ImVec4 hint(0.55f, 0.85f, 1.0f, 1.0f);
+  ImGui::PushStyleColor(ImGuiCol_Text, hint);
+  if (ui.lesson >= 0) ImGui::TextWrapped("Lesson: %s", lessons()[std::size_t(ui.lesson)].what_to_do.c_str());
+  const bool at_start = snap.error.empty() && snap.history.empty() && !snap.running && !snap.stepping &&
+                        snap.autoplay == 0 && snap.status == SolveStatus::Running;
+  if (at_start)
+    ImGui::TextWrapped(
+        "Paused on the initial error (cycle 0). Press Operation to step through the first cycle, Relaxation to "
+        "watch the smoother work, autoplay to let it play, or Run to solve.");
+  ImGui::PopStyleColor();
+}
 }  // namespace
 
 const std::vector<PanelRect>& panel_rects() { return rects(); }
@@ -124,56 +174,95 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   SolverOptions& o = ui.params;
   const SolverOptions before = o;
 
+  lesson_combo(ui, worker);
   // The paper's six solvers, then every part one by one.
   preset_combo(o);
+  tip(ui, "The paper's six solvers: smoother, coarsening and coarse operators, stand-alone or preconditioning CG");
 
   section("problem");
   float eps = float(o.eps);
   if (ImGui::SliderFloat("epsilon", &eps, 1e-6f, 1.0f, "%.1e", ImGuiSliderFlags_Logarithmic)) o.eps = eps;
+  tip(ui, "Anisotropy: diffusion is 1 along the angle and epsilon across it (1 = Poisson)");
   float angle = float(o.angle_degrees);
   if (ImGui::SliderFloat("angle (deg)", &angle, 0.0f, 90.0f, "%.1f")) o.angle_degrees = angle;
+  tip(ui,
+      "Direction of strong coupling, from the x axis: 0 and 90 are grid-aligned, 45 is the hardest for point "
+      "and line smoothers");
   ImGui::SliderInt("levels", &o.levels, 2, 12);
+  tip(ui, "Grid levels n: the finest grid has (2^n - 1)^2 unknowns, the coarsest one (full coarsening)");
   combo("problem", o.problem);
+  tip(ui,
+      "0: zero right-hand side, random start in [0,1), the error is the iterate; 1: a smooth manufactured "
+      "solution; 2: as 0 with a zero-mean start, so both colours show");
   int seed = int(o.seed);
   if (ImGui::InputInt("seed", &seed)) o.seed = std::uint64_t(std::max(seed, 0));
+  tip(ui, "Seed of the random start (problems 0 and 2): the same seed gives the same start");
 
   section("cycle");
   // kappa = 1 .. levels, where kappa >= levels is the W-cycle.
   int kappa_index = std::min(o.cycle.counter, o.levels);
   if (ImGui::SliderInt("kappa", &kappa_index, 1, o.levels, kappa_index >= o.levels ? "W" : "%d"))
     o.cycle = {CycleType::Kappa, kappa_index >= o.levels ? kKappaW : kappa_index};
+  tip(ui,
+      "The cycle counter: a call recurses once with kappa and once more with kappa-1 while that is positive. "
+      "1 = V-cycle, 2 = F-cycle, >= levels = W-cycle");
   ImGui::SameLine();
   ImGui::TextDisabled("%s", o.cycle.counter == 1          ? "V"
                             : o.cycle.counter == 2        ? "F"
                             : o.cycle.counter >= o.levels ? "W"
                                                           : "");
   combo("smoother", o.smoother);
+  tip(ui,
+      "Relaxation: damped Jacobi or Gauss-Seidel point smoothers, or zebra line relaxation (whole lines "
+      "solved at once: robust when the strong coupling is along the lines)");
   ImGui::SliderInt("nu1 (pre)", &o.nu1, 0, 4);
+  tip(ui, "Relaxation sweeps before the coarse-grid correction (circles left of each X)");
   ImGui::SliderInt("nu2 (post)", &o.nu2, 0, 4);
-  if (o.smoother == Smoother::Jacobi) {
+  tip(ui, "Relaxation sweeps after the coarse-grid correction");
+  if (ui.show_advanced && o.smoother == Smoother::Jacobi) {
     combo("omega", o.omega_mode);
+    tip(ui, "Jacobi's damping: the paper's formula, the Fourier-optimal value (local Fourier analysis), or fixed");
     if (o.omega_mode == OmegaMode::Fixed) {
       float w = float(o.omega > 0 ? o.omega : 0.8);
       if (ImGui::SliderFloat("omega value", &w, 0.05f, 1.95f))
         o.omega = w;
       else if (o.omega <= 0)
         o.omega = w;
+      tip(ui, "The fixed damping factor");
     }
   }
   combo("coarsening", o.coarsening);
-  combo("coarse operator", o.coarse_operator);
-  ImGui::Checkbox("symmetric smoothing", &o.symmetric_smoothing);
+  tip(ui, "Full: every coarser grid halves both directions. Semi (y): only y halves, for x-line relaxation");
+  if (ui.show_advanced) {
+    combo("coarse operator", o.coarse_operator);
+    tip(ui, "Galerkin: R A P computed from the fine operator; rediscretized: the same PDE on the coarse grid");
+    ImGui::Checkbox("symmetric smoothing", &o.symmetric_smoothing);
+    tip(ui, "Post-smoothing in the reverse order of pre-smoothing, so the cycle is a symmetric preconditioner");
+  }
 
   section("solver");
   combo("solver", o.solver);
-  combo("precision", o.precision);
-  combo("backend", o.backend);
-  if (o.backend == BackendKind::Cpu && o.smoother == Smoother::Jacobi)
-    ImGui::Checkbox("fused passes (unwatched cycles)", &o.fused);
-  if (o.backend != BackendKind::Cpu) ImGui::Checkbox("CUDA Graphs (replay whole cycles)", &o.cuda_graphs);
+  tip(ui, "The cycle stand-alone, or as the preconditioner of conjugate gradients (MGCG) or flexible CG");
+  if (ui.show_advanced) {
+    combo("precision", o.precision);
+    tip(ui, "double, or mixed: the multigrid hierarchy in float inside a double refinement / CG");
+    combo("backend", o.backend);
+    tip(ui, "Where the solve runs: the CPU (OpenMP), a CUDA GPU, or auto (CUDA when one is usable)");
+    if (o.backend == BackendKind::Cpu && o.smoother == Smoother::Jacobi) {
+      ImGui::Checkbox("fused passes (unwatched cycles)", &o.fused);
+      tip(ui,
+          "Cycles that are not stepped run relaxation, residual and transfers in fewer passes over memory "
+          "(bitwise the same iterate)");
+    }
+    if (o.backend != BackendKind::Cpu) {
+      ImGui::Checkbox("CUDA Graphs (replay whole cycles)", &o.cuda_graphs);
+      tip(ui, "Record a cycle's kernel launches once and replay them: removes most launch overhead");
+    }
+  }
   float tol_exp = float(std::log10(o.tolerance));
   if (ImGui::SliderFloat("tolerance", &tol_exp, -12.0f, -2.0f, "1e%.0f"))
     o.tolerance = std::pow(10.0, std::round(tol_exp));
+  tip(ui, "The solve stops when the monitored norm has fallen by this factor");
 
   if (!snap.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 120, 90, 255));
@@ -182,44 +271,101 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   }
   // Every change takes effect at once: the worker cancels the running solve and restarts.
   if (o != before) worker.set_options(o);
+  if (ui.lesson >= 0 && !(o == lessons()[std::size_t(ui.lesson)].options)) ui.lesson = -1;  // on your own now
 }
 
 void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   const PanelWindow window(ui, "Controls");
   if (!window) return;
-  if (ImGui::Button(snap.running ? "Pause" : "Run", ImVec2(70, 0))) snap.running ? worker.pause() : worker.run();
-  ImGui::SameLine();
-  if (ImGui::Button("Cycle")) worker.step_cycle();
-  ImGui::SameLine();
-  if (ImGui::Button("Operation")) worker.step_operation();
+  guidance(ui, snap);
+  const bool solving = snap.running && snap.status == SolveStatus::Running && snap.error.empty();
+  if (ImGui::Button(solving ? "Pause" : "Run", ImVec2(70 * ui.ui_scale, 0))) solving ? worker.pause() : worker.run();
+  tip(ui, "Solve cycle after cycle (at most 'cycles/s' a second); Pause stops at the end of the cycle");
   ImGui::SameLine();
   if (ImGui::Button("Reset")) worker.reset();
+  tip(ui, "Start again from the initial error, keeping every setting");
+  ImGui::SameLine();
+  if (ImGui::Button("Cycle")) worker.step_cycle();
+  tip(ui, "Run to the end of the cycle (one whole cycle when not inside one)");
+  ImGui::TextUnformatted("step:");
+  ImGui::SameLine();
+  if (ImGui::Button("Operation")) worker.step_operation();
+  tip(ui, "Carry out the cycle's next operation (a sweep, a transfer, a zeroing or a call) and stop");
+  ImGui::SameLine();
+  if (ImGui::Button("Relaxation")) worker.step_operation(SolverWorker::StepTo::Relaxation);
+  tip(ui, "Run on to the end of the next relaxation sweep (a circle in the diagram)");
+  ImGui::SameLine();
+  if (ImGui::Button("Call")) worker.step_operation(SolverWorker::StepTo::Call);
+  tip(ui, "Run on to the next recursive call (an X in the diagram)");
+  bool autoplay = snap.autoplay > 0;
+  if (ImGui::Checkbox("autoplay", &autoplay)) worker.autoplay(autoplay ? ui.autoplay_rate : 0.0);
+  tip(ui, "Step through the cycles by itself, operation by operation, at 'operations/s'");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("operations/s").x -
+                                              ImGui::GetStyle().ItemInnerSpacing.x));
+  if (ImGui::SliderFloat("operations/s", &ui.autoplay_rate, 0.5f, 30.0f, "%.1f", ImGuiSliderFlags_Logarithmic) &&
+      snap.autoplay > 0)
+    worker.autoplay(ui.autoplay_rate);
+  tip(ui, "Autoplay's speed");
   if (ImGui::SliderFloat("cycles/s", &ui.speed, 0.0f, 30.0f, ui.speed == 0 ? "unlimited" : "%.1f"))
     worker.set_speed(ui.speed);
+  tip(ui, "Run's speed: slow it down to watch the error fall cycle by cycle (0 = as fast as possible)");
 
   section("view");
   ViewRequest view = ui.view;
   ImGui::SliderInt("level shown", &view.level, 1, std::max(1, snap.options.levels));
+  tip(ui, "The grid level the field panel shows when it does not follow the cycle (1 = finest)");
   ImGui::Checkbox("follow the cycle when stepping", &view.follow_cycle);
+  tip(ui, "While stepping, show the level the last operation wrote");
+  ImGui::Checkbox("before | after relaxation", &view.before_after);
+  tip(ui, "While stepping through a relaxation phase, show its level as the phase found it beside how it is now");
   ImGui::Checkbox("residual instead of error", &view.residual);
+  tip(ui, "Show f - A v instead of the error (finest level) or the correction (coarser levels)");
   ImGui::Checkbox("Fourier inset", &view.spectrum);
+  tip(ui, "The field's sine-series magnitudes: smooth error at the lower left, rough error at the upper right");
   if (!(view == ui.view)) {
     ui.view = view;
     worker.set_view(view);
   }
-  ImGui::Checkbox("lecture: cycle shapes", &ui.show_shapes);
-  ImGui::SliderFloat("UI scale", &ui.ui_scale, 0.75f, 2.5f, "%.2f");
+  ImGui::Checkbox("1D slice", &ui.show_slice);
+  tip(ui, "The values along one row of the field, plotted under it");
+  if (ui.show_slice) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(120 * ui.ui_scale);
+    ImGui::SliderFloat("at y", &ui.slice_y, 0.0f, 1.0f, "%.2f");
+    tip(ui, "The slice's row, as y between 0 (bottom) and 1 (top)");
+  }
   ImGui::Checkbox("auto range", &ui.auto_range);
-  if (!ui.auto_range)
+  tip(ui, "Colour range from the field's largest magnitude; off: a fixed range");
+  ImGui::SameLine();
+  ImGui::Checkbox("lock for the cycle", &ui.lock_range);
+  tip(ui, "Keep each level's colour range through a cycle, so the colours fade as the error shrinks");
+  if (!ui.auto_range) {
     ImGui::SliderFloat("range +/-", &ui.fixed_range, 1e-10f, 10.0f, "%.2e", ImGuiSliderFlags_Logarithmic);
+    tip(ui, "The fixed colour range");
+  }
   ImGui::SliderFloat("zoom", &ui.zoom, 1.0f, 16.0f, "%.1fx", ImGuiSliderFlags_Logarithmic);
+  tip(ui, "Magnify the field (the mouse wheel does the same; drag to pan)");
+  ImGui::Checkbox("average when minifying", &ui.average_minify);
+  tip(ui, "A grid larger than the panel: each pixel shows the average of its points (off: one point in k)");
+
+  section("lecture");
+  ImGui::Checkbox("cycle shapes", &ui.show_shapes);
+  tip(ui, "The paper's Figure 2.1: V, F, kappa=3 and W at this level count, and totalCalls against levels");
+  ImGui::SameLine();
+  ImGui::Checkbox("advanced", &ui.show_advanced);
+  tip(ui, "Show the time panel and the expert parameters (precision, backend, coarse operator, ...)");
+  ImGui::SliderFloat("UI scale", &ui.ui_scale, 0.75f, 2.5f, "%.2f");
+  tip(ui, "Fonts, markers and lines larger for a projector (remembered)");
 
   section("export");
   if (ImGui::Button("Screenshot")) ui.screenshot_path = "kcycle-screenshot.png";
+  tip(ui, "Write the window to kcycle-screenshot.png");
   ImGui::SameLine();
   if (ImGui::Button("History CSV"))
     ui.notice =
         export_history_csv(snap, "kcycle-history.csv") ? "wrote kcycle-history.csv" : "cannot write kcycle-history.csv";
+  tip(ui, "Write every cycle's error, residual, factor and time to kcycle-history.csv");
   ImGui::SameLine();
   if (ImGui::Button("Parameters")) {
     std::ofstream f("kcycle-parameters.toml");
@@ -227,6 +373,7 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     ui.notice = f ? "wrote kcycle-parameters.toml (kcycle solve --config kcycle-parameters.toml)"
                   : "cannot write kcycle-parameters.toml";
   }
+  tip(ui, "Write these settings to kcycle-parameters.toml, for `kcycle solve --config` or --config here");
   if (!ui.notice.empty()) ImGui::TextWrapped("%s", ui.notice.c_str());
 }
 
@@ -297,19 +444,38 @@ void fourier_inset(const FieldImage& img, ImVec2 p0, float side, FieldRenderer& 
     ImGui::TextDisabled("Fourier inset: levels of up to 511 x 511 points");
     return;
   }
-  const float inset = std::max(60.0f, side * 0.3f);
+  const float inset = std::min(side * 0.45f, std::max(110.0f, side * 0.3f));
   float smax = -300;
   for (float v : img.spectrum) smax = std::max(smax, v);
   const float smin = smax - 8;  // eight decades
   spectrum.upload(img.spectrum, img.nx, img.ny, img.version);
   const float full[4] = {0, 0, 1, 1};
   const GLuint stex = spectrum.render(int(inset), int(inset), false, smin, smax, full);
+  const float line = ImGui::GetTextLineHeight();
   const ImVec2 q0(p0.x + side - inset - 4, p0.y + 4);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(stex)), q0, ImVec2(q0.x + inset, q0.y + inset),
                ImVec2(0, 1), ImVec2(1, 0));
   dl->AddRect(q0, ImVec2(q0.x + inset, q0.y + inset), IM_COL32(255, 255, 255, 200));
-  dl->AddText(ImVec2(q0.x + 3, q0.y + inset - 15), IM_COL32(255, 255, 255, 230), "Fourier |c_kl|");
+  // Axes: wave numbers k (x) from 1 at the left to nx, l (y) from 1 at the bottom to ny.
+  const ImU32 text = IM_COL32(255, 255, 255, 230);
+  const float below = q0.y + inset + 1;
+  const char* title = "Fourier |c_kl|, log";
+  const float strip = std::max(inset, ImGui::CalcTextSize(title).x + 4);
+  dl->AddRectFilled(ImVec2(q0.x + inset - strip, below), ImVec2(q0.x + inset, below + 2 * line + 2),
+                    IM_COL32(20, 20, 24, 220));
+  const std::string kmax = "k=" + std::to_string(img.nx), lmax = "l=" + std::to_string(img.ny);
+  const float kmax_w = ImGui::CalcTextSize(kmax.c_str()).x, arrow_w = ImGui::CalcTextSize("k ->").x;
+  dl->AddText(ImVec2(q0.x + 2, below), text, "1");
+  dl->AddText(ImVec2(q0.x + inset - kmax_w - 2, below), text, kmax.c_str());
+  if (inset - kmax_w - 16 > arrow_w + 8)  // room between "1" and "k=nx"
+    dl->AddText(ImVec2(q0.x + 14 + (inset - kmax_w - 16 - arrow_w) / 2, below), text, "k ->");
+  dl->AddText(ImVec2(q0.x + inset - strip + 2, below + line), text, title);
+  dl->AddRectFilled(ImVec2(q0.x + 1, q0.y + 1), ImVec2(q0.x + ImGui::CalcTextSize(lmax.c_str()).x + 5, q0.y + line + 1),
+                    IM_COL32(20, 20, 24, 200));
+  dl->AddText(ImVec2(q0.x + 3, q0.y + 1), text, lmax.c_str());
+  if (ImGui::GetCurrentContext()->LogEnabled)  // print-text: what the inset's axes say
+    ImGui::LogText("Fourier inset: k = 1..%d (x), l = 1..%d (y), log |c_kl| over 8 decades\n", img.nx, img.ny);
 }
 
 // The last kappa sweep: time to the tolerance per kappa, measured beside predicted (the
@@ -350,6 +516,12 @@ void kappa_sweep_table(const Snapshot& snap) {
 std::string activity(const Snapshot& snap) {
   if (!snap.error.empty()) return "not solving (parameters refused)";
   if (snap.status != SolveStatus::Running) return std::string(to_string(snap.status));
+  if (snap.autoplay > 0) {
+    char text[96];
+    std::snprintf(text, sizeof text, "autoplay, %.1f operations/s (operation %d of the cycle)", snap.autoplay,
+                  std::max(snap.trace_position, 0));
+    return text;
+  }
   if (snap.stepping) return "stepping (operation " + std::to_string(snap.trace_position) + " of the cycle)";
   return snap.running ? "running" : "paused";
 }
@@ -398,7 +570,99 @@ void pin_run(UiState& ui, const Snapshot& snap) {
   if (ui.pinned.size() > 6) ui.pinned.erase(ui.pinned.begin());
 }
 
-void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field, FieldRenderer& spectrum) {
+namespace {
+
+// The colour range of a level's picture: its own largest magnitude (auto), or with the lock
+// the range that level had when first shown in the current cycle, or the fixed one.
+float colour_range(UiState& ui, const Snapshot& snap, const FieldImage& img) {
+  const float own = std::max(std::abs(img.min), std::abs(img.max));
+  if (!ui.auto_range) return ui.fixed_range;
+  if (!ui.lock_range) return own;
+  const std::size_t cycle = snap.history.size();  // cycles finished: the one under way is the next
+  if (ui.locked_generation != snap.generation || ui.locked_cycle != cycle || ui.locked_ranges.empty()) {
+    ui.locked_ranges.assign(32, 0.0f);
+    ui.locked_generation = snap.generation;
+    ui.locked_cycle = cycle;
+  }
+  float& locked = ui.locked_ranges[std::size_t(std::clamp(img.level, 0, 31))];
+  if (!(locked > 0)) locked = own;  // a zero correction sets nothing: its first sweep does
+  return locked;
+}
+
+// Before | after: the relaxation phase under way on the shown level, and the field it started
+// from (kept by the worker while stepping with ViewRequest::before_after).
+const FieldImage* phase_start(const Snapshot& snap, const FieldImage& now) {
+  const Trace* trace = snap.cycle_trace.get();
+  const FieldImage* before = snap.phase_before.get();
+  if (!snap.stepping || !before || !trace || snap.trace_position < 1 ||
+      std::size_t(snap.trace_position) > trace->size())
+    return nullptr;
+  const TraceEvent& e = (*trace)[std::size_t(snap.trace_position - 1)];
+  const bool relaxing = e.kind == OpKind::PreRelax || e.kind == OpKind::PostRelax;
+  if (!relaxing || e.level != now.level || before->level != now.level || before->nx != now.nx ||
+      before->residual != now.residual)
+    return nullptr;
+  return before;
+}
+
+// Words over a zero picture, so an all-zero map does not read as "no data".
+void zero_note(ImVec2 p0, float side, const char* note) {
+  const ImVec2 size = ImGui::CalcTextSize(note, nullptr, false, side - 16);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 at(p0.x + std::max(8.0f, (side - size.x) / 2), p0.y + side / 2 - size.y / 2);
+  dl->AddRectFilled(ImVec2(at.x - 6, at.y - 4), ImVec2(at.x + size.x + 6, at.y + size.y + 4),
+                    IM_COL32(30, 30, 36, 230));
+  ImGui::SetCursorScreenPos(at);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPos().x + side - 16);
+  ImGui::TextUnformatted(note);
+  ImGui::PopTextWrapPos();
+}
+
+// One picture of a field at p0, side x side pixels, through `renderer`.
+void draw_field(UiState& ui, FieldRenderer& renderer, ImVec2 p0, float side, float range,
+                const std::array<float, 4>& view) {
+  renderer.set_average_minification(ui.average_minify);
+  const GLuint tex = renderer.render(int(side), int(side), true, -range, range, view.data());
+  ImGui::SetCursorScreenPos(p0);
+  // The offscreen texture's rows run bottom-up like the field's y: flip v so y points up.
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(tex)), ImVec2(side, side), ImVec2(0, 1),
+               ImVec2(1, 0));
+}
+
+// The slice's row (1-based) in a level of ny rows, and its place on a picture at p0.
+int slice_row(const UiState& ui, int ny) { return std::clamp(int(std::lround(ui.slice_y * (ny + 1))), 1, ny); }
+
+void mark_slice(const UiState& ui, int ny, ImVec2 p0, float side, const std::array<float, 4>& view) {
+  const float v = (float(slice_row(ui, ny)) - 0.5f) / float(ny);  // texture coordinate of the row's centre
+  const float t = (v - view[1]) / view[3];
+  if (t < 0 || t > 1) return;
+  const float y = p0.y + (1 - t) * side;
+  ImGui::GetWindowDrawList()->AddLine(ImVec2(p0.x, y), ImVec2(p0.x + side, y), IM_COL32(255, 255, 80, 200), 1.5f);
+}
+
+// The values along the slice's row: now, and (grey) where the relaxation phase started.
+void slice_plot(const UiState& ui, const FieldImage& now, const FieldImage* before, float range, ImVec2 size) {
+  const int j = slice_row(ui, now.ny);
+  auto row = [&](const FieldImage& img, const char* label, ImU32 colour) {
+    Series s{label, {}, {}, colour, 1.5f};
+    for (int i = 1; i <= img.nx; ++i) {
+      s.x.push_back(double(i) / (img.nx + 1));
+      s.y.push_back(img.values[std::size_t(j - 1) * std::size_t(img.nx) + std::size_t(i - 1)]);
+    }
+    return s;
+  };
+  std::vector<Series> series;
+  if (before) series.push_back(row(*before, "before", IM_COL32(170, 170, 170, 255)));
+  series.push_back(row(now, before ? "after" : "values", IM_COL32(255, 255, 80, 255)));
+  char xlabel[64];
+  std::snprintf(xlabel, sizeof xlabel, "x along row %d (y = %.3f)", j, double(j) / (now.ny + 1));
+  const PlotSpec spec{xlabel, "value", false, false, 0.0, 1.0, -double(range), double(range)};
+  draw_plot("slice", spec, series, {}, size);
+}
+
+}  // namespace
+
+void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   const PanelWindow window(ui, "Error field");
   if (!window) return;
   const FieldImage* img = snap.field.get();
@@ -419,35 +683,51 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field, FieldR
   // A coarse correction is zero between its zeroing and its first sweep: said in words, not
   // drawn as a blank map with an all-"maximum" spectrum.
   const bool zero = img->min == 0.0f && img->max == 0.0f;
-  float range = ui.auto_range ? std::max(std::abs(img->min), std::abs(img->max)) : ui.fixed_range;
+  const FieldImage* before = ui.view.before_after ? phase_start(snap, *img) : nullptr;
+  float range = colour_range(ui, snap, *img);
+  if (before && ui.auto_range && !ui.lock_range)  // one scale for both: the drop shows
+    range = std::max({range, std::abs(before->min), std::abs(before->max)});
   if (!(range > 0)) range = 1.0f;
-  upload_field(ui, *img, field);
+  if (ui.lock_range && ui.auto_range)
+    ImGui::TextDisabled("colour range locked through cycle %zu: +/-%.2e", snap.history.size() + 1, double(range));
+  upload_field(ui, *img, renderers.field);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float bar_w = 100;  // colourbar and its labels
-  const float side = std::max(50.0f, std::min(avail.x - bar_w, avail.y - 8));
+  const float bar_w = 100, gap = 8;  // colourbar and its labels; between the two pictures
+  const float label_h = before ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
+  const float slice_h = ui.show_slice ? std::max(90.0f, avail.y * 0.28f) : 0.0f;
+  const int panes = before ? 2 : 1;
+  const float side =
+      std::max(50.0f, std::min((avail.x - bar_w - gap * (panes - 1)) / panes, avail.y - 8 - label_h - slice_h));
   const std::array<float, 4> view = visible_part(ui);
-  const GLuint tex = field.render(int(side), int(side), true, -range, range, view.data());
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  // The offscreen texture's rows run bottom-up like the field's y: flip v so y points up.
-  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(tex)), ImVec2(side, side), ImVec2(0, 1),
-               ImVec2(1, 0));
-  hover_pan_zoom(ui, *img, p0, side, view);
-  if (zero) {
-    const char* note = "zero field: this correction starts from zero; its first sweep fills it";
-    const ImVec2 size = ImGui::CalcTextSize(note, nullptr, false, side - 16);
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 at(p0.x + std::max(8.0f, (side - size.x) / 2), p0.y + side / 2 - size.y / 2);
-    dl->AddRectFilled(ImVec2(at.x - 6, at.y - 4), ImVec2(at.x + size.x + 6, at.y + size.y + 4),
-                      IM_COL32(30, 30, 36, 230));
-    ImGui::SetCursorScreenPos(at);
-    ImGui::PushTextWrapPos(ImGui::GetCursorPos().x + side - 16);
-    ImGui::TextUnformatted(note);
-    ImGui::PopTextWrapPos();
-    return;
+  ImVec2 p0 = ImGui::GetCursorScreenPos();
+  if (before) {
+    const Trace& trace = *snap.cycle_trace;
+    const std::size_t op = std::size_t(snap.trace_position - 1);
+    const bool pre = trace[op].kind == OpKind::PreRelax;
+    ImGui::Text("before the %s-relaxation", pre ? "pre" : "post");
+    ImGui::SameLine(side + gap + ImGui::GetStyle().WindowPadding.x);
+    ImGui::Text("after %s", narrate(trace, op, snap.options.nu1, snap.options.nu2).c_str());
+    p0 = ImGui::GetCursorScreenPos();
+    renderers.before.upload(before->values, before->nx, before->ny, before->version);
+    draw_field(ui, renderers.before, p0, side, range, view);
+    if (before->min == 0.0f && before->max == 0.0f) zero_note(p0, side, "zero: a coarse correction starts from zero");
+    if (ui.show_slice) mark_slice(ui, before->ny, p0, side, view);
+    p0.x += side + gap;
   }
-  colourbar(p0, side, range);
-  if (ui.view.spectrum) fourier_inset(*img, p0, side, spectrum);
+  draw_field(ui, renderers.field, p0, side, range, view);
+  hover_pan_zoom(ui, *img, p0, side, view);
+  if (ui.show_slice) mark_slice(ui, img->ny, p0, side, view);
+  if (zero) {
+    zero_note(p0, side, "zero field: this correction starts from zero; its first sweep fills it");
+  } else {
+    colourbar(p0, side, range);
+    if (ui.view.spectrum) fourier_inset(*img, p0, side, renderers.spectrum);
+  }
+  if (ui.show_slice) {
+    ImGui::SetCursorScreenPos(ImVec2(ImGui::GetWindowPos().x + ImGui::GetStyle().WindowPadding.x, p0.y + side + 6));
+    slice_plot(ui, *img, before, range, ImVec2(avail.x, slice_h - 10));
+  }
 }
 
 void cycle_diagram_panel(UiState& ui, const Snapshot& snap) {
@@ -480,11 +760,25 @@ void cycle_diagram_panel(UiState& ui, const Snapshot& snap) {
     if (o.cycle.type == CycleType::Kappa) {  // Algorithm 3, the line just carried out marked
       const int current = algorithm3_line(*trace, op);
       const std::vector<std::string>& lines = algorithm3_lines();
-      for (std::size_t i = 0; i < lines.size(); ++i) {
-        if (int(i) == current)
-          ImGui::TextColored(ImVec4(0.55f, 1.0f, 0.55f, 1.0f), "> %s", lines[i].c_str());
+      // A short panel (1280 x 720, a large UI scale) shows the lines around the current one,
+      // so the diagram keeps at least 45% of the panel.
+      const float line_h = ImGui::GetTextLineHeightWithSpacing();
+      const float room = ImGui::GetContentRegionAvail().y * 0.55f;
+      const int fits = std::max(3, int(room / line_h));
+      int first = 0, last = int(lines.size()) - 1;
+      if (fits < int(lines.size())) {
+        const int around = (fits - 1) / 2;
+        first = std::clamp(current - around, 0, int(lines.size()) - fits);
+        last = first + fits - 1;
+      }
+      for (int i = first; i <= last; ++i) {
+        const bool cut = (i == first && first > 0) || (i == last && last < int(lines.size()) - 1);
+        if (i == current)
+          ImGui::TextColored(ImVec4(0.55f, 1.0f, 0.55f, 1.0f), "> %s", lines[std::size_t(i)].c_str());
+        else if (cut)
+          ImGui::TextDisabled("  ...");
         else
-          ImGui::TextDisabled("  %s", lines[i].c_str());
+          ImGui::TextDisabled("  %s", lines[std::size_t(i)].c_str());
       }
     }
   } else
@@ -550,10 +844,13 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
   const auto& h = snap.history;
   ImGui::TextWrapped("%s", convergence_line(snap).c_str());
   if (ImGui::Button("Pin this run")) pin_run(ui, snap);
+  tip(ui, "Keep this run's curve for comparison (labelled with the settings in which it differs)");
   ImGui::SameLine();
   if (ImGui::Button("Clear pins")) ui.pinned.clear();
+  tip(ui, "Remove the pinned curves");
   ImGui::SameLine();
   ImGui::Checkbox("x: seconds", &ui.x_in_seconds);
+  tip(ui, "Plot against the time the cycles took instead of the cycle count: what kappa tuning is about");
   // x of a record: its cycle, or the cycle time summed up to it.
   auto x_of = [&](const IterationRecord& r, double& seconds) {
     seconds += r.seconds;
@@ -636,10 +933,15 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
                         other->model.alpha > 0 ? c->model.alpha / other->model.alpha : 0.0);
   ImGui::SetNextItemWidth(120);
   ImGui::SliderInt("max levels", &ui.calibrate_levels, 5, 11);
+  tip(ui, "The largest level count Calibrate times (it times 3 .. this, kappa = 1, 2, 3, 4, W)");
   ImGui::SameLine();
   if (ImGui::Button("Calibrate") && !snap.calibrating) worker.calibrate(ui.calibrate_levels);
+  tip(ui, "Time cycles of this configuration and fit T = alpha launches + beta operations (the paper's model)");
   ImGui::SameLine();
   if (ImGui::Button("Sweep kappa") && !snap.sweeping) worker.sweep_kappa();
+  tip(ui,
+      "Solve to the tolerance with kappa = 1, 2, 3, 4 and W at these settings: measured total time beside "
+      "the model's prediction");
   kappa_sweep_table(snap);
 
   std::vector<Series> series;

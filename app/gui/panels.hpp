@@ -17,7 +17,12 @@ struct PanelRect {
 
 void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
-void field_panel(UiState& ui, const Snapshot& snap, FieldRenderer& field, FieldRenderer& spectrum);
+// The field panel's renderers: the field, the start of a relaxation phase beside it, and the
+// Fourier inset.
+struct FieldRenderers {
+  FieldRenderer field, before, spectrum;
+};
+void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers);
 // Keeps the current run for comparison in the convergence plot (at most six).
 void pin_run(UiState& ui, const Snapshot& snap);
 // Its legend in the plot: kappa, the settings in which it differs from `current`, and its

@@ -9,6 +9,7 @@
 
 #include "kcycle/enum_names.hpp"
 #include "kcycle/options_io.hpp"
+#include "lessons.hpp"
 #include "narration.hpp"
 #include "panels.hpp"
 
@@ -51,6 +52,51 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
       {"pause", [](Frame& f) { return f.worker.pause(), true; }},
       {"step", [](Frame& f) { return f.worker.step_cycle(), true; }},
       {"step-op", [](Frame& f) { return f.worker.step_operation(), true; }},
+      {"step-relax", [](Frame& f) { return f.worker.step_operation(SolverWorker::StepTo::Relaxation), true; }},
+      {"step-call", [](Frame& f) { return f.worker.step_operation(SolverWorker::StepTo::Call), true; }},
+      {"autoplay",
+       [](Frame& f) {
+         need(f.args, 1);
+         const double rate = number(f.args[0]);
+         if (!(rate >= 0 && rate <= 1000)) throw std::invalid_argument("autoplay takes 0 .. 1000 operations/s");
+         if (rate > 0) f.ui.autoplay_rate = float(rate);
+         f.worker.autoplay(rate);
+         return true;
+       }},
+      {"lesson",  // a teaching preset, as the Parameters panel's lesson combo applies it
+       [](Frame& f) {
+         need(f.args, 1);
+         const int k = int(number(f.args[0]));
+         if (k < 0 || std::size_t(k) >= lessons().size())
+           throw std::invalid_argument("lesson must be 0 .. " + std::to_string(lessons().size() - 1));
+         const Lesson& lesson = lessons()[std::size_t(k)];
+         f.ui.lesson = k;
+         f.ui.params = lesson.options;
+         f.ui.view = lesson.view;
+         f.ui.lock_range = lesson.lock_range;
+         f.worker.pause();
+         f.worker.set_view(f.ui.view);
+         f.runner.generation_ = f.worker.set_options(f.ui.params);
+         return true;
+       }},
+      {"print-tooltip",  // the tooltip of the control labelled ARGS (shown as if hovered)
+       [](Frame& f) {
+         need(f.args, 1);
+         std::string label;
+         for (const std::string& w : f.args) label += (label.empty() ? "" : " ") + w;
+         if (f.ui.tooltip_probe.empty()) {
+           f.ui.tooltip_probe = label;
+           f.ui.tooltip_found.clear();
+           f.runner.frames_left_ = 1;  // let one frame draw the panels with the probe set
+           return false;
+         }
+         const std::string found = f.ui.tooltip_found;
+         f.ui.tooltip_probe.clear();
+         if (found.empty()) throw std::invalid_argument("no tooltip for the control '" + label + "'");
+         std::printf("tooltip %s: %s\n", label.c_str(), found.c_str());
+         std::fflush(stdout);
+         return true;
+       }},
       {"reset", [](Frame& f) { return f.runner.generation_ = f.worker.reset(), true; }},
       {"pin",
        [](Frame& f) {
@@ -319,10 +365,22 @@ bool ScriptRunner::set(Frame& f) {
     f.ui.x_in_seconds = number(value) != 0;
   else if (name == "shapes")
     f.ui.show_shapes = number(value) != 0;
+  else if (name == "before-after")
+    view.before_after = number(value) != 0;
+  else if (name == "lock-range")
+    f.ui.lock_range = number(value) != 0;
+  else if (name == "slice")
+    f.ui.show_slice = number(value) != 0;
+  else if (name == "slice-y")
+    f.ui.slice_y = float(number(value));
+  else if (name == "average-minify")
+    f.ui.average_minify = number(value) != 0;
+  else if (name == "advanced")
+    f.ui.show_advanced = number(value) != 0;
   else
-    throw std::invalid_argument(
-        "unknown parameter " + name + " (solver options: " + option_keys() +
-        "; view: view-level, residual, follow, spectrum, speed, zoom, interop, x-seconds, shapes)");
+    throw std::invalid_argument("unknown parameter " + name + " (solver options: " + option_keys() +
+                                "; view: view-level, residual, follow, spectrum, speed, zoom, interop, x-seconds, "
+                                "shapes, before-after, lock-range, slice, slice-y, average-minify, advanced)");
   if (!(view == f.ui.view)) f.ui.view = view, f.worker.set_view(view);
   return true;
 }

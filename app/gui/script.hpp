@@ -6,7 +6,11 @@
 //   set NAME VALUE     any solver option, by the key the CLI and parameters files use
 //                      (kcycle/options_io.hpp: levels eps angle kappa smoother ...), or a view
 //                      setting: view-level residual follow spectrum speed zoom interop x-seconds shapes
-//   run | pause | step | step-op | reset | pin | calibrate N
+//                      before-after lock-range slice slice-y average-minify advanced
+//   run | pause | step | step-op | step-relax | step-call | reset | pin | calibrate N
+//   autoplay N         step by itself, N operations a second (0: stop, holding the operation)
+//   lesson K           teaching preset K (lessons.hpp), as the lesson combo applies it
+//   print-tooltip L    the tooltip of the control labelled L (fails if it has none)
 //   wait-cycles N      until the current run has done N cycles (timeout 120 s)
 //   wait-done          until the current run stops (converged, limit, ...)
 //   wait-calibrated    until a calibration is in use and none is running

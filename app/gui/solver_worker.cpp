@@ -79,7 +79,10 @@ void SolverWorker::run() {
 
 void SolverWorker::pause() {
   std::lock_guard lock(mutex_);
-  mode_ = Mode::Paused;
+  // Autoplay pauses where it is, inside the cycle, ready for the next single step.
+  mode_ = mode_ == Mode::Autoplay ? Mode::StepOperation : Mode::Paused;
+  pending_steps_ = 0;
+  step_to_ = StepTo::Operation;
   unpublished_ = true;
   wake_.notify_all();
 }
@@ -91,10 +94,22 @@ void SolverWorker::step_cycle() {
   wake_.notify_all();
 }
 
-void SolverWorker::step_operation() {
+void SolverWorker::step_operation(StepTo to) {
   std::lock_guard lock(mutex_);
   mode_ = Mode::StepOperation;
+  step_to_ = to;
   ++pending_steps_;
+  wake_.notify_all();
+}
+
+void SolverWorker::autoplay(double operations_per_second) {
+  std::lock_guard lock(mutex_);
+  autoplay_rate_ = std::max(0.0, operations_per_second);
+  // Stopping autoplay holds the cycle at the operation it reached.
+  mode_ = autoplay_rate_ > 0 ? Mode::Autoplay : Mode::StepOperation;
+  step_to_ = StepTo::Operation;
+  pending_steps_ = 0;
+  unpublished_ = true;
   wake_.notify_all();
 }
 
@@ -128,6 +143,8 @@ void SolverWorker::sweep_kappa() {
 void SolverWorker::set_calibration(std::shared_ptr<const Calibration> calibration) {
   std::lock_guard lock(mutex_);
   calibration_ = std::move(calibration);
+  unpublished_ = true;  // the idle worker shows it at once
+  wake_.notify_all();
 }
 
 std::shared_ptr<const Snapshot> SolverWorker::snapshot() const {
@@ -181,6 +198,7 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
     s->generation = running_generation_;
     s->options = options_;
     s->running = mode_ == Mode::Running;
+    s->autoplay = mode_ == Mode::Autoplay ? autoplay_rate_ : 0.0;
     s->calibration = calibration_;
     s->compare_calibration = compare_calibration_;
     s->calibrating = calibrating_;
@@ -199,6 +217,7 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
     s->backend_note = solver_->backend_note();
   }
   s->stepping = stepping;
+  if (stepping) s->phase_before = phase_before_;
   s->trace_position = trace_position;
   s->cycle_trace = last_trace_;
   if (solver_) {
@@ -264,7 +283,8 @@ SolverWorker::Work SolverWorker::next_work() {
       sweeping_ = work.sweep_kappa;
       return work;
     }
-    if (solver_ && solver_->running() && (mode_ == Mode::Running || pending_steps_ > 0)) return {};
+    if (solver_ && solver_->running() && (mode_ == Mode::Running || mode_ == Mode::Autoplay || pending_steps_ > 0))
+      return {};
     if (unpublished_) {
       unpublished_ = false;
       return {Work::Publish, {}, 0};
@@ -350,6 +370,8 @@ void SolverWorker::rebuild(const SolverOptions& options) {
   solver_.reset();
   history_ = {};
   last_trace_.reset();
+  phase_start_candidate_.reset();
+  phase_before_.reset();
   recent_seconds_.clear();
   error_.clear();
   try {
@@ -362,17 +384,56 @@ void SolverWorker::rebuild(const SolverOptions& options) {
   last_publish_ = Clock::now();
 }
 
+namespace {
+
+// Whether a step to `to` stops after operation e.
+bool stops_at(SolverWorker::StepTo to, const TraceEvent& e) {
+  switch (to) {
+    case SolverWorker::StepTo::Operation: return true;
+    case SolverWorker::StepTo::Relaxation: return e.kind == OpKind::PreRelax || e.kind == OpKind::PostRelax;
+    case SolverWorker::StepTo::Call: return e.kind == OpKind::Call;
+  }
+  return true;
+}
+
+// The first sweep of a relaxation phase: the operation before it is the call entry (pre) or
+// the prolongation (post) on the same level, never a sweep.
+bool starts_phase(const Trace& trace) {
+  const TraceEvent& e = trace.back();
+  if (e.kind != OpKind::PreRelax && e.kind != OpKind::PostRelax) return false;
+  return trace.size() < 2 || trace[trace.size() - 2].kind != e.kind;
+}
+
+}  // namespace
+
 void SolverWorker::hold_operation(const TraceEvent& e, const std::shared_ptr<Trace>& trace, int position,
                                   const ViewRequest& view) {
   std::unique_lock lock(mutex_);
   if (interrupted_locked()) throw CycleCancelled();
-  if (mode_ != Mode::StepOperation) return;  // "run" or "cycle" pressed meanwhile: go on
+  const Mode mode = mode_;
+  if (mode != Mode::StepOperation && mode != Mode::Autoplay) return;  // "run" or "cycle" pressed meanwhile: go on
+  const bool stop_here = mode == Mode::Autoplay || stops_at(step_to_, e);
   lock.unlock();
+  // Before/after: a relaxation phase starts from the field the call entry (pre-smoothing) or
+  // the prolongation (post-smoothing) just left on its level.
+  if (view.before_after) {
+    if (e.kind == OpKind::Call || e.kind == OpKind::Prolong)
+      phase_start_candidate_ = capture(e.level);
+    else if (starts_phase(*trace))
+      phase_before_ = phase_start_candidate_;
+  }
+  if (!stop_here) return;
   last_trace_ = std::make_shared<Trace>(*trace);
   publish(true, view.follow_cycle ? level_written(e) : view.level, position, true);
   lock.lock();
-  if (pending_steps_ > 0) --pending_steps_;
-  wake_.wait(lock, [&] { return interrupted_locked() || pending_steps_ > 0 || mode_ != Mode::StepOperation; });
+  if (mode == Mode::Autoplay) {  // wait out this operation's time slot, or a change of mode or rate
+    const double rate = autoplay_rate_;
+    wake_.wait_for(lock, std::chrono::duration<double>(1.0 / rate),
+                   [&] { return interrupted_locked() || mode_ != Mode::Autoplay || autoplay_rate_ != rate; });
+  } else {
+    if (pending_steps_ > 0) --pending_steps_;
+    wake_.wait(lock, [&] { return interrupted_locked() || pending_steps_ > 0 || mode_ != Mode::StepOperation; });
+  }
   if (interrupted_locked()) throw CycleCancelled();
 }
 
@@ -392,7 +453,8 @@ void SolverWorker::iterate() {
   int position = 0;
   // Only a cycle stepped operation by operation is watched; every other one runs unobserved.
   OpObserver watch;
-  if (mode == Mode::StepOperation) watch = [&](const TraceEvent& e) { hold_operation(e, trace, ++position, view); };
+  if (mode == Mode::StepOperation || mode == Mode::Autoplay)
+    watch = [&](const TraceEvent& e) { hold_operation(e, trace, ++position, view); };
   const auto t0 = Clock::now();
   try {
     history_.push_back(solver_->step({trace.get(), &watch, stop}));
@@ -404,7 +466,10 @@ void SolverWorker::iterate() {
   last_trace_ = trace;
   {
     std::lock_guard lock(mutex_);
-    if ((mode_ == Mode::StepCycle || mode_ == Mode::StepOperation) && pending_steps_ > 0) --pending_steps_;
+    // The cycle's end is a step of its own, except for a step on to the next sweep or call,
+    // which goes on into the next cycle.
+    const bool ends_step = mode_ == Mode::StepCycle || (mode_ == Mode::StepOperation && step_to_ == StepTo::Operation);
+    if (ends_step && pending_steps_ > 0) --pending_steps_;
   }
   const bool due =
       Clock::now() - last_publish_ > std::chrono::milliseconds(15) || mode != Mode::Running || !solver_->running();

@@ -48,10 +48,14 @@ struct Snapshot {
   SharedHistory history;                               // shares its full blocks with earlier snapshots
   double initial_error = NAN, initial_residual = NAN;  // of the initial guess (cycle 0)
   std::shared_ptr<const FieldImage> field;
+  // While stepping with ViewRequest::before_after: the level as it was before the relaxation
+  // phase under way (or just finished) began, for a side-by-side "before | after".
+  std::shared_ptr<const FieldImage> phase_before;
   std::shared_ptr<const Trace> cycle_trace;  // the last cycle executed (partial while stepping)
   int trace_position = -1;                   // operations done in the current cycle (stepping)
   bool running = false;
   bool stepping = false;         // paused inside a cycle, waiting for "next op"
+  double autoplay = 0;           // operations per second while autoplaying, else 0
   double seconds_per_cycle = 0;  // median of the recent cycles
   std::shared_ptr<const Calibration> calibration;
   std::shared_ptr<const Calibration> compare_calibration;  // the previous one, of another backend
@@ -72,6 +76,7 @@ struct ViewRequest {
   bool residual = false;
   bool follow_cycle = true;  // while stepping, show the level the operation touched
   bool spectrum = true;
+  bool before_after = false;  // while stepping, keep each relaxation phase's starting field
   friend bool operator==(const ViewRequest&, const ViewRequest&) = default;
 };
 
@@ -89,7 +94,12 @@ class SolverWorker {
   void run();
   void pause();
   void step_cycle();
-  void step_operation();
+  // One step of a cycle watched operation by operation: the next operation, or on to the
+  // next relaxation sweep or the next recursive call (possibly in the next cycle).
+  enum class StepTo { Operation, Relaxation, Call };
+  void step_operation(StepTo to = StepTo::Operation);
+  // Steps on by itself, `operations_per_second` operations a second (0: stops, paused).
+  void autoplay(double operations_per_second);
   std::uint64_t reset();
   void set_speed(double cycles_per_second);  // 0: as fast as possible
   void calibrate(int max_levels);            // runs the timing sweep in the worker
@@ -101,7 +111,7 @@ class SolverWorker {
   void keep_device_images(bool on) { device_images_ = on; }
 
  private:
-  enum class Mode { Paused, Running, StepCycle, StepOperation };
+  enum class Mode { Paused, Running, StepCycle, StepOperation, Autoplay };
   // What the loop does next: stop, rebuild the solve (after a calibration sweep if one was
   // asked for), or run one iteration.
   struct Work {
@@ -133,6 +143,8 @@ class SolverWorker {
   ViewRequest view_;
   Mode mode_;
   int pending_steps_ = 0;
+  StepTo step_to_ = StepTo::Operation;
+  double autoplay_rate_ = 0;
   // The UI's last snapshot is older than the state (a throttled publish, a pause or a step
   // asked for): the idle worker publishes once more, so a paused solve says it is paused.
   bool unpublished_ = false;
@@ -162,6 +174,9 @@ class SolverWorker {
   std::chrono::steady_clock::time_point last_publish_;
   std::string error_;
   std::shared_ptr<const Trace> last_trace_;
+  // Before/after: the level written by the last call entry or prolongation (the field a
+  // relaxation phase starts from) and, once that phase began, its starting field.
+  std::shared_ptr<const FieldImage> phase_start_candidate_, phase_before_;
   std::vector<double> recent_seconds_;
   std::uint64_t field_version_ = 0;
   std::uint64_t running_generation_ = 0;

@@ -1,6 +1,7 @@
 #pragma once
 // What the panels edit and remember between frames. The solver's state is not here: the
 // panels read it from the worker's latest Snapshot.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,21 @@ struct UiState {
   ViewRequest view;
   bool auto_range = true;
   float fixed_range = 1.0f;
+  // Lock: each level keeps the range it had when first shown in the cycle, so the colours
+  // fade as the cycle reduces the error instead of being rescaled at every step.
+  bool lock_range = false;
+  std::vector<float> locked_ranges;  // by level, for the cycle below
+  std::uint64_t locked_generation = ~std::uint64_t(0);
+  std::size_t locked_cycle = 0;
+  bool show_slice = false;     // a 1D slice across the field, under it
+  float slice_y = 0.5f;        // its row, as y in (0, 1)
+  bool average_minify = true;  // grids larger than the panel: average points, not pick every k-th
+  float autoplay_rate = 4.0f;  // operations per second when autoplay is switched on
+  bool show_advanced = true;   // the time panel and the expert parameters
+  int lesson = -1;             // the teaching preset whose hint is shown (lessons.hpp), or none
+  // The script's print-tooltip: the control whose tooltip the next frame shows without a
+  // mouse, and what that tooltip said.
+  std::string tooltip_probe, tooltip_found;
   float zoom = 1.0f;
   float pan[2] = {0.0f, 0.0f};  // centre of the view in field coordinates [0,1]
   float speed = 0.0f;           // cycles per second; 0 = unlimited

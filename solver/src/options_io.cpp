@@ -155,7 +155,9 @@ std::vector<OptionSpec> make_specs() {
        "norms in double; the stand-alone cycle then runs as iterative refinement (CPU backend)",
        false, true, [](O& o, std::string_view t) { return read_enum(t, o.precision); },
        [](const O& o) { return std::string(enum_name(o.precision)); }},
-      {"problem", "0 or 1", "0: zero rhs, random guess, stop on error; 1: manufactured solution, stop on residual",
+      {"problem", "0, 1 or 2",
+       "0: zero rhs, random guess in [0,1), stop on error; 1: manufactured solution, stop on residual; "
+       "2: as 0 with a zero-mean guess in [-1,1)",
        false, true, [](O& o, std::string_view t) { return read_enum(t, o.problem); },
        [](const O& o) { return std::string(enum_name(o.problem)); }},
       {"tol", "a finite number", "Stop when the monitored norm drops by this factor", false, true,

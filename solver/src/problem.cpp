@@ -24,6 +24,19 @@ DiscreteProblem random_error_problem(GridShape shape, std::uint64_t seed) {
   return p;
 }
 
+DiscreteProblem zero_mean_random_error_problem(GridShape shape, std::uint64_t seed) {
+  DiscreteProblem p = random_error_problem(shape, seed);
+  p.description = "zero right-hand side and boundary, zero-mean random initial guess";
+  Field& v = p.initial_guess;
+  double sum = 0;
+  for (int j = 1; j <= shape.ny; ++j)
+    for (int i = 1; i <= shape.nx; ++i) sum += 2 * v(i, j) - 1;
+  const double mean = sum / double(shape.unknowns());
+  for (int j = 1; j <= shape.ny; ++j)
+    for (int i = 1; i <= shape.nx; ++i) v(i, j) = 2 * v(i, j) - 1 - mean;
+  return p;
+}
+
 DiscreteProblem manufactured_problem(GridShape shape, const DiffusionTensor& K) {
   const double pi = std::numbers::pi;
   // u = sin(pi x) sin(2 pi y); f = -kxx u_xx - kyy u_yy - 2 kxy u_xy.

@@ -43,9 +43,12 @@ MultigridSettings multigrid_settings(const SolverOptions& o) {
 DiscreteProblem make_problem(const SolverOptions& o) {
   validate(o);
   const GridShape fine = level_shape(o.levels, 1, o.coarsening);
-  return o.problem == ProblemKind::RandomError
-             ? random_error_problem(fine, o.seed)
-             : manufactured_problem(fine, rotated_anisotropic_tensor(o.eps, o.angle_degrees));
+  switch (o.problem) {
+    case ProblemKind::RandomError: return random_error_problem(fine, o.seed);
+    case ProblemKind::ZeroMeanRandomError: return zero_mean_random_error_problem(fine, o.seed);
+    case ProblemKind::Manufactured: break;
+  }
+  return manufactured_problem(fine, rotated_anisotropic_tensor(o.eps, o.angle_degrees));
 }
 
 double resolve_omega(const SolverOptions& o) {

@@ -29,6 +29,10 @@ using GridFunction = std::function<double(double x, double y)>;
 // the iterate, and the solve stops on its L2 norm.
 DiscreteProblem random_error_problem(GridShape shape, std::uint64_t seed);
 
+// Problem 0 with the guess mapped to [-1,1) and its mean removed: the error has both signs
+// from the start, so a diverging colour map shows all of it (the visualizer's teaching start).
+DiscreteProblem zero_mean_random_error_problem(GridShape shape, std::uint64_t seed);
+
 // Problem 1: the smooth solution u = sin(pi x) sin(2 pi y) of -div(K grad u) = f with the
 // rotated anisotropic tensor, zero initial guess; stops on the residual.
 DiscreteProblem manufactured_problem(GridShape shape, const DiffusionTensor& K);

@@ -1,0 +1,86 @@
+#include "calibration_cache.hpp"
+
+#include <cstdlib>
+
+#include "kcycle/execution_target.hpp"
+#include "kcycle/solve.hpp"
+
+namespace kcycle::gui {
+
+namespace {
+
+constexpr int kAutoCalibrationLevels = 8;  // a few seconds on one core
+
+// The backend as calibrations name it (Calibration::backend).
+std::string backend_name(const Snapshot& snap) {
+  return snap.backend == "cuda" ? (snap.options.cuda_graphs ? "cuda+graphs" : "cuda") : snap.backend;
+}
+
+}  // namespace
+
+std::filesystem::path default_cache_dir() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const std::filesystem::path base =
+      xdg && *xdg ? std::filesystem::path(xdg) : std::filesystem::path(home ? home : ".") / ".cache";
+  return base / "kcycle";
+}
+
+CalibrationCache::CalibrationCache(std::filesystem::path dir, bool auto_calibrate)
+    : dir_(std::move(dir)), auto_calibrate_(auto_calibrate) {}
+
+std::filesystem::path CalibrationCache::file_for(const std::string& smoother, const std::string& coarsening,
+                                                 const std::string& backend, int threads, bool fused) const {
+  std::string name = "calibration-" + smoother + "-" + coarsening + "-" + backend + "-" + std::to_string(threads) +
+                     "t" + (fused ? "-fused" : "") + ".json";
+  for (char& c : name)
+    if (c == '/' || c == ' ') c = '_';
+  return dir_ / name;
+}
+
+void CalibrationCache::update(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
+  if (snap.calibrating || snap.backend.empty() || !snap.error.empty()) return;
+  // A calibration made (or loaded from a file) since the last frame: keep it for next time.
+  if (snap.calibration && snap.calibration != seen_) {
+    seen_ = snap.calibration;
+    const Calibration& c = *snap.calibration;
+    const std::filesystem::path file = file_for(c.smoother, c.coarsening, c.backend, c.threads, c.fused);
+    if (!tried_.count(file.string())) {
+      try {
+        std::filesystem::create_directories(dir_);
+        save_calibration(c, file.string());
+        tried_.insert(file.string());
+      } catch (const std::exception& e) {
+        ui.notice = std::string("calibration not cached: ") + e.what();
+      }
+    }
+  }
+  const MultigridSettings as_run = as_run_on(multigrid_settings(snap.options), snap.options.backend);
+  const std::string backend = backend_name(snap);
+  if (snap.calibration && calibration_mismatch(*snap.calibration, as_run, backend, snap.threads).empty()) return;
+  // Nothing in use fits this configuration: a cached calibration that does, or at the first
+  // start a quick one made now.
+  const std::filesystem::path file =
+      file_for(std::string(to_string(as_run.smoother)), std::string(to_string(as_run.coarsening)), backend,
+               snap.threads, as_run.fuses_any());
+  if (!tried_.count(file.string()) && std::filesystem::exists(file)) {
+    tried_.insert(file.string());
+    try {
+      auto loaded = std::make_shared<const Calibration>(load_calibration(file.string()));
+      seen_ = loaded;
+      worker.set_calibration(loaded);
+      ui.notice = "calibration from the cache: " + file.string();
+    } catch (const std::exception& e) {
+      ui.notice = std::string("cached calibration unreadable: ") + e.what();
+    }
+    return;
+  }
+  if (auto_calibrate_ && !auto_calibrated_) {
+    auto_calibrated_ = true;
+    worker.calibrate(kAutoCalibrationLevels);
+    ui.notice = "first start: timing this configuration in the background (levels 3.." +
+                std::to_string(kAutoCalibrationLevels) + "), kept in " + dir_.string();
+  }
+}
+
+}  // namespace kcycle::gui

@@ -1,0 +1,23 @@
+#pragma once
+// Teaching presets: a problem, a cycle and a view chosen to show one idea, with what to do
+// and what to look for. Each starts paused on a zero-mean random error (problem 2), so the
+// whole error is visible in the diverging map before the first sweep.
+#include <string>
+#include <vector>
+
+#include "kcycle/solver_options.hpp"
+#include "solver_worker.hpp"
+
+namespace kcycle::gui {
+
+struct Lesson {
+  std::string name;
+  std::string what_to_do;  // shown in the Controls panel while the lesson's settings hold
+  SolverOptions options;
+  ViewRequest view;
+  bool lock_range = true;  // colour range fixed through each cycle: the drop is visible
+};
+
+const std::vector<Lesson>& lessons();
+
+}  // namespace kcycle::gui
