@@ -110,9 +110,12 @@ void preset_combo(SolverOptions& o) {
 }
 
 // A control's tooltip, after a short hover; or at once when the script probes that control
-// (print-tooltip: scripted runs have no mouse).
-void tip(UiState& ui, const char* text) {
-  const bool probed = !ui.tooltip_probe.empty() && ImGui::GetItemID() == ImGui::GetID(ui.tooltip_probe.c_str());
+// (print-tooltip: scripted runs have no mouse). A composite control (InputInt: a group whose
+// last item is its "+" button) names its label.
+void tip(UiState& ui, const char* text, const char* group_label = nullptr) {
+  const bool probed =
+      !ui.tooltip_probe.empty() &&
+      (group_label ? ui.tooltip_probe == group_label : ImGui::GetItemID() == ImGui::GetID(ui.tooltip_probe.c_str()));
   if (probed) ui.tooltip_found = text;
   if (!probed && !(ImGui::IsItemHovered() && GImGui->HoveredIdTimer > 0.35f)) return;
   ImGui::BeginTooltip();
@@ -196,7 +199,7 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
       "solution; 2: as 0 with a zero-mean start, so both colours show");
   int seed = int(o.seed);
   if (ImGui::InputInt("seed", &seed)) o.seed = std::uint64_t(std::max(seed, 0));
-  tip(ui, "Seed of the random start (problems 0 and 2): the same seed gives the same start");
+  tip(ui, "Seed of the random start (problems 0 and 2): the same seed gives the same start", "seed");
 
   section("cycle");
   // kappa = 1 .. levels, where kappa >= levels is the W-cycle.
@@ -761,9 +764,9 @@ void cycle_diagram_panel(UiState& ui, const Snapshot& snap) {
       const int current = algorithm3_line(*trace, op);
       const std::vector<std::string>& lines = algorithm3_lines();
       // A short panel (1280 x 720, a large UI scale) shows the lines around the current one,
-      // so the diagram keeps at least 45% of the panel.
+      // so the diagram keeps at least 35% of the panel.
       const float line_h = ImGui::GetTextLineHeightWithSpacing();
-      const float room = ImGui::GetContentRegionAvail().y * 0.55f;
+      const float room = ImGui::GetContentRegionAvail().y * 0.65f;
       const int fits = std::max(3, int(room / line_h));
       int first = 0, last = int(lines.size()) - 1;
       if (fits < int(lines.size())) {

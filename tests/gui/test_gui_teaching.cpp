@@ -1,0 +1,307 @@
+// The visualizer as a teaching tool, as a person sees it under Xvfb: stepping to the next
+// relaxation or call and autoplay, before | after a relaxation phase, the colour range locked
+// through a cycle, the 1D slice, averaging minification, the Fourier inset's axes, lessons,
+// the paused start, tooltips and the calibration cache.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "gui_harness.hpp"
+
+namespace {
+
+using namespace kcycle::gui_testing;
+
+// The narration lines `describe` printed, in order.
+std::vector<std::string> narrations(const std::string& out) {
+  std::vector<std::string> lines;
+  const std::regex re("narration: operation \\d+: ([^\\n]*)");
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), re); it != std::sregex_iterator(); ++it)
+    lines.push_back((*it)[1]);
+  return lines;
+}
+
+// Mean distance of the pixels in r from the colour map's neutral grey (zero).
+double colourfulness(const Image& img, Rect r) {
+  double sum = 0;
+  for (int y = r.y; y < r.y + r.h; ++y)
+    for (int x = r.x; x < r.x + r.w; ++x)
+      for (int c = 0; c < 3; ++c) sum += std::abs(int(img.at(x, y)[c]) - 221);
+  return sum / (3.0 * r.w * r.h);
+}
+
+TEST(GuiTeaching, StepsToTheNextRelaxationOrCallAndAutoplays) {
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\nset kappa 3\nwait-cycles 0\n"
+                    "step-relax\nwait-operation 2\ndescribe\n"
+                    "step-call\nwait-operation 6\ndescribe\n"
+                    "step-relax\nwait-operation 7\ndescribe\n"
+                    "autoplay 40\nwait-operation 20\nprint-text\nautoplay 0\nwait-ms 300\nprint-stepping\n"
+                    "step-op\nwait-ms 300\nprint-stepping\n",
+                    &out, 1900, "--start paused"),
+            0)
+      << out;
+  const std::vector<std::string> said = narrations(out);
+  ASSERT_EQ(said.size(), 3u) << out;
+  EXPECT_EQ(said[0], "pre-relax 1/2 on level 1");
+  EXPECT_EQ(said[1], "recursive call on level 2 with kappa=3");
+  EXPECT_EQ(said[2], "pre-relax 1/2 on level 2");
+  const std::vector<std::string> texts = shown_texts(out);
+  ASSERT_EQ(texts.size(), 1u);
+  EXPECT_TRUE(shows(texts[0], "autoplay, 40.0 operations/s")) << texts[0];
+  // Autoplay stopped holds the operation it reached; one more step goes one further.
+  const std::regex at("stepping: operation (\\d+) is");
+  std::vector<int> positions;
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), at); it != std::sregex_iterator(); ++it)
+    positions.push_back(std::stoi((*it)[1]));
+  ASSERT_EQ(positions.size(), 2u) << out;
+  EXPECT_GE(positions[0], 20);
+  EXPECT_EQ(positions[1], positions[0] + 1);
+}
+
+TEST(GuiTeaching, ARelaxationPhaseIsShownBeforeAndAfterSideBySide) {
+  const std::string shot = temp("before_after.png"), layout = temp("before_after.json");
+  std::string out;
+  // Lesson 0: Poisson, zero-mean random start, before | after on.
+  ASSERT_EQ(run_gui("lesson 0\nwait-cycles 0\nstep-relax\nstep-relax\nwait-operation 3\nframes 3\nprint-text\n"
+                    "screenshot " +
+                        shot + "\nlayout " + layout + "\nstep-op\nwait-operation 4\nframes 3\nprint-text\n",
+                    &out),
+            0)
+      << out;
+  const std::vector<std::string> texts = shown_texts(out);
+  ASSERT_EQ(texts.size(), 2u);
+  EXPECT_TRUE(shows(texts[0], "before the pre-relaxation")) << texts[0];
+  EXPECT_TRUE(shows(texts[0], "after pre-relax 2/2 on level 1")) << texts[0];
+  EXPECT_FALSE(shows(texts[1], "before the pre-relaxation")) << "the restriction ends the phase: one picture\n"
+                                                             << texts[1];
+  const Image img = load_png(shot);
+  ASSERT_GT(img.w, 0);
+  const Rect field = panel(layout, "Error field");
+  // Two squares of side about (w - 108) / 2 below three text lines; compare their lower
+  // halves (the Fourier inset sits at the upper right of the right one).
+  const int side = std::min((field.w - 116) / 2, field.h - 100);
+  const Rect left{field.x + 12, field.y + 100 + side / 2, side - 20, side / 2 - 40};
+  const Rect right{field.x + 12 + side + 8, field.y + 100 + side / 2, side - 20, side / 2 - 40};
+  const double before = colourfulness(img, left), after = colourfulness(img, right);
+  EXPECT_GT(before, 1.5 * after) << "two Jacobi sweeps damp the random start's rough error: before " << before
+                                 << ", after " << after;
+  EXPECT_GT(after, 3.0) << "the after picture is drawn (not blank)";
+}
+
+TEST(GuiTeaching, TheColourRangeCanBeLockedThroughACycle) {
+  // Locked: level 1 keeps the range it had at the cycle's start while the sweeps shrink the
+  // error; unlocked, the colour bar rescales at every sweep.
+  auto ranges = [](bool lock) {
+    std::string out;
+    const std::string lock_line = std::string("set lock-range ") + (lock ? "1" : "0") + "\n";
+    EXPECT_EQ(run_gui("set levels 6\nset problem 2\n" + lock_line +
+                          "wait-cycles 0\nstep-op\nwait-operation 1\nframes 3\nprint-text\nstep-relax\nstep-relax\n"
+                          "wait-operation 3\nframes 3\nprint-text\n",
+                      &out, 1900, "--start paused"),
+              0)
+        << out;
+    std::vector<std::string> tops;
+    for (const std::string& t : shown_texts(out)) {
+      std::smatch m;  // the colour bar's upper label, the first "+d.de+xx" after the field's title
+      const std::size_t at = t.find("error u - u* on level 1");
+      const std::string rest = at == std::string::npos ? "" : t.substr(at);
+      tops.push_back(std::regex_search(rest, m, std::regex("\\n(\\+\\d\\.\\de[+-]\\d\\d)\\n")) ? m[1].str() : "");
+    }
+    return tops;
+  };
+  const std::vector<std::string> locked = ranges(true), free = ranges(false);
+  ASSERT_EQ(locked.size(), 2u);
+  ASSERT_EQ(free.size(), 2u);
+  EXPECT_FALSE(locked[0].empty());
+  EXPECT_EQ(locked[0], locked[1]) << "locked through the cycle";
+  EXPECT_EQ(free[0], locked[0]) << "the same start";
+  EXPECT_NE(free[1], free[0]) << "auto range follows the shrinking error";
+}
+
+TEST(GuiTeaching, ASliceAcrossTheFieldIsPlottedAndMarked) {
+  const std::string with = temp("slice1.png"), without = temp("slice0.png"), layout = temp("slice.json");
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 6\nset problem 2\nwait-cycles 0\nframes 3\nscreenshot " + without +
+                        "\nset slice 1\nset slice-y 0.3\nframes 3\nscreenshot " + with + "\nlayout " + layout + "\n",
+                    &out, 1900, "--start paused"),
+            0)
+      << out;
+  const Image a = load_png(without), b = load_png(with);
+  ASSERT_GT(a.w, 0);
+  ASSERT_GT(b.w, 0);
+  const Rect field = panel(layout, "Error field");
+  auto yellow = [](const unsigned char* p) { return p[0] > 235 && p[1] > 235 && p[2] > 50 && p[2] < 110; };
+  auto count = [&](const Image& img) {
+    int n = 0;
+    for (int y = field.y; y < field.y + field.h; ++y)
+      for (int x = field.x; x < field.x + field.w; ++x) n += yellow(img.at(x, y));
+    return n;
+  };
+  EXPECT_LT(count(a), 20) << "no slice, no yellow line";
+  EXPECT_GT(count(b), 300) << "the slice's row on the field and its plot under it";
+}
+
+TEST(GuiTeaching, AGridLargerThanThePanelIsAveragedNotSampled) {
+  // 1023 x 1023 zero-mean random points on about 500 pixels: averaging shows the mean (grey),
+  // nearest-point sampling shows full-range noise.
+  const std::string avg = temp("minify_avg.png"), nearest = temp("minify_nearest.png"), layout = temp("minify.json");
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 10\nset problem 2\nset spectrum 0\nwait-cycles 0\nframes 3\nscreenshot " + avg +
+                        "\nlayout " + layout + "\nset average-minify 0\nframes 3\nscreenshot " + nearest + "\n",
+                    &out, 1900, "--start paused"),
+            0)
+      << out;
+  const Image a = load_png(avg), n = load_png(nearest);
+  ASSERT_GT(a.w, 0);
+  ASSERT_GT(n.w, 0);
+  const Rect field = panel(layout, "Error field");
+  const Rect inside{field.x + 40, field.y + 80, 300, 300};
+  const double averaged = colourfulness(a, inside), sampled = colourfulness(n, inside);
+  EXPECT_LT(averaged, 0.5 * sampled) << "averaged " << averaged << ", sampled " << sampled;
+}
+
+TEST(GuiTeaching, TheFourierInsetHasAxes) {
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 6\nwait-cycles 0\nframes 3\nprint-text\n", &out, 1900, "--start paused"), 0) << out;
+  const std::vector<std::string> texts = shown_texts(out);
+  ASSERT_EQ(texts.size(), 1u);
+  EXPECT_TRUE(shows(texts[0], "Fourier inset: k = 1..63 (x), l = 1..63 (y), log |c_kl| over 8 decades")) << texts[0];
+}
+
+TEST(GuiTeaching, APersonStartsPausedOnTheInitialErrorWithAHint) {
+  std::string out;
+  ASSERT_EQ(run_gui("wait-cycles 0\nwait-ms 500\nprint-text\nprint-summary\n", &out, 1900, "--start paused"), 0) << out;
+  const std::vector<std::string> texts = shown_texts(out);
+  ASSERT_EQ(texts.size(), 1u);
+  EXPECT_TRUE(shows(texts[0], "Paused on the initial error (cycle 0). Press Operation")) << texts[0];
+  EXPECT_TRUE(shows(texts[0], "paused, no cycle done yet")) << texts[0];
+  EXPECT_EQ(out.find("last cycle:"), std::string::npos) << "no cycle ran: " << out;
+}
+
+TEST(GuiTeaching, EachLessonSetsItsProblemStartsPausedAndSaysWhatToDo) {
+  struct Expect {
+    int lesson;
+    const char* smoother;
+    const char* coarsening;
+  };
+  const Expect lessons[] = {{0, "damped Jacobi", "full"},
+                            {1, "damped Jacobi", "full"},
+                            {2, "alternating", "full"},
+                            {3, "x-line", "semi"},
+                            {4, "damped Jacobi", "full"}};
+  std::string script;
+  for (const Expect& e : lessons)
+    script += "lesson " + std::to_string(e.lesson) + "\nwait-cycles 0\nwait-ms 200\nframes 2\nprint-text\n";
+  std::string out;
+  ASSERT_EQ(run_gui(script, &out, 1900, "--start paused"), 0) << out;
+  const std::vector<std::string> texts = shown_texts(out);
+  ASSERT_EQ(texts.size(), 5u);
+  for (std::size_t k = 0; k < texts.size(); ++k) {
+    const std::string& t = texts[k];
+    EXPECT_TRUE(shows(t, "Lesson: ")) << t;
+    EXPECT_TRUE(shows(t, "Paused on the initial error")) << "lesson " << k << " starts paused\n" << t;
+    EXPECT_TRUE(shows(t, lessons[k].smoother)) << t;
+    EXPECT_TRUE(shows(t, lessons[k].coarsening)) << t;
+    if (k < 4) EXPECT_TRUE(shows(t, "2: zero-mean random error")) << "teaching presets start zero-mean\n" << t;
+  }
+}
+
+TEST(GuiTeaching, EveryControlHasATooltip) {
+  const std::vector<std::string> controls = {"lesson",
+                                             "preset",
+                                             "epsilon",
+                                             "angle (deg)",
+                                             "levels",
+                                             "problem",
+                                             "seed",
+                                             "kappa",
+                                             "smoother",
+                                             "nu1 (pre)",
+                                             "nu2 (post)",
+                                             "omega",
+                                             "coarsening",
+                                             "coarse operator",
+                                             "symmetric smoothing",
+                                             "solver",
+                                             "precision",
+                                             "backend",
+                                             "fused passes (unwatched cycles)",
+                                             "tolerance",
+                                             "Run",
+                                             "Reset",
+                                             "Cycle",
+                                             "Operation",
+                                             "Relaxation",
+                                             "Call",
+                                             "autoplay",
+                                             "operations/s",
+                                             "cycles/s",
+                                             "level shown",
+                                             "follow the cycle when stepping",
+                                             "before | after relaxation",
+                                             "residual instead of error",
+                                             "Fourier inset",
+                                             "1D slice",
+                                             "at y",
+                                             "auto range",
+                                             "lock for the cycle",
+                                             "zoom",
+                                             "average when minifying",
+                                             "cycle shapes",
+                                             "advanced",
+                                             "UI scale",
+                                             "Screenshot",
+                                             "History CSV",
+                                             "Parameters",
+                                             "Pin this run",
+                                             "Clear pins",
+                                             "x: seconds",
+                                             "max levels",
+                                             "Calibrate",
+                                             "Sweep kappa"};
+  std::string script = "wait-cycles 0\nset slice 1\n";
+  for (const std::string& c : controls) script += "print-tooltip " + c + "\n";
+  std::string out;
+  ASSERT_EQ(run_gui(script, &out, 1900, "--start paused"), 0) << out;
+  for (const std::string& c : controls) EXPECT_TRUE(shows(out, "tooltip " + c + ": ")) << c;
+  EXPECT_TRUE(shows(out, "tooltip kappa: The cycle counter")) << out;
+}
+
+TEST(GuiTeaching, HidingTheAdvancedPanelsLeavesTheEssentials) {
+  std::string out;
+  ASSERT_EQ(run_gui("wait-cycles 0\nset advanced 0\nframes 3\nprint-text\n", &out, 1900, "--start paused"), 0) << out;
+  const std::vector<std::string> texts = shown_texts(out);
+  ASSERT_EQ(texts.size(), 1u);
+  for (const char* hidden : {"Calibrate", "precision", "coarse operator", "cpu (OpenMP)"})
+    EXPECT_FALSE(shows(texts[0], hidden)) << hidden;
+  for (const char* kept : {"kappa", "smoother", "Operation", "error u - u*", "Pin this run"})
+    EXPECT_TRUE(shows(texts[0], kept)) << kept;
+}
+
+TEST(GuiTeaching, TheFirstStartCalibratesInTheBackgroundAndTheNextLoadsTheCache) {
+  const std::string cache = temp("cache_dir");
+  std::filesystem::remove_all(cache);
+  const std::string args = "--start paused --auto-calibrate on --cache-dir " + cache;
+  std::string first, second;
+  ASSERT_EQ(run_gui("set levels 6\nwait-calibrated\nframes 3\nprint-text\n", &first, 1900, args), 0) << first;
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(cache)) files.push_back(entry.path().filename());
+  ASSERT_EQ(files.size(), 1u);
+  EXPECT_TRUE(shows(files[0], "calibration-jacobi-full-cpu-")) << files[0];
+  const std::vector<std::string> t1 = shown_texts(first);
+  ASSERT_EQ(t1.size(), 1u);
+  EXPECT_TRUE(shows(t1[0], "model T = a L + b W")) << t1[0];
+  EXPECT_FALSE(shows(t1[0], "does not match")) << t1[0];
+
+  ASSERT_EQ(run_gui("set levels 6\nwait-calibrated\nframes 3\nprint-text\n", &second, 1900, args), 0) << second;
+  const std::vector<std::string> t2 = shown_texts(second);
+  ASSERT_EQ(t2.size(), 1u);
+  EXPECT_TRUE(shows(t2[0], "calibration from the cache")) << t2[0];
+  EXPECT_FALSE(shows(t2[0], "calibrating")) << "nothing timed again\n" << t2[0];
+}
+
+}  // namespace
