@@ -35,7 +35,9 @@ void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace
     }
   }
 
-  const float left = 58, right = 12, top = 14, bottom = 14;
+  // The UI scale (a projector) enlarges markers, lines and margins with the text.
+  const float scale = ImGui::GetIO().FontGlobalScale;
+  const float left = 58 * scale, right = 12, top = 14 * scale, bottom = 14 * scale;
   const float dx = (avail.x - left - right) / float(std::max<std::size_t>(nodes.size() - 1, 1));
   const float dy = (avail.y - top - bottom) / float(std::max(n - 1, 1));
   auto pos = [&](std::size_t k) {
@@ -60,8 +62,8 @@ void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace
     dl->AddText(ImVec2(origin.x + 2, y - text_h / 2), IM_COL32(170, 170, 180, 255), label);
   }
   for (std::size_t k = 0; k + 1 < nodes.size(); ++k)
-    dl->AddLine(pos(k), pos(k + 1), shade(IM_COL32(150, 150, 160, 255), nodes[k + 1].first_event < done), 1.5f);
-  const float r = std::clamp(dx * 0.26f, 2.5f, 6.0f);  // neighbouring X's stay apart
+    dl->AddLine(pos(k), pos(k + 1), shade(IM_COL32(150, 150, 160, 255), nodes[k + 1].first_event < done), 1.5f * scale);
+  const float r = std::clamp(dx * 0.26f, 2.5f, 6.0f * scale);  // neighbouring X's stay apart
   if (current_op >= 0 && std::size_t(current_op) < plan.size()) {
     // The operation just done, on the level it wrote (the level the field shows).
     const std::size_t op = std::size_t(current_op);
@@ -73,19 +75,19 @@ void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace
     const bool transfer = e.kind == OpKind::Restrict || e.kind == OpKind::ZeroCoarse || e.kind == OpKind::Prolong;
     if (transfer && k + 1 < nodes.size()) ++k;
     const float y = origin.y + top + dy * float(level_written(e) - 1);
-    dl->AddCircleFilled(ImVec2(pos(k).x, y), r + 5, IM_COL32(255, 220, 60, 160));
+    dl->AddCircleFilled(ImVec2(pos(k).x, y), r + 5 * scale, IM_COL32(255, 220, 60, 160));
   }
-  const bool labels = dx >= 14;  // each call's kappa beside its X, where there is room
+  const bool labels = dx >= 14 * scale;  // each call's kappa beside its X, where there is room
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const ImVec2 p = pos(k);
     const bool ran = nodes[k].first_event < done;
     if (nodes[k].call) {  // red X: a recursive call
       const ImU32 red = shade(IM_COL32(255, 0, 0, 255), ran);
-      dl->AddLine(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), red, 2.0f);
-      dl->AddLine(ImVec2(p.x - r, p.y + r), ImVec2(p.x + r, p.y - r), red, 2.0f);
+      dl->AddLine(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), red, 2.0f * scale);
+      dl->AddLine(ImVec2(p.x - r, p.y + r), ImVec2(p.x + r, p.y - r), red, 2.0f * scale);
       if (labels) {
         const std::string kappa = nodes[k].counter > kKappaW - 64 ? "W" : std::to_string(nodes[k].counter);
-        dl->AddText(ImVec2(p.x + r + 1, p.y - r - 13), shade(IM_COL32(230, 210, 120, 255), ran), kappa.c_str());
+        dl->AddText(ImVec2(p.x + r + 1, p.y - r - text_h + 2), shade(IM_COL32(230, 210, 120, 255), ran), kappa.c_str());
       }
     } else {
       dl->AddCircleFilled(p, r, shade(IM_COL32(90, 170, 255, 255), ran));

@@ -77,7 +77,7 @@ void layout_and_draw(UiState& ui, SolverWorker& worker, const Snapshot& snap, Fi
     time_panel(ui, worker, snap);
   }
   // A short window gives the diagram more of the right column: it shares it with Algorithm 3.
-  const float diagram_h = H * (H < 850 ? 0.52f : 0.40f);
+  const float diagram_h = H * (H / s < 850 ? 0.52f : 0.40f);
   place_panel(ui, ImVec2(lw + cw, 0), ImVec2(rw, diagram_h));
   cycle_diagram_panel(ui, snap);
   place_panel(ui, ImVec2(lw + cw, diagram_h), ImVec2(rw, H - diagram_h));

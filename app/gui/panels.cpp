@@ -764,9 +764,11 @@ void cycle_diagram_panel(UiState& ui, const Snapshot& snap) {
       const int current = algorithm3_line(*trace, op);
       const std::vector<std::string>& lines = algorithm3_lines();
       // A short panel (1280 x 720, a large UI scale) shows the lines around the current one,
-      // so the diagram keeps at least 35% of the panel.
+      // so the diagram keeps at least 35% of the panel and a text line per level.
       const float line_h = ImGui::GetTextLineHeightWithSpacing();
-      const float room = ImGui::GetContentRegionAvail().y * 0.65f;
+      const float avail_h = ImGui::GetContentRegionAvail().y;
+      const float diagram_min = std::max(avail_h * 0.35f, float(n) * ImGui::GetTextLineHeight());
+      const float room = std::min(avail_h * 0.65f, avail_h - diagram_min);
       const int fits = std::max(3, int(room / line_h));
       int first = 0, last = int(lines.size()) - 1;
       if (fits < int(lines.size())) {

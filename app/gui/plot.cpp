@@ -15,7 +15,9 @@ void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImGui::Dummy(size);
-  const float left = 58, right = 10, top = 20, bottom = 36;
+  // The UI scale (a projector) thickens lines and markers and widens the margins with the text.
+  const float scale = ImGui::GetIO().FontGlobalScale;
+  const float left = 58 * scale, right = 10, top = 20 * scale, bottom = 36 * scale;
   const ImVec2 p0(origin.x + left, origin.y + top), p1(origin.x + size.x - right, origin.y + size.y - bottom);
   if (p1.x - p0.x < 20 || p1.y - p0.y < 20) {
     ImGui::PopID();
@@ -61,7 +63,8 @@ void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& 
   for (const VLine& v : vlines) {
     if (v.x < sx.lo || v.x > sx.hi) continue;
     const float X = to_screen(v.x, sy.lo).x;
-    for (float y = p0.y; y < p1.y; y += 8) dl->AddLine(ImVec2(X, y), ImVec2(X, std::min(y + 4, p1.y)), v.color, 1.5f);
+    for (float y = p0.y; y < p1.y; y += 8)
+      dl->AddLine(ImVec2(X, y), ImVec2(X, std::min(y + 4, p1.y)), v.color, 1.5f * scale);
     dl->AddText(ImVec2(X + 3, p0.y + 2), v.color, v.label.c_str());
   }
   for (const Series& s : series) {
@@ -78,16 +81,16 @@ void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& 
           for (float a = 0; a < len; a += 10) {
             const float b = std::min(a + 6, len);
             dl->AddLine(ImVec2(pts[i].x + dx * a / len, pts[i].y + dy * a / len),
-                        ImVec2(pts[i].x + dx * b / len, pts[i].y + dy * b / len), s.color, s.thickness);
+                        ImVec2(pts[i].x + dx * b / len, pts[i].y + dy * b / len), s.color, s.thickness * scale);
           }
         }
       } else {
-        dl->AddPolyline(pts.data(), int(pts.size()), s.color, 0, s.thickness);
+        dl->AddPolyline(pts.data(), int(pts.size()), s.color, 0, s.thickness * scale);
       }
     }
     // A line of one point would draw nothing: it gets its marker (a run of one cycle).
     if (s.markers || (s.line && pts.size() == 1))
-      for (const ImVec2& p : pts) dl->AddCircleFilled(p, 3.5f, s.color);
+      for (const ImVec2& p : pts) dl->AddCircleFilled(p, 3.5f * scale, s.color);
   }
   dl->PopClipRect();
 
@@ -98,7 +101,7 @@ void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& 
     const ImVec2 ts = ImGui::CalcTextSize(s.label.c_str());
     const float lx = p1.x - ts.x - 30;
     dl->AddRectFilled(ImVec2(lx - 4, ly - 1), ImVec2(p1.x - 2, ly + ts.y + 1), IM_COL32(22, 24, 30, 200));
-    dl->AddLine(ImVec2(lx, ly + ts.y / 2), ImVec2(lx + 20, ly + ts.y / 2), s.color, 2.0f);
+    dl->AddLine(ImVec2(lx, ly + ts.y / 2), ImVec2(lx + 20 * scale, ly + ts.y / 2), s.color, 2.0f * scale);
     dl->AddText(ImVec2(lx + 24, ly), text, s.label.c_str());
     ly += ts.y + 2;
   }
