@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The main job: installs what is missing, builds, and starts the visualizer with a default
-# problem already solving. Without a display (no DISPLAY or WAYLAND_DISPLAY) it runs the same
+# The main job: installs what is missing, builds, and starts the visualizer (a person starts
+# paused on the initial error, with a hint to step or run). Without a display (no DISPLAY or WAYLAND_DISPLAY) it runs the same
 # default session under Xvfb, writes a screenshot and prints the convergence summary.
 # Extra arguments go to kcycle-gui (e.g. --config FILE).
 set -euo pipefail

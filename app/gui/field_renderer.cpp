@@ -1,5 +1,6 @@
 #include "field_renderer.hpp"
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -132,9 +133,15 @@ GLuint FieldRenderer::render(int width, int height, bool diverging, float lo, fl
   glBindTexture(GL_TEXTURE_2D, data_);
   const bool minified = float(data_w_) * view[2] > float(width) || float(data_h_) * view[3] > float(height);
   if (average_ && minified && data_w_ > 0) {
-    if (mipmap_version_ != version_) {
+    // Rebuilt for a new field at most four times a second: at 2047^2 a software renderer
+    // spends several frames' worth on it, and a solve publishes faster than that. A field
+    // that stops changing (paused, stepped) gets its pyramid within 0.25 s.
+    const auto now = std::chrono::steady_clock::now();
+    const bool never = mipmap_version_ == ~std::uint64_t(0);
+    if (mipmap_version_ != version_ && (never || now - mipmap_time_ > std::chrono::milliseconds(250))) {
       glGenerateMipmap(GL_TEXTURE_2D);
       mipmap_version_ = version_;
+      mipmap_time_ = now;
     }
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
   } else {

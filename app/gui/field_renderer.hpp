@@ -5,6 +5,7 @@
 // CUDA-OpenGL interop (a CUDA-registered pixel buffer, then a GPU-side copy to the texture).
 #include <epoxy/gl.h>
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -42,6 +43,7 @@ class FieldRenderer {
   int data_w_ = 0, data_h_ = 0, target_w_ = 0, target_h_ = 0;
   std::uint64_t version_ = ~std::uint64_t(0);
   std::uint64_t mipmap_version_ = ~std::uint64_t(0);  // the upload the mipmaps were built from
+  std::chrono::steady_clock::time_point mipmap_time_;
   bool average_ = true;
   std::unique_ptr<PixelBufferInterop> interop_;  // registered pixel_buffer_, sized for data_
   std::string interop_error_;

@@ -452,6 +452,9 @@ void fourier_inset(const FieldImage& img, ImVec2 p0, float side, FieldRenderer& 
   for (float v : img.spectrum) smax = std::max(smax, v);
   const float smin = smax - 8;  // eight decades
   spectrum.upload(img.spectrum, img.nx, img.ny, img.version);
+  // Nearest wave numbers, not averages: a mipmap pyramid per publish costs software renderers
+  // several fps, and the inset is read for where the energy sits, not point by point.
+  spectrum.set_average_minification(false);
   const float full[4] = {0, 0, 1, 1};
   const GLuint stex = spectrum.render(int(inset), int(inset), false, smin, smax, full);
   const float line = ImGui::GetTextLineHeight();

@@ -9,6 +9,32 @@
 
 namespace kcycle::gui {
 
+namespace {
+
+// A line with more points than pixel columns: per column its first, lowest, highest and last
+// point, in order. The drawn shape is the same, and the cost of a frame stays bounded however
+// long the history grows (a software renderer draws every anti-aliased segment).
+std::vector<ImVec2> decimated(std::vector<ImVec2> pts) {
+  if (pts.size() < 64) return pts;
+  std::vector<ImVec2> out;
+  std::size_t begin = 0;
+  while (begin < pts.size()) {
+    const float column = std::floor(pts[begin].x);
+    std::size_t end = begin, low = begin, high = begin;
+    for (; end < pts.size() && std::floor(pts[end].x) == column; ++end) {
+      if (pts[end].y < pts[low].y) low = end;
+      if (pts[end].y > pts[high].y) high = end;
+    }
+    std::size_t keep[] = {begin, std::min(low, high), std::max(low, high), end - 1};
+    for (std::size_t k = 0; k < 4; ++k)
+      if (k == 0 || keep[k] != keep[k - 1]) out.push_back(pts[keep[k]]);
+    begin = end;
+  }
+  return out;
+}
+
+}  // namespace
+
 void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& series,
                const std::vector<VLine>& vlines, ImVec2 size) {
   ImGui::PushID(id);
@@ -73,6 +99,7 @@ void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& 
       if (!std::isfinite(s.y[i]) || (spec.logy && s.y[i] <= 0) || (spec.logx && s.x[i] <= 0)) continue;
       pts.push_back(to_screen(s.x[i], s.y[i]));
     }
+    if (s.line && !s.markers) pts = decimated(std::move(pts));
     if (s.line && pts.size() >= 2) {
       if (s.dashed) {  // 6 px on, 4 px off along every segment
         for (std::size_t i = 0; i + 1 < pts.size(); ++i) {

@@ -1,7 +1,5 @@
 #include "solver_worker.hpp"
 
-#include <fftw3.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -15,25 +13,6 @@ namespace kcycle::gui {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// The level an operation's result lives on, for "follow the cycle".
-
-constexpr std::size_t kMaxSpectrumPoints = 511 * 511;
-
-// log10 of the sine-series (DST-I) magnitudes: the natural Fourier basis for a Dirichlet
-// grid function, so rough error shows up at high wave numbers and smooth error at low ones.
-std::vector<float> sine_spectrum(const std::vector<float>& values, int nx, int ny) {
-  // At most 511^2 points: larger transforms (tens of ms) would slow every publish.
-  if (std::size_t(nx) * std::size_t(ny) > kMaxSpectrumPoints) return {};
-  std::vector<double> in(values.begin(), values.end()), out(in.size());
-  fftw_plan plan = fftw_plan_r2r_2d(ny, nx, in.data(), out.data(), FFTW_RODFT00, FFTW_RODFT00, FFTW_ESTIMATE);
-  fftw_execute(plan);
-  fftw_destroy_plan(plan);
-  std::vector<float> spectrum(out.size());
-  const double scale = 1.0 / (4.0 * (nx + 1) * (ny + 1) / 4.0);
-  for (std::size_t k = 0; k < out.size(); ++k) spectrum[k] = float(std::log10(std::abs(out[k]) * scale + 1e-300));
-  return spectrum;
-}
 
 }  // namespace
 
@@ -184,7 +163,7 @@ std::shared_ptr<const FieldImage> SolverWorker::capture(int level) {
   const auto [lo, hi] = std::minmax_element(image->values.begin(), image->values.end());
   image->min = *lo;
   image->max = *hi;
-  if (view.spectrum) image->spectrum = sine_spectrum(image->values, image->nx, image->ny);
+  if (view.spectrum) image->spectrum = spectrum_(image->values, image->nx, image->ny);
   image->version = ++field_version_;
   return image;
 }

@@ -23,6 +23,7 @@
 #include "kcycle/solve.hpp"
 #include "kcycle/trace.hpp"
 #include "shared_history.hpp"
+#include "sine_spectrum.hpp"
 
 namespace kcycle::gui {
 
@@ -179,6 +180,7 @@ class SolverWorker {
   std::shared_ptr<const FieldImage> phase_start_candidate_, phase_before_;
   std::vector<double> recent_seconds_;
   std::uint64_t field_version_ = 0;
+  SineSpectrum spectrum_;
   std::uint64_t running_generation_ = 0;
 
   std::thread thread_;

@@ -314,6 +314,9 @@ std::unique_ptr<IterativeSolver::Engine> make_engine(BackendKind kind, const Sol
 IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem problem)
     : options_(validated(options)), problem_(std::move(problem)), settings_(multigrid_settings(options)) {
   const auto setup_start = Clock::now();
+  if (options_.smoother == Smoother::Jacobi)
+    smoothing_factor_ =
+        jacobi_smoothing_factor(rotated_anisotropic_stencil(options_.eps, options_.angle_degrees), settings_.omega);
   // Mixed precision runs on the CPU (validate() refuses it with --backend cuda).
   const ResolvedBackend backend = resolve_backend(
       options_.precision == Precision::Mixed && options_.backend == BackendKind::Auto ? BackendKind::Cpu
@@ -454,10 +457,7 @@ SolveResult IterativeSolver::result(bool with_history) const {
     r.seconds_per_cycle = sorted[sorted.size() / 2];
   }
   r.omega = settings_.omega;
-  r.smoothing_factor =
-      options_.smoother == Smoother::Jacobi
-          ? jacobi_smoothing_factor(rotated_anisotropic_stencil(options_.eps, options_.angle_degrees), settings_.omega)
-          : NAN;
+  r.smoothing_factor = smoothing_factor_;
   r.unknowns = engine_->shape(1).unknowns();
   r.backend = std::string(engine_->backend_name());
   r.backend_note = backend_note_;

@@ -3,6 +3,7 @@
 // preconditioned by one cycle, on the backend the options select. solve() loops over it;
 // the visualizer's worker steps it, draws any level's field between steps, and may watch
 // every operation inside a cycle. The stopping rules live here once for all backends.
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -96,6 +97,9 @@ class IterativeSolver {
   bool prompt_norms_ = false;
   double seconds_setup_ = 0, seconds_loop_ = 0;
   std::uint64_t launches_per_iteration_ = 0;
+  // Jacobi's LFA smoothing factor (NaN for other smoothers): computed once, since result()
+  // runs at every visualizer publish and the factor takes thousands of cosines.
+  double smoothing_factor_ = NAN;
 };
 
 }  // namespace kcycle
