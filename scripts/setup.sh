@@ -17,6 +17,7 @@ packages=(
   fonts-dejavu-core                  # the UI font
   xvfb xauth                         # a virtual display: GUI tests, and the main job on a server
   clang-format                       # the layout check (.clang-format) the test suite runs first
+  openmpi-bin libopenmpi-dev         # the MPI backend (domain decomposition) and its mpirun tests
 )
 
 missing=()

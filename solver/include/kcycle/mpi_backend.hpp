@@ -1,0 +1,161 @@
+#pragma once
+// The MPI backend: a hierarchy split over a 2D Cartesian process grid (mpi_decomposition.hpp).
+// Each rank holds an ordinary field block with a one-point ghost ring and runs the CPU
+// backend's loops on it, so the shared point bodies (kernels.hpp) compute every point exactly
+// as the serial solve does: Jacobi iterates equal the serial ones bitwise, and only sums (dot
+// products, norms) are added in another order. Ghosts are refreshed just before an operation
+// reads its neighbours, through per-level plans of persistent non-blocking requests (HPGMG's
+// design), corners included for the 9-point stencil. Levels below the decomposition's
+// distributed_levels() live on rank 0: the restriction into the first of them is one gather,
+// the prolongation out of it one broadcast; the other ranks skip those levels' operations but
+// count them, so every rank's trace and launch count equal the serial ones.
+//
+// So far the backend relaxes with damped Jacobi only; Gauss-Seidel and the line smoothers
+// refuse with a message (see the README's MPI section).
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kcycle/backend.hpp"
+#include "kcycle/cpu_backend.hpp"
+#include "kcycle/mpi_decomposition.hpp"
+
+namespace kcycle {
+
+// What a level's communication cost: the model's per-message term counts these.
+struct CommStats {
+  std::uint64_t exchanges = 0;    // halo exchange rounds
+  std::uint64_t messages = 0;     // point-to-point messages this rank sent
+  std::uint64_t bytes = 0;        // bytes this rank sent in them
+  std::uint64_t collectives = 0;  // gathers, broadcasts and reductions
+};
+
+class MpiBackend {
+ public:
+  struct Vector {
+    // The owned block; its ring holds the neighbours' values after an exchange (a cache the
+    // const operations refresh, hence mutable) and zero on the physical boundary.
+    mutable Field local;
+    GridShape global{};  // the level's whole grid: what Multigrid sees
+    int level = 0;
+    GridShape shape() const { return global; }
+    double* data() { return local.data(); }
+    const double* data() const { return local.data(); }
+  };
+  using LineFactor = TridiagonalFactor;
+  using CoarseSolver = BandedLU;
+  static constexpr std::string_view name() { return "mpi"; }
+  static constexpr bool kDeviceMemory = false;
+
+  // MPI_COMM_WORLD on the process grid MPI_Dims_create picks (or px x py when both > 0);
+  // target.threads OpenMP threads per rank. MPI must be initialized.
+  explicit MpiBackend(const ExecutionTarget& target) : MpiBackend(target, MPI_COMM_WORLD) {}
+  MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px = 0, int py = 0);
+  ~MpiBackend();
+  MpiBackend(const MpiBackend&) = delete;
+  MpiBackend& operator=(const MpiBackend&) = delete;
+
+  // The hierarchy to split: call before making vectors. min_points: see Decomposition.
+  void distribute(int levels, Coarsening coarsening, int min_points = 8);
+  const Decomposition& decomposition() const { return *decomposition_; }
+  int rank() const { return rank_; }
+  int ranks() const { return px_ * py_; }
+  int px() const { return px_; }
+  int py() const { return py_; }
+  // Per level (index 0 unused): this rank's communication so far.
+  const std::vector<CommStats>& comm_stats() const { return comm_stats_; }
+  void reset_comm_stats();
+
+  Vector make_vector(GridShape global);
+  TridiagonalFactor make_line_factor(TridiagonalFactor factor) const { return factor; }
+  BandedLU make_coarse_solver(BandedLU lu) const { return lu; }
+
+  // --- multigrid operations (as CpuBackend's) -----------------------------------------
+  void jacobi(const Stencil9& A, double omega, const Vector& v, const Vector& f, Vector& out);
+  void gauss_seidel(const Stencil9& A, Vector& v, const Vector& f, bool reverse);
+  void zebra_x(const Stencil9& A, const TridiagonalFactor& line, Vector& v, const Vector& f, bool odd_first);
+  void zebra_y(const Stencil9& A, const TridiagonalFactor& line, Vector& v, const Vector& f, bool odd_first);
+  void restrict_residual(const Stencil9& A, const Vector& v, const Vector& f, Vector& fc,
+                         Coarsening coarsening = Coarsening::Full);
+  void prolong_add(const Vector& vc, Vector& v, Coarsening coarsening = Coarsening::Full);
+  void coarse_solve(const BandedLU& lu, const Vector& f, Vector& v);
+
+  // --- vector operations --------------------------------------------------------------
+  void fill(Vector& x, double value);
+  void copy(const Vector& x, Vector& y);
+  void residual(const Stencil9& A, const Vector& v, const Vector& f, Vector& r);
+  void apply(const Stencil9& A, const Vector& u, Vector& out);
+  double dot(const Vector& x, const Vector& y);
+  void axpy(double a, const Vector& x, Vector& y);
+  void xpay(const Vector& x, double b, Vector& y);
+  void triad(double s, const Vector& b, const Vector& c, Vector& a);
+  double apply_dot(const Stencil9& A, const Vector& p, Vector& q);
+  double axpy_norm2(double a, const Vector& x, Vector& y, const Vector* minus);
+  double residual_norm2(const Stencil9& A, const Vector& v, const Vector& f, Vector* r = nullptr);
+  // The whole level's picture on every rank (gathered first).
+  void image(const Stencil9& A, bool residual_view, const Vector& v, const Vector& f, const Vector* exact, float* out);
+
+  // Host transfers (not counted as launches): every rank holds the whole host field.
+  void upload(const Field& host, Vector& vector);
+  void download(const Vector& vector, Field& host);  // gathers onto every rank
+  void download(const float* values, std::size_t count, float* host) { std::copy_n(values, count, host); }
+  void synchronize() {}
+
+  std::uint64_t launches() const { return launches_; }
+  std::uint64_t points() const { return cpu_.points(); }
+  std::uint64_t bytes() const { return cpu_.bytes(); }
+  void reset_launches() {
+    launches_ = 0;
+    cpu_.reset_launches();
+  }
+
+ private:
+  struct HaloPlan;
+  // Whether this rank holds (part of) the level: all do on distributed levels, rank 0 below.
+  bool holds(int level) const { return decomposition_->distributed(level) || rank_ == 0; }
+  bool distributed(int level) const { return decomposition_->distributed(level); }
+  // Fills x's ghost ring from the neighbouring blocks (a no-op below the distributed levels).
+  void exchange(const Vector& x);
+  void exchange(Field& block, int level);
+  HaloPlan& plan(int level);
+  // Rank 0's whole coarse level from every rank's block of it (one MPI_Gatherv).
+  void gather_to_root(const Field& block, Vector& coarse);
+  // The global index ranges of rank q's block on `level`: its own on a distributed level,
+  // below them what its last distributed block coarsens to (what it restricts into).
+  std::pair<IndexRange, IndexRange> derived_block(int level, int q) const;
+  double all_sum(double local, int level);
+  void need_decomposition() const;
+
+  CpuBackend cpu_;
+  MPI_Comm cart_ = MPI_COMM_NULL;  // the Cartesian communicator
+  int px_ = 1, py_ = 1, rank_ = 0, rx_ = 0, ry_ = 0;
+  std::unique_ptr<Decomposition> decomposition_;
+  std::vector<std::unique_ptr<HaloPlan>> plans_;  // by level
+  std::vector<Field> residuals_;                  // by level: restrict_residual's r
+  std::vector<CommStats> comm_stats_;
+  std::uint64_t launches_ = 0;
+};
+static_assert(MultigridBackend<MpiBackend>);
+
+// MPI_Init_thread for a program that may run under mpirun (or alone: one rank) and
+// MPI_Finalize at scope exit.
+class MpiSession {
+ public:
+  MpiSession(int* argc, char*** argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+ private:
+  bool owner_ = false;
+  int rank_ = 0, size_ = 1;
+};
+
+}  // namespace kcycle

@@ -1,0 +1,457 @@
+#include "kcycle/mpi_backend.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "kcycle/kernels.hpp"
+
+namespace kcycle {
+
+namespace {
+
+void check(int status, const char* what) {
+  if (status != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
+}
+
+// The eight neighbours, corners included (the 9-point stencil reads them all).
+constexpr std::array<std::array<int, 2>, 8> kDirections{
+    {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}}};
+int direction_index(int dx, int dy) {
+  for (int d = 0; d < 8; ++d)
+    if (kDirections[std::size_t(d)][0] == dx && kDirections[std::size_t(d)][1] == dy) return d;
+  return -1;
+}
+
+// The block's own points next to side (dx, dy) [send], or its ghost points there [receive],
+// as index ranges [from, to] per direction: -1 the low edge, 0 all, +1 the high edge.
+struct Span {
+  int from, to;
+  int size() const { return to - from + 1; }
+};
+Span own_edge(int d, int n) { return d < 0 ? Span{1, 1} : d > 0 ? Span{n, n} : Span{1, n}; }
+Span ghost_edge(int d, int n) { return d < 0 ? Span{0, 0} : d > 0 ? Span{n + 1, n + 1} : Span{1, n}; }
+
+// Coarse points over a fine range when the direction coarsens: I with 2I in [first, last].
+IndexRange coarser(IndexRange fine) { return {(fine.first + 1) / 2, fine.last / 2}; }
+
+}  // namespace
+
+// A level's halo exchange: buffers and persistent requests made once, started each round.
+struct MpiBackend::HaloPlan {
+  GridShape block;
+  struct Side {
+    int neighbour = MPI_PROC_NULL;
+    Span i{}, j{};    // own points sent
+    Span gi{}, gj{};  // ghost points received
+    std::vector<double> send, recv;
+  };
+  std::array<Side, 8> sides;
+  std::vector<MPI_Request> requests;
+  std::uint64_t messages = 0, bytes = 0;  // per round
+  ~HaloPlan() {
+    for (MPI_Request& r : requests) MPI_Request_free(&r);
+  }
+};
+
+MpiBackend::MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px, int py) : cpu_(target.threads) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) throw std::runtime_error("the MPI backend needs MPI initialized (run the program under mpirun)");
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  int dims[2] = {px, py};
+  if (px > 0 && py > 0) {
+    if (px * py != size)
+      throw std::invalid_argument("a " + std::to_string(px) + " x " + std::to_string(py) + " process grid needs " +
+                                  std::to_string(px * py) + " ranks, not " + std::to_string(size));
+  } else {
+    dims[0] = dims[1] = 0;
+    check(MPI_Dims_create(size, 2, dims), "MPI_Dims_create");
+  }
+  const int periods[2] = {0, 0};
+  check(MPI_Cart_create(comm, 2, dims, periods, 0, &cart_), "MPI_Cart_create");
+  px_ = dims[0];
+  py_ = dims[1];
+  MPI_Comm_rank(cart_, &rank_);
+  int coords[2];
+  MPI_Cart_coords(cart_, rank_, 2, coords);
+  rx_ = coords[0];
+  ry_ = coords[1];
+}
+
+MpiBackend::~MpiBackend() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) {  // too late to free anything through MPI
+    for (auto& p : plans_)
+      if (p) p->requests.clear();
+    return;
+  }
+  plans_.clear();
+  if (cart_ != MPI_COMM_NULL) MPI_Comm_free(&cart_);
+}
+
+void MpiBackend::distribute(int levels, Coarsening coarsening, int min_points) {
+  decomposition_ = std::make_unique<Decomposition>(levels, coarsening, px_, py_, min_points);
+  plans_.clear();
+  plans_.resize(std::size_t(levels) + 1);
+  residuals_.assign(std::size_t(levels) + 1, Field{});
+  comm_stats_.assign(std::size_t(levels) + 1, CommStats{});
+}
+
+void MpiBackend::need_decomposition() const {
+  if (!decomposition_) throw std::logic_error("MpiBackend: distribute() the hierarchy before making vectors");
+}
+
+void MpiBackend::reset_comm_stats() { std::fill(comm_stats_.begin(), comm_stats_.end(), CommStats{}); }
+
+MpiBackend::Vector MpiBackend::make_vector(GridShape global) {
+  need_decomposition();
+  const int level = decomposition_->level_of(global);
+  if (level == 0) throw std::logic_error("MpiBackend: a vector of a shape the hierarchy does not have");
+  const GridShape block = holds(level) ? decomposition_->block_shape(level, rx_, ry_) : GridShape{0, 0};
+  return Vector{cpu_.make_vector(block), global, level};
+}
+
+MpiBackend::HaloPlan& MpiBackend::plan(int level) {
+  std::unique_ptr<HaloPlan>& p = plans_[std::size_t(level)];
+  if (p) return *p;
+  p = std::make_unique<HaloPlan>();
+  const GridShape b = decomposition_->block_shape(level, rx_, ry_);
+  p->block = b;
+  for (int d = 0; d < 8; ++d) {
+    const int dx = kDirections[std::size_t(d)][0], dy = kDirections[std::size_t(d)][1];
+    HaloPlan::Side& s = p->sides[std::size_t(d)];
+    const int cx = rx_ + dx, cy = ry_ + dy;
+    if (cx < 0 || cy < 0 || cx >= px_ || cy >= py_) continue;  // the physical boundary: zeros stay
+    const int coords[2] = {cx, cy};
+    MPI_Cart_rank(cart_, coords, &s.neighbour);
+    s.i = own_edge(dx, b.nx);
+    s.j = own_edge(dy, b.ny);
+    s.gi = ghost_edge(dx, b.nx);
+    s.gj = ghost_edge(dy, b.ny);
+    const std::size_t count = std::size_t(s.i.size()) * std::size_t(s.j.size());
+    s.send.resize(count);
+    s.recv.resize(count);
+    // What goes toward d carries tag d; the neighbour there receives it from its side -d.
+    MPI_Request recv, send;
+    check(MPI_Recv_init(s.recv.data(), int(count), MPI_DOUBLE, s.neighbour, direction_index(-dx, -dy), cart_, &recv),
+          "MPI_Recv_init");
+    check(MPI_Send_init(s.send.data(), int(count), MPI_DOUBLE, s.neighbour, d, cart_, &send), "MPI_Send_init");
+    p->requests.push_back(recv);
+    p->requests.push_back(send);
+    ++p->messages;
+    p->bytes += count * sizeof(double);
+  }
+  return *p;
+}
+
+void MpiBackend::exchange(const Vector& x) { exchange(x.local, x.level); }
+
+void MpiBackend::exchange(Field& f, int level) {
+  if (ranks() == 1 || !distributed(level)) return;
+  HaloPlan& p = plan(level);
+  for (HaloPlan::Side& s : p.sides) {
+    if (s.neighbour == MPI_PROC_NULL) continue;
+    std::size_t k = 0;
+    for (int j = s.j.from; j <= s.j.to; ++j)
+      for (int i = s.i.from; i <= s.i.to; ++i) s.send[k++] = f(i, j);
+  }
+  if (!p.requests.empty()) {
+    check(MPI_Startall(int(p.requests.size()), p.requests.data()), "MPI_Startall");
+    check(MPI_Waitall(int(p.requests.size()), p.requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  }
+  for (const HaloPlan::Side& s : p.sides) {
+    if (s.neighbour == MPI_PROC_NULL) continue;
+    std::size_t k = 0;
+    for (int j = s.gj.from; j <= s.gj.to; ++j)
+      for (int i = s.gi.from; i <= s.gi.to; ++i) f(i, j) = s.recv[k++];
+  }
+  CommStats& c = comm_stats_[std::size_t(level)];
+  ++c.exchanges;
+  c.messages += p.messages;
+  c.bytes += p.bytes;
+}
+
+double MpiBackend::all_sum(double local, int level) {
+  double total = local;
+  if (ranks() > 1) {
+    check(MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, cart_), "MPI_Allreduce");
+    ++comm_stats_[std::size_t(level)].collectives;
+  }
+  return total;
+}
+
+// --- multigrid operations ---------------------------------------------------------------
+
+void MpiBackend::jacobi(const Stencil9& A, double omega, const Vector& v, const Vector& f, Vector& out) {
+  ++launches_;
+  if (!holds(v.level)) return;
+  exchange(v);
+  cpu_.jacobi(A, omega, v.local, f.local, out.local);
+}
+
+void MpiBackend::gauss_seidel(const Stencil9&, Vector&, const Vector&, bool) {
+  throw std::invalid_argument("the MPI backend relaxes with jacobi only so far (gauss-seidel: not yet)");
+}
+void MpiBackend::zebra_x(const Stencil9&, const TridiagonalFactor&, Vector&, const Vector&, bool) {
+  throw std::invalid_argument("the MPI backend relaxes with jacobi only so far (line relaxation: not yet)");
+}
+void MpiBackend::zebra_y(const Stencil9&, const TridiagonalFactor&, Vector&, const Vector&, bool) {
+  throw std::invalid_argument("the MPI backend relaxes with jacobi only so far (line relaxation: not yet)");
+}
+
+void MpiBackend::restrict_residual(const Stencil9& A, const Vector& v, const Vector& f, Vector& fc,
+                                   Coarsening coarsening) {
+  ++launches_;
+  const int l = v.level;
+  if (!holds(l)) return;
+  // r = f - A v on the owned points, then its ghosts (the residual at 2I+1 may be the next
+  // block's), then full weighting around each owned coarse point, as the serial pass does.
+  exchange(v);
+  Field& r = residuals_[std::size_t(l)];
+  if (!(r.shape() == v.local.shape())) r = Field(v.local.shape());
+  cpu_.residual(A, v.local, f.local, r);
+  exchange(r, l);
+  const bool gather = distributed(l) && !distributed(fc.level) && ranks() > 1;
+  Field block;  // this rank's part of a coarse level that lives on rank 0
+  if (gather) {
+    const auto [xr, yr] = derived_block(fc.level, rank_);
+    block = Field(GridShape{xr.size(), yr.size()});
+  }
+  Field& c = gather ? block : fc.local;
+  const GridShape cs = c.shape();
+  for (int J = 1; J <= cs.ny; ++J) {
+    const double *rm = r.row(2 * J - 1), *r0 = r.row(2 * J), *rp = r.row(2 * J + 1);
+    double* out = c.row(J);
+    if (coarsening == Coarsening::Full)
+      for (int I = 1; I <= cs.nx; ++I) out[I] = kernels::full_weighting(rm, r0, rp, 2 * I);
+    else
+      for (int i = 1; i <= cs.nx; ++i) out[i] = kernels::full_weighting_y(rm, r0, rp, i);
+  }
+  if (gather) gather_to_root(block, fc);
+}
+
+void MpiBackend::gather_to_root(const Field& block, Vector& coarse) {
+  // One collective: every rank's block, packed row by row, into rank 0's whole level.
+  const int n = ranks();
+  std::vector<double> mine(block.shape().unknowns());
+  for (int j = 1, k = 0; j <= block.shape().ny; ++j)
+    for (int i = 1; i <= block.shape().nx; ++i) mine[std::size_t(k++)] = block(i, j);
+  std::vector<int> counts(static_cast<std::size_t>(n)), offsets(static_cast<std::size_t>(n));
+  std::vector<std::pair<IndexRange, IndexRange>> ranges(static_cast<std::size_t>(n));
+  int total = 0;
+  for (int q = 0; q < n; ++q) {
+    ranges[std::size_t(q)] = derived_block(coarse.level, q);
+    counts[std::size_t(q)] = ranges[std::size_t(q)].first.size() * ranges[std::size_t(q)].second.size();
+    offsets[std::size_t(q)] = total;
+    total += counts[std::size_t(q)];
+  }
+  std::vector<double> all(rank_ == 0 ? static_cast<std::size_t>(total) : 0);
+  check(MPI_Gatherv(mine.data(), int(mine.size()), MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, 0,
+                    cart_),
+        "MPI_Gatherv");
+  ++comm_stats_[std::size_t(coarse.level)].collectives;
+  if (rank_ != 0) return;
+  for (int q = 0; q < n; ++q) {
+    const auto& [xr, yr] = ranges[std::size_t(q)];
+    std::size_t k = std::size_t(offsets[std::size_t(q)]);
+    for (int j = yr.first; j <= yr.last; ++j)
+      for (int i = xr.first; i <= xr.last; ++i) coarse.local(i, j) = all[k++];
+  }
+}
+
+std::pair<IndexRange, IndexRange> MpiBackend::derived_block(int level, int rank) const {
+  int coords[2];
+  MPI_Cart_coords(cart_, rank, 2, coords);
+  const int d = decomposition_->distributed_levels();
+  IndexRange x = decomposition_->x_range(std::min(level, d), coords[0]);
+  IndexRange y = decomposition_->y_range(std::min(level, d), coords[1]);
+  for (int l = d + 1; l <= level; ++l) {
+    if (decomposition_->coarsening() == Coarsening::Full) x = coarser(x);
+    y = coarser(y);
+  }
+  return {x, y};
+}
+
+void MpiBackend::prolong_add(const Vector& vc, Vector& v, Coarsening coarsening) {
+  ++launches_;
+  if (!holds(v.level)) return;
+  if (distributed(vc.level) || !distributed(v.level) || ranks() == 1) {  // both here
+    exchange(vc);
+    cpu_.prolong_add(vc.local, v.local, coarsening);
+    return;
+  }
+  // The coarse level lives on rank 0: one broadcast of it, then each rank cuts out the coarse
+  // block under its fine block, ghost ring included (zero on the physical boundary).
+  const GridShape g = vc.global;
+  std::vector<double> all(g.unknowns());
+  if (rank_ == 0)
+    for (int j = 1, k = 0; j <= g.ny; ++j)
+      for (int i = 1; i <= g.nx; ++i) all[std::size_t(k++)] = vc.local(i, j);
+  check(MPI_Bcast(all.data(), int(all.size()), MPI_DOUBLE, 0, cart_), "MPI_Bcast");
+  ++comm_stats_[std::size_t(vc.level)].collectives;
+  const auto [xr, yr] = derived_block(vc.level, rank_);
+  Field block(GridShape{xr.size(), yr.size()});
+  for (int j = 0; j <= yr.size() + 1; ++j)
+    for (int i = 0; i <= xr.size() + 1; ++i) {
+      const int gi = xr.first - 1 + i, gj = yr.first - 1 + j;
+      const bool inside = gi >= 1 && gi <= g.nx && gj >= 1 && gj <= g.ny;
+      block(i, j) = inside ? all[std::size_t(gj - 1) * std::size_t(g.nx) + std::size_t(gi - 1)] : 0.0;
+    }
+  cpu_.prolong_add(block, v.local, coarsening);
+}
+
+void MpiBackend::coarse_solve(const BandedLU& lu, const Vector& f, Vector& v) {
+  ++launches_;
+  if (holds(v.level)) cpu_.coarse_solve(lu, f.local, v.local);
+}
+
+// --- vector operations ------------------------------------------------------------------
+
+void MpiBackend::fill(Vector& x, double value) {
+  ++launches_;
+  if (holds(x.level)) cpu_.fill(x.local, value);
+}
+
+void MpiBackend::copy(const Vector& x, Vector& y) {
+  ++launches_;
+  if (holds(x.level)) cpu_.copy(x.local, y.local);
+}
+
+void MpiBackend::residual(const Stencil9& A, const Vector& v, const Vector& f, Vector& r) {
+  ++launches_;
+  if (!holds(v.level)) return;
+  exchange(v);
+  cpu_.residual(A, v.local, f.local, r.local);
+}
+
+void MpiBackend::apply(const Stencil9& A, const Vector& u, Vector& out) {
+  ++launches_;
+  if (!holds(u.level)) return;
+  exchange(u);
+  cpu_.apply(A, u.local, out.local);
+}
+
+double MpiBackend::dot(const Vector& x, const Vector& y) {
+  ++launches_;
+  return all_sum(holds(x.level) ? cpu_.dot(x.local, y.local) : 0.0, x.level);
+}
+
+void MpiBackend::axpy(double a, const Vector& x, Vector& y) {
+  ++launches_;
+  if (holds(x.level)) cpu_.axpy(a, x.local, y.local);
+}
+
+void MpiBackend::xpay(const Vector& x, double b, Vector& y) {
+  ++launches_;
+  if (holds(x.level)) cpu_.xpay(x.local, b, y.local);
+}
+
+void MpiBackend::triad(double s, const Vector& b, const Vector& c, Vector& a) {
+  ++launches_;
+  if (holds(a.level)) cpu_.triad(s, b.local, c.local, a.local);
+}
+
+double MpiBackend::apply_dot(const Stencil9& A, const Vector& p, Vector& q) {
+  ++launches_;
+  if (!holds(p.level)) return all_sum(0.0, p.level);
+  exchange(p);
+  return all_sum(cpu_.apply_dot(A, p.local, q.local), p.level);
+}
+
+double MpiBackend::axpy_norm2(double a, const Vector& x, Vector& y, const Vector* minus) {
+  ++launches_;
+  if (!holds(x.level)) return all_sum(0.0, x.level);
+  return all_sum(cpu_.axpy_norm2(a, x.local, y.local, minus ? &minus->local : nullptr), x.level);
+}
+
+double MpiBackend::residual_norm2(const Stencil9& A, const Vector& v, const Vector& f, Vector* r) {
+  ++launches_;
+  if (!holds(v.level)) return all_sum(0.0, v.level);
+  exchange(v);
+  return all_sum(cpu_.residual_norm2(A, v.local, f.local, r ? &r->local : nullptr), v.level);
+}
+
+void MpiBackend::image(const Stencil9& A, bool residual_view, const Vector& v, const Vector& f, const Vector* exact,
+                       float* out) {
+  ++launches_;
+  Field hv, hf, he;
+  download(v, hv);
+  download(f, hf);
+  if (exact) download(*exact, he);
+  cpu_.image(A, residual_view, hv, hf, exact ? &he : nullptr, out);
+}
+
+// --- host transfers ---------------------------------------------------------------------
+
+void MpiBackend::upload(const Field& host, Vector& x) {
+  if (!(host.shape() == x.global)) throw std::invalid_argument("MpiBackend::upload: host field of another shape");
+  if (!holds(x.level)) return;
+  const IndexRange xr = decomposition_->x_range(x.level, rx_), yr = decomposition_->y_range(x.level, ry_);
+  // The block and its ring: the neighbours' values and the boundary, as the host has them.
+  for (int j = 0; j <= yr.size() + 1; ++j)
+    for (int i = 0; i <= xr.size() + 1; ++i) x.local(i, j) = host(xr.first - 1 + i, yr.first - 1 + j);
+}
+
+void MpiBackend::download(const Vector& x, Field& host) {
+  const GridShape g = x.global;
+  if (!host.data() || !(host.shape() == g)) host = Field(g);
+  if (ranks() == 1) {
+    host = x.local;
+    return;
+  }
+  if (!distributed(x.level)) {  // rank 0 has all of it
+    std::vector<double> all(g.storage());
+    if (rank_ == 0) std::copy(x.local.values().begin(), x.local.values().end(), all.begin());
+    check(MPI_Bcast(all.data(), int(all.size()), MPI_DOUBLE, 0, cart_), "MPI_Bcast");
+    std::copy(all.begin(), all.end(), host.values().begin());
+    return;
+  }
+  const int n = ranks();
+  std::vector<int> counts(static_cast<std::size_t>(n)), offsets(static_cast<std::size_t>(n));
+  std::vector<std::pair<IndexRange, IndexRange>> ranges(static_cast<std::size_t>(n));
+  int total = 0;
+  for (int q = 0; q < n; ++q) {
+    ranges[std::size_t(q)] = derived_block(x.level, q);
+    counts[std::size_t(q)] = ranges[std::size_t(q)].first.size() * ranges[std::size_t(q)].second.size();
+    offsets[std::size_t(q)] = total;
+    total += counts[std::size_t(q)];
+  }
+  const GridShape b = x.local.shape();
+  std::vector<double> mine(b.unknowns()), all(static_cast<std::size_t>(total));
+  for (int j = 1, k = 0; j <= b.ny; ++j)
+    for (int i = 1; i <= b.nx; ++i) mine[std::size_t(k++)] = x.local(i, j);
+  check(MPI_Allgatherv(mine.data(), int(mine.size()), MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE,
+                       cart_),
+        "MPI_Allgatherv");
+  for (int q = 0; q < n; ++q) {
+    const auto& [xr, yr] = ranges[std::size_t(q)];
+    std::size_t k = std::size_t(offsets[std::size_t(q)]);
+    for (int j = yr.first; j <= yr.last; ++j)
+      for (int i = xr.first; i <= xr.last; ++i) host(i, j) = all[k++];
+  }
+}
+
+// --- MpiSession -------------------------------------------------------------------------
+
+MpiSession::MpiSession(int* argc, char*** argv) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    int provided = 0;
+    check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    owner_ = true;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+}
+
+MpiSession::~MpiSession() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (owner_ && !finalized) MPI_Finalize();
+}
+
+}  // namespace kcycle

@@ -1,0 +1,202 @@
+// The MPI backend against the serial CPU backend, on every rank of an mpirun (the CTest
+// entries run 1 to 4 ranks on several process grids): Jacobi kappa-cycles give bitwise the
+// serial iterate, the trace and launch counts are the serial ones, the halo exchanges and
+// collectives per level are the closed form's, and agglomeration at any threshold changes
+// nothing. KCYCLE_MPI_GRID=PXxPY picks the process grid (default: MPI_Dims_create's).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "kcycle/cpu_backend.hpp"
+#include "kcycle/cycle_counts.hpp"
+#include "kcycle/mpi_backend.hpp"
+#include "kcycle/multigrid.hpp"
+#include "kcycle/problem.hpp"
+#include "kcycle/solver_options.hpp"
+
+namespace kcycle {
+namespace {
+
+// The process grid the test run asks for (KCYCLE_MPI_GRID=2x2), or {0, 0}: MPI's choice.
+std::pair<int, int> requested_grid() {
+  const char* g = std::getenv("KCYCLE_MPI_GRID");
+  int px = 0, py = 0;
+  if (g && std::sscanf(g, "%dx%d", &px, &py) == 2) return {px, py};
+  return {0, 0};
+}
+
+MultigridSettings jacobi_settings(int levels, Coarsening coarsening, CoarseOperator op) {
+  MultigridSettings s;
+  s.levels = levels;
+  s.tensor = rotated_anisotropic_tensor(1e-2, 30);
+  s.coarsening = coarsening;
+  s.coarse_operator = op;
+  s.smoother = Smoother::Jacobi;
+  s.omega = 0.8;
+  s.nu1 = 2;
+  s.nu2 = 1;
+  s.fused = false;
+  return s;
+}
+
+// The same random iterate and right-hand side on every rank (seeded).
+void fill_problem(Field& v, Field& f) {
+  fill_uniform_random(v, 11);
+  fill_uniform_random(f, 12);
+}
+
+struct CycleRun {
+  Field v;  // the finest iterate after the cycles, gathered
+  Trace trace;
+  std::uint64_t launches = 0;
+};
+
+CycleRun serial(const MultigridSettings& s, CycleChoice choice, int cycles) {
+  CpuBackend cpu(1);
+  Multigrid<CpuBackend> mg(cpu, s);
+  Field v(mg.level(1).shape), f(mg.level(1).shape);
+  fill_problem(v, f);
+  cpu.upload(v, mg.level(1).v);
+  cpu.upload(f, mg.level(1).f);
+  CycleRun r;
+  cpu.reset_launches();
+  for (int c = 0; c < cycles; ++c) mg.cycle(choice, &r.trace);
+  r.launches = cpu.launches();
+  cpu.download(mg.level(1).v, r.v);
+  return r;
+}
+
+CycleRun distributed(MpiBackend& mpi, const MultigridSettings& s, CycleChoice choice, int cycles, int min_points = 8) {
+  mpi.distribute(s.levels, s.coarsening, min_points);
+  Multigrid<MpiBackend> mg(mpi, s);
+  Field v(mg.level(1).shape), f(mg.level(1).shape);
+  fill_problem(v, f);
+  mpi.upload(v, mg.level(1).v);
+  mpi.upload(f, mg.level(1).f);
+  CycleRun r;
+  mpi.reset_launches();
+  mpi.reset_comm_stats();
+  for (int c = 0; c < cycles; ++c) mg.cycle(choice, &r.trace);
+  r.launches = mpi.launches();
+  mpi.download(mg.level(1).v, r.v);
+  return r;
+}
+
+bool bitwise_equal(const Field& a, const Field& b) {
+  if (!(a.shape() == b.shape())) return false;
+  for (int j = 1; j <= a.shape().ny; ++j)
+    for (int i = 1; i <= a.shape().nx; ++i)
+      if (a(i, j) != b(i, j)) return false;
+  return true;
+}
+
+std::unique_ptr<MpiBackend> backend() {
+  const auto [px, py] = requested_grid();
+  return std::make_unique<MpiBackend>(ExecutionTarget{BackendKind::Cpu, 1, false}, MPI_COMM_WORLD, px, py);
+}
+
+TEST(MpiBackend, JacobiCyclesEqualTheSerialIterateBitwise) {
+  auto mpi = backend();
+  for (Coarsening c : {Coarsening::Full, Coarsening::SemiY})
+    for (CoarseOperator op : {CoarseOperator::Rediscretized, CoarseOperator::Galerkin})
+      for (int kappa : {1, 2, 3, kKappaW}) {
+        const MultigridSettings s = jacobi_settings(6, c, op);
+        const CycleChoice choice{CycleType::Kappa, kappa};
+        const CycleRun a = serial(s, choice, 2), b = distributed(*mpi, s, choice, 2);
+        const std::string what = std::string(to_string(c)) + ", " + std::string(to_string(op)) + ", kappa " +
+                                 kappa_to_string(kappa) + ", " + std::to_string(mpi->px()) + "x" +
+                                 std::to_string(mpi->py()) + " ranks";
+        EXPECT_TRUE(bitwise_equal(a.v, b.v)) << what;
+        EXPECT_EQ(a.trace, b.trace) << what;
+        EXPECT_EQ(a.launches, b.launches) << what;
+      }
+}
+
+TEST(MpiBackend, AgglomerationAtAnyThresholdGivesTheSameIterate) {
+  auto mpi = backend();
+  const MultigridSettings s = jacobi_settings(7, Coarsening::Full, CoarseOperator::Galerkin);
+  const CycleChoice choice{CycleType::Kappa, 3};
+  const CycleRun reference = serial(s, choice, 2);
+  for (int min_points : {2, 4, 8, 16, 1000}) {
+    const CycleRun r = distributed(*mpi, s, choice, 2, min_points);
+    EXPECT_TRUE(bitwise_equal(reference.v, r.v))
+        << "min_points " << min_points << ": " << mpi->decomposition().distributed_levels() << " levels distributed";
+  }
+}
+
+TEST(MpiBackend, ExchangesAndCollectivesPerLevelAreTheClosedForm) {
+  auto mpi = backend();
+  const int n = 6;
+  const MultigridSettings s = jacobi_settings(n, Coarsening::Full, CoarseOperator::Rediscretized);
+  for (int kappa : {1, 2, 3, kKappaW}) {
+    distributed(*mpi, s, {CycleType::Kappa, kappa}, 1);
+    const Decomposition& d = mpi->decomposition();
+    const int D = d.distributed_levels();
+    const int k = std::min(kappa, n);
+    for (int l = 1; l <= n; ++l) {
+      const CommStats& c = mpi->comm_stats()[std::size_t(l)];
+      std::uint64_t exchanges = 0, collectives = 0;
+      if (mpi->ranks() > 1 && l <= D) {
+        // Each call above the coarsest: nu1 + nu2 sweeps, and the restriction exchanges v and
+        // r; each call one level up prolongs from here after exchanging v.
+        if (l < n) exchanges += level_calls(k, l) * std::uint64_t(s.nu1 + s.nu2 + 2);
+        if (l > 1) exchanges += level_calls(k, l - 1);
+      }
+      // The first level on rank 0: one gather (restriction) and one broadcast (prolongation)
+      // per call on the level above.
+      if (mpi->ranks() > 1 && l == D + 1) collectives = 2 * level_calls(k, l - 1);
+      EXPECT_EQ(c.exchanges, exchanges) << "kappa " << kappa << ", level " << l;
+      EXPECT_EQ(c.collectives, collectives) << "kappa " << kappa << ", level " << l;
+      // Every exchange sends one message to each neighbour (up to 8, corners included).
+      if (c.exchanges > 0) {
+        EXPECT_EQ(c.messages % c.exchanges, 0u);
+        EXPECT_LE(c.messages / c.exchanges, 8u);
+      }
+    }
+  }
+}
+
+TEST(MpiBackend, UploadThenDownloadGivesTheFieldBackOnEveryRank) {
+  auto mpi = backend();
+  mpi->distribute(5, Coarsening::Full);
+  for (int l = 1; l <= 5; ++l) {
+    const GridShape g = mpi->decomposition().global_shape(l);
+    Field host(g), back;
+    fill_uniform_random(host, std::uint64_t(l));
+    MpiBackend::Vector x = mpi->make_vector(g);
+    mpi->upload(host, x);
+    mpi->download(x, back);
+    EXPECT_TRUE(bitwise_equal(host, back)) << "level " << l;
+  }
+}
+
+TEST(MpiBackend, DotProductsSumOverAllRanks) {
+  auto mpi = backend();
+  mpi->distribute(6, Coarsening::Full);
+  const GridShape g = mpi->decomposition().global_shape(1);
+  Field a(g), b(g);
+  fill_uniform_random(a, 3);
+  fill_uniform_random(b, 4);
+  CpuBackend cpu(1);
+  const double expected = cpu.dot(a, b);
+  MpiBackend::Vector x = mpi->make_vector(g), y = mpi->make_vector(g);
+  mpi->upload(a, x);
+  mpi->upload(b, y);
+  EXPECT_NEAR(mpi->dot(x, y), expected, 1e-12 * std::abs(expected));
+}
+
+}  // namespace
+}  // namespace kcycle
+
+int main(int argc, char** argv) {
+  kcycle::MpiSession session(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  // Only rank 0 prints the report; every rank's failures still fail the run (its exit code).
+  if (session.rank() != 0) {
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  return RUN_ALL_TESTS();
+}
