@@ -1,10 +1,25 @@
 // kcycle: solve rotated anisotropic diffusion with multigrid kappa-cycles from the command
 // line, print the paper's cycle counts, and benchmark the cycles.
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include "commands.hpp"
+#include "kcycle/mpi_runtime.hpp"
 #include "kcycle/solver_options.hpp"
+
+namespace {
+
+// Open MPI (and MPICH, through PMI) tell the processes they start how many ranks there are.
+bool launched_by_mpirun() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char* size = std::getenv(name); size && std::atoi(size) > 1) return true;
+  return false;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -26,15 +41,24 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;  // --help is 0; every parse error is bad input
   }
+  // Under mpirun every rank runs the command; rank 0 alone prints (the serial output).
+  const bool ranks_of_mpirun = launched_by_mpirun();
+  if (ranks_of_mpirun) {
+    kcycle::start_mpi();
+    if (kcycle::mpi_rank() != 0 && !std::freopen("/dev/null", "w", stdout)) return 1;
+  }
   try {
     for (const auto& command : commands)
       if (command.parser->parsed()) return command.run();
     return 1;
   } catch (const kcycle::InvalidOptions& e) {
-    std::cerr << "kcycle: error: " << e.what() << "\n";
+    // Refused alike on every rank, before any allocation or message: one rank says so.
+    if (kcycle::mpi_rank() == 0) std::cerr << "kcycle: error: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "kcycle: failed: " << e.what() << "\n";
-    return 1;
+    // Possibly this rank alone: say which, and end the others (they may wait on it).
+    std::cerr << "kcycle: failed" << (kcycle::mpi_ranks() > 1 ? " on rank " + std::to_string(kcycle::mpi_rank()) : "")
+              << ": " << e.what() << "\n";
+    kcycle::abort_all_ranks(1);
   }
 }

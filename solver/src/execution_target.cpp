@@ -4,6 +4,7 @@ namespace kcycle {
 
 std::string describe(const ExecutionTarget& t) {
   if (t.backend == BackendKind::Cpu) return "cpu";
+  if (t.backend == BackendKind::Mpi) return "mpi";
   return t.graphs ? "cuda+graphs" : "cuda";
 }
 
@@ -12,6 +13,9 @@ MultigridSettings as_run_on(MultigridSettings settings, BackendKind kind) {
   bool fuses = FusesPasses<CpuBackend>;
 #if KCYCLE_HAVE_CUDA
   if (kind == BackendKind::Cuda) fuses = FusesPasses<CudaBackend>;
+#endif
+#if KCYCLE_HAVE_MPI
+  if (kind == BackendKind::Mpi) fuses = FusesPasses<MpiBackend>;
 #endif
   settings.fused = settings.fused && fuses;
   return settings;

@@ -79,7 +79,7 @@ class EngineOn final : public IterativeSolver::Engine {
   EngineOn(const ExecutionTarget& target, const SolverOptions& options, const MultigridSettings& settings,
            const DiscreteProblem& problem)
       : backend_(make_backend<Backend>(target)),
-        mg_(backend_, settings),
+        mg_(prepared_for(backend_, settings), settings),
         exact_is_zero_(problem.exact_is_zero),
         has_exact_(problem.exact.has_value()) {
     const GridShape fine = mg_.level(1).shape;

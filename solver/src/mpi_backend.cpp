@@ -1,10 +1,12 @@
 #include "kcycle/mpi_backend.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
 #include "kcycle/kernels.hpp"
+#include "kcycle/mpi_runtime.hpp"
 
 namespace kcycle {
 
@@ -37,6 +39,43 @@ IndexRange coarser(IndexRange fine) { return {(fine.first + 1) / 2, fine.last / 
 
 }  // namespace
 
+void start_mpi() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized) return;
+  int provided = 0;
+  check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  std::atexit([] {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized) MPI_Finalize();
+  });
+}
+
+bool mpi_started() {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  return initialized && !finalized;
+}
+
+int mpi_rank() {
+  int rank = 0;
+  if (mpi_started()) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int mpi_ranks() {
+  int size = 1;
+  if (mpi_started()) MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+void abort_all_ranks(int code) {
+  if (mpi_started() && mpi_ranks() > 1) MPI_Abort(MPI_COMM_WORLD, code);
+  std::exit(code);
+}
+
 // A level's halo exchange: buffers and persistent requests made once, started each round.
 struct MpiBackend::HaloPlan {
   GridShape block;
@@ -55,9 +94,7 @@ struct MpiBackend::HaloPlan {
 };
 
 MpiBackend::MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px, int py) : cpu_(target.threads) {
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (!initialized) throw std::runtime_error("the MPI backend needs MPI initialized (run the program under mpirun)");
+  start_mpi();  // without mpirun: one rank
   int size = 1;
   MPI_Comm_size(comm, &size);
   int dims[2] = {px, py};
@@ -387,6 +424,7 @@ void MpiBackend::image(const Stencil9& A, bool residual_view, const Vector& v, c
 // --- host transfers ---------------------------------------------------------------------
 
 void MpiBackend::upload(const Field& host, Vector& x) {
+  if (x.level == 0) x = make_vector(host.shape());  // a vector not made yet, as CpuBackend allows
   if (!(host.shape() == x.global)) throw std::invalid_argument("MpiBackend::upload: host field of another shape");
   if (!holds(x.level)) return;
   const IndexRange xr = decomposition_->x_range(x.level, rx_), yr = decomposition_->y_range(x.level, ry_);

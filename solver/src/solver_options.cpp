@@ -66,8 +66,11 @@ void validate(const SolverOptions& o) {
   if (o.max_iterations < 1) reject("max-iter must be at least 1");
   if (!(o.divergence_factor > 1.0)) reject("the divergence factor must exceed 1");
   if (o.threads < 0) reject("threads must be 0 (all cores) or positive");
-  if (o.precision == Precision::Mixed && o.backend == BackendKind::Cuda)
+  if (o.precision == Precision::Mixed && (o.backend == BackendKind::Cuda || o.backend == BackendKind::Mpi))
     reject("precision mixed runs on the CPU backend only (for now): use backend cpu or auto");
+  if (o.backend == BackendKind::Mpi && o.smoother != Smoother::Jacobi)
+    reject("backend mpi relaxes with jacobi only so far (smoother " + std::string(enum_name(o.smoother)) +
+           "): use backend cpu, or smoother jacobi");
   const std::size_t need = estimated_memory_bytes(o);
   if (const auto have = available_memory_bytes(); have && need > *have / 10 * 9)
     reject("levels " + std::to_string(o.levels) + " need about " + gib(need) + " of memory; this machine has " +

@@ -6,7 +6,7 @@
 
 namespace kcycle {
 
-enum class BackendKind { Cpu, Cuda, Auto };
+enum class BackendKind { Cpu, Cuda, Auto, Mpi };
 
 struct CudaDeviceStatus {
   bool compiled = false;  // this kcycle was built with the CUDA backend
@@ -19,10 +19,10 @@ struct CudaDeviceStatus {
 const CudaDeviceStatus& cuda_device_status();
 
 struct ResolvedBackend {
-  BackendKind kind = BackendKind::Cpu;  // Cpu or Cuda, never Auto
+  BackendKind kind = BackendKind::Cpu;  // Cpu, Cuda or Mpi, never Auto
   std::string note;                     // auto's one line when it fell back; else empty
 };
-// Throws InvalidOptions when CUDA is asked for and none is usable.
+// Throws InvalidOptions when CUDA is asked for and none is usable, or MPI in a build without it.
 ResolvedBackend resolve_backend(BackendKind requested);
 
 }  // namespace kcycle

@@ -94,10 +94,11 @@ struct EnumNames<ProblemKind> {
 };
 template <>
 struct EnumNames<BackendKind> {
-  static constexpr std::array<EnumName<BackendKind>, 3> table{{
+  static constexpr std::array<EnumName<BackendKind>, 4> table{{
       {BackendKind::Cpu, "cpu", "cpu (OpenMP)"},
       {BackendKind::Cuda, "cuda", "cuda"},
       {BackendKind::Auto, "auto", "auto (CUDA if usable)"},
+      {BackendKind::Mpi, "mpi", "mpi (ranks of mpirun)"},
   }};
 };
 

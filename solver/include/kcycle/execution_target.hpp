@@ -10,6 +10,9 @@
 #if KCYCLE_HAVE_CUDA
 #include "kcycle/cuda_backend.hpp"
 #endif
+#if KCYCLE_HAVE_MPI
+#include "kcycle/mpi_backend.hpp"
+#endif
 
 namespace kcycle {
 
@@ -23,6 +26,15 @@ Backend make_backend(const ExecutionTarget& target) {
   return Backend(target);
 }
 
+// A backend that splits the hierarchy (MpiBackend) is told it before its vectors are made;
+// for the others this does nothing. Returns the backend, to construct a Multigrid with.
+template <MultigridBackend Backend>
+Backend& prepared_for(Backend& backend, const MultigridSettings& settings) {
+  if constexpr (requires { backend.distribute(settings.levels, settings.coarsening); })
+    backend.distribute(settings.levels, settings.coarsening);
+  return backend;
+}
+
 // `settings` as a backend of `kind` runs them: fused only where that backend has the fused
 // passes (auto: the backend it resolves to), so launch counts and models match what runs.
 MultigridSettings as_run_on(MultigridSettings settings, BackendKind kind);
@@ -34,7 +46,11 @@ decltype(auto) with_backend_type(BackendKind kind, Body&& body) {
 #if KCYCLE_HAVE_CUDA
   if (kind == BackendKind::Cuda) return body(std::type_identity<CudaBackend>{});
 #endif
-  if (kind != BackendKind::Cpu) (void)resolve_backend(BackendKind::Cuda);  // throws: why there is no CUDA
+#if KCYCLE_HAVE_MPI
+  if (kind == BackendKind::Mpi) return body(std::type_identity<MpiBackend>{});
+#endif
+  if (kind != BackendKind::Cpu)
+    (void)resolve_backend(kind == BackendKind::Mpi ? kind : BackendKind::Cuda);  // throws why
   return body(std::type_identity<CpuBackend>{});
 }
 

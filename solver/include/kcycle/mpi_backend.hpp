@@ -53,7 +53,7 @@ class MpiBackend {
   static constexpr bool kDeviceMemory = false;
 
   // MPI_COMM_WORLD on the process grid MPI_Dims_create picks (or px x py when both > 0);
-  // target.threads OpenMP threads per rank. MPI must be initialized.
+  // target.threads OpenMP threads per rank. Starts MPI if nothing has (mpi_runtime.hpp).
   explicit MpiBackend(const ExecutionTarget& target) : MpiBackend(target, MPI_COMM_WORLD) {}
   MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px = 0, int py = 0);
   ~MpiBackend();

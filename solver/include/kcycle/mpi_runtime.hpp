@@ -1,0 +1,16 @@
+#pragma once
+// The MPI runtime as the front ends see it, without mpi.h: MPI starts on first use (a solve
+// with --backend mpi, or these calls), and ends at exit. Without MPI in the build: one rank.
+namespace kcycle {
+
+// Starts MPI if it has not started (a program run without mpirun is one rank).
+void start_mpi();
+// Whether MPI has started in this process.
+bool mpi_started();
+int mpi_rank();   // 0 when MPI has not started
+int mpi_ranks();  // 1 when MPI has not started
+// Ends every rank with `code` (MPI_Abort), after this one has said why: one rank's failure
+// must not leave the others waiting in a collective. Without MPI: std::exit(code).
+[[noreturn]] void abort_all_ranks(int code);
+
+}  // namespace kcycle
