@@ -18,6 +18,7 @@ namespace kcycle::gui {
 namespace {
 
 constexpr double kWaitTimeout = 120.0;
+constexpr double kLongWorkTimeout = 480.0;
 
 double number(const std::string& s) {
   std::size_t used = 0;
@@ -322,8 +323,12 @@ bool ScriptRunner::advance(UiState& ui, SolverWorker& worker, const Snapshot& sn
     if (exit_code_ != 0) return false;
     if (!done) {  // a wait: try again next frame, within the timeout
       if (wait_started_ < 0) wait_started_ = now();
-      if (now() - wait_started_ > kWaitTimeout) {
-        fail(c, "timed out after 120 s");
+      // A kappa sweep or a calibration is minutes of solving under a sanitizer on a busy
+      // machine; every other wait is for a cycle or a frame.
+      const bool long_work = c.verb == "sweep-kappa" || c.verb == "wait-calibrated";
+      const double limit = long_work ? kLongWorkTimeout : kWaitTimeout;
+      if (now() - wait_started_ > limit) {
+        fail(c, "timed out after " + std::to_string(int(limit)) + " s");
         return false;
       }
       return true;

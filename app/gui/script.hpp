@@ -11,7 +11,8 @@
 //   autoplay N         step by itself, N operations a second (0: stop, holding the operation)
 //   lesson K           teaching preset K (lessons.hpp), as the lesson combo applies it
 //   print-tooltip L    the tooltip of the control labelled L (fails if it has none)
-//   wait-cycles N      until the current run has done N cycles (timeout 120 s)
+//   wait-cycles N      until the current run has done N cycles (timeout 120 s; 480 s for
+//                      sweep-kappa and wait-calibrated)
 //   wait-done          until the current run stops (converged, limit, ...)
 //   wait-calibrated    until a calibration is in use and none is running
 //   sweep-kappa PATH   solve with kappa = 1, 2, 3, 4, W at the current settings and write
