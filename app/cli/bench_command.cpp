@@ -10,7 +10,9 @@
 
 #include "commands.hpp"
 #include "kcycle/byte_model.hpp"
+#include "kcycle/execution_target.hpp"
 #include "kcycle/relaxation_factor.hpp"
+#include "kcycle/solve.hpp"
 #include "kcycle/solver_options.hpp"
 #include "kcycle/timing.hpp"
 #include "solver_args.hpp"
@@ -93,6 +95,8 @@ int run(const BenchArgs& a) {
   apply_settings(check, {{"fused", a.fused, "--fused"}});
   validate(check);
   const ExecutionTarget target = execution_target(check);
+  // What runs: fused only where the backend has the fused passes (not CUDA, not MPI).
+  check.fused = as_run_on(multigrid_settings(check), target.backend).fused;
   if (!(a.min_seconds > 0)) throw InvalidOptions("--min-seconds must be positive");
 
   const std::vector<int> kappas = {1, 2, 3, 4, kKappaW};

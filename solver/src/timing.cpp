@@ -52,7 +52,7 @@ typename Backend::Vector random_vector(Backend& backend, GridShape shape, std::u
 template <class Backend>
 CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, CycleChoice cycle,
                           const TimingPolicy& policy) {
-  Multigrid<Backend> mg(backend, settings);
+  Multigrid<Backend> mg(prepared_for(backend, settings), settings);
   const auto guess = random_vector(backend, mg.level(1).shape, 1);
   const auto times = repeat_timed(
       policy,
@@ -120,7 +120,11 @@ CycleTiming time_cycle(const MultigridSettings& settings, CycleChoice cycle, con
 }
 
 BandwidthMeasurement measure_bandwidth(int levels, const ExecutionTarget& target, int repetitions) {
-  return on_target(target, [&](auto& backend) { return measure_bandwidth_on(backend, levels, repetitions); });
+  // MPI ranks sweep their blocks with the CPU backend's loops: the memory they stream from is
+  // this machine's, measured there (the triad's arrays are no level of a hierarchy to split).
+  ExecutionTarget local = target;
+  if (local.backend == BackendKind::Mpi) local.backend = BackendKind::Cpu;
+  return on_target(local, [&](auto& backend) { return measure_bandwidth_on(backend, levels, repetitions); });
 }
 
 Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& sweep,
