@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "kcycle/execution_target.hpp"
 #include "kcycle/iterative_solver.hpp"
+#include "kcycle/mpi_runtime.hpp"
 #include "kcycle/relaxation_factor.hpp"
 #include "kcycle/solve.hpp"
 #include "solver_args.hpp"
@@ -65,9 +66,39 @@ nlohmann::json level_table_json(const IterativeSolver& solver) {
   return rows;
 }
 
+// The MPI backend's communication per level and iteration, over all ranks (empty elsewhere).
+nlohmann::json communication_json(const std::vector<CommStats>& stats, int iterations) {
+  nlohmann::json rows = nlohmann::json::array();
+  const double n = std::max(iterations, 1);
+  for (std::size_t l = 1; l < stats.size(); ++l)
+    rows.push_back({{"level", l},
+                    {"exchanges_per_iteration", double(stats[l].exchanges) / n},
+                    {"messages_per_iteration", double(stats[l].messages) / n},
+                    {"bytes_per_iteration", double(stats[l].bytes) / n},
+                    {"collectives_per_iteration", double(stats[l].collectives) / n}});
+  return rows;
+}
+
+void print_communication(const std::vector<CommStats>& stats, int iterations, int ranks) {
+  const double n = std::max(iterations, 1);
+  std::printf("\ncommunication per iteration, %d ranks (messages and bytes summed over the ranks):\n", ranks);
+  std::printf("%5s %12s %12s %12s %12s\n", "level", "exchanges", "messages", "kB", "collectives");
+  CommStats total;
+  for (std::size_t l = 1; l < stats.size(); ++l) {
+    const CommStats& c = stats[l];
+    std::printf("%5zu %12.1f %12.1f %12.1f %12.1f\n", l, double(c.exchanges) / n, double(c.messages) / n,
+                double(c.bytes) / n * 1e-3, double(c.collectives) / n);
+    total.exchanges += c.exchanges, total.messages += c.messages, total.bytes += c.bytes;
+    total.collectives += c.collectives;
+  }
+  std::printf("%5s %12.1f %12.1f %12.1f %12.1f\n", "all", double(total.exchanges) / n, double(total.messages) / n,
+              double(total.bytes) / n * 1e-3, double(total.collectives) / n);
+}
+
 nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
 
-void print_json(const SolverOptions& o, const SolveResult& r, const nlohmann::json& levels) {
+void print_json(const SolverOptions& o, const SolveResult& r, const nlohmann::json& levels,
+                const nlohmann::json& communication) {
   nlohmann::json history = nlohmann::json::array();
   for (const IterationRecord& h : r.history)
     history.push_back({{"iteration", h.iteration},
@@ -117,6 +148,7 @@ void print_json(const SolverOptions& o, const SolveResult& r, const nlohmann::js
       {"precision", enum_name(o.precision)},
       {"history", history}};
   if (!levels.is_null()) out["levels_table"] = levels;
+  if (!communication.empty()) out["communication"] = communication;
   std::cout << out.dump(1) << "\n";
 }
 
@@ -174,8 +206,10 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
   }
   print_known();
   const SolveResult r = solver.result();
+  const std::vector<CommStats> communication = solver.comm_stats_all_ranks();  // every rank: a collective
   if (!text) {
-    print_json(o, r, args.level_table ? level_table_json(solver) : nlohmann::json());
+    print_json(o, r, args.level_table ? level_table_json(solver) : nlohmann::json(),
+               communication_json(communication, r.iterations));
   } else {
     if (!args.quiet && printed_last != r.iterations && !r.history.empty()) {
       const IterationRecord& h = r.history.back();
@@ -202,6 +236,7 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
         o.precision == Precision::Mixed ? "mixed precision (float hierarchy, double CG and norms)"
                                         : "double precision");
     if (args.level_table) print_level_table(solver, r.iterations);
+    if (!communication.empty() && mpi_ranks() > 1) print_communication(communication, r.iterations, mpi_ranks());
   }
   return r.converged() ? 0 : 3;
 }

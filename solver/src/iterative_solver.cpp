@@ -40,6 +40,8 @@ class IterativeSolver::Engine {
   virtual std::uint64_t launches() const = 0;
   virtual void set_level_timing(bool on) = 0;
   virtual std::vector<LevelStats> level_stats() const = 0;
+  // A distributed backend's communication per level over all ranks (a collective); else empty.
+  virtual std::vector<CommStats> comm_stats_all_ranks() { return {}; }
   virtual double error_norm() = 0;     // of the iterate, h-scaled L2
   virtual double residual_norm() = 0;  // of the iterate, h-scaled L2 (f - A x computed)
   // Both after a step, from the step's own passes where it has them (CG: residual_recursive).
@@ -124,6 +126,12 @@ class EngineOn final : public IterativeSolver::Engine {
     std::vector<LevelStats> stats;
     for (int l = 1; l <= mg_.levels(); ++l) stats.push_back(mg_.level(l).stats);
     return stats;
+  }
+  std::vector<CommStats> comm_stats_all_ranks() override {
+    if constexpr (requires { backend_.comm_stats_all_ranks(); })
+      return backend_.comm_stats_all_ranks();
+    else
+      return {};
   }
 
   double error_norm() override {
@@ -356,6 +364,8 @@ std::shared_ptr<const DeviceImage> IterativeSolver::level_device_image(int level
 
 void IterativeSolver::set_level_timing(bool on) { engine_->set_level_timing(on); }
 std::vector<LevelStats> IterativeSolver::level_stats() const { return engine_->level_stats(); }
+
+std::vector<CommStats> IterativeSolver::comm_stats_all_ranks() { return engine_->comm_stats_all_ranks(); }
 
 const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
   // A watcher holding an operation (the visualizer's stepping) is not cycle time.

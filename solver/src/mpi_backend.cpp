@@ -141,6 +141,18 @@ void MpiBackend::need_decomposition() const {
   if (!decomposition_) throw std::logic_error("MpiBackend: distribute() the hierarchy before making vectors");
 }
 
+std::vector<CommStats> MpiBackend::comm_stats_all_ranks() {
+  std::vector<CommStats> all = comm_stats_;
+  if (ranks() == 1) return all;
+  for (CommStats& c : all) {
+    std::uint64_t sum[2] = {c.messages, c.bytes}, most[2] = {c.exchanges, c.collectives};
+    check(MPI_Allreduce(MPI_IN_PLACE, sum, 2, MPI_UINT64_T, MPI_SUM, cart_), "MPI_Allreduce");
+    check(MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_UINT64_T, MPI_MAX, cart_), "MPI_Allreduce");
+    c = {most[0], sum[0], sum[1], most[1]};
+  }
+  return all;
+}
+
 void MpiBackend::reset_comm_stats() { std::fill(comm_stats_.begin(), comm_stats_.end(), CommStats{}); }
 
 MpiBackend::Vector MpiBackend::make_vector(GridShape global) {

@@ -12,6 +12,7 @@
 
 #include "kcycle/backend_selection.hpp"
 #include "kcycle/field.hpp"
+#include "kcycle/mpi_decomposition.hpp"
 #include "kcycle/multigrid.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/solve.hpp"
@@ -46,6 +47,9 @@ class IterativeSolver {
   // index 0 is level 1.
   void set_level_timing(bool on);
   std::vector<LevelStats> level_stats() const;
+  // The MPI backend's halo exchanges, messages, bytes and collectives per level, over all
+  // ranks (a collective: every rank calls it); empty on the other backends.
+  std::vector<CommStats> comm_stats_all_ranks();
 
   SolveStatus status() const { return status_; }
   bool running() const { return status_ == SolveStatus::Running; }

@@ -27,14 +27,6 @@
 
 namespace kcycle {
 
-// What a level's communication cost: the model's per-message term counts these.
-struct CommStats {
-  std::uint64_t exchanges = 0;    // halo exchange rounds
-  std::uint64_t messages = 0;     // point-to-point messages this rank sent
-  std::uint64_t bytes = 0;        // bytes this rank sent in them
-  std::uint64_t collectives = 0;  // gathers, broadcasts and reductions
-};
-
 class MpiBackend {
  public:
   struct Vector {
@@ -69,6 +61,9 @@ class MpiBackend {
   int py() const { return py_; }
   // Per level (index 0 unused): this rank's communication so far.
   const std::vector<CommStats>& comm_stats() const { return comm_stats_; }
+  // The same over all ranks (a collective: every rank calls it): messages and bytes summed,
+  // exchange rounds and collectives as the busiest rank counts them.
+  std::vector<CommStats> comm_stats_all_ranks();
   void reset_comm_stats();
 
   Vector make_vector(GridShape global);

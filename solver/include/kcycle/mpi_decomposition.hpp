@@ -9,11 +9,20 @@
 // index have the same parity, the coarse block of a fine block is [o/2 + 1, o_next/2], and the
 // backend's loops (restriction reads 2I-1..2I+1, prolongation I = i/2) run unchanged on the
 // block with a one-point ghost ring.
+#include <cstdint>
 #include <vector>
 
 #include "kcycle/grid.hpp"
 
 namespace kcycle {
+
+// What a level's communication cost: the model's per-message term counts these.
+struct CommStats {
+  std::uint64_t exchanges = 0;    // halo exchange rounds
+  std::uint64_t messages = 0;     // point-to-point messages sent
+  std::uint64_t bytes = 0;        // bytes sent in them
+  std::uint64_t collectives = 0;  // gathers, broadcasts and reductions
+};
 
 // Global interior indices [first, last], 1-based; empty when last < first.
 struct IndexRange {
