@@ -242,7 +242,7 @@ TEST(Cli, BackendCudaFailsClearlyWithoutAGpu) {
     EXPECT_NE(o.output.find("kcycle: error: backend cuda: " + cuda.reason), std::string::npos) << command << "\n"
                                                                                                << o.output;
   }
-  expect_refused("--backend gpu", "--backend must be one of cpu, cuda or auto (got 'gpu')");
+  expect_refused("--backend gpu", "--backend must be one of cpu, cuda, auto or mpi (got 'gpu')");
   expect_refused("--graphs maybe", "--graphs must be on or off (got 'maybe')");
 }
 
