@@ -201,7 +201,8 @@ Subcommand add_bench_command(CLI::App& app) {
   cmd->add_option("--nu1", args->nu1, "Pre-relaxations")->capture_default_str();
   cmd->add_option("--nu2", args->nu2, "Post-relaxations")->capture_default_str();
   cmd->add_option("--threads", args->threads, "OpenMP threads (0: all cores)")->capture_default_str();
-  cmd->add_option("--backend", args->backend, "cpu, cuda, auto or mpi (see kcycle solve --help)")->capture_default_str();
+  cmd->add_option("--backend", args->backend, "cpu, cuda, auto or mpi (see kcycle solve --help)")
+      ->capture_default_str();
   cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")
       ->capture_default_str();
   cmd->add_option("--fused", args->fused,

@@ -361,7 +361,8 @@ Subcommand add_experiment_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--min-seconds", args->min_seconds, "fig3.1: measured time per case")->capture_default_str();
   cmd->add_option("--threads", args->threads, "OpenMP threads (0: all cores)")->capture_default_str();
-  cmd->add_option("--backend", args->backend, "cpu, cuda, auto or mpi (see kcycle solve --help)")->capture_default_str();
+  cmd->add_option("--backend", args->backend, "cpu, cuda, auto or mpi (see kcycle solve --help)")
+      ->capture_default_str();
   cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")
       ->capture_default_str();
   cmd->add_option("--fused", args->fused, "CPU, Jacobi: fused passes (on/off; see kcycle solve --help)")
