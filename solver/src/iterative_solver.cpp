@@ -310,7 +310,7 @@ class MixedEngine final : public IterativeSolver::Engine {
 std::unique_ptr<IterativeSolver::Engine> make_engine(BackendKind kind, const SolverOptions& o,
                                                      const MultigridSettings& s, const DiscreteProblem& p) {
   if (o.precision == Precision::Mixed) return std::make_unique<MixedEngine>(o.threads, o, s, p);
-  const ExecutionTarget target{kind, o.threads, o.cuda_graphs};
+  const ExecutionTarget target{kind, o.threads, o.cuda_graphs, o.ranks_x, o.ranks_y};
   return with_backend_type(kind,
                            [&]<class Backend>(std::type_identity<Backend>) -> std::unique_ptr<IterativeSolver::Engine> {
                              return std::make_unique<EngineOn<Backend>>(target, o, s, p);

@@ -7,6 +7,7 @@
 
 #include "kcycle/kernels.hpp"
 #include "kcycle/mpi_runtime.hpp"
+#include "kcycle/solver_options.hpp"
 
 namespace kcycle {
 
@@ -100,8 +101,8 @@ MpiBackend::MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px, int
   int dims[2] = {px, py};
   if (px > 0 && py > 0) {
     if (px * py != size)
-      throw std::invalid_argument("a " + std::to_string(px) + " x " + std::to_string(py) + " process grid needs " +
-                                  std::to_string(px * py) + " ranks, not " + std::to_string(size));
+      throw InvalidOptions("ranks-x " + std::to_string(px) + " and ranks-y " + std::to_string(py) + " need " +
+                           std::to_string(px * py) + " ranks; mpirun started " + std::to_string(size));
   } else {
     dims[0] = dims[1] = 0;
     check(MPI_Dims_create(size, 2, dims), "MPI_Dims_create");

@@ -1,5 +1,7 @@
 #include "kcycle/mpi_decomposition.hpp"
 
+#include "kcycle/solver_options.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -46,9 +48,9 @@ Decomposition::Decomposition(int levels, Coarsening coarsening, int px, int py, 
   x_edges_ = split(fine.nx, px, x_coarsens ? 1 << d : 1);
   y_edges_ = split(fine.ny, py, 1 << d);
   if (px * py > 1 && (smallest(fine.nx, px, d, x_coarsens) < 2 || smallest(fine.ny, py, d, true) < 2))
-    throw std::invalid_argument(std::to_string(px) + " x " + std::to_string(py) + " ranks are too many for " +
-                                std::to_string(fine.nx) + " x " + std::to_string(fine.ny) +
-                                " points: some rank would own fewer than 2 points a side");
+    throw InvalidOptions(std::to_string(px) + " x " + std::to_string(py) + " ranks are too many for " +
+                         std::to_string(fine.nx) + " x " + std::to_string(fine.ny) +
+                         " points: some rank would own fewer than 2 points a side");
 }
 
 IndexRange Decomposition::x_range(int level, int rx) const {

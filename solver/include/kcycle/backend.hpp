@@ -27,6 +27,7 @@ struct ExecutionTarget {
   BackendKind backend = BackendKind::Cpu;
   int threads = 0;  // 0: all cores
   bool graphs = true;
+  int ranks_x = 0, ranks_y = 0;  // MPI backend: the process grid (0, 0: MPI_Dims_create's choice)
 };
 
 template <class B>

@@ -46,7 +46,8 @@ class MpiBackend {
 
   // MPI_COMM_WORLD on the process grid MPI_Dims_create picks (or px x py when both > 0);
   // target.threads OpenMP threads per rank. Starts MPI if nothing has (mpi_runtime.hpp).
-  explicit MpiBackend(const ExecutionTarget& target) : MpiBackend(target, MPI_COMM_WORLD) {}
+  explicit MpiBackend(const ExecutionTarget& target)
+      : MpiBackend(target, MPI_COMM_WORLD, target.ranks_x, target.ranks_y) {}
   MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px = 0, int py = 0);
   ~MpiBackend();
   MpiBackend(const MpiBackend&) = delete;
