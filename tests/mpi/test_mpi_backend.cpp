@@ -5,6 +5,7 @@
 // nothing. KCYCLE_MPI_GRID=PXxPY picks the process grid (default: MPI_Dims_create's).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/cycle_counts.hpp"
 #include "kcycle/mpi_backend.hpp"
+#include "kcycle/mpi_runtime.hpp"
 #include "kcycle/multigrid.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/solver_options.hpp"
@@ -185,6 +187,20 @@ TEST(MpiBackend, DotProductsSumOverAllRanks) {
   mpi->upload(a, x);
   mpi->upload(b, y);
   EXPECT_NEAR(mpi->dot(x, y), expected, 1e-12 * std::abs(expected));
+}
+
+// Run only by the mpi_one_rank_fails CTest entry (KCYCLE_MPI_FAULT=1): rank 1 fails while
+// rank 0 waits in a collective. abort_all_ranks must end both, never hang (the entry's
+// timeout), and the failing rank says why.
+TEST(MpiFault, OneFailingRankEndsEveryRank) {
+  if (!std::getenv("KCYCLE_MPI_FAULT")) GTEST_SKIP() << "run by the mpi_one_rank_fails test entry";
+  if (mpi_ranks() < 2) GTEST_SKIP() << "needs two ranks";
+  if (mpi_rank() == 1) {
+    std::fprintf(stderr, "kcycle: failed on rank 1: injected fault\n");
+    abort_all_ranks(1);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);  // rank 1 never arrives
+  FAIL() << "rank 0 passed a barrier that rank 1 never reached";
 }
 
 }  // namespace
