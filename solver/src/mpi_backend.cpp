@@ -485,24 +485,4 @@ void MpiBackend::download(const Vector& x, Field& host) {
   }
 }
 
-// --- MpiSession -------------------------------------------------------------------------
-
-MpiSession::MpiSession(int* argc, char*** argv) {
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (!initialized) {
-    int provided = 0;
-    check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
-    owner_ = true;
-  }
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-  MPI_Comm_size(MPI_COMM_WORLD, &size_);
-}
-
-MpiSession::~MpiSession() {
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (owner_ && !finalized) MPI_Finalize();
-}
-
 }  // namespace kcycle

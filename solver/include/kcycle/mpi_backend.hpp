@@ -138,20 +138,4 @@ class MpiBackend {
 };
 static_assert(MultigridBackend<MpiBackend>);
 
-// MPI_Init_thread for a program that may run under mpirun (or alone: one rank) and
-// MPI_Finalize at scope exit.
-class MpiSession {
- public:
-  MpiSession(int* argc, char*** argv);
-  ~MpiSession();
-  MpiSession(const MpiSession&) = delete;
-  MpiSession& operator=(const MpiSession&) = delete;
-  int rank() const { return rank_; }
-  int size() const { return size_; }
-
- private:
-  bool owner_ = false;
-  int rank_ = 0, size_ = 1;
-};
-
 }  // namespace kcycle
