@@ -40,6 +40,12 @@ std::filesystem::path CalibrationCache::file_for(const std::string& smoother, co
 
 void CalibrationCache::update(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   if (snap.calibrating || snap.backend.empty() || !snap.error.empty()) return;
+  // The worker shows a calibration handed to it with its next snapshot, not at once: until
+  // then this one still has the calibration from before, which must not count as "nothing fits".
+  if (handed_over_) {
+    if (snap.calibration == in_use_before_) return;
+    handed_over_ = false;
+  }
   // A calibration made (or loaded from a file) since the last frame: keep it for next time.
   if (snap.calibration && snap.calibration != seen_) {
     seen_ = snap.calibration;
@@ -68,6 +74,8 @@ void CalibrationCache::update(UiState& ui, SolverWorker& worker, const Snapshot&
     try {
       auto loaded = std::make_shared<const Calibration>(load_calibration(file.string()));
       seen_ = loaded;
+      in_use_before_ = snap.calibration;
+      handed_over_ = true;
       worker.set_calibration(loaded);
       ui.notice = "calibration from the cache: " + file.string();
     } catch (const std::exception& e) {

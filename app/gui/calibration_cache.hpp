@@ -29,8 +29,10 @@ class CalibrationCache {
   std::filesystem::path dir_;
   bool auto_calibrate_;
   bool auto_calibrated_ = false;
-  std::shared_ptr<const Calibration> seen_;  // the last calibration in use, saved unless loaded from here
-  std::set<std::string> tried_;              // files already loaded (or found unreadable) this session
+  std::shared_ptr<const Calibration> seen_;           // the last calibration in use, saved unless loaded from here
+  std::set<std::string> tried_;                       // files already loaded (or found unreadable) this session
+  bool handed_over_ = false;                          // a cached calibration given to the worker, not yet shown
+  std::shared_ptr<const Calibration> in_use_before_;  // what the snapshots showed when it was handed over
 };
 
 // $XDG_CACHE_HOME/kcycle, else ~/.cache/kcycle.

@@ -51,7 +51,13 @@ CostModel fit_cost_model(const std::vector<TimingSample>& samples) {
   const double det = LL * WW - LW * LW;
   if (samples.size() < 2 || !(std::abs(det) > 0.0))
     throw std::invalid_argument("fit needs at least two samples with independent launches and work");
-  return {(LT * WW - WT * LW) / det, (WT * LL - LT * LW) / det};
+  const CostModel free{(LT * WW - WT * LW) / det, (WT * LL - LT * LW) / det};
+  // A launch or a unit of work costs no negative time: where noise (a loaded machine, a
+  // sanitizer) pushes one coefficient below zero, the best fit with it at zero is the
+  // least-squares one over alpha, beta >= 0.
+  if (free.alpha < 0) return {0.0, std::max(0.0, WT / WW)};
+  if (free.beta < 0) return {std::max(0.0, LT / LL), 0.0};
+  return free;
 }
 
 namespace {

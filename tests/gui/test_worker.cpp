@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
+#include "calibration_cache.hpp"
+#include "kcycle/execution_target.hpp"
 #include "solver_worker.hpp"
 
 namespace kcycle::gui {
@@ -80,6 +83,43 @@ TEST(Worker, FiveHundredRapidChangesWhileReading) {
   }
   w.run();
   ASSERT_TRUE(wait_for(w, [&](const Snapshot& s) { return s.generation == last && s.history.size() >= 1; }));
+}
+
+// The worker shows a calibration handed to it with its next snapshot. A frame that still sees
+// the snapshot from before is no "first start with nothing cached": it must not start timing.
+TEST(CalibrationCacheHandOver, ACachedCalibrationNotYetShownIsNoReasonToCalibrate) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "kcycle_worker_cache_test";
+  std::filesystem::remove_all(dir);
+  CalibrationCache cache(dir, /*auto_calibrate=*/true);
+  const SolverOptions options = small();
+  const MultigridSettings as_run = as_run_on(multigrid_settings(options), BackendKind::Cpu);
+  Calibration cached;
+  cached.smoother = std::string(to_string(as_run.smoother));
+  cached.coarsening = std::string(to_string(as_run.coarsening));
+  cached.backend = "cpu";
+  cached.threads = 1;
+  cached.fused = as_run.fuses_any();
+  cached.model = {1e-6, 1e-9};
+  std::filesystem::create_directories(dir);
+  save_calibration(cached, cache.file_for(cached.smoother, cached.coarsening, "cpu", 1, cached.fused).string());
+
+  SolverWorker worker(options, 1, /*start_running=*/false);
+  Snapshot before;  // what the frames see until the worker publishes again
+  before.options = options;
+  before.backend = "cpu";
+  before.threads = 1;
+  UiState ui;
+  cache.update(ui, worker, before);
+  EXPECT_NE(ui.notice.find("calibration from the cache"), std::string::npos) << ui.notice;
+  cache.update(ui, worker, before);
+  EXPECT_EQ(ui.notice.find("first start"), std::string::npos) << ui.notice;
+  ASSERT_TRUE(wait_for(worker, [](const Snapshot& s) { return s.calibration != nullptr; }));
+  const auto shown = worker.snapshot();
+  EXPECT_FALSE(shown->calibrating);
+  EXPECT_EQ(shown->calibration->model.alpha, 1e-6);
+  cache.update(ui, worker, *shown);  // it fits: nothing more to do
+  EXPECT_EQ(ui.notice.find("first start"), std::string::npos) << ui.notice;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

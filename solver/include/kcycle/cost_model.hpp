@@ -44,7 +44,7 @@ struct TimingSample {
 };
 
 // Least squares over the samples, as the paper's equation 3.2 (unweighted, so the large
-// cases dominate, as in the paper).
+// cases dominate, as in the paper), with alpha, beta >= 0.
 CostModel fit_cost_model(const std::vector<TimingSample>& samples);
 
 // The turning point n_tp where alpha * N_calls = beta * N_ops, by the paper's appendix
