@@ -259,22 +259,31 @@ Outcome run_mpi_cli(int ranks, const std::string& args) {
 }
 
 TEST(CliMpi, RanksOfMpirunPrintTheSerialResultOnce) {
-  for (const std::string preset : {"jacobi", "jacobi+cg", "jacobi --solver fcg"})
+  // Every preset (and FCG), on 2 ranks (Jacobi's) or on 3 and 4, where the default grids are
+  // 3 x 1 and 2 x 2 for xy-zebra, whose lines then cross ranks, and strips for x-zebra.
+  for (const std::string preset : {"jacobi", "jacobi+cg", "jacobi --solver fcg", "xyzebra-galerkin",
+                                   "xyzebra-galerkin+cg", "xzebra-semi-galerkin", "xzebra-semi-galerkin+cg"})
     for (const std::string kappa : {"1", "3", "W"}) {
       const std::string args = "solve --preset " + preset + " --levels 7 --kappa " + kappa + " --threads 1 --json";
       const Outcome serial = run_cli(args + " --backend cpu --fused off");
       ASSERT_EQ(serial.exit_code, 0) << serial.output;
-      for (int ranks : {2, 4}) {
+      const bool jacobi = preset.starts_with("jacobi");
+      for (int ranks : jacobi ? std::vector<int>{2, 4} : std::vector<int>{3, 4}) {
         const Outcome mpi = run_mpi_cli(ranks, args + " --backend mpi");
         ASSERT_EQ(mpi.exit_code, 0) << mpi.output;
         const auto a = nlohmann::json::parse(serial.output), b = nlohmann::json::parse(mpi.output);  // one document
         EXPECT_EQ(b["backend"], "mpi");
+        const int px = b["process_grid"][0], py = b["process_grid"][1];
+        EXPECT_EQ(px * py, ranks);
+        if (preset.starts_with("xzebra")) {
+          EXPECT_EQ(px, 1) << "x-lines on one rank: strips";
+        }
         EXPECT_EQ(a["iterations"], b["iterations"]) << preset << " kappa " << kappa << ", " << ranks << " ranks";
         ASSERT_EQ(a["history"].size(), b["history"].size());
         // Stand-alone, the iterate is bitwise the serial one: only the norms' sums are ordered
         // otherwise. CG's recurrences carry the reordered dot products' rounding on, so there
         // the difference is measured against the first iteration's norm.
-        const bool cg = preset != "jacobi";
+        const bool cg = preset.ends_with("+cg") || preset.ends_with("fcg");
         for (std::size_t k = 0; k < a["history"].size(); ++k)
           for (const char* norm : {"error", "residual"}) {
             const double x = a["history"][k][norm], y = b["history"][k][norm];
@@ -290,23 +299,34 @@ TEST(CliMpi, TheProcessGridCanBeChosenAndMustMatchTheRanks) {
   const std::string args = "solve --levels 6 --kappa 2 --threads 1 --json";
   const Outcome serial = run_cli(args + " --backend cpu --fused off");
   ASSERT_EQ(serial.exit_code, 0) << serial.output;
-  for (const char* grid : {"--ranks-x 1 --ranks-y 2", "--ranks-x 2 --ranks-y 1"}) {
-    const Outcome mpi = run_mpi_cli(2, args + " --backend mpi " + grid);
-    ASSERT_EQ(mpi.exit_code, 0) << grid << "\n" << mpi.output;
-    EXPECT_EQ(nlohmann::json::parse(serial.output)["iterations"], nlohmann::json::parse(mpi.output)["iterations"])
-        << grid;
+  struct Grid {
+    const char* options;
+    int px, py;
+  };
+  for (const Grid& g : {Grid{"--ranks-x 1 --ranks-y 2", 1, 2}, Grid{"--ranks-x 2 --ranks-y 1", 2, 1},
+                        Grid{"--ranks-x 1", 1, 2}, Grid{"--ranks-y 1", 2, 1}}) {
+    const Outcome mpi = run_mpi_cli(2, args + " --backend mpi " + g.options);
+    ASSERT_EQ(mpi.exit_code, 0) << g.options << "\n" << mpi.output;
+    const auto out = nlohmann::json::parse(mpi.output);
+    EXPECT_EQ(nlohmann::json::parse(serial.output)["iterations"], out["iterations"]) << g.options;
+    EXPECT_EQ(out["process_grid"], nlohmann::json::array({g.px, g.py})) << g.options;
   }
   const Outcome wrong = run_mpi_cli(2, "solve --backend mpi --ranks-x 3 --ranks-y 1 --levels 6");
   EXPECT_EQ(wrong.exit_code, 2) << wrong.output;
-  EXPECT_NE(wrong.output.find("ranks-x 3 and ranks-y 1 need 3 ranks; mpirun started 2"), std::string::npos)
+  EXPECT_NE(wrong.output.find("ranks-x 3 and ranks-y 1: their product must be the number of ranks (mpirun started 2)"),
+            std::string::npos)
       << wrong.output;
-  expect_refused("--ranks-x 2", "ranks-x and ranks-y must both be positive, or both 0");
+  const Outcome no_multiple = run_mpi_cli(2, "solve --backend mpi --ranks-x 3 --levels 6");
+  EXPECT_EQ(no_multiple.exit_code, 2) << no_multiple.output;
+  EXPECT_NE(no_multiple.output.find("the number of ranks is no multiple of 3"), std::string::npos)
+      << no_multiple.output;
+  expect_refused("--ranks-x -2", "ranks-x and ranks-y must be positive, or 0");
 }
 
 TEST(CliMpi, BadInputIsRefusedOnceAndEndsEveryRank) {
-  const Outcome o = run_mpi_cli(3, "solve --backend mpi --preset xyzebra-galerkin --levels 6");
+  const Outcome o = run_mpi_cli(3, "solve --backend mpi --precision mixed --levels 6");
   EXPECT_EQ(o.exit_code, 2) << o.output;
-  const std::string message = "backend mpi relaxes with jacobi only so far";
+  const std::string message = "precision mixed runs on the CPU backend only";
   const std::size_t first = o.output.find(message);
   ASSERT_NE(first, std::string::npos) << o.output;
   EXPECT_EQ(o.output.find(message, first + 1), std::string::npos) << "said once, by rank 0\n" << o.output;

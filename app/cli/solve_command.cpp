@@ -1,5 +1,6 @@
 // `kcycle solve`: one solve with every parameter, its convergence history and a summary,
 // as text or as one JSON object.
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -79,9 +80,10 @@ nlohmann::json communication_json(const std::vector<CommStats>& stats, int itera
   return rows;
 }
 
-void print_communication(const std::vector<CommStats>& stats, int iterations, int ranks) {
+void print_communication(const std::vector<CommStats>& stats, int iterations, std::array<int, 2> grid) {
   const double n = std::max(iterations, 1);
-  std::printf("\ncommunication per iteration, %d ranks (messages and bytes summed over the ranks):\n", ranks);
+  std::printf("\ncommunication per iteration, %d ranks as %d x %d (messages and bytes summed over the ranks):\n",
+              grid[0] * grid[1], grid[0], grid[1]);
   std::printf("%5s %12s %12s %12s %12s\n", "level", "exchanges", "messages", "kB", "collectives");
   CommStats total;
   for (std::size_t l = 1; l < stats.size(); ++l) {
@@ -98,7 +100,7 @@ void print_communication(const std::vector<CommStats>& stats, int iterations, in
 nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
 
 void print_json(const SolverOptions& o, const SolveResult& r, const nlohmann::json& levels,
-                const nlohmann::json& communication) {
+                const nlohmann::json& communication, std::array<int, 2> grid) {
   nlohmann::json history = nlohmann::json::array();
   for (const IterationRecord& h : r.history)
     history.push_back({{"iteration", h.iteration},
@@ -148,7 +150,10 @@ void print_json(const SolverOptions& o, const SolveResult& r, const nlohmann::js
       {"precision", enum_name(o.precision)},
       {"history", history}};
   if (!levels.is_null()) out["levels_table"] = levels;
-  if (!communication.empty()) out["communication"] = communication;
+  if (!communication.empty()) {
+    out["communication"] = communication;
+    out["process_grid"] = {grid[0], grid[1]};
+  }
   std::cout << out.dump(1) << "\n";
 }
 
@@ -209,7 +214,7 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
   const std::vector<CommStats> communication = solver.comm_stats_all_ranks();  // every rank: a collective
   if (!text) {
     print_json(o, r, args.level_table ? level_table_json(solver) : nlohmann::json(),
-               communication_json(communication, r.iterations));
+               communication_json(communication, r.iterations), solver.process_grid());
   } else {
     if (!args.quiet && printed_last != r.iterations && !r.history.empty()) {
       const IterationRecord& h = r.history.back();
@@ -236,7 +241,8 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
         o.precision == Precision::Mixed ? "mixed precision (float hierarchy, double CG and norms)"
                                         : "double precision");
     if (args.level_table) print_level_table(solver, r.iterations);
-    if (!communication.empty() && mpi_ranks() > 1) print_communication(communication, r.iterations, mpi_ranks());
+    if (!communication.empty() && mpi_ranks() > 1)
+      print_communication(communication, r.iterations, solver.process_grid());
   }
   return r.converged() ? 0 : 3;
 }

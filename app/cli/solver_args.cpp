@@ -44,7 +44,7 @@ void parse_backend_args(const std::string& backend, const std::string& graphs, S
 ExecutionTarget execution_target(const SolverOptions& o) {
   const ResolvedBackend resolved = resolve_backend(o.backend);
   if (!resolved.note.empty()) std::fprintf(stderr, "%s\n", resolved.note.c_str());
-  return {resolved.kind, o.threads, o.cuda_graphs, o.ranks_x, o.ranks_y};
+  return kcycle::execution_target(resolved.kind, o);
 }
 
 std::string cycle_name(const SolverOptions& o) {

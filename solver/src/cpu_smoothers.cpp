@@ -70,18 +70,21 @@ void solve_x_lines_of(BasicStencil9<T> S, const TridiagonalFactor& line, const B
 
 template <class T>
 void BasicCpuBackend<T>::gauss_seidel(const Stencil9& A, BasicField<T>& v, const BasicField<T>& f, bool reverse) {
+  for (int q = 0; q < 4; ++q) gauss_seidel_colour(A, v, f, colour_of_pass(q, reverse));
+}
+
+template <class T>
+void BasicCpuBackend<T>::gauss_seidel_colour(const Stencil9& A, BasicField<T>& v, const BasicField<T>& f, int k) {
   const int nx = v.shape().nx, ny = v.shape().ny;
   const T inv_diag = T(1.0 / A.center());
   const BasicStencil9<T> S = stencil_as<T>(A);
-  for (int q = 0; q < 4; ++q) {
-    count(v.shape(), pass_bytes::gauss_seidel_colour(v.shape()));
-    const int k = colour_of_pass(q, reverse), first_row = first_row_of_colour(k);
-    const int rows = (ny - first_row) / 2 + 1;
+  count(v.shape(), pass_bytes::gauss_seidel_colour(v.shape()));
+  const int first_row = first_row_of_colour(k);
+  const int rows = first_row <= ny ? (ny - first_row) / 2 + 1 : 0;
 #pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
-    for (int r = 0; r < rows; ++r) {
-      const int j = first_row + 2 * r;
-      gauss_seidel_row(S, inv_diag, k, nx, v.row(j - 1), v.row(j), v.row(j + 1), f.row(j), j);
-    }
+  for (int r = 0; r < rows; ++r) {
+    const int j = first_row + 2 * r;
+    gauss_seidel_row(S, inv_diag, k, nx, v.row(j - 1), v.row(j), v.row(j + 1), f.row(j), j);
   }
 }
 
@@ -105,19 +108,23 @@ void BasicCpuBackend<T>::gauss_seidel_pipelined(const Stencil9& A, BasicField<T>
 template <class T>
 void BasicCpuBackend<T>::zebra_x(const Stencil9& A, const TridiagonalFactor& line, BasicField<T>& v,
                                  const BasicField<T>& f, bool odd_first) {
+  zebra_x_lines(A, line, v, f, odd_first ? 1 : 2);
+  zebra_x_lines(A, line, v, f, odd_first ? 2 : 1);
+}
+
+template <class T>
+void BasicCpuBackend<T>::zebra_x_lines(const Stencil9& A, const TridiagonalFactor& line, BasicField<T>& v,
+                                       const BasicField<T>& f, int first_row) {
   const int ny = v.shape().ny;
   const BasicStencil9<T> S = stencil_as<T>(A);
   const auto in_place = [&](int j) { return v.row(j); };
-  for (int pass = 0; pass < 2; ++pass) {
-    count(v.shape(), pass_bytes::zebra_x_pass(v.shape()));
-    const int first_row = (pass == 0) == odd_first ? 1 : 2;
-    const int rows = first_row <= ny ? (ny - first_row) / 2 + 1 : 0;
-    const int blocks = (rows + kLineBlock - 1) / kLineBlock;
+  count(v.shape(), pass_bytes::zebra_x_pass(v.shape()));
+  const int rows = first_row <= ny ? (ny - first_row) / 2 + 1 : 0;
+  const int blocks = (rows + kLineBlock - 1) / kLineBlock;
 #pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
-    for (int b = 0; b < blocks; ++b) {
-      const int first = first_row + 2 * kLineBlock * b;
-      solve_x_lines_of(S, line, f, in_place, first, std::min(ny, first + 2 * (kLineBlock - 1)));
-    }
+  for (int b = 0; b < blocks; ++b) {
+    const int first = first_row + 2 * kLineBlock * b;
+    solve_x_lines_of(S, line, f, in_place, first, std::min(ny, first + 2 * (kLineBlock - 1)));
   }
 }
 
@@ -135,34 +142,38 @@ void BasicCpuBackend<T>::zebra_x_pipelined(const Stencil9& A, const TridiagonalF
 template <class T>
 void BasicCpuBackend<T>::zebra_y(const Stencil9& A, const TridiagonalFactor& line, BasicField<T>& v,
                                  const BasicField<T>& f, bool odd_first) {
+  zebra_y_lines(A, line, v, f, odd_first ? 1 : 2);
+  zebra_y_lines(A, line, v, f, odd_first ? 2 : 1);
+}
+
+template <class T>
+void BasicCpuBackend<T>::zebra_y_lines(const Stencil9& A, const TridiagonalFactor& line, BasicField<T>& v,
+                                       const BasicField<T>& f, int first_col) {
   const int nx = v.shape().nx, ny = v.shape().ny;
   const double *lower = line.lower(), *cprime = line.cprime(), *inv = line.inv_denom();
-  for (int pass = 0; pass < 2; ++pass) {
-    count(v.shape(), pass_bytes::zebra_y_pass(v.shape()));
-    const int first_col = (pass == 0) == odd_first ? 1 : 2;
-    const int cols = first_col <= nx ? (nx - first_col) / 2 + 1 : 0;
-    const bool par = parallel(v.shape());
-    const int nt = par ? threads_ : 1;
-    // Each thread sweeps all rows for its own block of columns: the recurrence runs down the
-    // rows, and a whole row of columns advances at once.
+  count(v.shape(), pass_bytes::zebra_y_pass(v.shape()));
+  const int cols = first_col <= nx ? (nx - first_col) / 2 + 1 : 0;
+  const bool par = parallel(v.shape());
+  const int nt = par ? threads_ : 1;
+  // Each thread sweeps all rows for its own block of columns: the recurrence runs down the
+  // rows, and a whole row of columns advances at once.
 #pragma omp parallel num_threads(nt) if (par)
-    {
-      const int t = par ? omp_get_thread_num() : 0;
-      const detail::RowRange mine = detail::block_of(cols, t, nt);  // column indices 1..cols
-      const int i0 = first_col + 2 * (mine.begin - 1), i1 = first_col + 2 * (mine.end - 1);
-      for (int j = 1; j <= ny; ++j) {
-        const T *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
-        T* v0 = v.row(j);
-        const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: v0 cannot alias a local copy
-        for (int i = i0; i < i1; i += 2)
-          v0[i] =
-              kernels::thomas_forward(kernels::y_line_rhs(S, vm, v0, vp, f0, i), T(lower[j - 1]), vm[i], T(inv[j - 1]));
-      }
-      for (int j = ny; j >= 1; --j) {
-        const T* vp = v.row(j + 1);
-        T* v0 = v.row(j);
-        for (int i = i0; i < i1; i += 2) v0[i] = kernels::thomas_backward(v0[i], T(cprime[j - 1]), vp[i]);
-      }
+  {
+    const int t = par ? omp_get_thread_num() : 0;
+    const detail::RowRange mine = detail::block_of(cols, t, nt);  // column indices 1..cols
+    const int i0 = first_col + 2 * (mine.begin - 1), i1 = first_col + 2 * (mine.end - 1);
+    for (int j = 1; j <= ny; ++j) {
+      const T *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
+      T* v0 = v.row(j);
+      const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: v0 cannot alias a local copy
+      for (int i = i0; i < i1; i += 2)
+        v0[i] =
+            kernels::thomas_forward(kernels::y_line_rhs(S, vm, v0, vp, f0, i), T(lower[j - 1]), vm[i], T(inv[j - 1]));
+    }
+    for (int j = ny; j >= 1; --j) {
+      const T* vp = v.row(j + 1);
+      T* v0 = v.row(j);
+      for (int i = i0; i < i1; i += 2) v0[i] = kernels::thomas_backward(v0[i], T(cprime[j - 1]), vp[i]);
     }
   }
 }
@@ -173,16 +184,21 @@ T* BasicCpuBackend<T>::wavefront_scratch(std::size_t values) {
   return wavefront_rows_.data();
 }
 
-#define KCYCLE_CPU_SMOOTHERS(T)                                                                                   \
-  template void BasicCpuBackend<T>::gauss_seidel(const Stencil9&, BasicField<T>&, const BasicField<T>&, bool);    \
-  template void BasicCpuBackend<T>::gauss_seidel_pipelined(const Stencil9&, BasicField<T>&, const BasicField<T>&, \
-                                                           bool);                                                 \
-  template void BasicCpuBackend<T>::zebra_x(const Stencil9&, const TridiagonalFactor&, BasicField<T>&,            \
-                                            const BasicField<T>&, bool);                                          \
-  template void BasicCpuBackend<T>::zebra_x_pipelined(const Stencil9&, const TridiagonalFactor&, BasicField<T>&,  \
-                                                      const BasicField<T>&, bool);                                \
-  template void BasicCpuBackend<T>::zebra_y(const Stencil9&, const TridiagonalFactor&, BasicField<T>&,            \
-                                            const BasicField<T>&, bool);                                          \
+#define KCYCLE_CPU_SMOOTHERS(T)                                                                                      \
+  template void BasicCpuBackend<T>::gauss_seidel(const Stencil9&, BasicField<T>&, const BasicField<T>&, bool);       \
+  template void BasicCpuBackend<T>::gauss_seidel_pipelined(const Stencil9&, BasicField<T>&, const BasicField<T>&,    \
+                                                           bool);                                                    \
+  template void BasicCpuBackend<T>::zebra_x(const Stencil9&, const TridiagonalFactor&, BasicField<T>&,               \
+                                            const BasicField<T>&, bool);                                             \
+  template void BasicCpuBackend<T>::zebra_x_pipelined(const Stencil9&, const TridiagonalFactor&, BasicField<T>&,     \
+                                                      const BasicField<T>&, bool);                                   \
+  template void BasicCpuBackend<T>::zebra_y(const Stencil9&, const TridiagonalFactor&, BasicField<T>&,               \
+                                            const BasicField<T>&, bool);                                             \
+  template void BasicCpuBackend<T>::gauss_seidel_colour(const Stencil9&, BasicField<T>&, const BasicField<T>&, int); \
+  template void BasicCpuBackend<T>::zebra_x_lines(const Stencil9&, const TridiagonalFactor&, BasicField<T>&,         \
+                                                  const BasicField<T>&, int);                                        \
+  template void BasicCpuBackend<T>::zebra_y_lines(const Stencil9&, const TridiagonalFactor&, BasicField<T>&,         \
+                                                  const BasicField<T>&, int);                                        \
   template T* BasicCpuBackend<T>::wavefront_scratch(std::size_t);
 KCYCLE_CPU_SMOOTHERS(double)
 KCYCLE_CPU_SMOOTHERS(float)

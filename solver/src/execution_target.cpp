@@ -8,6 +8,15 @@ std::string describe(const ExecutionTarget& t) {
   return t.graphs ? "cuda+graphs" : "cuda";
 }
 
+ExecutionTarget execution_target(BackendKind kind, const SolverOptions& o) {
+  ExecutionTarget t{kind, o.threads, o.cuda_graphs, o.ranks_x, o.ranks_y};
+  if (kind == BackendKind::Mpi && t.ranks_x == 0 && t.ranks_y == 0) {
+    if (o.smoother == Smoother::XZebra) t.ranks_x = 1;  // and ranks_y: all of them
+    if (o.smoother == Smoother::YZebra) t.ranks_y = 1;
+  }
+  return t;
+}
+
 MultigridSettings as_run_on(MultigridSettings settings, BackendKind kind) {
   if (kind == BackendKind::Auto) kind = resolve_backend(kind).kind;
   bool fuses = FusesPasses<CpuBackend>;

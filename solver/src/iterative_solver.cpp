@@ -1,6 +1,7 @@
 #include "kcycle/iterative_solver.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <optional>
@@ -42,6 +43,7 @@ class IterativeSolver::Engine {
   virtual std::vector<LevelStats> level_stats() const = 0;
   // A distributed backend's communication per level over all ranks (a collective); else empty.
   virtual std::vector<CommStats> comm_stats_all_ranks() { return {}; }
+  virtual std::array<int, 2> process_grid() const { return {1, 1}; }
   virtual double error_norm() = 0;     // of the iterate, h-scaled L2
   virtual double residual_norm() = 0;  // of the iterate, h-scaled L2 (f - A x computed)
   // Both after a step, from the step's own passes where it has them (CG: residual_recursive).
@@ -132,6 +134,12 @@ class EngineOn final : public IterativeSolver::Engine {
       return backend_.comm_stats_all_ranks();
     else
       return {};
+  }
+  std::array<int, 2> process_grid() const override {
+    if constexpr (requires { backend_.px(); })
+      return {backend_.px(), backend_.py()};
+    else
+      return {1, 1};
   }
 
   double error_norm() override {
@@ -310,7 +318,7 @@ class MixedEngine final : public IterativeSolver::Engine {
 std::unique_ptr<IterativeSolver::Engine> make_engine(BackendKind kind, const SolverOptions& o,
                                                      const MultigridSettings& s, const DiscreteProblem& p) {
   if (o.precision == Precision::Mixed) return std::make_unique<MixedEngine>(o.threads, o, s, p);
-  const ExecutionTarget target{kind, o.threads, o.cuda_graphs, o.ranks_x, o.ranks_y};
+  const ExecutionTarget target = execution_target(kind, o);
   return with_backend_type(kind,
                            [&]<class Backend>(std::type_identity<Backend>) -> std::unique_ptr<IterativeSolver::Engine> {
                              return std::make_unique<EngineOn<Backend>>(target, o, s, p);
@@ -366,6 +374,7 @@ void IterativeSolver::set_level_timing(bool on) { engine_->set_level_timing(on);
 std::vector<LevelStats> IterativeSolver::level_stats() const { return engine_->level_stats(); }
 
 std::vector<CommStats> IterativeSolver::comm_stats_all_ranks() { return engine_->comm_stats_all_ranks(); }
+std::array<int, 2> IterativeSolver::process_grid() const { return engine_->process_grid(); }
 
 const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
   // A watcher holding an operation (the visualizer's stepping) is not cycle time.

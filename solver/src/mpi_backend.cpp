@@ -99,11 +99,17 @@ MpiBackend::MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px, int
   int size = 1;
   MPI_Comm_size(comm, &size);
   int dims[2] = {px, py};
-  if (px > 0 && py > 0) {
-    if (px * py != size)
-      throw InvalidOptions("ranks-x " + std::to_string(px) + " and ranks-y " + std::to_string(py) + " need " +
-                           std::to_string(px * py) + " ranks; mpirun started " + std::to_string(size));
-  } else {
+  const auto refuse = [&](const std::string& why) {
+    throw InvalidOptions("ranks-x " + std::to_string(px) + " and ranks-y " + std::to_string(py) + ": " + why +
+                         " (mpirun started " + std::to_string(size) + ")");
+  };
+  if (px > 0 && py > 0 && px * py != size) refuse("their product must be the number of ranks");
+  if ((px > 0) != (py > 0)) {  // one given: the other makes up the ranks
+    const int given = std::max(px, py);
+    if (size % given != 0) refuse("the number of ranks is no multiple of " + std::to_string(given));
+    dims[px > 0 ? 1 : 0] = size / given;
+  }
+  if (px <= 0 && py <= 0) {
     dims[0] = dims[1] = 0;
     check(MPI_Dims_create(size, 2, dims), "MPI_Dims_create");
   }
@@ -116,6 +122,9 @@ MpiBackend::MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px, int
   MPI_Cart_coords(cart_, rank_, 2, coords);
   rx_ = coords[0];
   ry_ = coords[1];
+  const int along_x[2] = {1, 0}, along_y[2] = {0, 1};
+  check(MPI_Cart_sub(cart_, along_x, &row_comm_), "MPI_Cart_sub");
+  check(MPI_Cart_sub(cart_, along_y, &col_comm_), "MPI_Cart_sub");
 }
 
 MpiBackend::~MpiBackend() {
@@ -127,7 +136,8 @@ MpiBackend::~MpiBackend() {
     return;
   }
   plans_.clear();
-  if (cart_ != MPI_COMM_NULL) MPI_Comm_free(&cart_);
+  for (MPI_Comm* c : {&row_comm_, &col_comm_, &cart_})
+    if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
 }
 
 void MpiBackend::distribute(int levels, Coarsening coarsening, int min_points) {
@@ -240,16 +250,6 @@ void MpiBackend::jacobi(const Stencil9& A, double omega, const Vector& v, const 
   if (!holds(v.level)) return;
   exchange(v);
   cpu_.jacobi(A, omega, v.local, f.local, out.local);
-}
-
-void MpiBackend::gauss_seidel(const Stencil9&, Vector&, const Vector&, bool) {
-  throw std::invalid_argument("the MPI backend relaxes with jacobi only so far (gauss-seidel: not yet)");
-}
-void MpiBackend::zebra_x(const Stencil9&, const TridiagonalFactor&, Vector&, const Vector&, bool) {
-  throw std::invalid_argument("the MPI backend relaxes with jacobi only so far (line relaxation: not yet)");
-}
-void MpiBackend::zebra_y(const Stencil9&, const TridiagonalFactor&, Vector&, const Vector&, bool) {
-  throw std::invalid_argument("the MPI backend relaxes with jacobi only so far (line relaxation: not yet)");
 }
 
 void MpiBackend::restrict_residual(const Stencil9& A, const Vector& v, const Vector& f, Vector& fc,

@@ -23,11 +23,15 @@ Decomposition::Decomposition(int levels, Coarsening coarsening, int px, int py, 
   if (px < 1 || py < 1) throw std::invalid_argument("the process grid needs at least one rank a side");
   const GridShape fine = global_shape(1);
   const bool x_coarsens = coarsening == Coarsening::Full;
-  // The smallest block a split direction gives on level d when its finest-level edges are
-  // multiples of 2^d (of 1 where the direction does not coarsen).
+  // Block edges on the finest level at multiples of 2^d keep them at even indices on every
+  // level down to d (where the direction does not coarsen, at multiples of 2): a block's local
+  // index then has the parity of the global one, which Gauss-Seidel's colours and the zebra
+  // sweeps' odd and even lines are defined by.
+  auto unit = [](bool coarsens, int d) { return coarsens ? 1 << d : 2; };
+  // The smallest block a split direction gives on level d.
   auto smallest = [&](int points, int parts, int d, bool coarsens) {
     if (parts == 1) return points;
-    const std::vector<int> e = split(points, parts, coarsens ? 1 << d : 1);
+    const std::vector<int> e = split(points, parts, unit(coarsens, d));
     const int shift = coarsens ? d - 1 : 0;
     int least = points;
     for (int r = 0; r < parts; ++r)
@@ -45,8 +49,8 @@ Decomposition::Decomposition(int levels, Coarsening coarsening, int px, int py, 
       if (smallest(fine.nx, px, d, x_coarsens) >= least && smallest(fine.ny, py, d, true) >= least) distributed_ = d;
   }
   const int d = distributed_;
-  x_edges_ = split(fine.nx, px, x_coarsens ? 1 << d : 1);
-  y_edges_ = split(fine.ny, py, 1 << d);
+  x_edges_ = split(fine.nx, px, unit(x_coarsens, d));
+  y_edges_ = split(fine.ny, py, unit(true, d));
   if (px * py > 1 && (smallest(fine.nx, px, d, x_coarsens) < 2 || smallest(fine.ny, py, d, true) < 2))
     throw InvalidOptions(std::to_string(px) + " x " + std::to_string(py) + " ranks are too many for " +
                          std::to_string(fine.nx) + " x " + std::to_string(fine.ny) +

@@ -68,11 +68,8 @@ void validate(const SolverOptions& o) {
   if (o.threads < 0) reject("threads must be 0 (all cores) or positive");
   if (o.precision == Precision::Mixed && (o.backend == BackendKind::Cuda || o.backend == BackendKind::Mpi))
     reject("precision mixed runs on the CPU backend only (for now): use backend cpu or auto");
-  if (o.ranks_x < 0 || o.ranks_y < 0 || (o.ranks_x > 0) != (o.ranks_y > 0))
-    reject("ranks-x and ranks-y must both be positive, or both 0 (MPI chooses the grid)");
-  if (o.backend == BackendKind::Mpi && o.smoother != Smoother::Jacobi)
-    reject("backend mpi relaxes with jacobi only so far (smoother " + std::string(enum_name(o.smoother)) +
-           "): use backend cpu, or smoother jacobi");
+  if (o.ranks_x < 0 || o.ranks_y < 0)
+    reject("ranks-x and ranks-y must be positive, or 0 (0: as many as the ranks need; both 0: MPI chooses)");
   const std::size_t need = estimated_memory_bytes(o);
   if (const auto have = available_memory_bytes(); have && need > *have / 10 * 9)
     reject("levels " + std::to_string(o.levels) + " need about " + gib(need) + " of memory; this machine has " +

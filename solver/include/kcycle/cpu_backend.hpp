@@ -64,6 +64,12 @@ class BasicCpuBackend {
   // pipelined: a y-line spans every row, so the second parity's columns cannot start before the
   // first's back substitutions have run down all of them. Two launches.
   void zebra_y(const Stencil9& A, const TridiagonalFactor& line, Vector& v, const Vector& f, bool odd_first);
+  // The parts the sweeps above are made of, one launch each, for a backend that must refresh
+  // ghost values between them (MpiBackend): Gauss-Seidel's colour k (0..3; the sweep runs 0, 1,
+  // 2, 3, or 3, 2, 1, 0 in reverse), and the x-lines (rows) or y-lines (columns) first, first + 2, ...
+  void gauss_seidel_colour(const Stencil9& A, Vector& v, const Vector& f, int colour);
+  void zebra_x_lines(const Stencil9& A, const TridiagonalFactor& line, Vector& v, const Vector& f, int first_row);
+  void zebra_y_lines(const Stencil9& A, const TridiagonalFactor& line, Vector& v, const Vector& f, int first_col);
   // fc <- Restrict(f - A v), full weighting (Full) or (1/4)[1 2 1] in y (SemiY). The
   // residual is formed row by row in scratch and never written to memory.
   void restrict_residual(const Stencil9& A, const Vector& v, const Vector& f, Vector& fc,

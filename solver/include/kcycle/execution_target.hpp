@@ -7,6 +7,7 @@
 #include "kcycle/backend_selection.hpp"
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/multigrid.hpp"
+#include "kcycle/solver_options.hpp"
 #if KCYCLE_HAVE_CUDA
 #include "kcycle/cuda_backend.hpp"
 #endif
@@ -19,6 +20,11 @@ namespace kcycle {
 // ExecutionTarget is declared with the backend concept (backend.hpp).
 // "cpu", "cuda" or "cuda+graphs".
 std::string describe(const ExecutionTarget& target);
+
+// Where `options` run on the resolved backend `kind`. The MPI process grid, where the options
+// leave it to MPI: strips that keep the zebra smoother's lines on one rank (1 x P for x-zebra,
+// P x 1 for y-zebra), else MPI_Dims_create's.
+ExecutionTarget execution_target(BackendKind kind, const SolverOptions& options);
 
 // The backend a target names, constructed for it (threads for the CPU, graphs for CUDA).
 template <MultigridBackend Backend>

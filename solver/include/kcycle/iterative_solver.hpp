@@ -3,6 +3,7 @@
 // preconditioned by one cycle, on the backend the options select. solve() loops over it;
 // the visualizer's worker steps it, draws any level's field between steps, and may watch
 // every operation inside a cycle. The stopping rules live here once for all backends.
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -50,6 +51,8 @@ class IterativeSolver {
   // The MPI backend's halo exchanges, messages, bytes and collectives per level, over all
   // ranks (a collective: every rank calls it); empty on the other backends.
   std::vector<CommStats> comm_stats_all_ranks();
+  // The MPI backend's process grid, ranks across x and y ({1, 1} on the other backends).
+  std::array<int, 2> process_grid() const;
 
   SolveStatus status() const { return status_; }
   bool running() const { return status_ == SolveStatus::Running; }

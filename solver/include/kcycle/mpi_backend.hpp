@@ -10,8 +10,9 @@
 // the prolongation out of it one broadcast; the other ranks skip those levels' operations but
 // count them, so every rank's trace and launch count equal the serial ones.
 //
-// So far the backend relaxes with damped Jacobi only; Gauss-Seidel and the line smoothers
-// refuse with a message (see the README's MPI section).
+// Every smoother runs: Jacobi and Gauss-Seidel after refreshing the ghosts, the zebra line
+// solves on the block where a line lies within it and transposed where it crosses ranks
+// (mpi_smoothers.cpp), so iterates equal the serial ones bitwise for all of them.
 #include <mpi.h>
 
 #include <array>
@@ -44,7 +45,8 @@ class MpiBackend {
   static constexpr std::string_view name() { return "mpi"; }
   static constexpr bool kDeviceMemory = false;
 
-  // MPI_COMM_WORLD on the process grid MPI_Dims_create picks (or px x py when both > 0);
+  // MPI_COMM_WORLD on a px x py process grid: one of them 0, as many as the ranks need; both
+  // 0, the grid MPI_Dims_create picks;
   // target.threads OpenMP threads per rank. Starts MPI if nothing has (mpi_runtime.hpp).
   explicit MpiBackend(const ExecutionTarget& target)
       : MpiBackend(target, MPI_COMM_WORLD, target.ranks_x, target.ranks_y) {}
@@ -125,15 +127,23 @@ class MpiBackend {
   // below them what its last distributed block coarsens to (what it restricts into).
   std::pair<IndexRange, IndexRange> derived_block(int level, int q) const;
   double all_sum(double local, int level);
+  // Solves `lines` lines that cross the ranks of comm (this rank's row of the process grid for
+  // x-lines, its column for y-lines): segments holds this rank's segment of each line's
+  // right-hand side, line after line, and gets the solution's (mpi_smoothers.cpp).
+  void solve_lines_across(MPI_Comm comm, int level, bool x_lines, const TridiagonalFactor& factor, int lines,
+                          std::vector<double>& segments);
   void need_decomposition() const;
 
   CpuBackend cpu_;
-  MPI_Comm cart_ = MPI_COMM_NULL;  // the Cartesian communicator
+  MPI_Comm cart_ = MPI_COMM_NULL;      // the Cartesian communicator
+  MPI_Comm row_comm_ = MPI_COMM_NULL;  // the ranks of this rank's row of the grid (same ry)
+  MPI_Comm col_comm_ = MPI_COMM_NULL;  // and of its column (same rx)
   int px_ = 1, py_ = 1, rank_ = 0, rx_ = 0, ry_ = 0;
   std::unique_ptr<Decomposition> decomposition_;
   std::vector<std::unique_ptr<HaloPlan>> plans_;  // by level
   std::vector<Field> residuals_;                  // by level: restrict_residual's r
   std::vector<CommStats> comm_stats_;
+  std::vector<double> line_segments_, line_outgoing_, line_incoming_, line_whole_;  // grown once
   std::uint64_t launches_ = 0;
 };
 static_assert(MultigridBackend<MpiBackend>);

@@ -19,9 +19,9 @@ namespace kcycle {
 // What a level's communication cost: the model's per-message term counts these.
 struct CommStats {
   std::uint64_t exchanges = 0;    // halo exchange rounds
-  std::uint64_t messages = 0;     // point-to-point messages sent
+  std::uint64_t messages = 0;     // messages sent: halo messages, and the parts of the line transposes
   std::uint64_t bytes = 0;        // bytes sent in them
-  std::uint64_t collectives = 0;  // gathers, broadcasts and reductions
+  std::uint64_t collectives = 0;  // gathers, broadcasts, reductions and the line transposes' all-to-alls
 };
 
 // Global interior indices [first, last], 1-based; empty when last < first.
