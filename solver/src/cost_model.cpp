@@ -38,25 +38,26 @@ double cycle_launches(int kappa, int levels, int launches_per_call) {
   return double(launches_per_cycle(std::min(kappa, levels), levels, launches_per_call));
 }
 
-CostModel fit_cost_model(const std::vector<TimingSample>& samples) {
-  // Normal equations of min sum (alpha L + beta W - T)^2.
+CostModel fit_cost_model(const std::vector<TimingSample>& samples, double lambda) {
+  // Normal equations of min sum (alpha L + beta W - (T - lambda M))^2.
   double LL = 0, LW = 0, WW = 0, LT = 0, WT = 0;
   for (const TimingSample& s : samples) {
+    const double T = s.seconds - lambda * s.messages;
     LL += s.launches * s.launches;
     LW += s.launches * s.ops;
     WW += s.ops * s.ops;
-    LT += s.launches * s.seconds;
-    WT += s.ops * s.seconds;
+    LT += s.launches * T;
+    WT += s.ops * T;
   }
   const double det = LL * WW - LW * LW;
   if (samples.size() < 2 || !(std::abs(det) > 0.0))
     throw std::invalid_argument("fit needs at least two samples with independent launches and work");
-  const CostModel free{(LT * WW - WT * LW) / det, (WT * LL - LT * LW) / det};
+  const CostModel free{(LT * WW - WT * LW) / det, (WT * LL - LT * LW) / det, lambda};
   // A launch or a unit of work costs no negative time: where noise (a loaded machine, a
   // sanitizer) pushes one coefficient below zero, the best fit with it at zero is the
   // least-squares one over alpha, beta >= 0.
-  if (free.alpha < 0) return {0.0, std::max(0.0, WT / WW)};
-  if (free.beta < 0) return {std::max(0.0, LT / LL), 0.0};
+  if (free.alpha < 0) return {0.0, std::max(0.0, WT / WW), lambda};
+  if (free.beta < 0) return {std::max(0.0, LT / LL), 0.0, lambda};
   return free;
 }
 
@@ -101,22 +102,28 @@ std::string calibration_mismatch(const Calibration& c, const MultigridSettings& 
 
 void save_calibration(const Calibration& c, const std::string& path) {
   nlohmann::json samples = nlohmann::json::array();
-  for (const TimingSample& s : c.samples)
+  for (const TimingSample& s : c.samples) {
     samples.push_back({{"kappa", s.kappa == kKappaW ? nlohmann::json("W") : nlohmann::json(s.kappa)},
                        {"levels", s.levels},
                        {"launches", s.launches},
                        {"ops", s.ops},
                        {"seconds", s.seconds}});
-  const nlohmann::json j = {{"format", "kcycle-calibration-1"},
-                            {"alpha_seconds", c.model.alpha},
-                            {"beta_seconds", c.model.beta},
-                            {"backend", c.backend},
-                            {"smoother", c.smoother},
-                            {"coarsening", c.coarsening},
-                            {"launches_per_call", c.launches_per_call},
-                            {"fused", c.fused},
-                            {"threads", c.threads},
-                            {"samples", samples}};
+    if (s.messages > 0) samples.back()["messages"] = s.messages;
+  }
+  nlohmann::json j = {{"format", "kcycle-calibration-1"},
+                      {"alpha_seconds", c.model.alpha},
+                      {"beta_seconds", c.model.beta},
+                      {"backend", c.backend},
+                      {"smoother", c.smoother},
+                      {"coarsening", c.coarsening},
+                      {"launches_per_call", c.launches_per_call},
+                      {"fused", c.fused},
+                      {"threads", c.threads},
+                      {"samples", samples}};
+  if (c.model.lambda > 0 || c.ranks > 1) {  // a calibration on a process grid
+    j["lambda_seconds"] = c.model.lambda;
+    j["ranks"] = c.ranks;
+  }
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write calibration file " + path);
   out << j.dump(1) << "\n";
@@ -184,14 +191,17 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
     throw InvalidOptions(source + ": not valid JSON (" + e.what() + ")");
   }
   read.only_keys(j, "",
-                 {"format", "alpha_seconds", "beta_seconds", "backend", "smoother", "coarsening", "launches_per_call",
-                  "fused", "threads", "samples"});
+                 {"format", "alpha_seconds", "beta_seconds", "lambda_seconds", "backend", "smoother", "coarsening",
+                  "launches_per_call", "fused", "threads", "ranks", "samples"});
   if (read.text(j, "format", "") != "kcycle-calibration-1")
     read.refuse("format", "must be \"kcycle-calibration-1\" (not a kcycle calibration file)");
   Calibration c;
   c.model = {read.finite(j, "alpha_seconds", ""), read.finite(j, "beta_seconds", "")};
   if (!(c.model.alpha >= 0)) read.refuse("alpha_seconds", "must be non-negative");
-  if (!(c.model.beta > 0)) read.refuse("beta_seconds", "must be positive");
+  if (!(c.model.beta >= 0)) read.refuse("beta_seconds", "must be non-negative");
+  if (j.contains("lambda_seconds")) c.model.lambda = read.finite(j, "lambda_seconds", "");
+  if (!(c.model.lambda >= 0)) read.refuse("lambda_seconds", "must be non-negative");
+  c.ranks = std::max(1, read.integer(j, "ranks", "", 1));
   c.backend = read.text(j, "backend", "cpu");
   c.smoother = read.text(j, "smoother", "");
   c.coarsening = read.text(j, "coarsening", "");
@@ -204,7 +214,8 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
     for (std::size_t k = 0; k < samples->size(); ++k) {
       const nlohmann::json& s = (*samples)[k];
       const std::string where = "samples[" + std::to_string(k) + "].";
-      read.only_keys(s, "samples[" + std::to_string(k) + "]", {"kappa", "levels", "launches", "ops", "seconds"});
+      read.only_keys(s, "samples[" + std::to_string(k) + "]",
+                     {"kappa", "levels", "launches", "ops", "seconds", "messages"});
       const auto kappa = s.find("kappa");
       if (kappa == s.end()) read.refuse(where + "kappa", "is missing");
       const bool w = kappa->is_string() && kappa->get<std::string>() == "W";
@@ -213,7 +224,8 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
       const int levels = read.integer(s, "levels", where, 0);
       if (levels < 1) read.refuse(where + "levels", "must be a positive integer");
       c.samples.push_back({w ? kKappaW : kappa->get<int>(), levels, read.finite(s, "launches", where),
-                           read.finite(s, "ops", where), read.finite(s, "seconds", where)});
+                           read.finite(s, "ops", where), read.finite(s, "seconds", where),
+                           s.contains("messages") ? read.finite(s, "messages", where) : 0.0});
     }
   }
   return c;

@@ -12,6 +12,7 @@
 
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/cycle_counts.hpp"
+#include "kcycle/distributed_model.hpp"
 #include "kcycle/mpi_backend.hpp"
 #include "kcycle/mpi_runtime.hpp"
 #include "kcycle/multigrid.hpp"
@@ -200,6 +201,32 @@ TEST(MpiBackend, ExchangesAndCollectivesPerLevelAreTheClosedForm) {
         }
       }
     }
+}
+
+// The cost model's counts (distributed_model.hpp, closed forms) are what the ranks count: per
+// level, the busiest rank's messages, and the exchanges and collectives, for every smoother.
+TEST(MpiBackend, TheModelsCountsAreTheBusiestRanksCounts) {
+  auto mpi = backend();
+  for (Smoother smoother :
+       {Smoother::Jacobi, Smoother::GaussSeidel, Smoother::XZebra, Smoother::YZebra, Smoother::XYZebra})
+    for (Coarsening coarsening : {Coarsening::Full, Coarsening::SemiY})
+      for (int kappa : {1, 2, 3, kKappaW}) {
+        MultigridSettings s = jacobi_settings(6, coarsening, CoarseOperator::Galerkin);
+        s.smoother = smoother;
+        distributed(*mpi, s, {CycleType::Kappa, kappa}, 1);
+        const std::vector<LevelCommCounts> model = distributed_cycle_counts(s, kappa, mpi->decomposition());
+        for (int l = 1; l <= s.levels; ++l) {
+          const CommStats& c = mpi->comm_stats()[std::size_t(l)];
+          std::uint64_t most[3] = {c.messages, c.exchanges, c.collectives};
+          MPI_Allreduce(MPI_IN_PLACE, most, 3, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+          const LevelCommCounts& m = model[std::size_t(l)];
+          const std::string what = std::string(to_string(smoother)) + ", " + std::string(to_string(coarsening)) +
+                                   ", kappa " + kappa_to_string(kappa) + ", level " + std::to_string(l);
+          EXPECT_EQ(double(most[0]), m.messages) << what;
+          EXPECT_EQ(double(most[1]), m.exchanges) << what;
+          EXPECT_EQ(double(most[2]), m.collectives) << what;
+        }
+      }
 }
 
 TEST(MpiBackend, UploadThenDownloadGivesTheFieldBackOnEveryRank) {

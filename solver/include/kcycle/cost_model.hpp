@@ -30,22 +30,28 @@ double cycle_ops(int kappa, int levels, Coarsening coarsening);
 double cycle_launches(int kappa, int levels, int launches_per_call);
 
 struct CostModel {
-  double alpha = 0;  // seconds per launch
-  double beta = 0;   // seconds per unit of N_ops (one unknown visited by one cycle call)
-  double predict(double launches, double ops) const { return alpha * launches + beta * ops; }
+  double alpha = 0;   // seconds per launch
+  double beta = 0;    // seconds per unit of N_ops (one unknown visited by one cycle call)
+  double lambda = 0;  // seconds per message (the MPI backend; distributed_model.hpp), else 0
+  double predict(double launches, double ops, double messages = 0) const {
+    return alpha * launches + beta * ops + lambda * messages;
+  }
 };
 
 struct TimingSample {
   int kappa;
   int levels;
   double launches;
-  double ops;
+  double ops;  // on a process grid: the busiest rank's, level by level (distributed_model.hpp)
   double seconds;
+  double messages = 0;  // on a process grid: the busiest rank's, level by level, collectives as latencies
 };
 
 // Least squares over the samples, as the paper's equation 3.2 (unweighted, so the large
-// cases dominate, as in the paper), with alpha, beta >= 0.
-CostModel fit_cost_model(const std::vector<TimingSample>& samples);
+// cases dominate, as in the paper), with alpha, beta >= 0. lambda: seconds per message,
+// measured apart (the MPI backend's latency benchmark); the fit is then of alpha and beta to
+// the time the messages leave, T - lambda * messages.
+CostModel fit_cost_model(const std::vector<TimingSample>& samples, double lambda = 0);
 
 // The turning point n_tp where alpha * N_calls = beta * N_ops, by the paper's appendix
 // iteration n <- log2(1 + sqrt(alpha/beta * N_calls(kappa, n) / C(kappa))) from n = 2, 20
@@ -62,6 +68,7 @@ struct Calibration {
   int launches_per_call = 0;  // as issued: a fused pass is one launch
   bool fused = false;         // timed with fused Jacobi passes (MultigridSettings::fused)
   int threads = 0;
+  int ranks = 1;  // MPI: the ranks it was timed on (model.lambda is theirs)
   std::vector<TimingSample> samples;
 };
 // What differs between the cycle a calibration timed and one that runs with `as_run` settings

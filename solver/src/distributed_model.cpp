@@ -1,0 +1,113 @@
+#include "kcycle/distributed_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "kcycle/cycle_counts.hpp"
+
+namespace kcycle {
+
+namespace {
+
+// Lines of one parity (first = 1 or 2) among `points`.
+int lines_of_parity(int points, int first) { return first <= points ? (points - first) / 2 + 1 : 0; }
+
+// Messages one rank sends in a transposed line pass (mpi_smoothers.cpp): its segments to each
+// other rank that solves some of the lines, and, if it solves some, the solutions back to every
+// other rank of its row (or column) of the grid.
+int transpose_messages(int lines, int ranks, int me) {
+  const bool solves = me < lines;
+  return std::min(lines, ranks) - (solves ? 1 : 0) + (solves ? ranks - 1 : 0);
+}
+
+// A rank's neighbours on the process grid, corners included.
+int neighbours(int rx, int ry, int px, int py) {
+  const int across = (rx > 0) + 1 + (rx < px - 1), down = (ry > 0) + 1 + (ry < py - 1);
+  return across * down - 1;
+}
+
+}  // namespace
+
+int collective_latencies(int ranks) { return ranks <= 1 ? 0 : int(std::ceil(std::log2(double(ranks)))); }
+
+std::vector<LevelCommCounts> distributed_cycle_counts(const MultigridSettings& s, int kappa, const Decomposition& d) {
+  const int n = d.levels(), D = d.distributed_levels(), px = d.px(), py = d.py();
+  const int k = std::min(kappa, n);  // kKappaW is beyond every level count
+  const auto calls = [&](int l) { return double(level_calls(k, l)); };
+  // Per call above the coarsest: the relaxation passes (each exchanges first) and the zebra
+  // sweeps along x and along y (each of their two passes transposed where the lines cross ranks).
+  const int passes = s.phase_launches(s.nu1, true) + s.phase_launches(s.nu2, !s.symmetric_smoothing);
+  int x_sweeps = 0, y_sweeps = 0;
+  if (s.smoother == Smoother::XZebra) x_sweeps = s.nu1 + s.nu2;
+  if (s.smoother == Smoother::YZebra) y_sweeps = s.nu1 + s.nu2;
+  if (s.smoother == Smoother::XYZebra) {
+    x_sweeps = alternating_x_sweeps(s.nu1, true) + alternating_x_sweeps(s.nu2, !s.symmetric_smoothing);
+    y_sweeps = s.nu1 + s.nu2 - x_sweeps;
+  }
+  const bool x_cross = px > 1 && x_sweeps > 0, y_cross = py > 1 && y_sweeps > 0;
+
+  std::vector<LevelCommCounts> levels(std::size_t(n) + 1);
+  for (int l = 1; l <= n; ++l) {
+    LevelCommCounts& c = levels[std::size_t(l)];
+    if (!d.distributed(l)) {  // on rank 0, whole
+      c.ops = calls(l) * double(d.global_shape(l).unknowns());
+      if (l == D + 1) c.collectives = 2 * calls(l - 1);  // the gather into it, the broadcast out of it
+      continue;
+    }
+    double largest = 0;
+    for (int ry = 0; ry < py; ++ry)
+      for (int rx = 0; rx < px; ++rx) largest = std::max(largest, double(d.block_shape(l, rx, ry).unknowns()));
+    c.ops = calls(l) * largest;
+    if (px * py == 1) continue;
+    c.exchanges = (l < n ? calls(l) * (passes + 2) : 0) + (l > 1 ? calls(l - 1) : 0);
+    if (l == n) continue;  // (never: the coarsest level is not split)
+    c.collectives = calls(l) * 2 * 2 * (x_cross * x_sweeps + y_cross * y_sweeps);
+    double busiest = 0;
+    for (int ry = 0; ry < py; ++ry)
+      for (int rx = 0; rx < px; ++rx) {
+        const GridShape b = d.block_shape(l, rx, ry);
+        double m = neighbours(rx, ry, px, py) * c.exchanges;
+        for (int first : {1, 2}) {
+          if (x_cross) m += calls(l) * x_sweeps * transpose_messages(lines_of_parity(b.ny, first), px, rx);
+          if (y_cross) m += calls(l) * y_sweeps * transpose_messages(lines_of_parity(b.nx, first), py, ry);
+        }
+        busiest = std::max(busiest, m);
+      }
+    c.messages = busiest;
+  }
+  return levels;
+}
+
+DistributedCycleCost distributed_cycle_cost(const MultigridSettings& s, int kappa, const Decomposition& d,
+                                            const CostModel& model) {
+  DistributedCycleCost cost;
+  cost.launches = cycle_launches(kappa, d.levels(), s.launches_per_call());
+  const int latencies = collective_latencies(d.px() * d.py());
+  for (const LevelCommCounts& c : distributed_cycle_counts(s, kappa, d)) {
+    cost.ops += c.ops;
+    cost.messages += c.messages + c.collectives * latencies;
+  }
+  cost.seconds = model.predict(cost.launches, cost.ops, cost.messages);
+  return cost;
+}
+
+std::vector<ScalingPoint> weak_scaling_prediction(const MultigridSettings& base, int kappa, const CostModel& model,
+                                                  int max_ranks, int min_points) {
+  std::vector<ScalingPoint> points;
+  for (int side = 1; side * side <= max_ranks; side *= 2) {
+    MultigridSettings s = base;
+    s.levels = base.levels + int(points.size());
+    const Decomposition d(s.levels, s.coarsening, side, side, min_points);
+    ScalingPoint p;
+    p.ranks = side * side;
+    p.px = p.py = side;
+    p.levels = s.levels;
+    p.distributed_levels = d.distributed_levels();
+    p.cost = distributed_cycle_cost(s, kappa, d, model);
+    p.efficiency = points.empty() ? 1.0 : points.front().cost.seconds / p.cost.seconds;
+    points.push_back(p);
+  }
+  return points;
+}
+
+}  // namespace kcycle

@@ -1,0 +1,81 @@
+// The cost model on a process grid (distributed_model.hpp), where it needs no MPI: on one rank
+// it is the paper's model; the W-cycle's messages grow like its calls (2^n) and the kappa-cycles'
+// like a polynomial; weak scaling to 4096 ranks puts the coarse levels on rank 0. The counts
+// themselves are checked against real ranks in tests/mpi (TheModelsCountsAreTheBusiestRanksCounts).
+#include <gtest/gtest.h>
+
+#include "kcycle/distributed_model.hpp"
+#include "kcycle/solver_options.hpp"
+#include "kcycle/stencil.hpp"
+
+namespace kcycle {
+namespace {
+
+MultigridSettings settings(int levels) {
+  MultigridSettings s;
+  s.levels = levels;
+  s.tensor = rotated_anisotropic_tensor(1e-4, 45);
+  s.nu1 = s.nu2 = 2;
+  return s;
+}
+
+TEST(DistributedModel, OnOneRankItIsThePapersModel) {
+  const CostModel model{2e-6, 1e-9, 5e-6};
+  for (int kappa : {1, 2, 3, 4, kKappaW}) {
+    const MultigridSettings s = settings(8);
+    const Decomposition one(8, Coarsening::Full, 1, 1);
+    const DistributedCycleCost c = distributed_cycle_cost(s, kappa, one, model);
+    EXPECT_EQ(c.ops, cycle_ops(kappa, 8, Coarsening::Full));
+    EXPECT_EQ(c.launches, cycle_launches(kappa, 8, s.launches_per_call()));
+    EXPECT_EQ(c.messages, 0.0);
+    EXPECT_DOUBLE_EQ(c.seconds, model.predict(c.launches, c.ops));
+  }
+}
+
+TEST(DistributedModel, MessagesGrowLikeTheCallsOnTheSplitLevels) {
+  // 4 x 4 ranks, 9 levels: the W-cycle visits the split levels 2^(l-1) times, kappa = 1 once.
+  const Decomposition d(9, Coarsening::Full, 4, 4);
+  double previous = 0;
+  for (int kappa : {1, 2, 3, 4}) {
+    const DistributedCycleCost c = distributed_cycle_cost(settings(9), kappa, d, {});
+    EXPECT_GT(c.messages, previous) << kappa_to_string(kappa);
+    previous = c.messages;
+  }
+  // levelCalls(kappa, l) = 2^(l-1) for l <= kappa: on D = 4 split levels kappa = 4 already
+  // sends what the W-cycle sends; only rank 0's levels tell them apart.
+  ASSERT_EQ(d.distributed_levels(), 4);
+  const DistributedCycleCost k4 = distributed_cycle_cost(settings(9), 4, d, {}),
+                             w = distributed_cycle_cost(settings(9), kKappaW, d, {});
+  EXPECT_EQ(w.messages, k4.messages);
+  EXPECT_GT(w.ops, k4.ops);
+  // Level 1 of a V-cycle: nu1 + nu2 sweeps and the restriction's two exchanges; an interior
+  // rank of a 4 x 4 grid has 8 neighbours.
+  const auto v = distributed_cycle_counts(settings(9), 1, d);
+  EXPECT_EQ(v[1].exchanges, 2 + 2 + 2);
+  EXPECT_EQ(v[1].messages, 8 * 6);
+  EXPECT_EQ(v[2].exchanges, 6 + 1);  // and one before the prolongation to level 1
+}
+
+TEST(DistributedModel, WeakScalingTo4096RanksAgglomeratesOntoRankZero) {
+  const CostModel work_only{0, 1e-9, 0};
+  const auto points = weak_scaling_prediction(settings(8), 1, work_only, 4096);
+  ASSERT_EQ(points.size(), 7u);  // 1, 4, 16, ..., 4096 ranks
+  EXPECT_EQ(points.front().efficiency, 1.0);
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    EXPECT_EQ(points[k].ranks, 1 << (2 * k));
+    EXPECT_EQ(points[k].levels, 8 + int(k));
+    EXPECT_LE(points[k].efficiency, 1.0);
+  }
+  // The levels split stay those where a block keeps 8 points a side: the same for every P > 1,
+  // so rank 0's coarse levels grow with P, and so does its work.
+  for (std::size_t k = 2; k < points.size(); ++k) {
+    EXPECT_EQ(points[k].distributed_levels, points[1].distributed_levels);
+    EXPECT_LT(points[k].efficiency, points[k - 1].efficiency);
+  }
+  // The W-cycle visits rank 0's levels exponentially often: it scales worst.
+  const auto w = weak_scaling_prediction(settings(8), kKappaW, work_only, 4096);
+  EXPECT_LT(w.back().efficiency, points.back().efficiency);
+}
+
+}  // namespace
+}  // namespace kcycle
