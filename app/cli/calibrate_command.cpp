@@ -1,12 +1,18 @@
 // `kcycle calibrate`: time one cycle per kappa and level count, fit the paper's model
 // T = alpha * launches + beta * ops, print the relative errors (like Table 3.2) and the
 // turning points, and save the calibration for `advise` and the visualizer.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "commands.hpp"
 #include "kcycle/cost_model.hpp"
+#include "kcycle/distributed_model.hpp"
+#include "kcycle/execution_target.hpp"
+#include "kcycle/mpi_runtime.hpp"
 #include "kcycle/solve.hpp"
 #include "kcycle/timing.hpp"
 #include "progress.hpp"
@@ -14,10 +20,18 @@
 
 namespace kcycle::cli {
 
-void print_calibration_report(const Calibration& c) {
+void print_calibration_report(const Calibration& c, const MultigridSettings& settings) {
   std::printf("alpha = %.4g s per launch, beta = %.4g s per unknown visited (%d launches per call as issued, %s)\n",
               c.model.alpha, c.model.beta, c.launches_per_call,
               c.fused ? "fused Jacobi passes" : "every operation its own pass");
+  if (c.ranks > 1)
+    std::printf(
+        "lambda = %.4g s per message, measured on %d ranks (halo exchange rounds of the smallest split "
+        "level); ops and messages are the busiest rank's, level by level%s\n",
+        c.model.lambda, c.ranks,
+        c.ranks > std::max(1, int(std::thread::hardware_concurrency()))
+            ? "; more ranks than cores: the counts are exact, the times only indicative"
+            : "");
   int lo = 1 << 30, hi = 0;
   for (const TimingSample& s : c.samples) lo = std::min(lo, s.levels), hi = std::max(hi, s.levels);
   std::printf("relative prediction error (predicted - measured) / measured, %%:\n%8s", "kappa\\n");
@@ -32,7 +46,7 @@ void print_calibration_report(const Calibration& c) {
       bool found = false;
       for (const TimingSample& s : c.samples)
         if (s.kappa == kappa && s.levels == n) {
-          std::printf(" %+7.2f", 100.0 * (c.model.predict(s.launches, s.ops) - s.seconds) / s.seconds);
+          std::printf(" %+7.2f", 100.0 * (c.model.predict(s.launches, s.ops, s.messages) - s.seconds) / s.seconds);
           found = true;
         }
       if (!found) std::printf(" %7s", "-");
@@ -49,6 +63,25 @@ void print_calibration_report(const Calibration& c) {
     std::printf("\n");
   } else {
     std::printf("alpha <= 0: launch overhead is below what this sweep resolves; no turning points\n");
+  }
+  if (c.ranks > 1 && c.model.beta > 0) {
+    // Where latency (launches and messages) and work balance, on square grids of P ranks.
+    std::printf("turning points n_tp on P ranks (alpha launches + lambda messages = beta ops, busiest rank):\n%8s",
+                "P\\kappa");
+    for (int kappa : {1, 2, 3, 4, kKappaW}) std::printf(" %7s", kappa_to_string(kappa).c_str());
+    std::printf("\n");
+    const MultigridSettings as_run = as_run_on(settings, BackendKind::Mpi);
+    for (int side = 1; side <= 64; side *= 2) {
+      std::printf("%8d", side * side);
+      for (int kappa : {1, 2, 3, 4, kKappaW}) {
+        const double n = distributed_turning_point(as_run, kappa, side, side, c.model);
+        if (std::isnan(n))
+          std::printf(" %7s", "-");
+        else
+          std::printf(" %7.1f", n);
+      }
+      std::printf("\n");
+    }
   }
 }
 
@@ -84,8 +117,8 @@ int run(const CalibrateArgs& a, const CLI::App& cmd) {
     progress.done("kappa=" + kappa_to_string(s.kappa) + " levels=" + std::to_string(s.levels) + ": " +
                   std::to_string(s.seconds * 1e3) + " ms");
   });
-  print_calibration_report(c);
-  save_calibration(c, a.out);
+  print_calibration_report(c, multigrid_settings(o));
+  if (mpi_rank() == 0) save_calibration(c, a.out);  // one file, whatever the ranks
   std::printf("saved %s\n", a.out.c_str());
   return 0;
 }

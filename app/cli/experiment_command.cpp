@@ -90,7 +90,7 @@ int figure_3_1(const ExperimentArgs& a, const std::string& dir) {
   const Calibration c = calibrate(multigrid_settings(o), sweep, [&](const TimingSample& s) {
     progress.done("fig3.1 kappa=" + kappa_to_string(s.kappa) + " levels=" + std::to_string(s.levels));
   });
-  print_calibration_report(c);
+  print_calibration_report(c, multigrid_settings(o));
   save_calibration(c, dir + "/calibration.json");
 
   std::string csv =

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <string>
 
+#include "kcycle/mpi_runtime.hpp"
+
 namespace kcycle::cli {
 
 class Progress {
@@ -13,6 +15,7 @@ class Progress {
 
   void done(const std::string& what) {
     ++finished_;
+    if (mpi_rank() != 0) return;  // one report for all ranks
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const double left = elapsed / finished_ * (total_ - finished_);
     std::fprintf(stderr, "[%d/%d] %s  (elapsed %.1f s, about %.0f s left)\n", finished_, total_, what.c_str(), elapsed,

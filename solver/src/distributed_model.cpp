@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "kcycle/cycle_counts.hpp"
 
@@ -89,6 +90,32 @@ DistributedCycleCost distributed_cycle_cost(const MultigridSettings& s, int kapp
   }
   cost.seconds = model.predict(cost.launches, cost.ops, cost.messages);
   return cost;
+}
+
+double distributed_turning_point(const MultigridSettings& base, int kappa, int px, int py, const CostModel& model,
+                                 int max_levels, int min_points) {
+  // log(latency / work) per level count (NaN where the grid has too few points for the ranks).
+  // Rank 0's coarse levels can make work win on small grids of many ranks and lose again on
+  // larger ones: the turning point is the last crossing, beyond which work wins for good.
+  std::vector<double> ratio(std::size_t(max_levels) + 1, NAN);
+  for (int n = 2; n <= max_levels; ++n) {
+    MultigridSettings s = base;
+    s.levels = n;
+    try {
+      const Decomposition d(n, s.coarsening, px, py, min_points);
+      const DistributedCycleCost c = distributed_cycle_cost(s, kappa, d, {});
+      ratio[std::size_t(n)] = std::log((model.alpha * c.launches + model.lambda * c.messages) / (model.beta * c.ops));
+    } catch (const std::exception&) {
+      // too few points for this many ranks
+    }
+  }
+  if (!(ratio[std::size_t(max_levels)] <= 0)) return NAN;  // latency still wins (or unknown)
+  for (int n = max_levels; n > 2; --n) {
+    const double here = ratio[std::size_t(n)], before = ratio[std::size_t(n - 1)];
+    if (std::isnan(before)) return double(n);  // work wins from the smallest grid there is
+    if (before > 0) return double(n) - here / (here - before);
+  }
+  return 2.0;
 }
 
 std::vector<ScalingPoint> weak_scaling_prediction(const MultigridSettings& base, int kappa, const CostModel& model,

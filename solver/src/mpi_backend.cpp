@@ -243,6 +243,35 @@ double MpiBackend::all_sum(double local, int level) {
   return total;
 }
 
+void MpiBackend::synchronize() {
+  if (ranks() > 1) check(MPI_Barrier(cart_), "MPI_Barrier");
+}
+
+bool MpiBackend::any_rank(bool mine) {
+  int any = mine ? 1 : 0;
+  if (ranks() > 1) check(MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_LOR, cart_), "MPI_Allreduce");
+  return any != 0;
+}
+
+double MpiBackend::message_latency(int rounds) {
+  need_decomposition();
+  if (ranks() == 1) return 0.0;
+  const int level = decomposition_->distributed_levels();
+  Vector x = make_vector(decomposition_->global_shape(level));
+  const std::uint64_t messages_per_round = plan(level).messages;
+  std::vector<double> times;
+  for (int k = 0; k < rounds + 5; ++k) {  // 5 rounds to warm up
+    const double t0 = MPI_Wtime();
+    exchange(x);
+    if (k >= 5) times.push_back(MPI_Wtime() - t0);
+  }
+  std::nth_element(times.begin(), times.begin() + std::ptrdiff_t(times.size() / 2), times.end());
+  double slowest[2] = {times[times.size() / 2], double(messages_per_round)};
+  check(MPI_Allreduce(MPI_IN_PLACE, slowest, 2, MPI_DOUBLE, MPI_MAX, cart_), "MPI_Allreduce");
+  comm_stats_[std::size_t(level)] = CommStats{};  // the benchmark is no part of any solve
+  return slowest[0] / slowest[1];
+}
+
 // --- multigrid operations ---------------------------------------------------------------
 
 void MpiBackend::jacobi(const Stencil9& A, double omega, const Vector& v, const Vector& f, Vector& out) {

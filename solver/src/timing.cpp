@@ -4,6 +4,7 @@
 #include <chrono>
 #include <vector>
 
+#include "kcycle/distributed_model.hpp"
 #include "kcycle/execution_target.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/solver_options.hpp"
@@ -19,16 +20,19 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// Runs `body` (untimed `prepare` before each) until the policy is satisfied.
-template <class Prepare, class Body>
-std::vector<double> repeat_timed(const TimingPolicy& p, Prepare prepare, Body body) {
+// Runs `body` (untimed `prepare` before each) until the policy is satisfied. On a process grid
+// every rank must run the body as often as the others (it communicates): `agree` turns this
+// rank's "one more" into all ranks' (true if any rank wants one more).
+template <class Prepare, class Body, class Agree>
+std::vector<double> repeat_timed(const TimingPolicy& p, Prepare prepare, Body body, Agree agree) {
   for (int k = 0; k < p.warmup; ++k) {
     prepare();
     body();
   }
   std::vector<double> times;
   double total = 0;
-  while (int(times.size()) < p.max_repetitions && (int(times.size()) < p.min_repetitions || total < p.min_seconds)) {
+  while (agree(int(times.size()) < p.max_repetitions &&
+               (int(times.size()) < p.min_repetitions || total < p.min_seconds))) {
     prepare();
     const auto t0 = Clock::now();
     body();
@@ -37,6 +41,10 @@ std::vector<double> repeat_timed(const TimingPolicy& p, Prepare prepare, Body bo
     total += dt;
   }
   return times;
+}
+template <class Prepare, class Body>
+std::vector<double> repeat_timed(const TimingPolicy& p, Prepare prepare, Body body) {
+  return repeat_timed(p, prepare, body, [](bool more) { return more; });
 }
 
 // A vector of the backend filled with uniform random numbers (seeded, reproducible).
@@ -63,6 +71,12 @@ CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, C
       [&] {
         mg.cycle(cycle);
         backend.synchronize();
+      },
+      [&](bool more) {
+        if constexpr (requires { backend.any_rank(more); })
+          return backend.any_rank(more);
+        else
+          return more;
       });
   CycleTiming t;
   t.median_seconds = median(times);
@@ -72,6 +86,14 @@ CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, C
   mg.cycle(cycle);
   backend.synchronize();
   t.launches = backend.launches() - before;
+  if constexpr (requires { backend.decomposition(); })
+    if (cycle.type == CycleType::Kappa) {
+      const DistributedCycleCost c =
+          distributed_cycle_cost(as_run_on(settings, BackendKind::Mpi), cycle.counter, backend.decomposition(), {});
+      t.ranks = backend.ranks();
+      t.ops = c.ops;
+      t.messages = c.messages;
+    }
   return t;
 }
 
@@ -127,6 +149,18 @@ BandwidthMeasurement measure_bandwidth(int levels, const ExecutionTarget& target
   return on_target(local, [&](auto& backend) { return measure_bandwidth_on(backend, levels, repetitions); });
 }
 
+double measure_message_latency(const ExecutionTarget& target, int levels, Coarsening coarsening) {
+#if KCYCLE_HAVE_MPI
+  if (target.backend == BackendKind::Mpi) {
+    MpiBackend backend(target);
+    backend.distribute(levels, coarsening);
+    return backend.message_latency();
+  }
+#endif
+  (void)target, (void)levels, (void)coarsening;
+  return 0.0;
+}
+
 Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& sweep,
                       const std::function<void(const TimingSample&)>& on_case) {
   const std::vector<int> kappas = sweep.kappas.empty() ? std::vector<int>{1, 2, 3, 4, kKappaW} : sweep.kappas;
@@ -138,16 +172,19 @@ Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& swe
   c.launches_per_call = run.launches_per_call();
   c.fused = run.fuses_any();
   c.threads = sweep.target.threads;
+  const double lambda = measure_message_latency(sweep.target, sweep.max_levels, base.coarsening);
   for (int n = sweep.min_levels; n <= sweep.max_levels; ++n)
     for (int kappa : kappas) {
       MultigridSettings s = base;
       s.levels = n;
       const CycleTiming t = time_cycle(s, {CycleType::Kappa, kappa}, sweep.target, sweep.policy);
-      const TimingSample sample{kappa, n, double(t.launches), cycle_ops(kappa, n, base.coarsening), t.median_seconds};
+      c.ranks = t.ranks;
+      const double ops = t.ranks > 1 ? t.ops : cycle_ops(kappa, n, base.coarsening);
+      const TimingSample sample{kappa, n, double(t.launches), ops, t.median_seconds, t.messages};
       c.samples.push_back(sample);
       if (on_case) on_case(sample);
     }
-  c.model = fit_cost_model(c.samples);
+  c.model = fit_cost_model(c.samples, lambda);
   return c;
 }
 

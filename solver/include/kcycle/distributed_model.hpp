@@ -44,6 +44,12 @@ struct DistributedCycleCost {
 DistributedCycleCost distributed_cycle_cost(const MultigridSettings& settings, int kappa, const Decomposition& d,
                                             const CostModel& model);
 
+// The turning point on a px x py grid: the level count n_tp (real, interpolated between
+// level counts in log(latency / work)) where the latency terms, alpha * launches + lambda *
+// messages, equal the work term beta * ops; NaN when no level count up to max_levels reaches it.
+double distributed_turning_point(const MultigridSettings& settings, int kappa, int px, int py, const CostModel& model,
+                                 int max_levels = 24, int min_points = 8);
+
 // Weak scaling: every rank keeps the block of `settings` on one rank (settings.levels levels),
 // and P = 4^j ranks on a 2^j x 2^j grid solve settings.levels + j levels. Per P: the cycle's
 // modelled cost; efficiency = T(1 rank) / T(P).

@@ -102,7 +102,16 @@ class MpiBackend {
   void upload(const Field& host, Vector& vector);
   void download(const Vector& vector, Field& host);  // gathers onto every rank
   void download(const float* values, std::size_t count, float* host) { std::copy_n(values, count, host); }
-  void synchronize() {}
+  // Returns when every rank has come here (a barrier): a timed cycle ends when all ranks end it.
+  void synchronize();
+  // Whether `mine` holds on any rank (a collective): lets ranks agree to repeat a timed cycle.
+  bool any_rank(bool mine);
+
+  // The model's lambda: seconds per message, measured as the median time of `rounds` halo
+  // exchange rounds on the smallest split level (small messages: latency, not bandwidth)
+  // divided by the messages the busiest rank sends in one; the same on every rank (the
+  // slowest's). 0 on one rank. A collective: every rank calls it, after distribute().
+  double message_latency(int rounds = 200);
 
   std::uint64_t launches() const { return launches_; }
   std::uint64_t points() const { return cpu_.points(); }

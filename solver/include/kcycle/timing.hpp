@@ -25,6 +25,10 @@ struct CycleTiming {
   double min_seconds = 0;
   int repetitions = 0;
   std::uint64_t launches = 0;  // backend launches in one cycle
+  // On a process grid (MPI): the ranks, and the model's counts of one cycle there, the busiest
+  // rank's ops and messages level by level (distributed_model.hpp). Else 1, 0, 0.
+  int ranks = 1;
+  double ops = 0, messages = 0;
 };
 
 // Times single cycles of problem 0 (random error). The iterate is reset to the same random
@@ -46,8 +50,13 @@ struct BandwidthMeasurement {
 // least 2^25 doubles each (memory, not cache).
 BandwidthMeasurement measure_bandwidth(int levels, const ExecutionTarget& target, int repetitions = 30);
 
+// The model's lambda, seconds per message (MpiBackend::message_latency on `levels` levels);
+// 0 for a target that sends no messages.
+double measure_message_latency(const ExecutionTarget& target, int levels, Coarsening coarsening);
+
 // The paper's calibration (section 3.2): time one cycle for every kappa and level count,
-// then fit alpha and beta. `on_case` (optional) is told each finished case, for progress.
+// then fit alpha and beta. On a process grid, lambda is measured first and the fit is of the
+// rest of the time (fit_cost_model). `on_case` (optional) is told each finished case, for progress.
 struct CalibrationSweep {
   int min_levels = 4;
   int max_levels = 11;
