@@ -5,10 +5,13 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "kcycle/backend_selection.hpp"
+#include "kcycle/cost_model.hpp"
 
 namespace {
 
@@ -321,6 +324,61 @@ TEST(CliMpi, TheProcessGridCanBeChosenAndMustMatchTheRanks) {
   EXPECT_NE(no_multiple.output.find("the number of ranks is no multiple of 3"), std::string::npos)
       << no_multiple.output;
   expect_refused("--ranks-x -2", "ranks-x and ranks-y must be positive, or 0");
+}
+
+TEST(CliMpi, CalibrateMeasuresLambdaAndFitsTheRest) {
+  const std::string file = testing::TempDir() + "kcycle_cli_mpi_calibration.json";
+  std::remove(file.c_str());
+  const Outcome o = run_mpi_cli(2,
+                                "calibrate --backend mpi --threads 1 --min-levels 4 --max-levels 6 --min-seconds "
+                                "0.01 --out " +
+                                    file);
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_NE(o.output.find("lambda = "), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("turning points n_tp on P ranks"), std::string::npos) << o.output;
+  const kcycle::Calibration c = kcycle::load_calibration(file);
+  EXPECT_EQ(c.backend, "mpi");
+  EXPECT_EQ(c.ranks, 2);
+  EXPECT_GT(c.model.lambda, 0.0);
+  ASSERT_EQ(c.samples.size(), 15u);
+  for (const kcycle::TimingSample& s : c.samples) {
+    EXPECT_GT(s.messages, 0.0) << "levels " << s.levels;
+    // On two ranks the busiest rank does more than half the work (rank 0's coarse levels), but
+    // less than all of it.
+    const double all = kcycle::cycle_ops(s.kappa, s.levels, kcycle::Coarsening::Full);
+    EXPECT_GT(s.ops, all / 2);
+    EXPECT_LT(s.ops, all);
+  }
+}
+
+TEST(CliMpi, ScalingExperimentMeasuresAndPredictsTo4096Ranks) {
+  const std::string dir = testing::TempDir() + "kcycle_cli_scaling";
+  std::filesystem::remove_all(dir);
+  const Outcome o = run_mpi_cli(
+      2, "experiment scaling --backend mpi --threads 1 --levels 6 --min-levels 4 --min-seconds 0.01 --out " + dir);
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_NE(o.output.find("lambda"), std::string::npos) << o.output;
+  for (const char* ext : {".csv", ".json", ".svg"}) EXPECT_TRUE(std::filesystem::exists(dir + "/scaling" + ext)) << ext;
+  std::ifstream in(dir + "/scaling.json");
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["ranks"], 2);
+  EXPECT_GT(j["lambda_seconds"].get<double>(), 0.0);
+  int measured = 0, at_4096 = 0;
+  for (const auto& r : j["rows"]) {
+    if (!r["measured_seconds"].is_null()) ++measured;
+    if (r["ranks"] == 4096 && r["study"] == "weak") {
+      ++at_4096;
+      EXPECT_EQ(r["levels"], 5 + 6);
+      const double e = r["model_efficiency"];
+      EXPECT_GT(e, 0.0);
+      EXPECT_LE(e, 1.0);
+    }
+  }
+  EXPECT_EQ(measured, 5 * (2 + 1)) << "strong on 1 and 2 ranks, weak on 1, per kappa";
+  EXPECT_EQ(at_4096, 5);
+  const Outcome one = run_cli("experiment scaling --backend mpi --out " + dir);
+  EXPECT_EQ(one.exit_code, 2) << one.output;
+  EXPECT_NE(one.output.find("needs mpirun -np P with P >= 2"), std::string::npos) << one.output;
 }
 
 TEST(CliMpi, BadInputIsRefusedOnceAndEndsEveryRank) {

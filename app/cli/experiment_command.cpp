@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "experiment.hpp"
 #include "kcycle/cost_model.hpp"
 #include "kcycle/options_io.hpp"
 #include "kcycle/solve.hpp"
@@ -22,37 +23,13 @@
 
 namespace kcycle::cli {
 
-namespace {
-
-const std::vector<int> kKappas = {1, 2, 3, 4, kKappaW};
-const std::vector<std::string> kKappaLabels = {"1 (V)", "2 (F)", "3", "4", "W"};
-
-struct ExperimentArgs {
-  std::string name;
-  int levels = 0;  // 0: the experiment's default
-  int min_levels = 4;
-  int max_levels = 0;  // 0: the experiment's default
-  std::string out;     // default results/NAME
-  int max_iter = 20000;
-  double case_timeout = 300;
-  double min_seconds = 0.2;
-  int threads = 0;
-  std::string backend = "cpu";
-  std::string graphs = "on";
-  BackendKind backend_kind = BackendKind::Cpu;  // parsed from `backend`
-  std::string fused = "on";
-  std::string precision = "double";
-  SolverOptions run_options;  // backend, threads, graphs, fused and precision, parsed
-};
-
-// The options every solve and timing of an experiment runs with (the machine's side).
-void apply_run_options(const ExperimentArgs& a, SolverOptions& o) {
-  o.threads = a.threads;
-  o.backend = a.backend_kind;
-  o.cuda_graphs = a.graphs == "on";
-  o.fused = a.run_options.fused;
-  o.precision = a.run_options.precision;
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream f(path);
+  if (!f) throw std::runtime_error("cannot write " + path);
+  f << text;
 }
+
+namespace {
 
 // One solve, cancelled after `timeout` seconds.
 SolveResult timed_solve(const SolverOptions& o, double timeout) {
@@ -64,12 +41,6 @@ SolveResult timed_solve(const SolverOptions& o, double timeout) {
 
 std::string status_word(const SolveResult& r) {
   return r.status == SolveStatus::Cancelled ? "timeout" : std::string(to_string(r.status));
-}
-
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write " + path);
-  f << text;
 }
 
 // --- Figure 3.1: cycle times vs levels, with the fitted model and turning points ------------
@@ -306,8 +277,8 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
 }
 
 int run(const ExperimentArgs& a) {
-  static const std::vector<std::string> names = {"fig3.1",   "fig4.1",   "table4.1", "table4.2",
-                                                 "table4.3", "table4.4", "table4.5", "table4.6"};
+  static const std::vector<std::string> names = {"fig3.1",   "fig4.1",   "table4.1", "table4.2", "table4.3",
+                                                 "table4.4", "table4.5", "table4.6", "scaling"};
   if (std::find(names.begin(), names.end(), a.name) == names.end()) {
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
@@ -337,6 +308,8 @@ int run(const ExperimentArgs& a) {
     rc = table(a, dir, "xzebra-semi-galerkin", 1e-5, angles, 8);
   else if (a.name == "table4.6")
     rc = table(a, dir, "xzebra-semi-galerkin+cg", 1e-5, angles, 8);
+  else if (a.name == "scaling")
+    rc = scaling_experiment(a, dir);
   std::printf("wrote %s/%s.csv, .json, .svg\n", dir.c_str(), a.name.c_str());
   return rc;
 }
@@ -348,18 +321,22 @@ Subcommand add_experiment_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "experiment",
       "Reproduce the paper's experiments: fig3.1 (cycle times vs levels, model fit, turning points), fig4.1 (solve "
-      "time vs eps), table4.1..table4.6 (the six solvers over kappa and angles). Writes CSV, JSON and SVG.");
-  cmd->add_option("name", args->name, "fig3.1, fig4.1, table4.1, ..., table4.6")->required();
-  cmd->add_option("--levels", args->levels,
-                  "Level count (tables: default 9 for 4.1/4.2, 8 for 4.3-4.6; fig4.1: the small problem, default 7)");
+      "time vs eps), table4.1..table4.6 (the six solvers over kappa and angles), scaling (MPI: weak and strong "
+      "scaling measured on this mpirun's ranks and modelled to 4096). Writes CSV, JSON and SVG.");
+  cmd->add_option("name", args->name, "fig3.1, fig4.1, table4.1, ..., table4.6, scaling")->required();
+  cmd->add_option(
+      "--levels", args->levels,
+      "Level count (tables: default 9 for 4.1/4.2, 8 for 4.3-4.6; fig4.1: the small problem, default 7; scaling: "
+      "the strong-scaling problem, default 9, weak: one level fewer on one rank)");
   cmd->add_option("--max-levels", args->max_levels,
                   "fig3.1: largest level count (default 11); fig4.1: the large problem (default 9)");
-  cmd->add_option("--min-levels", args->min_levels, "fig3.1: smallest level count")->capture_default_str();
+  cmd->add_option("--min-levels", args->min_levels, "fig3.1 and scaling's model fit: smallest level count")
+      ->capture_default_str();
   cmd->add_option("--out", args->out, "Output folder (default results/NAME)");
   cmd->add_option("--max-iter", args->max_iter, "Iteration limit per solve")->capture_default_str();
   cmd->add_option("--case-timeout", args->case_timeout, "Seconds before a solve is reported as timeout")
       ->capture_default_str();
-  cmd->add_option("--min-seconds", args->min_seconds, "fig3.1: measured time per case")->capture_default_str();
+  cmd->add_option("--min-seconds", args->min_seconds, "fig3.1, scaling: measured time per case")->capture_default_str();
   cmd->add_option("--threads", args->threads, "OpenMP threads (0: all cores)")->capture_default_str();
   cmd->add_option("--backend", args->backend, "cpu, cuda, auto or mpi (see kcycle solve --help)")
       ->capture_default_str();

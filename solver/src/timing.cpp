@@ -6,6 +6,7 @@
 
 #include "kcycle/distributed_model.hpp"
 #include "kcycle/execution_target.hpp"
+#include "kcycle/mpi_runtime.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/solver_options.hpp"
 
@@ -91,6 +92,8 @@ CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, C
       const DistributedCycleCost c =
           distributed_cycle_cost(as_run_on(settings, BackendKind::Mpi), cycle.counter, backend.decomposition(), {});
       t.ranks = backend.ranks();
+      t.px = backend.px();
+      t.py = backend.py();
       t.ops = c.ops;
       t.messages = c.messages;
     }
@@ -147,6 +150,40 @@ BandwidthMeasurement measure_bandwidth(int levels, const ExecutionTarget& target
   ExecutionTarget local = target;
   if (local.backend == BackendKind::Mpi) local.backend = BackendKind::Cpu;
   return on_target(local, [&](auto& backend) { return measure_bandwidth_on(backend, levels, repetitions); });
+}
+
+CycleTiming time_cycle_on_ranks(const MultigridSettings& settings, CycleChoice cycle, const ExecutionTarget& target,
+                                int ranks, const TimingPolicy& policy) {
+  if (target.backend != BackendKind::Mpi) throw std::invalid_argument("time_cycle_on_ranks: an MPI target");
+#if KCYCLE_HAVE_MPI
+  start_mpi();
+  int world_rank = 0, world = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world);
+  if (ranks < 1 || ranks > world)
+    throw InvalidOptions("cannot time on " + std::to_string(ranks) + " of " + std::to_string(world) + " ranks");
+  MPI_Comm some = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank < ranks ? 0 : MPI_UNDEFINED, world_rank, &some);
+  CycleTiming t;
+  if (some != MPI_COMM_NULL) {
+    {
+      MpiBackend backend(target, some, target.ranks_x, target.ranks_y);
+      t = time_cycle_on(backend, settings, cycle, policy);
+    }
+    MPI_Comm_free(&some);
+  }
+  // Rank 0 always times: it tells the others.
+  double fields[9] = {t.median_seconds, t.min_seconds, double(t.repetitions), double(t.launches), double(t.ranks),
+                      double(t.px), double(t.py), t.ops, t.messages};
+  MPI_Bcast(fields, 9, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return {fields[0], fields[1], int(fields[2]), std::uint64_t(fields[3]), int(fields[4]), int(fields[5]),
+          int(fields[6]), fields[7], fields[8]};
+#else
+  if (ranks != 1) throw InvalidOptions("this build has no MPI: one rank only");
+  ExecutionTarget cpu = target;
+  cpu.backend = BackendKind::Cpu;
+  return time_cycle(settings, cycle, cpu, policy);
+#endif
 }
 
 double measure_message_latency(const ExecutionTarget& target, int levels, Coarsening coarsening) {

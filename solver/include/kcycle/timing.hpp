@@ -27,7 +27,7 @@ struct CycleTiming {
   std::uint64_t launches = 0;  // backend launches in one cycle
   // On a process grid (MPI): the ranks, and the model's counts of one cycle there, the busiest
   // rank's ops and messages level by level (distributed_model.hpp). Else 1, 0, 0.
-  int ranks = 1;
+  int ranks = 1, px = 1, py = 1;
   double ops = 0, messages = 0;
 };
 
@@ -49,6 +49,12 @@ struct BandwidthMeasurement {
 // A Jacobi sweep on the finest level of `levels` levels, and a STREAM triad on arrays of at
 // least 2^25 doubles each (memory, not cache).
 BandwidthMeasurement measure_bandwidth(int levels, const ExecutionTarget& target, int repetitions = 30);
+
+// time_cycle on the first `ranks` ranks of MPI_COMM_WORLD (a px x py grid; 0, 0: MPI's choice),
+// for a scaling study: every rank of the world calls it, the others wait, and all return rank
+// 0's timing. target.backend must be Mpi; without MPI in the build, ranks must be 1.
+CycleTiming time_cycle_on_ranks(const MultigridSettings& settings, CycleChoice cycle, const ExecutionTarget& target,
+                                int ranks, const TimingPolicy& policy = {});
 
 // The model's lambda, seconds per message (MpiBackend::message_latency on `levels` levels);
 // 0 for a target that sends no messages.
