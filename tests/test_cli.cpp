@@ -381,6 +381,21 @@ TEST(CliMpi, ScalingExperimentMeasuresAndPredictsTo4096Ranks) {
   EXPECT_NE(one.output.find("needs mpirun -np P with P >= 2"), std::string::npos) << one.output;
 }
 
+TEST(CliMpi, DivergenceIsSeenByEveryRankAtOnce) {
+  // The norms are sums over all ranks, so every rank stops at the same iteration: one message,
+  // the serial solve's exit code (3), no rank left waiting.
+  const std::string args = "solve --levels 6 --omega 1.99 --eps 1 --threads 1";
+  const Outcome serial = run_cli(args);
+  const Outcome o = run_mpi_cli(3, args + " --backend mpi");
+  EXPECT_EQ(serial.exit_code, 3) << serial.output;
+  EXPECT_EQ(o.exit_code, 3) << o.output;
+  const std::string message = "diverged: error grew by";
+  const std::size_t first = o.output.find(message);
+  ASSERT_NE(first, std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find(message, first + 1), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.substr(first, 60), serial.output.substr(serial.output.find(message), 60));
+}
+
 TEST(CliMpi, BadInputIsRefusedOnceAndEndsEveryRank) {
   const Outcome o = run_mpi_cli(3, "solve --backend mpi --precision mixed --levels 6");
   EXPECT_EQ(o.exit_code, 2) << o.output;
