@@ -335,7 +335,10 @@ TEST(CliMpi, CalibrateMeasuresLambdaAndFitsTheRest) {
                                     file);
   ASSERT_EQ(o.exit_code, 0) << o.output;
   EXPECT_NE(o.output.find("lambda = "), std::string::npos) << o.output;
-  EXPECT_NE(o.output.find("turning points n_tp on P ranks"), std::string::npos) << o.output;
+  // (A loaded machine can leave no work term to balance: then it says so.)
+  EXPECT_TRUE(o.output.find("turning points n_tp on P ranks") != std::string::npos ||
+              o.output.find("no turning points on process grids: beta fitted 0") != std::string::npos)
+      << o.output;
   const kcycle::Calibration c = kcycle::load_calibration(file);
   EXPECT_EQ(c.backend, "mpi");
   EXPECT_EQ(c.ranks, 2);

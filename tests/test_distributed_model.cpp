@@ -41,13 +41,19 @@ TEST(DistributedModel, MessagesGrowLikeTheCallsOnTheSplitLevels) {
     EXPECT_GT(c.messages, previous) << kappa_to_string(kappa);
     previous = c.messages;
   }
-  // levelCalls(kappa, l) = 2^(l-1) for l <= kappa: on D = 4 split levels kappa = 4 already
-  // sends what the W-cycle sends; only rank 0's levels tell them apart.
-  ASSERT_EQ(d.distributed_levels(), 4);
-  const DistributedCycleCost k4 = distributed_cycle_cost(settings(9), 4, d, {}),
-                             w = distributed_cycle_cost(settings(9), kKappaW, d, {});
+  // levelCalls(kappa, l) = 2^(l-1) for l <= kappa: where only levels 1..4 are split (2 x 2
+  // ranks, 8 levels, 8 points a rank and side) kappa = 4 already sends what the W-cycle sends;
+  // only rank 0's levels tell them apart. On 4 x 4 ranks the 2 x 2 stage splits level 5 too.
+  const Decomposition four(8, Coarsening::Full, 2, 2, 8);
+  ASSERT_EQ(four.distributed_levels(), 4);
+  ASSERT_EQ(four.final_stage(), 1);
+  const DistributedCycleCost k4 = distributed_cycle_cost(settings(8), 4, four, {}),
+                             w = distributed_cycle_cost(settings(8), kKappaW, four, {});
   EXPECT_EQ(w.messages, k4.messages);
   EXPECT_GT(w.ops, k4.ops);
+  ASSERT_EQ(d.last_level_of_stage(1), 5);
+  EXPECT_GT(distributed_cycle_cost(settings(9), kKappaW, d, {}).messages,
+            distributed_cycle_cost(settings(9), 4, d, {}).messages);
   // Level 1 of a V-cycle: nu1 + nu2 sweeps and the restriction's two exchanges; an interior
   // rank of a 4 x 4 grid has 8 neighbours.
   const auto v = distributed_cycle_counts(settings(9), 1, d);

@@ -64,6 +64,8 @@ void print_calibration_report(const Calibration& c, const MultigridSettings& set
   } else {
     std::printf("alpha <= 0: launch overhead is below what this sweep resolves; no turning points\n");
   }
+  if (c.ranks > 1 && !(c.model.beta > 0))
+    std::printf("no turning points on process grids: beta fitted 0 (timings too noisy; try a larger --min-seconds)\n");
   if (c.ranks > 1 && c.model.beta > 0) {
     // Where latency (launches and messages) and work balance, on square grids of P ranks.
     std::printf("turning points n_tp on P ranks (alpha launches + lambda messages = beta ops, busiest rank):\n%8s",

@@ -32,7 +32,7 @@ int neighbours(int rx, int ry, int px, int py) {
 int collective_latencies(int ranks) { return ranks <= 1 ? 0 : int(std::ceil(std::log2(double(ranks)))); }
 
 std::vector<LevelCommCounts> distributed_cycle_counts(const MultigridSettings& s, int kappa, const Decomposition& d) {
-  const int n = d.levels(), D = d.distributed_levels(), px = d.px(), py = d.py();
+  const int n = d.levels(), px = d.px(), py = d.py();
   const int k = std::min(kappa, n);  // kKappaW is beyond every level count
   const auto calls = [&](int l) { return double(level_calls(k, l)); };
   // Per call above the coarsest: the relaxation passes (each exchanges first) and the zebra
@@ -45,32 +45,30 @@ std::vector<LevelCommCounts> distributed_cycle_counts(const MultigridSettings& s
     x_sweeps = alternating_x_sweeps(s.nu1, true) + alternating_x_sweeps(s.nu2, !s.symmetric_smoothing);
     y_sweeps = s.nu1 + s.nu2 - x_sweeps;
   }
-  const bool x_cross = px > 1 && x_sweeps > 0, y_cross = py > 1 && y_sweeps > 0;
 
   std::vector<LevelCommCounts> levels(std::size_t(n) + 1);
   for (int l = 1; l <= n; ++l) {
     LevelCommCounts& c = levels[std::size_t(l)];
-    if (!d.distributed(l)) {  // on rank 0, whole
-      c.ops = calls(l) * double(d.global_shape(l).unknowns());
-      if (l == D + 1) c.collectives = 2 * calls(l - 1);  // the gather into it, the broadcast out of it
-      continue;
-    }
+    const int step = d.step(l), across = d.ranks_across(l), down = d.ranks_down(l);
+    // The ranks holding the level: every step-th of the grid (rank 0 alone on the last stage).
     double largest = 0;
-    for (int ry = 0; ry < py; ++ry)
-      for (int rx = 0; rx < px; ++rx) largest = std::max(largest, double(d.block_shape(l, rx, ry).unknowns()));
+    for (int ry = 0; ry < py; ry += step)
+      for (int rx = 0; rx < px; rx += step) largest = std::max(largest, double(d.block_shape(l, rx, ry).unknowns()));
     c.ops = calls(l) * largest;
-    if (px * py == 1) continue;
+    // A fold into fewer ranks after the level above: a gather and a scatter per call there.
+    if (l > 1 && d.stage_of(l) > d.stage_of(l - 1)) c.collectives += 2 * calls(l - 1);
+    if (!d.distributed(l)) continue;
     c.exchanges = (l < n ? calls(l) * (passes + 2) : 0) + (l > 1 ? calls(l - 1) : 0);
-    if (l == n) continue;  // (never: the coarsest level is not split)
-    c.collectives = calls(l) * 2 * 2 * (x_cross * x_sweeps + y_cross * y_sweeps);
+    const bool x_cross = across > 1 && x_sweeps > 0, y_cross = down > 1 && y_sweeps > 0;
+    c.collectives += calls(l) * 2 * 2 * (x_cross * x_sweeps + y_cross * y_sweeps);
     double busiest = 0;
-    for (int ry = 0; ry < py; ++ry)
-      for (int rx = 0; rx < px; ++rx) {
+    for (int ry = 0; ry < py; ry += step)
+      for (int rx = 0; rx < px; rx += step) {
         const GridShape b = d.block_shape(l, rx, ry);
-        double m = neighbours(rx, ry, px, py) * c.exchanges;
+        double m = neighbours(rx / step, ry / step, across, down) * c.exchanges;
         for (int first : {1, 2}) {
-          if (x_cross) m += calls(l) * x_sweeps * transpose_messages(lines_of_parity(b.ny, first), px, rx);
-          if (y_cross) m += calls(l) * y_sweeps * transpose_messages(lines_of_parity(b.nx, first), py, ry);
+          if (x_cross) m += calls(l) * x_sweeps * transpose_messages(lines_of_parity(b.ny, first), across, rx / step);
+          if (y_cross) m += calls(l) * y_sweeps * transpose_messages(lines_of_parity(b.nx, first), down, ry / step);
         }
         busiest = std::max(busiest, m);
       }

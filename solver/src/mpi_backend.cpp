@@ -94,6 +94,15 @@ struct MpiBackend::HaloPlan {
   }
 };
 
+// The ranks of one agglomeration step's group: its parent (rank 0 of comm) and its children.
+struct MpiBackend::Transition {
+  MPI_Comm comm = MPI_COMM_NULL;
+  std::vector<int> members;  // cart ranks, in comm's rank order
+  ~Transition() {
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+  }
+};
+
 MpiBackend::MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px, int py) : cpu_(target.threads) {
   start_mpi();  // without mpirun: one rank
   int size = 1;
@@ -122,9 +131,6 @@ MpiBackend::MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px, int
   MPI_Cart_coords(cart_, rank_, 2, coords);
   rx_ = coords[0];
   ry_ = coords[1];
-  const int along_x[2] = {1, 0}, along_y[2] = {0, 1};
-  check(MPI_Cart_sub(cart_, along_x, &row_comm_), "MPI_Cart_sub");
-  check(MPI_Cart_sub(cart_, along_y, &col_comm_), "MPI_Cart_sub");
 }
 
 MpiBackend::~MpiBackend() {
@@ -133,15 +139,33 @@ MpiBackend::~MpiBackend() {
   if (finalized) {  // too late to free anything through MPI
     for (auto& p : plans_)
       if (p) p->requests.clear();
+    for (auto& t : transitions_)
+      if (t) t->comm = MPI_COMM_NULL;
+    row_comms_.clear();
+    col_comms_.clear();
     return;
   }
   plans_.clear();
-  for (MPI_Comm* c : {&row_comm_, &col_comm_, &cart_})
-    if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
+  free_stage_comms();
+  if (cart_ != MPI_COMM_NULL) MPI_Comm_free(&cart_);
+}
+
+void MpiBackend::free_stage_comms() {
+  transitions_.clear();
+  for (std::vector<MPI_Comm>* comms : {&row_comms_, &col_comms_})
+    for (MPI_Comm& c : *comms)
+      if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
+  row_comms_.clear();
+  col_comms_.clear();
 }
 
 void MpiBackend::distribute(int levels, Coarsening coarsening, int min_points) {
   decomposition_ = std::make_unique<Decomposition>(levels, coarsening, px_, py_, min_points);
+  free_stage_comms();
+  transitions_.resize(std::size_t(levels) + 1);
+  row_comms_.assign(std::size_t(decomposition_->final_stage()) + 1, MPI_COMM_NULL);
+  col_comms_.assign(std::size_t(decomposition_->final_stage()) + 1, MPI_COMM_NULL);
+  if (ranks() > 1) make_stage_comms();
   plans_.clear();
   plans_.resize(std::size_t(levels) + 1);
   residuals_.assign(std::size_t(levels) + 1, Field{});
@@ -180,10 +204,11 @@ MpiBackend::HaloPlan& MpiBackend::plan(int level) {
   p = std::make_unique<HaloPlan>();
   const GridShape b = decomposition_->block_shape(level, rx_, ry_);
   p->block = b;
+  const int step = decomposition_->step(level);  // the neighbours holding the level
   for (int d = 0; d < 8; ++d) {
     const int dx = kDirections[std::size_t(d)][0], dy = kDirections[std::size_t(d)][1];
     HaloPlan::Side& s = p->sides[std::size_t(d)];
-    const int cx = rx_ + dx, cy = ry_ + dy;
+    const int cx = rx_ + step * dx, cy = ry_ + step * dy;
     if (cx < 0 || cy < 0 || cx >= px_ || cy >= py_) continue;  // the physical boundary: zeros stay
     const int coords[2] = {cx, cy};
     MPI_Cart_rank(cart_, coords, &s.neighbour);
@@ -293,13 +318,13 @@ void MpiBackend::restrict_residual(const Stencil9& A, const Vector& v, const Vec
   if (!(r.shape() == v.local.shape())) r = Field(v.local.shape());
   cpu_.residual(A, v.local, f.local, r);
   exchange(r, l);
-  const bool gather = distributed(l) && !distributed(fc.level) && ranks() > 1;
-  Field block;  // this rank's part of a coarse level that lives on rank 0
-  if (gather) {
+  const bool fold = folds_after(l);
+  Field part;  // where fewer ranks hold the coarse level: this rank's part of it
+  if (fold) {
     const auto [xr, yr] = derived_block(fc.level, rank_);
-    block = Field(GridShape{xr.size(), yr.size()});
+    part = Field(GridShape{xr.size(), yr.size()});
   }
-  Field& c = gather ? block : fc.local;
+  Field& c = fold ? part : fc.local;
   const GridShape cs = c.shape();
   for (int J = 1; J <= cs.ny; ++J) {
     const double *rm = r.row(2 * J - 1), *r0 = r.row(2 * J), *rp = r.row(2 * J + 1);
@@ -309,76 +334,140 @@ void MpiBackend::restrict_residual(const Stencil9& A, const Vector& v, const Vec
     else
       for (int i = 1; i <= cs.nx; ++i) out[i] = kernels::full_weighting_y(rm, r0, rp, i);
   }
-  if (gather) gather_to_root(block, fc);
+  if (fold) gather_to_parent(part, fc);
 }
 
-void MpiBackend::gather_to_root(const Field& block, Vector& coarse) {
-  // One collective: every rank's block, packed row by row, into rank 0's whole level.
-  const int n = ranks();
-  std::vector<double> mine(block.shape().unknowns());
-  for (int j = 1, k = 0; j <= block.shape().ny; ++j)
-    for (int i = 1; i <= block.shape().nx; ++i) mine[std::size_t(k++)] = block(i, j);
-  std::vector<int> counts(static_cast<std::size_t>(n)), offsets(static_cast<std::size_t>(n));
-  std::vector<std::pair<IndexRange, IndexRange>> ranges(static_cast<std::size_t>(n));
+void MpiBackend::gather_to_parent(const Field& part, Vector& coarse) {
+  // One collective per group: the children's parts, packed row by row, into the parent's block.
+  Transition& t = transition(coarse.level - 1);
+  const std::size_t n = t.members.size();
+  std::vector<double> mine(part.shape().unknowns());
+  for (int j = 1, k = 0; j <= part.shape().ny; ++j)
+    for (int i = 1; i <= part.shape().nx; ++i) mine[std::size_t(k++)] = part(i, j);
+  std::vector<int> counts(n), offsets(n);
   int total = 0;
-  for (int q = 0; q < n; ++q) {
-    ranges[std::size_t(q)] = derived_block(coarse.level, q);
-    counts[std::size_t(q)] = ranges[std::size_t(q)].first.size() * ranges[std::size_t(q)].second.size();
-    offsets[std::size_t(q)] = total;
-    total += counts[std::size_t(q)];
+  for (std::size_t q = 0; q < n; ++q) {
+    const auto [xr, yr] = derived_block(coarse.level, t.members[q]);
+    counts[q] = xr.size() * yr.size();
+    offsets[q] = total;
+    total += counts[q];
   }
-  std::vector<double> all(rank_ == 0 ? static_cast<std::size_t>(total) : 0);
+  const bool parent = t.members.front() == rank_;
+  std::vector<double> all(parent ? std::size_t(total) : 0);
   check(MPI_Gatherv(mine.data(), int(mine.size()), MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, 0,
-                    cart_),
+                    t.comm),
         "MPI_Gatherv");
   ++comm_stats_[std::size_t(coarse.level)].collectives;
-  if (rank_ != 0) return;
-  for (int q = 0; q < n; ++q) {
-    const auto& [xr, yr] = ranges[std::size_t(q)];
-    std::size_t k = std::size_t(offsets[std::size_t(q)]);
+  if (!parent) return;
+  const auto [x0, y0] = block_of(coarse.level, rank_);
+  for (std::size_t q = 0; q < n; ++q) {
+    const auto [xr, yr] = derived_block(coarse.level, t.members[q]);
+    std::size_t k = std::size_t(offsets[q]);
     for (int j = yr.first; j <= yr.last; ++j)
-      for (int i = xr.first; i <= xr.last; ++i) coarse.local(i, j) = all[k++];
+      for (int i = xr.first; i <= xr.last; ++i) coarse.local(i - x0.first + 1, j - y0.first + 1) = all[k++];
   }
+}
+
+MpiBackend::Transition& MpiBackend::transition(int fine) {
+  const std::unique_ptr<Transition>& t = transitions_[std::size_t(fine)];
+  if (!t || t->comm == MPI_COMM_NULL) throw std::logic_error("MpiBackend: no fold after this level on this rank");
+  return *t;
+}
+
+void MpiBackend::make_stage_comms() {
+  // Collectives of all ranks, once per hierarchy: the groups that fold into one after a level
+  // (one communicator each, the parent first), and per stage the rows and columns of its ranks.
+  const Decomposition& d = *decomposition_;
+  for (int fine = 1; fine < d.levels(); ++fine) {
+    if (!folds_after(fine)) continue;
+    const int step = d.step(fine + 1);
+    const int coords[2] = {rx_ - rx_ % step, ry_ - ry_ % step};
+    int parent = 0;
+    MPI_Cart_rank(cart_, coords, &parent);
+    auto t = std::make_unique<Transition>();
+    check(MPI_Comm_split(cart_, holds(fine) ? parent : MPI_UNDEFINED, rank_ == parent ? 0 : rank_ + 1, &t->comm),
+          "MPI_Comm_split");
+    if (t->comm != MPI_COMM_NULL) {
+      int size = 0;
+      MPI_Comm_size(t->comm, &size);
+      t->members.resize(std::size_t(size));
+      check(MPI_Allgather(&rank_, 1, MPI_INT, t->members.data(), 1, MPI_INT, t->comm), "MPI_Allgather");
+    }
+    transitions_[std::size_t(fine)] = std::move(t);
+  }
+  for (int s = 0; s < d.final_stage(); ++s) {
+    const int step = 1 << s;
+    const bool mine = rx_ % step == 0 && ry_ % step == 0;
+    check(MPI_Comm_split(cart_, mine ? ry_ : MPI_UNDEFINED, rx_, &row_comms_[std::size_t(s)]), "MPI_Comm_split");
+    check(MPI_Comm_split(cart_, mine ? rx_ : MPI_UNDEFINED, ry_, &col_comms_[std::size_t(s)]), "MPI_Comm_split");
+  }
+}
+
+MPI_Comm MpiBackend::line_comm(int level, bool x_lines) {
+  const std::size_t s = std::size_t(decomposition_->stage_of(level));
+  return x_lines ? row_comms_[s] : col_comms_[s];
+}
+
+std::pair<IndexRange, IndexRange> MpiBackend::block_of(int level, int rank) const {
+  int coords[2];
+  MPI_Cart_coords(cart_, rank, 2, coords);
+  return {decomposition_->x_range(level, coords[0]), decomposition_->y_range(level, coords[1])};
 }
 
 std::pair<IndexRange, IndexRange> MpiBackend::derived_block(int level, int rank) const {
-  int coords[2];
-  MPI_Cart_coords(cart_, rank, 2, coords);
-  const int d = decomposition_->distributed_levels();
-  IndexRange x = decomposition_->x_range(std::min(level, d), coords[0]);
-  IndexRange y = decomposition_->y_range(std::min(level, d), coords[1]);
-  for (int l = d + 1; l <= level; ++l) {
-    if (decomposition_->coarsening() == Coarsening::Full) x = coarser(x);
-    y = coarser(y);
-  }
-  return {x, y};
+  auto [x, y] = block_of(level - 1, rank);
+  if (decomposition_->coarsening() == Coarsening::Full) x = coarser(x);
+  return {x, coarser(y)};
 }
 
 void MpiBackend::prolong_add(const Vector& vc, Vector& v, Coarsening coarsening) {
   ++launches_;
   if (!holds(v.level)) return;
-  if (distributed(vc.level) || !distributed(v.level) || ranks() == 1) {  // both here
+  if (!folds_after(v.level)) {  // the same ranks hold both levels
     exchange(vc);
     cpu_.prolong_add(vc.local, v.local, coarsening);
     return;
   }
-  // The coarse level lives on rank 0: one broadcast of it, then each rank cuts out the coarse
-  // block under its fine block, ghost ring included (zero on the physical boundary).
-  const GridShape g = vc.global;
-  std::vector<double> all(g.unknowns());
-  if (rank_ == 0)
-    for (int j = 1, k = 0; j <= g.ny; ++j)
-      for (int i = 1; i <= g.nx; ++i) all[std::size_t(k++)] = vc.local(i, j);
-  check(MPI_Bcast(all.data(), int(all.size()), MPI_DOUBLE, 0, cart_), "MPI_Bcast");
-  ++comm_stats_[std::size_t(vc.level)].collectives;
-  const auto [xr, yr] = derived_block(vc.level, rank_);
-  Field block(GridShape{xr.size(), yr.size()});
-  for (int j = 0; j <= yr.size() + 1; ++j)
-    for (int i = 0; i <= xr.size() + 1; ++i) {
-      const int gi = xr.first - 1 + i, gj = yr.first - 1 + j;
-      const bool inside = gi >= 1 && gi <= g.nx && gj >= 1 && gj <= g.ny;
-      block(i, j) = inside ? all[std::size_t(gj - 1) * std::size_t(g.nx) + std::size_t(gi - 1)] : 0.0;
+  // Fewer ranks hold the coarse level: each parent refreshes its ring, then hands each child
+  // the coarse points under the child's fine block, ring included (one scatter per group).
+  Transition& t = transition(v.level);
+  const std::size_t n = t.members.size();
+  const auto with_ring = [&](int q) {
+    const auto [xr, yr] = derived_block(vc.level, q);
+    return std::pair{IndexRange{xr.first - 1, xr.last + 1}, IndexRange{yr.first - 1, yr.last + 1}};
+  };
+  std::vector<int> counts(n), offsets(n);
+  int total = 0;
+  for (std::size_t q = 0; q < n; ++q) {
+    const auto [xr, yr] = with_ring(t.members[q]);
+    counts[q] = xr.size() * yr.size();
+    offsets[q] = total;
+    total += counts[q];
+  }
+  const bool parent = t.members.front() == rank_;
+  std::vector<double> all;
+  if (parent) {
+    exchange(vc);
+    all.resize(std::size_t(total));
+    const auto [x0, y0] = block_of(vc.level, rank_);
+    std::size_t k = 0;
+    for (std::size_t q = 0; q < n; ++q) {
+      const auto [xr, yr] = with_ring(t.members[q]);
+      for (int j = yr.first; j <= yr.last; ++j)
+        for (int i = xr.first; i <= xr.last; ++i) all[k++] = vc.local(i - x0.first + 1, j - y0.first + 1);
     }
+  }
+  const auto [xr, yr] = derived_block(vc.level, rank_);
+  const std::size_t me = std::size_t(std::find(t.members.begin(), t.members.end(), rank_) - t.members.begin());
+  std::vector<double> mine(static_cast<std::size_t>(counts[me]));
+  check(MPI_Scatterv(all.data(), counts.data(), offsets.data(), MPI_DOUBLE, mine.data(), counts[me], MPI_DOUBLE, 0,
+                     t.comm),
+        "MPI_Scatterv");
+  ++comm_stats_[std::size_t(vc.level)].collectives;
+  Field block(GridShape{xr.size(), yr.size()});  // and its ring
+  std::size_t k = 0;
+  for (int j = 0; j <= yr.size() + 1; ++j)
+    for (int i = 0; i <= xr.size() + 1; ++i) block(i, j) = mine[k++];
   cpu_.prolong_add(block, v.local, coarsening);
 }
 
@@ -482,7 +571,7 @@ void MpiBackend::download(const Vector& x, Field& host) {
     host = x.local;
     return;
   }
-  if (!distributed(x.level)) {  // rank 0 has all of it
+  if (!distributed(x.level)) {  // rank 0 holds all of it
     std::vector<double> all(g.storage());
     if (rank_ == 0) std::copy(x.local.values().begin(), x.local.values().end(), all.begin());
     check(MPI_Bcast(all.data(), int(all.size()), MPI_DOUBLE, 0, cart_), "MPI_Bcast");
@@ -494,7 +583,7 @@ void MpiBackend::download(const Vector& x, Field& host) {
   std::vector<std::pair<IndexRange, IndexRange>> ranges(static_cast<std::size_t>(n));
   int total = 0;
   for (int q = 0; q < n; ++q) {
-    ranges[std::size_t(q)] = derived_block(x.level, q);
+    ranges[std::size_t(q)] = block_of(x.level, q);
     counts[std::size_t(q)] = ranges[std::size_t(q)].first.size() * ranges[std::size_t(q)].second.size();
     offsets[std::size_t(q)] = total;
     total += counts[std::size_t(q)];

@@ -49,7 +49,7 @@ void MpiBackend::zebra_x(const Stencil9& A, const TridiagonalFactor& line, Vecto
     ++launches_;
     if (!holds(v.level)) continue;
     exchange(v);
-    if (!distributed(v.level) || px_ == 1) {
+    if (decomposition_->ranks_across(v.level) == 1) {
       cpu_.zebra_x_lines(A, line, v.local, f.local, first_row);
       continue;
     }
@@ -64,7 +64,7 @@ void MpiBackend::zebra_x(const Stencil9& A, const TridiagonalFactor& line, Vecto
       double* out = &segments[std::size_t(t) * std::size_t(b.nx)];
       for (int i = 1; i <= b.nx; ++i) out[i - 1] = kernels::x_line_rhs(A, vm, vp, f0, i);
     }
-    solve_lines_across(row_comm_, v.level, true, line, lines, segments);
+    solve_lines_across(line_comm(v.level, true), v.level, true, line, lines, segments);
     for (int t = 0; t < lines; ++t) {
       double* row = v.local.row(first_row + 2 * t);
       const double* in = &segments[std::size_t(t) * std::size_t(b.nx)];
@@ -78,7 +78,7 @@ void MpiBackend::zebra_y(const Stencil9& A, const TridiagonalFactor& line, Vecto
     ++launches_;
     if (!holds(v.level)) continue;
     exchange(v);
-    if (!distributed(v.level) || py_ == 1) {
+    if (decomposition_->ranks_down(v.level) == 1) {
       cpu_.zebra_y_lines(A, line, v.local, f.local, first_col);
       continue;
     }
@@ -93,7 +93,7 @@ void MpiBackend::zebra_y(const Stencil9& A, const TridiagonalFactor& line, Vecto
         segments[std::size_t(t) * std::size_t(b.ny) + std::size_t(j - 1)] =
             kernels::y_line_rhs(A, vm, v0, vp, f0, first_col + 2 * t);
     }
-    solve_lines_across(col_comm_, v.level, false, line, lines, segments);
+    solve_lines_across(line_comm(v.level, false), v.level, false, line, lines, segments);
     for (int j = 1; j <= b.ny; ++j) {
       double* row = v.local.row(j);
       for (int t = 0; t < lines; ++t)
@@ -104,12 +104,15 @@ void MpiBackend::zebra_y(const Stencil9& A, const TridiagonalFactor& line, Vecto
 
 void MpiBackend::solve_lines_across(MPI_Comm comm, int level, bool x_lines, const TridiagonalFactor& factor, int lines,
                                     std::vector<double>& segments) {
-  const int P = x_lines ? px_ : py_, me = x_lines ? rx_ : ry_;
-  // Every rank's segment of the lines: its block's extent along them.
+  // The ranks holding the level along the lines (every step-th of the grid) and their segments.
+  const int step = decomposition_->step(level);
+  const int P = x_lines ? decomposition_->ranks_across(level) : decomposition_->ranks_down(level);
+  const int me = (x_lines ? rx_ : ry_) / step;
   const std::size_t ranks = std::size_t(P);
   std::vector<IndexRange> extent(ranks);
   for (int q = 0; q < P; ++q)
-    extent[std::size_t(q)] = x_lines ? decomposition_->x_range(level, q) : decomposition_->y_range(level, q);
+    extent[std::size_t(q)] =
+        x_lines ? decomposition_->x_range(level, q * step) : decomposition_->y_range(level, q * step);
   const int n = extent.back().last;  // the whole line
   const int mine = extent[std::size_t(me)].size();
   const auto lines_on = [&](int q) { return q < lines ? (lines - q + P - 1) / P : 0; };  // t = q, q + P, ...

@@ -173,10 +173,11 @@ CycleTiming time_cycle_on_ranks(const MultigridSettings& settings, CycleChoice c
     MPI_Comm_free(&some);
   }
   // Rank 0 always times: it tells the others.
-  double fields[9] = {t.median_seconds, t.min_seconds, double(t.repetitions), double(t.launches), double(t.ranks),
-                      double(t.px), double(t.py), t.ops, t.messages};
+  double fields[9] = {t.median_seconds,   t.min_seconds,   double(t.repetitions),
+                      double(t.launches), double(t.ranks), double(t.px),
+                      double(t.py),       t.ops,           t.messages};
   MPI_Bcast(fields, 9, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  return {fields[0], fields[1], int(fields[2]), std::uint64_t(fields[3]), int(fields[4]), int(fields[5]),
+  return {fields[0],      fields[1], int(fields[2]), std::uint64_t(fields[3]), int(fields[4]), int(fields[5]),
           int(fields[6]), fields[7], fields[8]};
 #else
   if (ranks != 1) throw InvalidOptions("this build has no MPI: one rank only");

@@ -146,10 +146,20 @@ TEST(MpiBackend, AgglomerationAtAnyThresholdGivesTheSameIterate) {
   const MultigridSettings s = jacobi_settings(7, Coarsening::Full, CoarseOperator::Galerkin);
   const CycleChoice choice{CycleType::Kappa, 3};
   const CycleRun reference = serial(s, choice, 2);
+  int folded_in_steps = 0;  // thresholds with a stage between all ranks and rank 0 alone
   for (int min_points : {2, 4, 8, 16, 1000}) {
     const CycleRun r = distributed(*mpi, s, choice, 2, min_points);
+    const Decomposition& d = mpi->decomposition();
+    for (int stage = 1; stage < d.final_stage(); ++stage)
+      if (d.last_level_of_stage(stage) > d.last_level_of_stage(stage - 1)) {
+        ++folded_in_steps;
+        break;
+      }
     EXPECT_TRUE(bitwise_equal(reference.v, r.v))
-        << "min_points " << min_points << ": " << mpi->decomposition().distributed_levels() << " levels distributed";
+        << "min_points " << min_points << ": " << d.distributed_levels() << " levels on all ranks";
+  }
+  if (mpi->px() >= 4 || mpi->py() >= 4) {  // (3 x 1: the folded pair is no smaller than the single block)
+    EXPECT_GT(folded_in_steps, 0) << "no intermediate stage was tested";
   }
 }
 
@@ -162,34 +172,35 @@ TEST(MpiBackend, ExchangesAndCollectivesPerLevelAreTheClosedForm) {
       s.smoother = smoother;
       distributed(*mpi, s, {CycleType::Kappa, kappa}, 1);
       const Decomposition& d = mpi->decomposition();
-      const int D = d.distributed_levels();
       const int k = std::min(kappa, n);
       // A relaxation phase's exchanges (one before each of its passes: a Jacobi sweep, a
       // Gauss-Seidel colour, a zebra parity), and its line transposes' all-to-alls (two for
       // each parity of a line direction that crosses ranks).
       const auto phase_exchanges = [&](int sweeps, bool x_first) { return s.phase_launches(sweeps, x_first); };
+      int l = 1;  // the level the transposes are counted for
       const auto phase_transposes = [&](int sweeps, bool x_first) {
         if (smoother != Smoother::XYZebra) return 0;
         const int x = alternating_x_sweeps(sweeps, x_first);
-        return 4 * (x * (mpi->px() > 1) + (sweeps - x) * (mpi->py() > 1));
+        return 4 * (x * (d.ranks_across(l) > 1) + (sweeps - x) * (d.ranks_down(l) > 1));
       };
       const std::uint64_t per_call_exchanges =
           std::uint64_t(phase_exchanges(s.nu1, true) + phase_exchanges(s.nu2, !s.symmetric_smoothing) + 2);
-      const std::uint64_t per_call_transposes =
-          std::uint64_t(phase_transposes(s.nu1, true) + phase_transposes(s.nu2, !s.symmetric_smoothing));
-      for (int l = 1; l <= n; ++l) {
+      for (l = 1; l <= n; ++l) {
+        const std::uint64_t per_call_transposes =
+            std::uint64_t(phase_transposes(s.nu1, true) + phase_transposes(s.nu2, !s.symmetric_smoothing));
         const CommStats& c = mpi->comm_stats()[std::size_t(l)];
         std::uint64_t exchanges = 0, collectives = 0;
-        if (mpi->ranks() > 1 && l <= D) {
+        if (d.distributed(l) && d.holds(l, mpi->rx(), mpi->ry())) {
           // Each call above the coarsest: its relaxation passes, and the restriction exchanges v
           // and r; each call one level up prolongs from here after exchanging v.
           if (l < n) exchanges += level_calls(k, l) * per_call_exchanges;
           if (l > 1) exchanges += level_calls(k, l - 1);
           if (l < n) collectives += level_calls(k, l) * per_call_transposes;
         }
-        // The first level on rank 0: one gather (restriction) and one broadcast (prolongation)
-        // per call on the level above.
-        if (mpi->ranks() > 1 && l == D + 1) collectives = 2 * level_calls(k, l - 1);
+        // A level held by fewer ranks than the one above: one gather (restriction) and one
+        // scatter (prolongation) per call on the level above, for each rank holding that one.
+        if (l > 1 && d.stage_of(l) > d.stage_of(l - 1) && d.holds(l - 1, mpi->rx(), mpi->ry()))
+          collectives += 2 * level_calls(k, l - 1);
         const std::string what =
             std::string(to_string(smoother)) + ", kappa " + kappa_to_string(kappa) + ", level " + std::to_string(l);
         EXPECT_EQ(c.exchanges, exchanges) << what;

@@ -62,6 +62,8 @@ class MpiBackend {
   int ranks() const { return px_ * py_; }
   int px() const { return px_; }
   int py() const { return py_; }
+  int rx() const { return rx_; }  // this rank's place in the grid
+  int ry() const { return ry_; }
   // Per level (index 0 unused): this rank's communication so far.
   const std::vector<CommStats>& comm_stats() const { return comm_stats_; }
   // The same over all ranks (a collective: every rank calls it): messages and bytes summed,
@@ -123,18 +125,31 @@ class MpiBackend {
 
  private:
   struct HaloPlan;
-  // Whether this rank holds (part of) the level: all do on distributed levels, rank 0 below.
-  bool holds(int level) const { return decomposition_->distributed(level) || rank_ == 0; }
+  struct Transition;
+  // Whether this rank holds (part of) the level: those of the level's agglomeration stage.
+  bool holds(int level) const { return decomposition_->holds(level, rx_, ry_); }
   bool distributed(int level) const { return decomposition_->distributed(level); }
+  // Whether the level below `fine` is held by fewer ranks (an agglomeration step).
+  bool folds_after(int fine) const {
+    return fine < decomposition_->levels() && decomposition_->stage_of(fine + 1) > decomposition_->stage_of(fine);
+  }
   // Fills x's ghost ring from the neighbouring blocks (a no-op below the distributed levels).
   void exchange(const Vector& x);
   void exchange(Field& block, int level);
   HaloPlan& plan(int level);
-  // Rank 0's whole coarse level from every rank's block of it (one MPI_Gatherv).
-  void gather_to_root(const Field& block, Vector& coarse);
-  // The global index ranges of rank q's block on `level`: its own on a distributed level,
-  // below them what its last distributed block coarsens to (what it restricts into).
+  // The ranks that fold into one after level `fine`: this rank's group, its parent first (one
+  // communicator per group, made by distribute()), and the cart ranks of the group in order.
+  Transition& transition(int fine);
+  void gather_to_parent(const Field& part, Vector& coarse);
+  void make_stage_comms();
+  void free_stage_comms();
+  // The global index ranges of rank q's block on `level` (empty where it holds none), and of
+  // what its block on the level above coarsens to (what it restricts into).
+  std::pair<IndexRange, IndexRange> block_of(int level, int q) const;
   std::pair<IndexRange, IndexRange> derived_block(int level, int q) const;
+  // This rank's row (x_lines) or column of the ranks holding `level` (one per stage, made by
+  // distribute()).
+  MPI_Comm line_comm(int level, bool x_lines);
   double all_sum(double local, int level);
   // Solves `lines` lines that cross the ranks of comm (this rank's row of the process grid for
   // x-lines, its column for y-lines): segments holds this rank's segment of each line's
@@ -144,9 +159,9 @@ class MpiBackend {
   void need_decomposition() const;
 
   CpuBackend cpu_;
-  MPI_Comm cart_ = MPI_COMM_NULL;      // the Cartesian communicator
-  MPI_Comm row_comm_ = MPI_COMM_NULL;  // the ranks of this rank's row of the grid (same ry)
-  MPI_Comm col_comm_ = MPI_COMM_NULL;  // and of its column (same rx)
+  MPI_Comm cart_ = MPI_COMM_NULL;                         // the Cartesian communicator
+  std::vector<MPI_Comm> row_comms_, col_comms_;           // by stage: rows and columns of its ranks
+  std::vector<std::unique_ptr<Transition>> transitions_;  // by fine level
   int px_ = 1, py_ = 1, rank_ = 0, rx_ = 0, ry_ = 0;
   std::unique_ptr<Decomposition> decomposition_;
   std::vector<std::unique_ptr<HaloPlan>> plans_;  // by level
