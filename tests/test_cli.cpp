@@ -384,6 +384,20 @@ TEST(CliMpi, ScalingExperimentMeasuresAndPredictsTo4096Ranks) {
   EXPECT_NE(one.output.find("needs mpirun -np P with P >= 2"), std::string::npos) << one.output;
 }
 
+TEST(CliMpi, AnyAgglomerationThresholdPrintsTheSerialResult) {
+  const std::string args = "solve --levels 7 --kappa 3 --threads 1 --json";
+  const auto serial = nlohmann::json::parse(run_cli(args + " --backend cpu --fused off").output);
+  for (const char* below : {"2", "16", "1000"}) {
+    const Outcome o = run_mpi_cli(4, args + " --backend mpi --ranks-x 4 --ranks-y 1 --agglomerate-below " + below);
+    ASSERT_EQ(o.exit_code, 0) << o.output;
+    const auto mpi = nlohmann::json::parse(o.output);
+    EXPECT_EQ(mpi["iterations"], serial["iterations"]) << below;
+    EXPECT_NEAR(double(mpi["final_error"]), double(serial["final_error"]), 1e-12 * double(serial["initial_error"]))
+        << below;
+  }
+  expect_refused("--agglomerate-below 1", "agglomerate-below must be at least 2 points (got 1)");
+}
+
 TEST(CliMpi, DivergenceIsSeenByEveryRankAtOnce) {
   // The norms are sums over all ranks, so every rank stops at the same iteration: one message,
   // the serial solve's exit code (3), no rank left waiting.

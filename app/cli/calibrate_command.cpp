@@ -72,7 +72,7 @@ void print_calibration_report(const Calibration& c, const MultigridSettings& set
                 "P\\kappa");
     for (int kappa : {1, 2, 3, 4, kKappaW}) std::printf(" %7s", kappa_to_string(kappa).c_str());
     std::printf("\n");
-    const MultigridSettings as_run = as_run_on(settings, BackendKind::Mpi);
+    MultigridSettings as_run = as_run_on(settings, BackendKind::Mpi);
     for (int side = 1; side <= 64; side *= 2) {
       std::printf("%8d", side * side);
       for (int kappa : {1, 2, 3, 4, kKappaW}) {
@@ -84,6 +84,17 @@ void print_calibration_report(const Calibration& c, const MultigridSettings& set
       }
       std::printf("\n");
     }
+    // The fold threshold the model prefers for the largest case timed, on a grid as MPI makes it.
+    as_run.levels = hi;  // (the largest level count timed, from the table above)
+    int px = 1;
+    for (int f = 1; f * f <= c.ranks; ++f)
+      if (c.ranks % f == 0) px = c.ranks / f;
+    const int py = c.ranks / px;
+    std::printf("agglomeration: the model's best --agglomerate-below on %d x %d ranks at %d levels:", px, py, hi);
+    for (int kappa : {1, 2, 3, 4, kKappaW})
+      std::printf("  kappa=%s: %d", kappa_to_string(kappa).c_str(),
+                  best_agglomeration_threshold(as_run, kappa, px, py, c.model));
+    std::printf("\n");
   }
 }
 

@@ -116,6 +116,21 @@ double distributed_turning_point(const MultigridSettings& base, int kappa, int p
   return 2.0;
 }
 
+int best_agglomeration_threshold(const MultigridSettings& s, int kappa, int px, int py, const CostModel& model) {
+  int best = 0;
+  double least = INFINITY;
+  for (int min_points = 2; min_points <= 256; min_points *= 2) {
+    try {
+      const double t =
+          distributed_cycle_cost(s, kappa, Decomposition(s.levels, s.coarsening, px, py, min_points), model).seconds;
+      if (t < least) least = t, best = min_points;
+    } catch (const std::exception&) {
+      break;  // too many ranks for the grid at all
+    }
+  }
+  return best;
+}
+
 std::vector<ScalingPoint> weak_scaling_prediction(const MultigridSettings& base, int kappa, const CostModel& model,
                                                   int max_ranks, int min_points) {
   std::vector<ScalingPoint> points;

@@ -103,7 +103,8 @@ struct MpiBackend::Transition {
   }
 };
 
-MpiBackend::MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px, int py) : cpu_(target.threads) {
+MpiBackend::MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px, int py)
+    : cpu_(target.threads), min_points_(target.min_points) {
   start_mpi();  // without mpirun: one rank
   int size = 1;
   MPI_Comm_size(comm, &size);
@@ -160,7 +161,8 @@ void MpiBackend::free_stage_comms() {
 }
 
 void MpiBackend::distribute(int levels, Coarsening coarsening, int min_points) {
-  decomposition_ = std::make_unique<Decomposition>(levels, coarsening, px_, py_, min_points);
+  decomposition_ =
+      std::make_unique<Decomposition>(levels, coarsening, px_, py_, min_points > 0 ? min_points : min_points_);
   free_stage_comms();
   transitions_.resize(std::size_t(levels) + 1);
   row_comms_.assign(std::size_t(decomposition_->final_stage()) + 1, MPI_COMM_NULL);

@@ -50,6 +50,10 @@ DistributedCycleCost distributed_cycle_cost(const MultigridSettings& settings, i
 double distributed_turning_point(const MultigridSettings& settings, int kappa, int px, int py, const CostModel& model,
                                  int max_levels = 24, int min_points = 8);
 
+// The agglomeration threshold (Decomposition's min_points, --agglomerate-below) among 2, 4,
+// ..., 256 that the model gives the cheapest cycle on a px x py grid; the first of equals.
+int best_agglomeration_threshold(const MultigridSettings& settings, int kappa, int px, int py, const CostModel& model);
+
 // Weak scaling: every rank keeps the block of `settings` on one rank (settings.levels levels),
 // and P = 4^j ranks on a 2^j x 2^j grid solve settings.levels + j levels. Per P: the cycle's
 // modelled cost; efficiency = T(1 rank) / T(P).

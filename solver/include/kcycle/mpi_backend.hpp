@@ -55,8 +55,9 @@ class MpiBackend {
   MpiBackend(const MpiBackend&) = delete;
   MpiBackend& operator=(const MpiBackend&) = delete;
 
-  // The hierarchy to split: call before making vectors. min_points: see Decomposition.
-  void distribute(int levels, Coarsening coarsening, int min_points = 8);
+  // The hierarchy to split: call before making vectors. min_points: see Decomposition (0: the
+  // target's).
+  void distribute(int levels, Coarsening coarsening, int min_points = 0);
   const Decomposition& decomposition() const { return *decomposition_; }
   int rank() const { return rank_; }
   int ranks() const { return px_ * py_; }
@@ -169,6 +170,7 @@ class MpiBackend {
   std::vector<CommStats> comm_stats_;
   std::vector<double> line_segments_, line_outgoing_, line_incoming_, line_whole_;  // grown once
   std::uint64_t launches_ = 0;
+  int min_points_ = 8;  // the target's agglomeration threshold
 };
 static_assert(MultigridBackend<MpiBackend>);
 

@@ -41,6 +41,7 @@ struct SolverOptions {
   BackendKind backend = BackendKind::Cpu;
   bool cuda_graphs = true;                  // CUDA backend: replay each cycle as a recorded graph
   int ranks_x = 0, ranks_y = 0;             // MPI backend: process grid (0, 0: MPI_Dims_create's)
+  int agglomerate_below = 8;                // MPI backend: fold ranks where a block would have fewer points a side
   bool fused = true;                        // see MultigridSettings::fused (faster at every size measured)
   Precision precision = Precision::Double;  // Mixed: CPU only; the stand-alone cycle becomes iterative refinement
 
