@@ -344,6 +344,10 @@ TEST(CliMpi, CalibrateMeasuresLambdaAndFitsTheRest) {
   EXPECT_EQ(c.ranks, 2);
   EXPECT_GT(c.model.lambda, 0.0);
   ASSERT_EQ(c.samples.size(), 15u);
+  // advise prices each kappa with it on the process grid of its own ranks.
+  const Outcome advice = run_mpi_cli(2, "advise --backend mpi --threads 1 --levels 6 --probe 10 --calibration " + file);
+  ASSERT_EQ(advice.exit_code, 0) << advice.output;
+  EXPECT_NE(advice.output.find("recommended: kappa="), std::string::npos) << advice.output;
   for (const kcycle::TimingSample& s : c.samples) {
     EXPECT_GT(s.messages, 0.0) << "levels " << s.levels;
     // On two ranks the busiest rank does more than half the work (rank 0's coarse levels), but

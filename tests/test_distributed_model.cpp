@@ -1,6 +1,7 @@
 // The cost model on a process grid (distributed_model.hpp), where it needs no MPI: on one rank
 // it is the paper's model; the W-cycle's messages grow like its calls (2^n) and the kappa-cycles'
-// like a polynomial; weak scaling to 4096 ranks puts the coarse levels on rank 0. The counts
+// like a polynomial; weak scaling to 4096 ranks folds the coarse levels onto fewer ranks stage by
+// stage. The counts
 // themselves are checked against real ranks in tests/mpi (TheModelsCountsAreTheBusiestRanksCounts).
 #include <gtest/gtest.h>
 
@@ -62,7 +63,19 @@ TEST(DistributedModel, MessagesGrowLikeTheCallsOnTheSplitLevels) {
   EXPECT_EQ(v[2].exchanges, 6 + 1);  // and one before the prolongation to level 1
 }
 
-TEST(DistributedModel, WeakScalingTo4096RanksAgglomeratesOntoRankZero) {
+TEST(DistributedModel, TheProcessGridIsMpisChoiceOrTheOneAskedFor) {
+  EXPECT_EQ(process_grid(4, 0, 0), (std::array{2, 2}));
+  EXPECT_EQ(process_grid(8, 0, 0), (std::array{4, 2}));
+  EXPECT_EQ(process_grid(6, 0, 0), (std::array{3, 2}));
+  EXPECT_EQ(process_grid(3, 0, 0), (std::array{3, 1}));
+  EXPECT_EQ(process_grid(4, 1, 0), (std::array{1, 4}));
+  EXPECT_EQ(process_grid(4, 0, 1), (std::array{4, 1}));
+  EXPECT_EQ(process_grid(6, 2, 3), (std::array{2, 3}));
+  EXPECT_THROW(process_grid(4, 3, 0), InvalidOptions);
+  EXPECT_THROW(process_grid(4, 3, 1), InvalidOptions);
+}
+
+TEST(DistributedModel, WeakScalingTo4096RanksFoldsTheCoarseLevelsStepByStep) {
   const CostModel work_only{0, 1e-9, 0};
   const auto points = weak_scaling_prediction(settings(8), 1, work_only, 4096);
   ASSERT_EQ(points.size(), 7u);  // 1, 4, 16, ..., 4096 ranks
@@ -72,13 +85,21 @@ TEST(DistributedModel, WeakScalingTo4096RanksAgglomeratesOntoRankZero) {
     EXPECT_EQ(points[k].levels, 8 + int(k));
     EXPECT_LE(points[k].efficiency, 1.0);
   }
-  // The levels split stay those where a block keeps 8 points a side: the same for every P > 1,
-  // so rank 0's coarse levels grow with P, and so does its work.
-  for (std::size_t k = 2; k < points.size(); ++k) {
+  // The levels split over all ranks stay those where a block keeps 8 points a side: the same
+  // for every P > 1. Below them 2 x 2 ranks fold into one, stage by stage, so rank 0 alone gets
+  // only levels of fewer than 32 points a side, however many ranks there are; each stage still
+  // adds work and messages, so efficiency falls slowly.
+  for (std::size_t k = 1; k < points.size(); ++k) {
     EXPECT_EQ(points[k].distributed_levels, points[1].distributed_levels);
-    EXPECT_LT(points[k].efficiency, points[k - 1].efficiency);
+    if (k > 1) {
+      EXPECT_LT(points[k].efficiency, points[k - 1].efficiency);
+    }
+    const Decomposition d(points[k].levels, Coarsening::Full, points[k].px, points[k].py);
+    int first_alone = 1;
+    while (d.distributed(first_alone)) ++first_alone;
+    EXPECT_LT(d.global_shape(first_alone).nx, 32) << points[k].ranks << " ranks";
   }
-  // The W-cycle visits rank 0's levels exponentially often: it scales worst.
+  // The W-cycle visits the coarse levels exponentially often: it scales worst.
   const auto w = weak_scaling_prediction(settings(8), kKappaW, work_only, 4096);
   EXPECT_LT(w.back().efficiency, points.back().efficiency);
 }

@@ -12,7 +12,8 @@ namespace kcycle {
 namespace {
 
 // The blocks of the ranks holding `level` along one direction (every step-th rank): they tile
-// it, each has 2 points at least where they are several, and where the direction coarsens each starts after an even index.
+// it, each has 2 points at least where they are several, and where the direction coarsens each starts after an even
+// index.
 void expect_tiles(const Decomposition& d, int level, bool x, int parts, int points, bool coarsens) {
   int next = 1;
   const int step = d.step(level);

@@ -86,10 +86,7 @@ void print_calibration_report(const Calibration& c, const MultigridSettings& set
     }
     // The fold threshold the model prefers for the largest case timed, on a grid as MPI makes it.
     as_run.levels = hi;  // (the largest level count timed, from the table above)
-    int px = 1;
-    for (int f = 1; f * f <= c.ranks; ++f)
-      if (c.ranks % f == 0) px = c.ranks / f;
-    const int py = c.ranks / px;
+    const auto [px, py] = process_grid(c.ranks, 0, 0);
     std::printf("agglomeration: the model's best --agglomerate-below on %d x %d ranks at %d levels:", px, py, hi);
     for (int kappa : {1, 2, 3, 4, kKappaW})
       std::printf("  kappa=%s: %d", kappa_to_string(kappa).c_str(),

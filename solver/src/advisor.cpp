@@ -4,7 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "kcycle/distributed_model.hpp"
 #include "kcycle/execution_target.hpp"
+#include "kcycle/mpi_runtime.hpp"
 #include "kcycle/solve.hpp"
 
 namespace kcycle {
@@ -64,8 +66,15 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
                                  : predict_iterations(r.history, options.tolerance / p.probe_reduction, p.factor);
     if (settings.model && options.solver == SolverKind::Multigrid) {
       const MultigridSettings ms = as_run_on(multigrid_settings(probe), probe.backend);
-      p.seconds_per_iteration = settings.model->predict(cycle_launches(kappa, options.levels, ms.launches_per_call()),
-                                                        cycle_ops(kappa, options.levels, options.coarsening));
+      if (probe.backend == BackendKind::Mpi && mpi_ranks() > 1) {  // the model on this run's process grid
+        const ExecutionTarget t = execution_target(BackendKind::Mpi, probe);
+        const auto [px, py] = process_grid(mpi_ranks(), t.ranks_x, t.ranks_y);
+        const Decomposition d(options.levels, options.coarsening, px, py, options.agglomerate_below);
+        p.seconds_per_iteration = distributed_cycle_cost(ms, kappa, d, *settings.model).seconds;
+      } else {
+        p.seconds_per_iteration = settings.model->predict(cycle_launches(kappa, options.levels, ms.launches_per_call()),
+                                                          cycle_ops(kappa, options.levels, options.coarsening));
+      }
       p.from_model = true;
     } else {
       p.seconds_per_iteration = r.seconds_per_cycle;

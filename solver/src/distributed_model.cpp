@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "kcycle/cycle_counts.hpp"
+#include "kcycle/solver_options.hpp"
 
 namespace kcycle {
 
@@ -28,6 +30,22 @@ int neighbours(int rx, int ry, int px, int py) {
 }
 
 }  // namespace
+
+std::array<int, 2> process_grid(int ranks, int ranks_x, int ranks_y) {
+  if (ranks_x > 0 && ranks_y > 0) {
+    if (ranks_x * ranks_y != ranks) throw InvalidOptions("ranks-x times ranks-y must be the number of ranks");
+    return {ranks_x, ranks_y};
+  }
+  if (ranks_x > 0 || ranks_y > 0) {
+    const int given = std::max(ranks_x, ranks_y);
+    if (ranks % given != 0) throw InvalidOptions("the number of ranks is no multiple of " + std::to_string(given));
+    return ranks_x > 0 ? std::array{ranks_x, ranks / given} : std::array{ranks / given, ranks_y};
+  }
+  int py = 1;
+  for (int f = 1; f * f <= ranks; ++f)
+    if (ranks % f == 0) py = f;
+  return {ranks / py, py};
+}
 
 int collective_latencies(int ranks) { return ranks <= 1 ? 0 : int(std::ceil(std::log2(double(ranks)))); }
 

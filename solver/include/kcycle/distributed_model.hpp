@@ -12,6 +12,7 @@
 // costs one message per neighbour (they overlap, but each is a send and a receive to post and
 // match); a collective costs ceil(log2 P) message latencies (a tree); message size enters
 // through beta only (halos are small next to the blocks).
+#include <array>
 #include <vector>
 
 #include "kcycle/cost_model.hpp"
@@ -19,6 +20,11 @@
 #include "kcycle/multigrid.hpp"
 
 namespace kcycle {
+
+// The process grid `ranks` ranks run on: ranks_x by ranks_y when both are given, one of them
+// with the other making up the ranks, else the most nearly square pair with px >= py (what
+// MPI_Dims_create picks in 2D). Throws InvalidOptions when the ranks do not fit.
+std::array<int, 2> process_grid(int ranks, int ranks_x, int ranks_y);
 
 // One level's share of a cycle, on its busiest rank.
 struct LevelCommCounts {
