@@ -60,6 +60,29 @@ Field download(CudaBackend& gpu, const DeviceField& x) {
   return host;
 }
 
+// Without a GPU too: a device field not made yet has no level's shape, so upload allocates the
+// 1 x 1 level of a one-level hierarchy before it copies (it used to copy to a null pointer).
+TEST(DeviceFieldShape, ANewDeviceFieldHasNoLevelsShape) {
+  const DeviceField none;
+  EXPECT_EQ(none.shape().nx, 0);
+  EXPECT_EQ(none.data(), nullptr);
+  EXPECT_FALSE(none.shape() == level_shape(1, 1, Coarsening::Full));
+}
+
+TEST_F(CudaBackendTest, OneLevelRoundTripsAndSolves) {
+  CudaBackend gpu(false);
+  Field one(GridShape{1, 1});
+  one(1, 1) = 3.0;
+  DeviceField device;
+  gpu.upload(one, device);
+  EXPECT_EQ(download(gpu, device)(1, 1), 3.0);
+  SolverOptions o;
+  o.levels = 1;
+  o.backend = BackendKind::Cuda;
+  const SolveResult r = solve(o);
+  EXPECT_TRUE(r.converged()) << r.message;
+}
+
 TEST_F(CudaBackendTest, OneCycleGivesTheCpuIterateForAllPresetsAndKappas) {
   for (const Preset& p : presets())
     for (int kappa : {1, 2, 3, kKappaW}) {

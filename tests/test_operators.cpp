@@ -129,3 +129,26 @@ TEST(Damping, FourierOmegaMinimizesTheSmoothingFactor) {
 
 }  // namespace
 }  // namespace kcycle
+
+namespace kcycle {
+namespace {
+
+// A field not made yet is 0 x 0, no level's shape: the one level of a 1-level hierarchy (1 x 1)
+// is allocated before anything is copied into it (issue 13: the CUDA backend copied to a null
+// pointer when the default shape was 1 x 1).
+TEST(Field, ANewFieldHasNoLevelsShape) {
+  const Field none;
+  EXPECT_EQ(none.shape().nx, 0);
+  EXPECT_EQ(none.shape().ny, 0);
+  EXPECT_TRUE(none.values().empty());
+  EXPECT_FALSE(none.shape() == level_shape(1, 1, Coarsening::Full));
+  Field one(GridShape{1, 1}), host;
+  one(1, 1) = 3.0;
+  CpuBackend cpu(1);
+  cpu.download(one, host);
+  ASSERT_NE(host.data(), nullptr);
+  EXPECT_EQ(host(1, 1), 3.0);
+}
+
+}  // namespace
+}  // namespace kcycle

@@ -18,7 +18,7 @@ class DeviceField {
   const double* data() const { return data_.data(); }
 
  private:
-  GridShape shape_{};
+  GridShape shape_{0, 0};  // not yet a grid (see Field): upload allocates before it copies
   cuda::DeviceBuffer<double> data_;
 };
 

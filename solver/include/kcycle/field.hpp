@@ -34,8 +34,8 @@ class BasicField {
   const T* row(int j) const { return data_.get() + std::size_t(j) * std::size_t(stride()); }
   T& operator()(int i, int j) { return row(j)[i]; }
   T operator()(int i, int j) const { return row(j)[i]; }
-  std::span<T> values() { return {data_.get(), shape_.storage()}; }
-  std::span<const T> values() const { return {data_.get(), shape_.storage()}; }
+  std::span<T> values() { return {data_.get(), data_ ? shape_.storage() : 0}; }
+  std::span<const T> values() const { return {data_.get(), data_ ? shape_.storage() : 0}; }
 
  private:
   struct Free {
@@ -43,7 +43,9 @@ class BasicField {
   };
   static std::unique_ptr<T[], Free> allocate(std::size_t count);
 
-  GridShape shape_{};
+  // Not yet a grid: 0 x 0, which no level has (a 1 x 1 default would pass for the coarsest
+  // level of a one-level hierarchy, and a copy would go to a null pointer).
+  GridShape shape_{0, 0};
   std::unique_ptr<T[], Free> data_;
 };
 using Field = BasicField<double>;
