@@ -67,15 +67,14 @@ FieldRenderer::~FieldRenderer() {
 
 void FieldRenderer::size_data_texture(int nx, int ny) {
   glBindTexture(GL_TEXTURE_2D, data_);
-  if (nx == data_w_ && ny == data_h_) return;
+  if (!sizes_.texture_resize(nx, ny)) return;
   // A new size: allocate, then only sub-image updates.
   glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, nx, ny, 0, GL_RED, GL_FLOAT, nullptr);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  data_w_ = nx;
-  data_h_ = ny;
+  sizes_.texture_sized(nx, ny);
   mipmap_version_ = ~std::uint64_t(0);
 }
 
@@ -94,12 +93,13 @@ bool FieldRenderer::upload_from_device(const DeviceImage& image, std::uint64_t v
   const std::size_t bytes = count * sizeof(float);
   try {
     if (!pixel_buffer_) glGenBuffers(1, &pixel_buffer_);
-    if (image.nx != data_w_ || image.ny != data_h_ || !interop_) {  // (re)size and register
+    if (sizes_.buffer_realloc(image.nx, image.ny, interop_ != nullptr)) {  // (re)size and register
       interop_.reset();
       glBindBuffer(GL_PIXEL_UNPACK_BUFFER, pixel_buffer_);
       glBufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_DRAW);
       glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
       interop_ = std::make_unique<PixelBufferInterop>(pixel_buffer_);
+      sizes_.buffer_sized(image.nx, image.ny);
     }
     interop_->write(image.data(), count);  // a kernel fills the buffer on the GPU
   } catch (const std::exception& e) {
@@ -131,8 +131,9 @@ GLuint FieldRenderer::render(int width, int height, bool diverging, float lo, fl
   // Minifying (more points across than pixels) with averaging: sample the mipmap pyramid, whose
   // level k holds 2^k x 2^k point averages. Magnified points stay sharp squares.
   glBindTexture(GL_TEXTURE_2D, data_);
-  const bool minified = float(data_w_) * view[2] > float(width) || float(data_h_) * view[3] > float(height);
-  if (average_ && minified && data_w_ > 0) {
+  const bool minified = float(sizes_.texture_width()) * view[2] > float(width) ||
+                        float(sizes_.texture_height()) * view[3] > float(height);
+  if (average_ && minified && sizes_.texture_width() > 0) {
     // Rebuilt for a new field at most four times a second: at 2047^2 a software renderer
     // spends several frames' worth on it, and a solve publishes faster than that. A field
     // that stops changing (paused, stepped) gets its pyramid within 0.25 s.

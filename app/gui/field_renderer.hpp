@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "field_sizes.hpp"
 #include "kcycle/iterative_solver.hpp"
 #include "pixel_buffer_interop.hpp"
 
@@ -40,12 +41,13 @@ class FieldRenderer {
   void size_data_texture(int nx, int ny);
 
   GLuint program_ = 0, vao_ = 0, vbo_ = 0, data_ = 0, fbo_ = 0, color_ = 0, pixel_buffer_ = 0;
-  int data_w_ = 0, data_h_ = 0, target_w_ = 0, target_h_ = 0;
+  FieldSizes sizes_;  // of the data texture and of the interop pixel buffer, apart
+  int target_w_ = 0, target_h_ = 0;
   std::uint64_t version_ = ~std::uint64_t(0);
   std::uint64_t mipmap_version_ = ~std::uint64_t(0);  // the upload the mipmaps were built from
   std::chrono::steady_clock::time_point mipmap_time_;
   bool average_ = true;
-  std::unique_ptr<PixelBufferInterop> interop_;  // registered pixel_buffer_, sized for data_
+  std::unique_ptr<PixelBufferInterop> interop_;  // registered pixel_buffer_
   std::string interop_error_;
 };
 

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "calibration_cache.hpp"
+#include "field_sizes.hpp"
 #include "kcycle/execution_target.hpp"
 #include "solver_worker.hpp"
 
@@ -120,6 +121,24 @@ TEST(CalibrationCacheHandOver, ACachedCalibrationNotYetShownIsNoReasonToCalibrat
   cache.update(ui, worker, *shown);  // it fits: nothing more to do
   EXPECT_EQ(ui.notice.find("first start"), std::string::npos) << ui.notice;
   std::filesystem::remove_all(dir);
+}
+
+// Issue 13: CUDA at 127^2, the CPU at 255^2 (a host upload: the texture alone grows), CUDA at
+// 255^2. The pixel buffer is still 127^2 and must be reallocated; sizing it by the texture
+// skipped that, the write failed its size check and interop stayed off for the rest of the run.
+TEST(FieldSizes, ThePixelBufferFollowsTheDeviceImagesNotTheTexture) {
+  FieldSizes sizes;
+  EXPECT_TRUE(sizes.buffer_realloc(127, 127, false));  // CUDA at 127^2
+  sizes.buffer_sized(127, 127);
+  sizes.texture_sized(127, 127);
+  EXPECT_FALSE(sizes.buffer_realloc(127, 127, true));
+  EXPECT_TRUE(sizes.texture_resize(255, 255));  // the CPU at 255^2, from the host
+  sizes.texture_sized(255, 255);
+  EXPECT_TRUE(sizes.buffer_realloc(255, 255, true)) << "CUDA at 255^2 needs a 255^2 buffer";
+  sizes.buffer_sized(255, 255);
+  EXPECT_FALSE(sizes.texture_resize(255, 255));
+  EXPECT_FALSE(sizes.buffer_realloc(255, 255, true));
+  EXPECT_TRUE(sizes.buffer_realloc(255, 255, false)) << "unregistered: register again";
 }
 
 }  // namespace
