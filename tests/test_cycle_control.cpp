@@ -144,3 +144,55 @@ TEST(LevelStats, StayEmptyUnlessAskedFor) {
 
 }  // namespace
 }  // namespace kcycle
+
+namespace kcycle {
+namespace {
+
+// A CPU backend that "records" cycles the way the CUDA backend does with graphs: it keeps the
+// signatures it was asked to record and the owners it was told to forget.
+class RecordingCpuBackend : public CpuBackend {
+ public:
+  using CpuBackend::CpuBackend;
+  bool graphs() const { return true; }
+  template <class Body>
+  void run_as_graph(const CycleSignature& key, Body&& body) {
+    recorded.push_back(key);
+    body();
+  }
+  std::uint64_t new_recording_owner() { return ++owners; }
+  void forget_recordings(std::uint64_t owner) { forgotten.push_back(owner); }
+  std::vector<CycleSignature> recorded;
+  std::vector<std::uint64_t> forgotten;
+  std::uint64_t owners = 0;
+};
+static_assert(RecordsCycles<RecordingCpuBackend>);
+
+// Issue 13: recordings were keyed by buffer addresses alone, so a second hierarchy of the same
+// sizes whose buffers landed where the first one's were would replay the first one's graph
+// (its stencils, its freed line factors and LU). Now each hierarchy has its own owner number
+// in the key, and its recordings go with it.
+TEST(CycleRecording, ASecondHierarchyNeverReplaysTheFirstsRecording) {
+  RecordingCpuBackend backend(1);
+  MultigridSettings s;
+  s.levels = 4;
+  s.tensor = rotated_anisotropic_tensor(1e-2, 30);
+  s.smoother = Smoother::XYZebra;
+  CycleSignature first;
+  {
+    Multigrid<RecordingCpuBackend> a(backend, s);
+    a.cycle({CycleType::Kappa, 2});
+    ASSERT_EQ(backend.recorded.size(), 1u);
+    first = backend.recorded.back();
+  }
+  ASSERT_EQ(backend.forgotten.size(), 1u) << "the first hierarchy's recordings go with it";
+  EXPECT_EQ(backend.forgotten.front(), first.front());
+  s.tensor = rotated_anisotropic_tensor(0.5, 30);  // other stencils, same sizes
+  Multigrid<RecordingCpuBackend> b(backend, s);
+  b.cycle({CycleType::Kappa, 2});
+  ASSERT_EQ(backend.recorded.size(), 2u);
+  EXPECT_NE(backend.recorded.back(), first) << "even where the buffers' addresses repeat";
+  EXPECT_NE(backend.recorded.back().front(), first.front());
+}
+
+}  // namespace
+}  // namespace kcycle

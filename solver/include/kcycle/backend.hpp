@@ -77,8 +77,9 @@ concept MultigridBackend = std::constructible_from<B, const ExecutionTarget&> &&
   b.reset_launches();
 };
 
-// What a recorded cycle depends on: the hierarchy it belongs to, the device buffers of every
-// level and the cycle choice. A backend that records cycles keys its recordings by it.
+// What a recorded cycle depends on: the hierarchy it belongs to (first: the owner the backend
+// gave it), the device buffers of every level and the cycle choice. A backend that records
+// cycles keys its recordings by it.
 using CycleSignature = std::vector<std::uintptr_t>;
 
 // A backend that can replay a whole cycle as one recorded graph (CUDA Graphs): with
@@ -86,10 +87,14 @@ using CycleSignature = std::vector<std::uintptr_t>;
 struct CycleBody {  // stands for a cycle's body below (nvcc accepts no lambda there)
   void operator()() const {}
 };
+// Each hierarchy gets an owner number from the backend (never given twice) and drops its
+// recordings when it goes.
 template <class B>
-concept RecordsCycles = MultigridBackend<B> && requires(B& b, const B& cb, const CycleSignature& key) {
+concept RecordsCycles = MultigridBackend<B> && requires(B& b, const B& cb, const CycleSignature& key, std::uint64_t o) {
   { cb.graphs() } -> std::same_as<bool>;
   b.run_as_graph(key, CycleBody{});
+  { b.new_recording_owner() } -> std::same_as<std::uint64_t>;
+  b.forget_recordings(o);
 };
 
 }  // namespace kcycle

@@ -94,6 +94,10 @@ class CudaBackend {
   // --- CUDA Graphs ---------------------------------------------------------------------
   bool graphs() const { return graphs_; }
   void set_graphs(bool on) { graphs_ = on; }
+  // A number for a hierarchy's recordings (the first element of its signatures), and the end
+  // of them: its graphs are destroyed (Multigrid's constructor and destructor).
+  std::uint64_t new_recording_owner() { return ++recording_owners_; }
+  void forget_recordings(std::uint64_t owner);
   // Runs one cycle's `body` as a graph: replays the graph recorded for `signature`, or
   // records it first. Called by Multigrid::cycle when graphs are on.
   template <class Body>
@@ -148,6 +152,7 @@ class CudaBackend {
   struct Device;  // stream, recorded graphs, reduction scratch (cuda_backend.cu)
   std::unique_ptr<Device> device_;
   bool graphs_;
+  std::uint64_t recording_owners_ = 0;  // owner numbers given so far
   bool suppressed_ = false;
   std::uint64_t launches_ = 0, points_ = 0, bytes_ = 0, captures_ = 0, replays_ = 0;
 };

@@ -187,7 +187,16 @@ class Multigrid {
     }
     const Level& coarsest = levels_.back();
     coarse_solver_ = backend.make_coarse_solver(BandedLU(coarsest.A, coarsest.shape));
+    if constexpr (RecordsCycles<Backend>) recordings_ = backend.new_recording_owner();
   }
+  // A backend that records cycles drops this hierarchy's recordings with it: a later hierarchy
+  // whose buffers land at the same addresses must never replay them (old stencils, freed
+  // line factors and LU).
+  ~Multigrid() {
+    if constexpr (RecordsCycles<Backend>) backend_.forget_recordings(recordings_);
+  }
+  Multigrid(const Multigrid&) = delete;
+  Multigrid& operator=(const Multigrid&) = delete;
 
   int levels() const { return settings_.levels; }
   const MultigridSettings& settings() const { return settings_; }
@@ -305,10 +314,12 @@ class Multigrid {
     }
   }
 
-  // The buffers a cycle touches (Jacobi and MGCG swap them between cycles) and its choice.
+  // This hierarchy, the buffers a cycle touches (Jacobi and MGCG swap them between cycles) and
+  // its choice.
   CycleSignature signature(CycleChoice choice) const {
     // Every kappa >= levels executes the same operations (the W-cycle): one recording.
-    CycleSignature key{std::uintptr_t(choice.type), std::uintptr_t(std::min(choice.counter, levels()))};
+    CycleSignature key{std::uintptr_t(recordings_), std::uintptr_t(choice.type),
+                       std::uintptr_t(std::min(choice.counter, levels()))};
     for (const Level& L : levels_)
       for (const Vector* x : {&L.v, &L.f, &L.t}) key.push_back(reinterpret_cast<std::uintptr_t>(x->data()));
     return key;
@@ -466,6 +477,7 @@ class Multigrid {
   typename Backend::CoarseSolver coarse_solver_;
   bool level_timing_ = false;
   Measures* measures_ = nullptr;  // set for one cycle by precondition() and cycle_measuring()
+  std::uint64_t recordings_ = 0;  // who owns this hierarchy's recorded cycles, at the backend
 };
 
 }  // namespace kcycle

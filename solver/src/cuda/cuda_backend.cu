@@ -511,6 +511,19 @@ void CudaBackend::synchronize() { check(cudaStreamSynchronize(device_->stream), 
 
 // --- CUDA Graphs -------------------------------------------------------------------------
 
+void CudaBackend::forget_recordings(std::uint64_t owner) {
+  if (!device_) return;  // moved from
+  auto& recorded = device_->recorded;
+  for (auto it = recorded.begin(); it != recorded.end();) {
+    if (!it->first.empty() && it->first.front() == std::uintptr_t(owner)) {
+      cudaGraphExecDestroy(it->second);
+      it = recorded.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 bool CudaBackend::launch_recorded(const CycleSignature& signature) {
   const auto found = device_->recorded.find(signature);
   if (found == device_->recorded.end()) return false;
