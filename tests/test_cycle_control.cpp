@@ -8,6 +8,7 @@
 
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/cycle_counts.hpp"
+#include "kcycle/image_pool.hpp"
 #include "kcycle/iterative_solver.hpp"
 #include "kcycle/multigrid.hpp"
 #include "kcycle/problem.hpp"
@@ -192,6 +193,34 @@ TEST(CycleRecording, ASecondHierarchyNeverReplaysTheFirstsRecording) {
   ASSERT_EQ(backend.recorded.size(), 2u);
   EXPECT_NE(backend.recorded.back(), first) << "even where the buffers' addresses repeat";
   EXPECT_NE(backend.recorded.back().front(), first.front());
+}
+
+}  // namespace
+}  // namespace kcycle
+
+namespace kcycle {
+namespace {
+
+// Issue 13: every publish of the CUDA backend's picture allocated a device buffer (and its
+// reader freed it on the GUI thread). The pool hands a level's picture out again once no reader
+// holds it: one allocation while readers let go, two while one holds a picture.
+TEST(ImagePool, APublishAllocatesNothingOnceALevelHasItsPictures) {
+  ImagePool<std::vector<float>> pool;
+  const auto make = [] { return new std::vector<float>(63 * 63); };
+  for (int k = 0; k < 100; ++k) {
+    const std::shared_ptr<std::vector<float>> picture = pool.acquire(1, make);
+    (*picture)[0] = float(k);
+  }
+  EXPECT_EQ(pool.made(), 1u);
+  std::shared_ptr<const std::vector<float>> held = pool.acquire(1, make);  // a snapshot keeps it
+  const auto other = pool.acquire(1, make);
+  EXPECT_NE(other.get(), held.get()) << "a picture a reader holds is never written";
+  EXPECT_EQ(pool.made(), 2u);
+  held.reset();
+  for (int k = 0; k < 100; ++k) pool.acquire(1, make);
+  EXPECT_EQ(pool.made(), 2u);
+  pool.acquire(2, make);  // another level, its own picture
+  EXPECT_EQ(pool.made(), 3u);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "kcycle/execution_target.hpp"
+#include "kcycle/image_pool.hpp"
 #include "kcycle/krylov.hpp"
 #include "kcycle/mixed_precision.hpp"
 #include "kcycle/relaxation_factor.hpp"
@@ -190,7 +191,8 @@ class EngineOn final : public IterativeSolver::Engine {
       if (on_device) on_device->reset();
     } else {
 #if KCYCLE_HAVE_CUDA
-      auto picture = std::make_shared<CudaImage>(L.shape.nx, L.shape.ny);
+      const std::shared_ptr<CudaImage> picture =
+          images_.acquire(level, [&] { return new CudaImage(L.shape.nx, L.shape.ny); });
       backend_.image(L.A, residual_view, v, f, exact, picture->values.data());
       backend_.download(picture->data(), out.size(), out.data());  // also waits for the kernel
       if (on_device) *on_device = std::move(picture);
@@ -214,6 +216,9 @@ class EngineOn final : public IterativeSolver::Engine {
   std::optional<PreconditionedCG<Backend>> cg_;
   CycleChoice cycle_;
   typename Multigrid<Backend>::CycleMeasures measured_;  // by the last stand-alone step
+#if KCYCLE_HAVE_CUDA
+  ImagePool<CudaImage> images_;  // the device pictures published, per level, reused
+#endif
 };
 
 // A mixed-precision solve on the CPU: the hierarchy in float (MixedPrecisionCycle), the
