@@ -12,6 +12,9 @@
 
 #include "kcycle/backend_selection.hpp"
 #include "kcycle/cost_model.hpp"
+#include "kcycle/distributed_model.hpp"
+#include "kcycle/execution_target.hpp"
+#include "kcycle/solve.hpp"
 
 namespace {
 
@@ -344,6 +347,31 @@ TEST(CliMpi, CalibrateMeasuresLambdaAndFitsTheRest) {
   EXPECT_EQ(c.ranks, 2);
   EXPECT_GT(c.model.lambda, 0.0);
   ASSERT_EQ(c.samples.size(), 15u);
+  // --agglomerate-below auto (the default) takes the threshold the model in
+  // ./kcycle-calibration.json prefers; the solve still prints the serial result.
+  const std::string dir = testing::TempDir() + "kcycle_cli_auto_agglomeration";
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(file, dir + "/kcycle-calibration.json", std::filesystem::copy_options::overwrite_existing);
+  const Outcome automatic = run_cli_command("cd " + dir +
+                                            " && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                                            "OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none "
+                                            "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 " KCYCLE_MPIEXEC
+                                            " -np 2 --oversubscribe " KCYCLE_CLI_PATH
+                                            " solve --backend mpi --threads 1 --levels 6 --json 2>&1");
+  ASSERT_EQ(automatic.exit_code, 0) << automatic.output;
+  const auto solved = nlohmann::json::parse(automatic.output);
+  kcycle::SolverOptions six;
+  six.levels = 6;
+  // (A fit that left no work or no message term, on a loaded machine: the default.)
+  const bool model = c.model.beta > 0 && c.model.lambda > 0;
+  const int expected =
+      model ? kcycle::best_agglomeration_threshold(
+                  kcycle::as_run_on(kcycle::multigrid_settings(six), kcycle::BackendKind::Mpi), 2, 2, 1, c.model)
+            : kcycle::kDefaultAgglomeration;
+  EXPECT_EQ(solved["agglomerate_below"], expected);
+  EXPECT_EQ(solved["iterations"],
+            nlohmann::json::parse(run_cli("solve --threads 1 --levels 6 --json").output)["iterations"]);
+
   // advise prices each kappa with it on the process grid of its own ranks.
   const Outcome advice = run_mpi_cli(2, "advise --backend mpi --threads 1 --levels 6 --probe 10 --calibration " + file);
   ASSERT_EQ(advice.exit_code, 0) << advice.output;
@@ -395,11 +423,12 @@ TEST(CliMpi, AnyAgglomerationThresholdPrintsTheSerialResult) {
     const Outcome o = run_mpi_cli(4, args + " --backend mpi --ranks-x 4 --ranks-y 1 --agglomerate-below " + below);
     ASSERT_EQ(o.exit_code, 0) << o.output;
     const auto mpi = nlohmann::json::parse(o.output);
+    EXPECT_EQ(mpi["agglomerate_below"], std::stoi(below));
     EXPECT_EQ(mpi["iterations"], serial["iterations"]) << below;
     EXPECT_NEAR(double(mpi["final_error"]), double(serial["final_error"]), 1e-12 * double(serial["initial_error"]))
         << below;
   }
-  expect_refused("--agglomerate-below 1", "agglomerate-below must be at least 2 points (got 1)");
+  expect_refused("--agglomerate-below 1", "agglomerate-below must be auto or an integer of at least 2");
 }
 
 TEST(CliMpi, DivergenceIsSeenByEveryRankAtOnce) {

@@ -95,7 +95,7 @@ int scaling_experiment(const ExperimentArgs& a, const std::string& dir) {
     for (int p : measured_ranks) {
       const CycleTiming t = time_cycle_on_ranks(settings, {CycleType::Kappa, kappa}, target, p, policy);
       progress.done("strong: kappa=" + kappa_to_string(kappa) + " on " + std::to_string(p) + " ranks");
-      const Decomposition d(levels, settings.coarsening, t.px, t.py, o.agglomerate_below);
+      const Decomposition d(levels, settings.coarsening, t.px, t.py, agglomeration_threshold(o));
       const DistributedCycleCost m = distributed_cycle_cost(settings, kappa, d, c.model);
       if (p == 1) t1 = t.median_seconds;
       rows.push_back({"strong", kappa, p, t.px, t.py, levels, t.median_seconds, m.seconds, t1 / (p * t.median_seconds),
@@ -108,7 +108,7 @@ int scaling_experiment(const ExperimentArgs& a, const std::string& dir) {
     for (int side = 2; side * side <= kPredictedRanks; side *= 2) {
       if (side * side <= world) continue;  // measured above
       try {
-        const Decomposition d(levels, settings.coarsening, side, side, o.agglomerate_below);
+        const Decomposition d(levels, settings.coarsening, side, side, agglomeration_threshold(o));
         const DistributedCycleCost m = distributed_cycle_cost(settings, kappa, d, c.model);
         rows.push_back({"strong", kappa, side * side, side, side, levels, NAN, m.seconds, NAN,
                         model1 / (side * side * m.seconds), m.ops, m.messages});
@@ -120,7 +120,7 @@ int scaling_experiment(const ExperimentArgs& a, const std::string& dir) {
     MultigridSettings base = settings;
     base.levels = levels - 1;
     const std::vector<ScalingPoint> predicted =
-        weak_scaling_prediction(base, kappa, c.model, kPredictedRanks, o.agglomerate_below);
+        weak_scaling_prediction(base, kappa, c.model, kPredictedRanks, agglomeration_threshold(o));
     double w1 = NAN;
     for (const ScalingPoint& q : predicted) {
       ScalingRow r{"weak", kappa,          q.ranks, q.px,         q.py,       q.levels,

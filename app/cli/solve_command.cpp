@@ -80,10 +80,12 @@ nlohmann::json communication_json(const std::vector<CommStats>& stats, int itera
   return rows;
 }
 
-void print_communication(const std::vector<CommStats>& stats, int iterations, std::array<int, 2> grid) {
+void print_communication(const std::vector<CommStats>& stats, int iterations, std::array<int, 2> grid, int fold_below) {
   const double n = std::max(iterations, 1);
-  std::printf("\ncommunication per iteration, %d ranks as %d x %d (messages and bytes summed over the ranks):\n",
-              grid[0] * grid[1], grid[0], grid[1]);
+  std::printf(
+      "\ncommunication per iteration, %d ranks as %d x %d, folding 2 x 2 into 1 below %d points a side (messages and "
+      "bytes summed over the ranks):\n",
+      grid[0] * grid[1], grid[0], grid[1], fold_below);
   std::printf("%5s %12s %12s %12s %12s\n", "level", "exchanges", "messages", "kB", "collectives");
   CommStats total;
   for (std::size_t l = 1; l < stats.size(); ++l) {
@@ -153,6 +155,7 @@ void print_json(const SolverOptions& o, const SolveResult& r, const nlohmann::js
   if (!communication.empty()) {
     out["communication"] = communication;
     out["process_grid"] = {grid[0], grid[1]};
+    out["agglomerate_below"] = agglomeration_threshold(o);
   }
   std::cout << out.dump(1) << "\n";
 }
@@ -242,7 +245,7 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
                                         : "double precision");
     if (args.level_table) print_level_table(solver, r.iterations);
     if (!communication.empty() && mpi_ranks() > 1)
-      print_communication(communication, r.iterations, solver.process_grid());
+      print_communication(communication, r.iterations, solver.process_grid(), agglomeration_threshold(o));
   }
   return r.converged() ? 0 : 3;
 }

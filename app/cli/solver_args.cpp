@@ -1,7 +1,14 @@
 #include "solver_args.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <vector>
+
+#include "kcycle/cost_model.hpp"
+#include "kcycle/distributed_model.hpp"
+#include "kcycle/execution_target.hpp"
+#include "kcycle/mpi_runtime.hpp"
+#include "kcycle/solve.hpp"
 
 namespace kcycle::cli {
 
@@ -34,7 +41,26 @@ SolverOptions resolve(const SolverArgs& args, const CLI::App& cmd) {
   }
   SolverOptions options;
   apply_settings(options, overlay(from_file, given));
+  resolve_auto_agglomeration(options);
   return options;
+}
+
+void resolve_auto_agglomeration(SolverOptions& o, const std::string& calibration_file) {
+  if (o.backend != BackendKind::Mpi || o.agglomerate_below != 0 || mpi_ranks() < 2) return;
+  if (!std::filesystem::exists(calibration_file)) return;  // the default threshold
+  Calibration c;
+  try {
+    c = load_calibration(calibration_file);
+  } catch (const InvalidOptions&) {
+    return;  // not ours to judge here: `advise` and the GUI report a broken file
+  }
+  if (c.backend != "mpi" || !(c.model.lambda > 0) || !(c.model.beta > 0)) return;  // no model of messages
+  const ExecutionTarget t = kcycle::execution_target(BackendKind::Mpi, o);
+  const auto [px, py] = process_grid(mpi_ranks(), t.ranks_x, t.ranks_y);
+  const int kappa = o.cycle.type == CycleType::Kappa ? o.cycle.counter : kKappaW;
+  o.agglomerate_below =
+      best_agglomeration_threshold(as_run_on(multigrid_settings(o), BackendKind::Mpi), kappa, px, py, c.model);
+  if (o.agglomerate_below == 0) o.agglomerate_below = kDefaultAgglomeration;
 }
 
 void parse_backend_args(const std::string& backend, const std::string& graphs, SolverOptions& options) {

@@ -32,6 +32,11 @@ void parse_backend_args(const std::string& backend, const std::string& graphs, S
 // The backend the options ask for, resolved: throws InvalidOptions when --backend cuda finds
 // no usable GPU; prints --backend auto's one line (on stderr) when it falls back to the CPU.
 ExecutionTarget execution_target(const SolverOptions& options);
+// --agglomerate-below auto on the MPI backend under mpirun: the threshold that the model in
+// `calibration_file` (a `kcycle calibrate --backend mpi`) prefers for these options on this
+// run's process grid; left to the default without such a model. resolve() calls it.
+void resolve_auto_agglomeration(SolverOptions& options,
+                                const std::string& calibration_file = "kcycle-calibration.json");
 
 // "kappa=3", "kappa=1 (V)", "gamma=2", ...
 std::string cycle_name(const SolverOptions& options);

@@ -69,7 +69,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
       if (probe.backend == BackendKind::Mpi && mpi_ranks() > 1) {  // the model on this run's process grid
         const ExecutionTarget t = execution_target(BackendKind::Mpi, probe);
         const auto [px, py] = process_grid(mpi_ranks(), t.ranks_x, t.ranks_y);
-        const Decomposition d(options.levels, options.coarsening, px, py, options.agglomerate_below);
+        const Decomposition d(options.levels, options.coarsening, px, py, agglomeration_threshold(options));
         p.seconds_per_iteration = distributed_cycle_cost(ms, kappa, d, *settings.model).seconds;
       } else {
         p.seconds_per_iteration = settings.model->predict(cycle_launches(kappa, options.levels, ms.launches_per_call()),

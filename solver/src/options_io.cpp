@@ -191,11 +191,16 @@ std::vector<OptionSpec> make_specs() {
        "MPI backend: ranks across y (0: ranks / ranks-x; ranks-x times ranks-y must be the ranks of mpirun)", false,
        false, [](O& o, std::string_view t) { return read_integer(t, o.ranks_y); },
        [](const O& o) { return std::to_string(o.ranks_y); }},
-      {"agglomerate-below", "an integer of at least 2",
-       "MPI backend: fold 2 x 2 ranks into one where a rank's block of a level would have fewer points a side "
-       "(`kcycle calibrate --backend mpi` prints the model's best)",
-       false, true, [](O& o, std::string_view t) { return read_integer(t, o.agglomerate_below); },
-       [](const O& o) { return std::to_string(o.agglomerate_below); }},
+      {"agglomerate-below", "auto or an integer of at least 2",
+       "MPI backend: fold 2 x 2 ranks into one where a rank's block of a level would have fewer points a side; "
+       "auto: the threshold the model in ./kcycle-calibration.json prefers (a `kcycle calibrate --backend mpi`), "
+       "8 without one",
+       false, true,
+       [](O& o, std::string_view t) {
+         if (t == "auto") return (o.agglomerate_below = 0) == 0;
+         return read_integer(t, o.agglomerate_below) && o.agglomerate_below >= 2;
+       },
+       [](const O& o) { return o.agglomerate_below == 0 ? std::string("auto") : std::to_string(o.agglomerate_below); }},
       {"graphs", "on or off", "CUDA backend: replay each cycle as a recorded CUDA Graph (on/off)", false, true,
        [](O& o, std::string_view t) { return read_bool(t, o.cuda_graphs); },
        [](const O& o) { return std::string(o.cuda_graphs ? "on" : "off"); }},

@@ -68,8 +68,8 @@ void validate(const SolverOptions& o) {
   if (o.threads < 0) reject("threads must be 0 (all cores) or positive");
   if (o.precision == Precision::Mixed && (o.backend == BackendKind::Cuda || o.backend == BackendKind::Mpi))
     reject("precision mixed runs on the CPU backend only (for now): use backend cpu or auto");
-  if (o.agglomerate_below < 2 || o.agglomerate_below > 1 << 20)
-    reject("agglomerate-below must be at least 2 points (got " + std::to_string(o.agglomerate_below) + ")");
+  if (o.agglomerate_below != 0 && (o.agglomerate_below < 2 || o.agglomerate_below > 1 << 20))
+    reject("agglomerate-below must be auto or at least 2 points (got " + std::to_string(o.agglomerate_below) + ")");
   if (o.ranks_x < 0 || o.ranks_y < 0)
     reject("ranks-x and ranks-y must be positive, or 0 (0: as many as the ranks need; both 0: MPI chooses)");
   const std::size_t need = estimated_memory_bytes(o);

@@ -18,6 +18,8 @@ namespace kcycle {
 inline constexpr int kKappaW = std::numeric_limits<int>::max();
 inline constexpr int kMaxLevels = 16;
 
+inline constexpr int kDefaultAgglomeration = 8;  // points a side (--agglomerate-below without a model)
+
 struct SolverOptions {
   int levels = 7;
   double eps = 1e-4;
@@ -39,9 +41,12 @@ struct SolverOptions {
   std::uint64_t seed = 1;
   int threads = 0;  // 0: all cores
   BackendKind backend = BackendKind::Cpu;
-  bool cuda_graphs = true;                  // CUDA backend: replay each cycle as a recorded graph
-  int ranks_x = 0, ranks_y = 0;             // MPI backend: process grid (0, 0: MPI_Dims_create's)
-  int agglomerate_below = 8;                // MPI backend: fold ranks where a block would have fewer points a side
+  bool cuda_graphs = true;       // CUDA backend: replay each cycle as a recorded graph
+  int ranks_x = 0, ranks_y = 0;  // MPI backend: process grid (0, 0: MPI_Dims_create's)
+  // MPI backend: fold ranks where a block would have fewer points a side; 0 (auto): what the
+  // calibrated model prefers (the command line resolves it), else kDefaultAgglomeration
+  // (agglomeration_threshold()).
+  int agglomerate_below = 0;
   bool fused = true;                        // see MultigridSettings::fused (faster at every size measured)
   Precision precision = Precision::Double;  // Mixed: CPU only; the stand-alone cycle becomes iterative refinement
 
@@ -65,6 +70,12 @@ std::optional<std::size_t> available_memory_bytes();
 // "W", "w", "inf" -> kKappaW; a positive integer -> itself; otherwise nothing.
 std::optional<int> parse_kappa(std::string_view text);
 std::string kappa_to_string(int kappa);
+
+// The MPI backend's fold threshold the options ask for: agglomerate_below, or by default
+// kDefaultAgglomeration points a side.
+inline int agglomeration_threshold(const SolverOptions& o) {
+  return o.agglomerate_below > 0 ? o.agglomerate_below : kDefaultAgglomeration;
+}
 
 // The paper's six solvers (section 4). Applying a preset sets smoother, coarsening, coarse
 // operator and solver; everything else is left as it is.
