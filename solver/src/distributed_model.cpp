@@ -33,7 +33,7 @@ int neighbours(int rx, int ry, int px, int py) {
 
 std::array<int, 2> process_grid(int ranks, int ranks_x, int ranks_y) {
   if (ranks_x > 0 && ranks_y > 0) {
-    if (ranks_x * ranks_y != ranks) throw InvalidOptions("ranks-x times ranks-y must be the number of ranks");
+    if (ranks_x * ranks_y != ranks) throw InvalidOptions("their product must be the number of ranks");
     return {ranks_x, ranks_y};
   }
   if (ranks_x > 0 || ranks_y > 0) {

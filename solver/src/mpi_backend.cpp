@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <stdexcept>
 #include <string>
 
+#include "kcycle/distributed_model.hpp"
 #include "kcycle/kernels.hpp"
 #include "kcycle/mpi_runtime.hpp"
 #include "kcycle/solver_options.hpp"
@@ -94,10 +96,32 @@ struct MpiBackend::HaloPlan {
   }
 };
 
-// The ranks of one agglomeration step's group: its parent (rank 0 of comm) and its children.
+// The ranks of one agglomeration step's group: its parent (rank 0 of comm) and its children,
+// with what each sends up (its part of the coarse level) and gets back (that part with its
+// ring), laid out once; the cycle visits the fold many times.
 struct MpiBackend::Transition {
+  using Ranges = std::pair<IndexRange, IndexRange>;
   MPI_Comm comm = MPI_COMM_NULL;
   std::vector<int> members;  // cart ranks, in comm's rank order
+  std::size_t me = 0;        // this rank's place among them
+  std::vector<Ranges> parts, rings;
+  std::vector<int> part_counts, part_offsets, ring_counts, ring_offsets;
+  std::vector<double> mine, all;  // the packed values, grown once
+  void lay_out(const std::function<Ranges(int)>& part_of) {
+    int parts_total = 0, rings_total = 0;
+    for (int q : members) {
+      const Ranges p = part_of(q);
+      const Ranges r{{p.first.first - 1, p.first.last + 1}, {p.second.first - 1, p.second.last + 1}};
+      parts.push_back(p);
+      rings.push_back(r);
+      part_counts.push_back(p.first.size() * p.second.size());
+      ring_counts.push_back(r.first.size() * r.second.size());
+      part_offsets.push_back(parts_total);
+      ring_offsets.push_back(rings_total);
+      parts_total += part_counts.back();
+      rings_total += ring_counts.back();
+    }
+  }
   ~Transition() {
     if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
   }
@@ -108,21 +132,16 @@ MpiBackend::MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px, int
   start_mpi();  // without mpirun: one rank
   int size = 1;
   MPI_Comm_size(comm, &size);
-  int dims[2] = {px, py};
-  const auto refuse = [&](const std::string& why) {
-    throw InvalidOptions("ranks-x " + std::to_string(px) + " and ranks-y " + std::to_string(py) + ": " + why +
+  // The grid the cost model assumes too (distributed_model.hpp): MPI_Dims_create's choice, or
+  // the one asked for.
+  std::array<int, 2> grid;
+  try {
+    grid = process_grid(size, px, py);
+  } catch (const InvalidOptions& e) {
+    throw InvalidOptions("ranks-x " + std::to_string(px) + " and ranks-y " + std::to_string(py) + ": " + e.what() +
                          " (mpirun started " + std::to_string(size) + ")");
-  };
-  if (px > 0 && py > 0 && px * py != size) refuse("their product must be the number of ranks");
-  if ((px > 0) != (py > 0)) {  // one given: the other makes up the ranks
-    const int given = std::max(px, py);
-    if (size % given != 0) refuse("the number of ranks is no multiple of " + std::to_string(given));
-    dims[px > 0 ? 1 : 0] = size / given;
   }
-  if (px <= 0 && py <= 0) {
-    dims[0] = dims[1] = 0;
-    check(MPI_Dims_create(size, 2, dims), "MPI_Dims_create");
-  }
+  const int dims[2] = {grid[0], grid[1]};
   const int periods[2] = {0, 0};
   check(MPI_Cart_create(comm, 2, dims, periods, 0, &cart_), "MPI_Cart_create");
   px_ = dims[0];
@@ -171,6 +190,7 @@ void MpiBackend::distribute(int levels, Coarsening coarsening, int min_points) {
   plans_.clear();
   plans_.resize(std::size_t(levels) + 1);
   residuals_.assign(std::size_t(levels) + 1, Field{});
+  fold_parts_.assign(std::size_t(levels) + 1, Field{});
   comm_stats_.assign(std::size_t(levels) + 1, CommStats{});
 }
 
@@ -321,12 +341,7 @@ void MpiBackend::restrict_residual(const Stencil9& A, const Vector& v, const Vec
   cpu_.residual(A, v.local, f.local, r);
   exchange(r, l);
   const bool fold = folds_after(l);
-  Field part;  // where fewer ranks hold the coarse level: this rank's part of it
-  if (fold) {
-    const auto [xr, yr] = derived_block(fc.level, rank_);
-    part = Field(GridShape{xr.size(), yr.size()});
-  }
-  Field& c = fold ? part : fc.local;
+  Field& c = fold ? fold_part(fc.level) : fc.local;  // where fewer ranks hold the coarse level: this rank's part
   const GridShape cs = c.shape();
   for (int J = 1; J <= cs.ny; ++J) {
     const double *rm = r.row(2 * J - 1), *r0 = r.row(2 * J), *rp = r.row(2 * J + 1);
@@ -336,37 +351,28 @@ void MpiBackend::restrict_residual(const Stencil9& A, const Vector& v, const Vec
     else
       for (int i = 1; i <= cs.nx; ++i) out[i] = kernels::full_weighting_y(rm, r0, rp, i);
   }
-  if (fold) gather_to_parent(part, fc);
+  if (fold) gather_to_parent(c, fc);
 }
 
 void MpiBackend::gather_to_parent(const Field& part, Vector& coarse) {
   // One collective per group: the children's parts, packed row by row, into the parent's block.
   Transition& t = transition(coarse.level - 1);
-  const std::size_t n = t.members.size();
-  std::vector<double> mine(part.shape().unknowns());
+  t.mine.resize(part.shape().unknowns());
   for (int j = 1, k = 0; j <= part.shape().ny; ++j)
-    for (int i = 1; i <= part.shape().nx; ++i) mine[std::size_t(k++)] = part(i, j);
-  std::vector<int> counts(n), offsets(n);
-  int total = 0;
-  for (std::size_t q = 0; q < n; ++q) {
-    const auto [xr, yr] = derived_block(coarse.level, t.members[q]);
-    counts[q] = xr.size() * yr.size();
-    offsets[q] = total;
-    total += counts[q];
-  }
-  const bool parent = t.members.front() == rank_;
-  std::vector<double> all(parent ? std::size_t(total) : 0);
-  check(MPI_Gatherv(mine.data(), int(mine.size()), MPI_DOUBLE, all.data(), counts.data(), offsets.data(), MPI_DOUBLE, 0,
-                    t.comm),
+    for (int i = 1; i <= part.shape().nx; ++i) t.mine[std::size_t(k++)] = part(i, j);
+  const bool parent = t.me == 0;
+  t.all.resize(parent ? std::size_t(t.part_offsets.back() + t.part_counts.back()) : 0);
+  check(MPI_Gatherv(t.mine.data(), int(t.mine.size()), MPI_DOUBLE, t.all.data(), t.part_counts.data(),
+                    t.part_offsets.data(), MPI_DOUBLE, 0, t.comm),
         "MPI_Gatherv");
   ++comm_stats_[std::size_t(coarse.level)].collectives;
   if (!parent) return;
-  const auto [x0, y0] = block_of(coarse.level, rank_);
-  for (std::size_t q = 0; q < n; ++q) {
-    const auto [xr, yr] = derived_block(coarse.level, t.members[q]);
-    std::size_t k = std::size_t(offsets[q]);
+  const auto& [x0, y0] = t.parts.front();  // the parent's part starts its block
+  for (std::size_t q = 0; q < t.members.size(); ++q) {
+    const auto& [xr, yr] = t.parts[q];
+    std::size_t k = std::size_t(t.part_offsets[q]);
     for (int j = yr.first; j <= yr.last; ++j)
-      for (int i = xr.first; i <= xr.last; ++i) coarse.local(i - x0.first + 1, j - y0.first + 1) = all[k++];
+      for (int i = xr.first; i <= xr.last; ++i) coarse.local(i - x0.first + 1, j - y0.first + 1) = t.all[k++];
   }
 }
 
@@ -394,6 +400,8 @@ void MpiBackend::make_stage_comms() {
       MPI_Comm_size(t->comm, &size);
       t->members.resize(std::size_t(size));
       check(MPI_Allgather(&rank_, 1, MPI_INT, t->members.data(), 1, MPI_INT, t->comm), "MPI_Allgather");
+      t->me = std::size_t(std::find(t->members.begin(), t->members.end(), rank_) - t->members.begin());
+      t->lay_out([&](int q) { return derived_block(fine + 1, q); });
     }
     transitions_[std::size_t(fine)] = std::move(t);
   }
@@ -408,6 +416,13 @@ void MpiBackend::make_stage_comms() {
 MPI_Comm MpiBackend::line_comm(int level, bool x_lines) {
   const std::size_t s = std::size_t(decomposition_->stage_of(level));
   return x_lines ? row_comms_[s] : col_comms_[s];
+}
+
+Field& MpiBackend::fold_part(int coarse) {
+  Field& part = fold_parts_[std::size_t(coarse)];
+  const auto& [xr, yr] = transition(coarse - 1).parts[transition(coarse - 1).me];
+  if (!part.data()) part = Field(GridShape{xr.size(), yr.size()});
+  return part;
 }
 
 std::pair<IndexRange, IndexRange> MpiBackend::block_of(int level, int rank) const {
@@ -433,43 +448,25 @@ void MpiBackend::prolong_add(const Vector& vc, Vector& v, Coarsening coarsening)
   // Fewer ranks hold the coarse level: each parent refreshes its ring, then hands each child
   // the coarse points under the child's fine block, ring included (one scatter per group).
   Transition& t = transition(v.level);
-  const std::size_t n = t.members.size();
-  const auto with_ring = [&](int q) {
-    const auto [xr, yr] = derived_block(vc.level, q);
-    return std::pair{IndexRange{xr.first - 1, xr.last + 1}, IndexRange{yr.first - 1, yr.last + 1}};
-  };
-  std::vector<int> counts(n), offsets(n);
-  int total = 0;
-  for (std::size_t q = 0; q < n; ++q) {
-    const auto [xr, yr] = with_ring(t.members[q]);
-    counts[q] = xr.size() * yr.size();
-    offsets[q] = total;
-    total += counts[q];
-  }
-  const bool parent = t.members.front() == rank_;
-  std::vector<double> all;
+  const bool parent = t.me == 0;
   if (parent) {
     exchange(vc);
-    all.resize(std::size_t(total));
-    const auto [x0, y0] = block_of(vc.level, rank_);
+    t.all.resize(std::size_t(t.ring_offsets.back() + t.ring_counts.back()));
+    const auto& [x0, y0] = t.parts.front();  // the parent's part starts its block
     std::size_t k = 0;
-    for (std::size_t q = 0; q < n; ++q) {
-      const auto [xr, yr] = with_ring(t.members[q]);
+    for (const auto& [xr, yr] : t.rings)
       for (int j = yr.first; j <= yr.last; ++j)
-        for (int i = xr.first; i <= xr.last; ++i) all[k++] = vc.local(i - x0.first + 1, j - y0.first + 1);
-    }
+        for (int i = xr.first; i <= xr.last; ++i) t.all[k++] = vc.local(i - x0.first + 1, j - y0.first + 1);
   }
-  const auto [xr, yr] = derived_block(vc.level, rank_);
-  const std::size_t me = std::size_t(std::find(t.members.begin(), t.members.end(), rank_) - t.members.begin());
-  std::vector<double> mine(static_cast<std::size_t>(counts[me]));
-  check(MPI_Scatterv(all.data(), counts.data(), offsets.data(), MPI_DOUBLE, mine.data(), counts[me], MPI_DOUBLE, 0,
-                     t.comm),
+  t.mine.resize(std::size_t(t.ring_counts[t.me]));
+  check(MPI_Scatterv(t.all.data(), t.ring_counts.data(), t.ring_offsets.data(), MPI_DOUBLE, t.mine.data(),
+                     t.ring_counts[t.me], MPI_DOUBLE, 0, t.comm),
         "MPI_Scatterv");
   ++comm_stats_[std::size_t(vc.level)].collectives;
-  Field block(GridShape{xr.size(), yr.size()});  // and its ring
+  Field& block = fold_part(vc.level);  // this rank's coarse part and its ring
   std::size_t k = 0;
-  for (int j = 0; j <= yr.size() + 1; ++j)
-    for (int i = 0; i <= xr.size() + 1; ++i) block(i, j) = mine[k++];
+  for (int j = 0; j <= block.shape().ny + 1; ++j)
+    for (int i = 0; i <= block.shape().nx + 1; ++i) block(i, j) = t.mine[k++];
   cpu_.prolong_add(block, v.local, coarsening);
 }
 

@@ -142,6 +142,8 @@ class MpiBackend {
   // communicator per group, made by distribute()), and the cart ranks of the group in order.
   Transition& transition(int fine);
   void gather_to_parent(const Field& part, Vector& coarse);
+  // This rank's part of a coarse level that fewer ranks hold (ring included), made once.
+  Field& fold_part(int coarse);
   void make_stage_comms();
   void free_stage_comms();
   // The global index ranges of rank q's block on `level` (empty where it holds none), and of
@@ -167,6 +169,7 @@ class MpiBackend {
   std::unique_ptr<Decomposition> decomposition_;
   std::vector<std::unique_ptr<HaloPlan>> plans_;  // by level
   std::vector<Field> residuals_;                  // by level: restrict_residual's r
+  std::vector<Field> fold_parts_;  // by coarse level: this rank's part of a fold (restriction, prolongation)
   std::vector<CommStats> comm_stats_;
   std::vector<double> line_segments_, line_outgoing_, line_incoming_, line_whole_;  // grown once
   std::uint64_t launches_ = 0;
