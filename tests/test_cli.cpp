@@ -67,6 +67,23 @@ TEST(Cli, BadInputGetsAClearMessageAndNonZeroExit) {
   expect_refused("--cycle gamma --kappa 3", "--kappa does not apply to --cycle gamma");
   expect_refused("--kappa 3 --gamma 2", "contradict each other");
   expect_refused("--no-such-option", "no-such-option");
+  expect_refused("--coarse-tail -3", "--coarse-tail must be auto, off or a positive integer (got '-3')");
+  expect_refused("--coarse-tail 0", "--coarse-tail must be auto, off or a positive integer (got '0')");
+}
+
+// The coarse tail asked for on the CPU: the same iterations and error, fewer launches, and the
+// JSON says what ran.
+TEST(Cli, ACoarseTailRunsFewerLaunchesToTheSameResult) {
+  const Outcome off = run_cli("solve --levels 7 --kappa 3 --smoother gs-rb --coarse-tail off --json");
+  const Outcome on = run_cli("solve --levels 7 --kappa 3 --smoother gs-rb --coarse-tail 300 --json");
+  ASSERT_EQ(off.exit_code, 0) << off.output;
+  ASSERT_EQ(on.exit_code, 0) << on.output;
+  const auto a = nlohmann::json::parse(off.output), b = nlohmann::json::parse(on.output);
+  EXPECT_EQ(a["coarse_tail_unknowns"], 0);
+  EXPECT_EQ(b["coarse_tail_unknowns"], 300);
+  EXPECT_EQ(a["iterations"], b["iterations"]);
+  EXPECT_NEAR(b["final_error"].get<double>() / a["final_error"].get<double>(), 1.0, 1e-9);
+  EXPECT_LT(b["launches_per_iteration"].get<int>(), a["launches_per_iteration"].get<int>());
 }
 
 TEST(Cli, LevelTableShowsTheMeasuredCostOfEveryLevel) {

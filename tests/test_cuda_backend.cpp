@@ -10,6 +10,7 @@
 
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/cuda_backend.hpp"
+#include "kcycle/cycle_counts.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/solve.hpp"
 #include "kcycle/solver_options.hpp"
@@ -86,7 +87,8 @@ TEST_F(CudaBackendTest, OneLevelRoundTripsAndSolves) {
 TEST_F(CudaBackendTest, OneCycleGivesTheCpuIterateForAllPresetsAndKappas) {
   for (const Preset& p : presets())
     for (int kappa : {1, 2, 3, kKappaW}) {
-      const SolverOptions o = preset_options(p, 6);
+      SolverOptions o = preset_options(p, 6);
+      o.coarse_tail = 0;  // every level launched, as on the CPU (the tail has tests of its own)
       const MultigridSettings s = multigrid_settings(o);
       CpuBackend cpu(2);
       CudaBackend gpu(false);
@@ -113,7 +115,8 @@ TEST_F(CudaBackendTest, SolvesInTheSameNumberOfCyclesForAllSixPresets) {
   for (const Preset& p : presets()) {
     SolverOptions o = preset_options(p, 7);
     o.cycle = {CycleType::Kappa, 3};
-    o.fused = false;  // the passes CUDA issues, so that the launches compare
+    o.fused = false;    // the passes CUDA issues, so that the launches compare
+    o.coarse_tail = 0;  // likewise
     const SolveResult cpu = solve(o);
     o.backend = BackendKind::Cuda;
     const SolveResult gpu = solve(o);
@@ -137,33 +140,93 @@ TEST_F(CudaBackendTest, GraphsOnAndOffGiveIdenticalResults) {
        {Case{Smoother::Jacobi, 2, 2, Coarsening::Full}, Case{Smoother::Jacobi, 1, 0, Coarsening::Full},
         Case{Smoother::GaussSeidel, 1, 1, Coarsening::Full}, Case{Smoother::XZebra, 1, 1, Coarsening::SemiY},
         Case{Smoother::XYZebra, 2, 2, Coarsening::Full}})
-    for (int kappa : {1, 3, kKappaW}) {
-      SolverOptions o;
-      o.levels = 6;
-      o.smoother = c.smoother;
-      o.nu1 = c.nu1;
-      o.nu2 = c.nu2;
-      o.coarsening = c.coarsening;
-      if (c.coarsening == Coarsening::SemiY) o.coarse_operator = CoarseOperator::Galerkin;
-      const MultigridSettings s = multigrid_settings(o);
-      CudaBackend with(true), without(false);
-      Multigrid<CudaBackend> a(with, s), b(without, s);
-      const Field guess = random_field(a.level(1).shape, 3);
-      with.upload(guess, a.level(1).v);
-      without.upload(guess, b.level(1).v);
-      for (int cycle = 0; cycle < 4; ++cycle) {
-        Trace ta, tb;
-        a.cycle({CycleType::Kappa, kappa}, &ta);
-        b.cycle({CycleType::Kappa, kappa}, &tb);
-        EXPECT_EQ(ta, tb);
+    for (int kappa : {1, 3, kKappaW})
+      for (int tail : {0, kCoarseTailAuto}) {  // every level launched, or the whole cycle one tail
+        SolverOptions o;
+        o.levels = 6;
+        o.coarse_tail = tail;
+        o.smoother = c.smoother;
+        o.nu1 = c.nu1;
+        o.nu2 = c.nu2;
+        o.coarsening = c.coarsening;
+        if (c.coarsening == Coarsening::SemiY) o.coarse_operator = CoarseOperator::Galerkin;
+        const MultigridSettings s = multigrid_settings(o);
+        CudaBackend with(true), without(false);
+        Multigrid<CudaBackend> a(with, s), b(without, s);
+        const Field guess = random_field(a.level(1).shape, 3);
+        with.upload(guess, a.level(1).v);
+        without.upload(guess, b.level(1).v);
+        for (int cycle = 0; cycle < 4; ++cycle) {
+          Trace ta, tb;
+          a.cycle({CycleType::Kappa, kappa}, &ta);
+          b.cycle({CycleType::Kappa, kappa}, &tb);
+          EXPECT_EQ(ta, tb);
+        }
+        const std::string what = std::string(to_string(c.smoother)) + " kappa=" + kappa_to_string(kappa);
+        EXPECT_TRUE(bitwise_equal(download(with, a.level(1).v), download(without, b.level(1).v))) << what;
+        EXPECT_EQ(with.launches(), without.launches()) << what;
+        EXPECT_GE(with.graph_captures(), 1u) << what;
+        EXPECT_EQ(with.graph_captures() + with.graph_replays(), 4u) << what;
+        EXPECT_EQ(without.graph_captures(), 0u);
       }
-      const std::string what = std::string(to_string(c.smoother)) + " kappa=" + kappa_to_string(kappa);
-      EXPECT_TRUE(bitwise_equal(download(with, a.level(1).v), download(without, b.level(1).v))) << what;
-      EXPECT_EQ(with.launches(), without.launches()) << what;
-      EXPECT_GE(with.graph_captures(), 1u) << what;
-      EXPECT_EQ(with.graph_captures() + with.graph_replays(), 4u) << what;
-      EXPECT_EQ(without.graph_captures(), 0u);
-    }
+}
+
+// The coarse tail (one kernel, one block) against every level launched on its own: the same
+// iterate to 1e-12, the same trace, and one launch where the tail's calls were.
+TEST_F(CudaBackendTest, TheCoarseTailGivesThePerLevelIterateForAllPresetsSchemesAndKappas) {
+  std::vector<CycleChoice> choices = {{CycleType::Gamma, 2}, {CycleType::F, 2}};
+  for (int kappa : {1, 2, 3, kKappaW}) choices.push_back({CycleType::Kappa, kappa});
+  for (const Preset& p : presets())
+    for (CycleChoice choice : choices)
+      for (bool graphs : {false, true}) {
+        SolverOptions o = preset_options(p, 8);
+        o.nu2 = 1;  // an odd Jacobi sweep count: the tail's top ends in its other buffer
+        o.coarse_tail = 0;
+        const MultigridSettings plain = multigrid_settings(o);
+        o.coarse_tail = int(CudaBackend::kCoarseTailUnknowns);
+        const MultigridSettings tailed = multigrid_settings(o);
+        CudaBackend a(graphs), b(graphs);
+        Multigrid<CudaBackend> per_level(a, plain), with_tail(b, tailed);
+        ASSERT_GT(with_tail.coarse_tail_first(), 1);
+        const Field guess = random_field(per_level.level(1).shape, 7), rhs = random_field(per_level.level(1).shape, 8);
+        for (auto [be, mg] : {std::pair{&a, &per_level}, std::pair{&b, &with_tail}}) {
+          be->upload(guess, mg->level(1).v);
+          be->upload(rhs, mg->level(1).f);
+        }
+        Trace ta, tb;
+        for (int c = 0; c < 3; ++c) {
+          a.reset_launches();
+          b.reset_launches();
+          per_level.cycle(choice, &ta);
+          with_tail.cycle(choice, &tb);
+        }
+        const std::string what = std::string(p.name) + " scheme " + std::to_string(int(choice.type)) + " counter " +
+                                 kappa_to_string(choice.counter) + (graphs ? " graphs" : "");
+        EXPECT_EQ(ta, tb) << what;
+        EXPECT_LE(relative_difference(download(a, per_level.level(1).v), download(b, with_tail.level(1).v)), 1e-12)
+            << what;
+        if (choice.type == CycleType::Kappa)
+          EXPECT_EQ(b.launches(), launches_per_cycle(std::min(choice.counter, o.levels), with_tail.coarse_tail_first(),
+                                                     tailed.launches_per_call()))
+              << what;
+        EXPECT_LT(b.launches(), a.launches()) << what;
+      }
+}
+
+// Solves with the default tail (9 levels: its top 63^2, six levels) against every level launched.
+TEST_F(CudaBackendTest, ASolveWithTheCoarseTailConvergesLikeOneWithout) {
+  for (const Preset& p : presets()) {
+    SolverOptions o = preset_options(p, 9);
+    o.backend = BackendKind::Cuda;
+    o.cycle = {CycleType::Kappa, 3};
+    o.coarse_tail = 0;
+    const SolveResult without = solve(o);
+    o.coarse_tail = kCoarseTailAuto;
+    const SolveResult with = solve(o);
+    EXPECT_EQ(with.iterations, without.iterations) << p.name;
+    EXPECT_NEAR(with.final_error / without.final_error, 1.0, 1e-6) << p.name;
+    EXPECT_LT(with.launches_per_iteration, without.launches_per_iteration) << p.name;
+  }
 }
 
 TEST_F(CudaBackendTest, MgcgWithGraphsMatchesWithoutBitForBit) {

@@ -32,6 +32,8 @@ struct BenchArgs {
   std::string graphs = "on";
   std::string fused = "on";
   bool compare_fused = false;
+  std::string coarse_tail = "auto";
+  bool compare_tail = false;
   double min_seconds = 0.2;
   bool json = false;
 };
@@ -71,13 +73,14 @@ void print_byte_model(const std::vector<Case>& cases, const std::vector<int>& ka
   });
 }
 
-// Fused against unfused cycles timed alternately in this run (the machine's noise shared).
+// Two ways of running every case, timed in this run (the machine's noise shared): ms per cycle
+// the old way / the new way, and the speedup.
 template <class Case>
-void print_fused_comparison(const std::vector<Case>& cases, const std::vector<int>& kappas) {
-  std::printf("\nfused vs unfused, timed alternately in this run: ms per cycle unfused / fused, and the speedup\n");
-  print_kappa_table(cases, kappas, [](const Case& c) {
-    return formatted("%.3f/%.3f %5.2fx", c.unfused_seconds * 1e3, c.fused_seconds * 1e3,
-                     c.unfused_seconds / c.fused_seconds);
+void print_speedups(const char* title, const std::vector<Case>& cases, const std::vector<int>& kappas,
+                    double Case::*old_way, double Case::*new_way) {
+  std::printf("\n%s: ms per cycle, and the speedup\n", title);
+  print_kappa_table(cases, kappas, [&](const Case& c) {
+    return formatted("%.3f/%.3f %5.2fx", c.*old_way * 1e3, c.*new_way * 1e3, c.*old_way / c.*new_way);
   });
 }
 
@@ -92,11 +95,17 @@ int run(const BenchArgs& a) {
   check.nu2 = a.nu2;
   check.threads = a.threads;
   parse_backend_args(a.backend, a.graphs, check);
-  apply_settings(check, {{"fused", a.fused, "--fused"}});
+  apply_settings(check, {{"fused", a.fused, "--fused"}, {"coarse-tail", a.coarse_tail, "--coarse-tail"}});
   validate(check);
   const ExecutionTarget target = execution_target(check);
-  // What runs: fused only where the backend has the fused passes (not CUDA, not MPI).
-  check.fused = as_run_on(multigrid_settings(check), target.backend).fused;
+  // What runs: fused only where the backend has the fused passes (not CUDA, not MPI), a coarse
+  // tail where it runs them (not MPI, by default on CUDA).
+  const MultigridSettings ran = as_run_on(multigrid_settings(check), target.backend);
+  check.fused = ran.fused;
+  const std::size_t tail = ran.coarse_tail_unknowns.value_or(0);
+  if (a.compare_tail && tail == 0)
+    throw InvalidOptions(
+        "--compare-tail needs a coarse tail: give --coarse-tail N (this backend runs none by default)");
   if (!(a.min_seconds > 0)) throw InvalidOptions("--min-seconds must be positive");
 
   const std::vector<int> kappas = {1, 2, 3, 4, kKappaW};
@@ -108,11 +117,13 @@ int run(const BenchArgs& a) {
     double seconds;
     CycleBytes bytes;
     double fused_seconds = 0, unfused_seconds = 0;  // --compare-fused
+    double tail_seconds = 0, no_tail_seconds = 0;   // --compare-tail
   };
   std::vector<Case> cases;
   if (!a.json) {
-    std::printf("kcycle bench: median ms per cycle, Jacobi(%d,%d), eps=%g, angle=%g, %s backend%s\n", a.nu1, a.nu2,
-                a.eps, a.angle, describe(target).c_str(), check.fused ? ", fused passes" : ", unfused");
+    std::printf("kcycle bench: median ms per cycle, Jacobi(%d,%d), eps=%g, angle=%g, %s backend%s%s\n", a.nu1, a.nu2,
+                a.eps, a.angle, describe(target).c_str(), check.fused ? ", fused passes" : ", unfused",
+                tail > 0 ? (", coarse tail from " + std::to_string(tail) + " unknowns").c_str() : "");
     std::printf("%6s %12s", "levels", "unknowns");
     for (int k : kappas) std::printf(" %11s", ("kappa=" + kappa_to_string(k)).c_str());
     std::printf("\n");
@@ -125,6 +136,7 @@ int run(const BenchArgs& a) {
     s.nu1 = a.nu1;
     s.nu2 = a.nu2;
     s.fused = check.fused;
+    s.coarse_tail_unknowns = tail;
     const auto unknowns = full_coarsening_shape(n, 1).unknowns();
     if (!a.json) std::printf("%6d %12llu", n, (unsigned long long)unknowns);
     for (int k : kappas) {
@@ -149,6 +161,14 @@ int run(const BenchArgs& a) {
                       {"bytes_unfused", bytes.unfused},
                       {"gbps_implemented", bytes.implemented / t.median_seconds * 1e-9},
                       {"gbps_unfused", bytes.unfused / t.median_seconds * 1e-9}});
+      if (a.compare_tail) {
+        MultigridSettings other = s;
+        other.coarse_tail_unknowns = 0;
+        cases.back().tail_seconds = t.median_seconds;
+        cases.back().no_tail_seconds = time_cycle(other, {CycleType::Kappa, k}, target, policy).median_seconds;
+      }
+      rows.back()["coarse_tail_top"] = coarse_tail_top(s);
+      if (a.compare_tail) rows.back()["median_seconds_no_tail"] = cases.back().no_tail_seconds;
       if (a.compare_fused) {
         rows.back()["median_seconds_fused"] = cases.back().fused_seconds;
         rows.back()["median_seconds_unfused"] = cases.back().unfused_seconds;
@@ -183,7 +203,12 @@ int run(const BenchArgs& a) {
                 bw.triad_seconds * 1e3, (unsigned long long)bw.triad_unknowns);
     std::printf("  sweep / triad %8.1f %%\n", 100.0 * bw.jacobi_gbps / bw.triad_gbps);
     print_byte_model(cases, kappas, bw.triad_gbps);
-    if (a.compare_fused) print_fused_comparison(cases, kappas);
+    if (a.compare_fused)
+      print_speedups("fused vs unfused, timed alternately in this run: unfused / fused", cases, kappas,
+                     &Case::unfused_seconds, &Case::fused_seconds);
+    if (a.compare_tail)
+      print_speedups("coarse tail vs every level launched, in this run: per-level / tail", cases, kappas,
+                     &Case::no_tail_seconds, &Case::tail_seconds);
   }
   return 0;
 }
@@ -211,6 +236,12 @@ Subcommand add_bench_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--compare-fused", args->compare_fused,
                 "Also time every case the other way (fused/unfused), alternately in this run, and print the speedup");
+  cmd->add_option("--coarse-tail", args->coarse_tail,
+                  "Levels of at most this many unknowns, and all coarser, as one launch (auto: the backend's default, "
+                  "off, or a number)")
+      ->capture_default_str();
+  cmd->add_flag("--compare-tail", args->compare_tail,
+                "Also time every case with every level launched on its own, and print the coarse tail's speedup");
   cmd->add_option("--min-seconds", args->min_seconds, "Measured time per case before the median is taken")
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "Print JSON");

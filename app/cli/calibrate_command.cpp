@@ -24,6 +24,12 @@ void print_calibration_report(const Calibration& c, const MultigridSettings& set
   std::printf("alpha = %.4g s per launch, beta = %.4g s per unknown visited (%d launches per call as issued, %s)\n",
               c.model.alpha, c.model.beta, c.launches_per_call,
               c.fused ? "fused Jacobi passes" : "every operation its own pass");
+  if (c.coarse_tail > 0)
+    std::printf(
+        "timed with a coarse tail (levels of <= %d unknowns as one launch): alpha was fitted to the launches issued; "
+        "the turning points below count every level's launches, the paper's model (--coarse-tail off for its "
+        "figures)\n",
+        c.coarse_tail);
   if (c.ranks > 1)
     std::printf(
         "lambda = %.4g s per message, measured on %d ranks (halo exchange rounds of the smallest split "

@@ -28,7 +28,8 @@ struct ExperimentArgs {
   BackendKind backend_kind = BackendKind::Cpu;  // parsed from `backend`
   std::string fused = "on";
   std::string precision = "double";
-  SolverOptions run_options;  // backend, threads, graphs, fused and precision, parsed
+  std::string coarse_tail = "auto";
+  SolverOptions run_options;  // backend, threads, graphs, fused, precision and coarse tail, parsed
 };
 
 // The options every solve and timing of an experiment runs with (the machine's side).
@@ -38,6 +39,7 @@ inline void apply_run_options(const ExperimentArgs& a, SolverOptions& o) {
   o.cuda_graphs = a.graphs == "on";
   o.fused = a.run_options.fused;
   o.precision = a.run_options.precision;
+  o.coarse_tail = a.run_options.coarse_tail;
 }
 
 // Writes `text` to `path`; throws std::runtime_error if it cannot.

@@ -149,6 +149,7 @@ void print_json(const SolverOptions& o, const SolveResult& r, const nlohmann::js
       {"backend", r.backend},
       {"cuda_graphs", r.backend == "cuda" && o.cuda_graphs},
       {"fused", as_run_on(multigrid_settings(o), o.backend).fused},
+      {"coarse_tail_unknowns", as_run_on(multigrid_settings(o), o.backend).coarse_tail_unknowns.value_or(0)},
       {"precision", enum_name(o.precision)},
       {"history", history}};
   if (!levels.is_null()) out["levels_table"] = levels;
@@ -236,11 +237,14 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
     std::printf("time: %.4f ms per %s (median), %.4f ms per iteration with norms, total %.3f s, set-up %.3f s\n",
                 r.seconds_per_cycle * 1e3, o.solver == SolverKind::Multigrid ? "cycle" : "CG iteration",
                 r.seconds_per_iteration * 1e3, r.seconds_total, r.seconds_setup);
+    const MultigridSettings ran = as_run_on(multigrid_settings(o), o.backend);
+    const std::size_t tail = ran.coarse_tail_unknowns.value_or(0);
     std::printf(
-        "backend: %s%s, %llu launches per iteration, %s, %s\n", r.backend.c_str(),
+        "backend: %s%s, %llu launches per iteration, %s%s, %s\n", r.backend.c_str(),
         r.backend == "cuda" ? (o.cuda_graphs ? " (cycles replayed as CUDA Graphs)" : " (graphs off)") : "",
         (unsigned long long)r.launches_per_iteration,
-        as_run_on(multigrid_settings(o), o.backend).fused ? "fused Jacobi passes" : "every operation its own pass",
+        ran.fused ? "fused Jacobi passes" : "every operation its own pass",
+        tail > 0 ? (", levels of <= " + std::to_string(tail) + " unknowns as one coarse-tail launch").c_str() : "",
         o.precision == Precision::Mixed ? "mixed precision (float hierarchy, double CG and norms)"
                                         : "double precision");
     if (args.level_table) print_level_table(solver, r.iterations);

@@ -72,8 +72,9 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
         const Decomposition d(options.levels, options.coarsening, px, py, agglomeration_threshold(options));
         p.seconds_per_iteration = distributed_cycle_cost(ms, kappa, d, *settings.model).seconds;
       } else {
-        p.seconds_per_iteration = settings.model->predict(cycle_launches(kappa, options.levels, ms.launches_per_call()),
-                                                          cycle_ops(kappa, options.levels, options.coarsening));
+        p.seconds_per_iteration =
+            settings.model->predict(cycle_launches(kappa, launched_levels(ms), ms.launches_per_call()),
+                                    cycle_ops(kappa, options.levels, options.coarsening));
       }
       p.from_model = true;
     } else {

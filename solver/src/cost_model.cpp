@@ -90,13 +90,14 @@ double turning_point_levels(int kappa, const CostModel& model, int launches_per_
 std::string calibration_mismatch(const Calibration& c, const MultigridSettings& as_run, const std::string& backend,
                                  int threads) {
   auto describe = [](const std::string& smoother, const std::string& coarsening, const std::string& on, int t,
-                     bool fused) {
+                     bool fused, std::size_t tail) {
     return smoother + "/" + coarsening + ", " + on + ", " + std::to_string(t) + (t == 1 ? " thread" : " threads") +
-           (fused ? ", fused" : "");
+           (fused ? ", fused" : "") + (tail > 0 ? ", coarse tail from " + std::to_string(tail) + " unknowns" : "");
   };
-  const std::string made = describe(c.smoother, c.coarsening, c.backend, c.threads, c.fused);
+  const std::string made =
+      describe(c.smoother, c.coarsening, c.backend, c.threads, c.fused, std::size_t(c.coarse_tail));
   const std::string now = describe(std::string(to_string(as_run.smoother)), std::string(to_string(as_run.coarsening)),
-                                   backend, threads, as_run.fuses_any());
+                                   backend, threads, as_run.fuses_any(), as_run.coarse_tail_unknowns.value_or(0));
   return made == now ? "" : "made for " + made + "; this run: " + now;
 }
 
@@ -120,6 +121,7 @@ void save_calibration(const Calibration& c, const std::string& path) {
                       {"fused", c.fused},
                       {"threads", c.threads},
                       {"samples", samples}};
+  if (c.coarse_tail > 0) j["coarse_tail_unknowns"] = c.coarse_tail;
   if (c.model.lambda > 0 || c.ranks > 1) {  // a calibration on a process grid
     j["lambda_seconds"] = c.model.lambda;
     j["ranks"] = c.ranks;
@@ -192,7 +194,7 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
   }
   read.only_keys(j, "",
                  {"format", "alpha_seconds", "beta_seconds", "lambda_seconds", "backend", "smoother", "coarsening",
-                  "launches_per_call", "fused", "threads", "ranks", "samples"});
+                  "launches_per_call", "fused", "coarse_tail_unknowns", "threads", "ranks", "samples"});
   if (read.text(j, "format", "") != "kcycle-calibration-1")
     read.refuse("format", "must be \"kcycle-calibration-1\" (not a kcycle calibration file)");
   Calibration c;
@@ -207,6 +209,8 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
   c.coarsening = read.text(j, "coarsening", "");
   c.launches_per_call = read.integer(j, "launches_per_call", "", 0);
   c.fused = read.boolean(j, "fused", false);
+  c.coarse_tail = read.integer(j, "coarse_tail_unknowns", "", 0);
+  if (c.coarse_tail < 0) read.refuse("coarse_tail_unknowns", "must be non-negative");
   c.threads = read.integer(j, "threads", "", 0);
   const auto samples = j.find("samples");
   if (samples != j.end()) {

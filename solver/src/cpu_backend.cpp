@@ -823,6 +823,12 @@ void BasicCpuBackend<T>::assign(const FloatField& x, BasicField<T>& y) {
   convert(x, y);
 }
 
+template <class T>
+void BasicCpuBackend<T>::coarse_tail(CoarseTail& tail) requires std::same_as<T, double> {
+  count_bytes(GridShape{tail.levels[0].nx, tail.levels[0].ny}, 0);
+  run_coarse_tail(SerialTeam{}, tail);
+}
+
 template class BasicCpuBackend<double>;
 template class BasicCpuBackend<float>;
 

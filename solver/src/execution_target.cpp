@@ -19,14 +19,18 @@ ExecutionTarget execution_target(BackendKind kind, const SolverOptions& o) {
 
 MultigridSettings as_run_on(MultigridSettings settings, BackendKind kind) {
   if (kind == BackendKind::Auto) kind = resolve_backend(kind).kind;
-  bool fuses = FusesPasses<CpuBackend>;
+  // What Multigrid<B> makes of the settings (its constructor's rules) on the backend that runs.
+  const auto on = [&]<class B>(B*) {
+    settings.fused = settings.fused && FusesPasses<B>;
+    settings.coarse_tail_unknowns = coarse_tail_on<B>(settings.coarse_tail_unknowns);
+  };
 #if KCYCLE_HAVE_CUDA
-  if (kind == BackendKind::Cuda) fuses = FusesPasses<CudaBackend>;
+  if (kind == BackendKind::Cuda) return on(static_cast<CudaBackend*>(nullptr)), settings;
 #endif
 #if KCYCLE_HAVE_MPI
-  if (kind == BackendKind::Mpi) fuses = FusesPasses<MpiBackend>;
+  if (kind == BackendKind::Mpi) return on(static_cast<MpiBackend*>(nullptr)), settings;
 #endif
-  settings.fused = settings.fused && fuses;
+  on(static_cast<CpuBackend*>(nullptr));
   return settings;
 }
 

@@ -201,6 +201,20 @@ std::vector<OptionSpec> make_specs() {
          return read_integer(t, o.agglomerate_below) && o.agglomerate_below >= 2;
        },
        [](const O& o) { return o.agglomerate_below == 0 ? std::string("auto") : std::to_string(o.agglomerate_below); }},
+      {"coarse-tail", "auto, off or a positive integer",
+       "Run the levels of at most this many unknowns, and every coarser one, as one launch (the coarse tail: "
+       "CUDA runs it in one thread block); auto: the backend's default (CUDA 4096, the CPU off)",
+       false, true,
+       [](O& o, std::string_view t) {
+         if (t == "auto") return (o.coarse_tail = kCoarseTailAuto) < 0;
+         if (t == "off") return (o.coarse_tail = 0) == 0;
+         return read_integer(t, o.coarse_tail) && o.coarse_tail >= 1;
+       },
+       [](const O& o) {
+         return o.coarse_tail == kCoarseTailAuto ? std::string("auto")
+                : o.coarse_tail == 0             ? std::string("off")
+                                                 : std::to_string(o.coarse_tail);
+       }},
       {"graphs", "on or off", "CUDA backend: replay each cycle as a recorded CUDA Graph (on/off)", false, true,
        [](O& o, std::string_view t) { return read_bool(t, o.cuda_graphs); },
        [](const O& o) { return std::string(o.cuda_graphs ? "on" : "off"); }},

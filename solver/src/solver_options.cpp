@@ -66,6 +66,7 @@ void validate(const SolverOptions& o) {
   if (o.max_iterations < 1) reject("max-iter must be at least 1");
   if (!(o.divergence_factor > 1.0)) reject("the divergence factor must exceed 1");
   if (o.threads < 0) reject("threads must be 0 (all cores) or positive");
+  if (o.coarse_tail < kCoarseTailAuto) reject("coarse-tail must be auto, off or a positive number of unknowns");
   if (o.precision == Precision::Mixed && (o.backend == BackendKind::Cuda || o.backend == BackendKind::Mpi))
     reject("precision mixed runs on the CPU backend only (for now): use backend cpu or auto");
   if (o.agglomerate_below != 0 && (o.agglomerate_below < 2 || o.agglomerate_below > 1 << 20))

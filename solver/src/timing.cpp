@@ -209,6 +209,7 @@ Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& swe
   const MultigridSettings run = as_run_on(base, sweep.target.backend);
   c.launches_per_call = run.launches_per_call();
   c.fused = run.fuses_any();
+  c.coarse_tail = int(run.coarse_tail_unknowns.value_or(0));
   c.threads = sweep.target.threads;
   const double lambda = measure_message_latency(sweep.target, sweep.max_levels, base.coarsening);
   for (int n = sweep.min_levels; n <= sweep.max_levels; ++n)

@@ -14,6 +14,7 @@
 
 #include "kcycle/backend_selection.hpp"
 #include "kcycle/banded_lu.hpp"
+#include "kcycle/coarse_tail.hpp"
 #include "kcycle/field.hpp"
 #include "kcycle/grid.hpp"
 #include "kcycle/stencil.hpp"
@@ -95,6 +96,18 @@ concept RecordsCycles = MultigridBackend<B> && requires(B& b, const B& cb, const
   b.run_as_graph(key, CycleBody{});
   { b.new_recording_owner() } -> std::same_as<std::uint64_t>;
   b.forget_recordings(o);
+};
+
+// A backend that runs a hierarchy's coarse tail as one operation (MultigridSettings::
+// coarse_tail_unknowns), given views of its line factors and coarsest solver.
+template <class B>
+concept RunsCoarseTails = MultigridBackend<B> &&
+    requires(B& b, CoarseTail& tail, const typename B::LineFactor& line, const typename B::CoarseSolver& coarse,
+             typename B::Vector& x) {
+  b.coarse_tail(tail);
+  { b.line_view(line) } -> std::same_as<level::LineView>;
+  { b.coarse_view(coarse) } -> std::same_as<CoarseView>;
+  { x.data() } -> std::same_as<double*>;
 };
 
 }  // namespace kcycle

@@ -22,6 +22,8 @@ class BandedLU {
   const std::vector<double>& band() const { return band_; }
   int size() const { return n_; }
   int half_bandwidth() const { return bw_; }
+  // solve()'s scratch (size() values), lent to a coarse tail that runs the substitution itself.
+  double* work() const { return work_.data(); }
 
  private:
   double& at(int row, int col) { return band_[std::size_t(row) * width_ + (col - row + bw_)]; }

@@ -67,6 +67,7 @@ struct Calibration {
   std::string coarsening;
   int launches_per_call = 0;  // as issued: a fused pass is one launch
   bool fused = false;         // timed with fused Jacobi passes (MultigridSettings::fused)
+  int coarse_tail = 0;        // timed with a coarse tail from levels of this many unknowns (0: none)
   int threads = 0;
   int ranks = 1;  // MPI: the ranks it was timed on (model.lambda is theirs)
   std::vector<TimingSample> samples;

@@ -6,12 +6,14 @@
 // FloatCpuBackend for the hierarchy of a mixed-precision solve (half the bytes, twice the
 // values per vector instruction); reductions return double in both.
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
 #include "kcycle/backend.hpp"
 #include "kcycle/banded_lu.hpp"
+#include "kcycle/coarse_tail.hpp"
 #include "kcycle/field.hpp"
 #include "kcycle/grid.hpp"
 #include "kcycle/stencil.hpp"
@@ -94,6 +96,17 @@ class BasicCpuBackend {
                           double* out_norm2 = nullptr);
   void prolong_add(const Vector& vc, Vector& v, Coarsening coarsening = Coarsening::Full);
   void coarse_solve(const BandedLU& lu, const Vector& f, Vector& v);
+
+  // --- the coarse tail (coarse_tail.hpp): double hierarchies only ----------------------
+  // Off by default: see the README's measurements.
+  static constexpr std::size_t kCoarseTailUnknowns = 0;
+  // The whole tail on the calling thread (SerialTeam): one launch. Its bytes are not counted
+  // (a tail's levels live in cache).
+  void coarse_tail(CoarseTail& tail) requires std::same_as<T, double>;
+  level::LineView line_view(const TridiagonalFactor& f) const { return {f.lower(), f.cprime(), f.inv_denom()}; }
+  CoarseView coarse_view(const BandedLU& lu) const {
+    return {lu.band().data(), lu.size(), lu.half_bandwidth(), lu.work()};
+  }
 
   // --- vector operations on interiors (boundary rings untouched) -----------------------
   void fill(Vector& x, double value);  // whole field, ring included
@@ -181,5 +194,6 @@ extern template class BasicCpuBackend<double>;
 extern template class BasicCpuBackend<float>;
 static_assert(MultigridBackend<CpuBackend>);
 static_assert(MultigridBackend<FloatCpuBackend>);
+static_assert(RunsCoarseTails<CpuBackend> && !RunsCoarseTails<FloatCpuBackend>);
 
 }  // namespace kcycle

@@ -66,6 +66,16 @@ class CudaBackend {
   void prolong_add(const DeviceField& vc, DeviceField& v, Coarsening coarsening = Coarsening::Full);
   void coarse_solve(const CoarseSolver& solver, const DeviceField& f, DeviceField& v);
 
+  // --- the coarse tail (coarse_tail.hpp) ------------------------------------------------
+  // The whole tail in one kernel on one thread block: one launch. By default from levels of
+  // 63^2 unknowns down (a guess until scripts/gpu-check.sh measures it: see the README).
+  static constexpr std::size_t kCoarseTailUnknowns = 4096;
+  void coarse_tail(CoarseTail& tail);
+  static level::LineView line_view(const LineFactor& line) {
+    return {line.lower.data(), line.cprime.data(), line.inv_denom.data()};
+  }
+  static CoarseView coarse_view(const CoarseSolver& c) { return {c.band.data(), c.n, c.bw, c.work.data()}; }
+
   // --- vector operations on interiors --------------------------------------------------
   void fill(DeviceField& x, double value);  // whole field, ring included
   void copy(const DeviceField& x, DeviceField& y);
@@ -156,6 +166,6 @@ class CudaBackend {
   bool suppressed_ = false;
   std::uint64_t launches_ = 0, points_ = 0, bytes_ = 0, captures_ = 0, replays_ = 0;
 };
-static_assert(RecordsCycles<CudaBackend>);
+static_assert(RecordsCycles<CudaBackend> && RunsCoarseTails<CudaBackend>);
 
 }  // namespace kcycle

@@ -6,14 +6,17 @@
 // Ops must provide: int coarsest(); void enter(level, counter); void coarse_solve(level);
 // void relax(level, OpKind PreRelax|PostRelax, sweep index); void restrict_residual(level);
 // void zero_coarse(level); void prolong_add(level); int nu1(); int nu2().
+// They compile for the device too: the coarse tail (coarse_tail.hpp) runs them in one kernel.
+#include "kcycle/host_device.hpp"
 #include "kcycle/trace.hpp"
 
 namespace kcycle {
 
 // Algorithm 3: one recursive call with the same counter, then one with kappa-1 while it
 // stays positive. kappa = 1 is the V-cycle, 2 the F-cycle, >= levels the W-cycle.
+KCYCLE_NO_HD_CHECK
 template <class Ops>
-void kappa_cycle(Ops& ops, int level, int kappa) {
+KCYCLE_HD_RECURSIVE void kappa_cycle(Ops& ops, int level, int kappa) {
   ops.enter(level, kappa);
   if (level == ops.coarsest()) {
     ops.coarse_solve(level);
@@ -29,8 +32,9 @@ void kappa_cycle(Ops& ops, int level, int kappa) {
 }
 
 // Algorithm 1: the classical cycle with cycle index gamma (1 = V, 2 = W).
+KCYCLE_NO_HD_CHECK
 template <class Ops>
-void gamma_cycle(Ops& ops, int level, int gamma) {
+KCYCLE_HD_RECURSIVE void gamma_cycle(Ops& ops, int level, int gamma) {
   ops.enter(level, gamma);
   if (level == ops.coarsest()) {
     ops.coarse_solve(level);
@@ -46,8 +50,9 @@ void gamma_cycle(Ops& ops, int level, int gamma) {
 
 // Algorithm 2: the F-cycle, one recursive F-cycle followed by a V-cycle. Its calls are
 // recorded with counter 2 (F) and 1 (V).
+KCYCLE_NO_HD_CHECK
 template <class Ops>
-void f_cycle(Ops& ops, int level) {
+KCYCLE_HD_RECURSIVE void f_cycle(Ops& ops, int level) {
   ops.enter(level, 2);
   if (level == ops.coarsest()) {
     ops.coarse_solve(level);

@@ -18,42 +18,18 @@
 #include "kcycle/cycles.hpp"
 #include "kcycle/galerkin.hpp"
 #include "kcycle/grid.hpp"
+#include "kcycle/multigrid_choices.hpp"
 #include "kcycle/stencil.hpp"
 #include "kcycle/trace.hpp"
 #include "kcycle/tridiagonal.hpp"
 
 namespace kcycle {
 
-enum class Smoother {
-  Jacobi,       // damped point Jacobi
-  GaussSeidel,  // point Gauss-Seidel, red-black (four colours for the 9-point stencil)
-  XZebra,       // exact x-line solves, odd rows then even rows
-  YZebra,       // exact y-line solves, odd columns then even columns
-  XYZebra,      // alternating: one x sweep and one y sweep count as two relaxations
-};
-
-// Backend launches one relaxation sweep issues, pass by pass or pipelined into one pass
-// (MultigridSettings::pipelines).
-constexpr int launches_per_relaxation(Smoother s, bool pipelined = false) {
-  if (pipelined) return 1;
-  return s == Smoother::Jacobi ? 1 : s == Smoother::GaussSeidel ? 4 : 2;
-}
-// The x sweeps among `sweeps` sweeps of the alternating smoother, which starts with x
-// (x_first) or with y (the adjoint order of symmetric post-smoothing).
-constexpr int alternating_x_sweeps(int sweeps, bool x_first) { return x_first ? (sweeps + 1) / 2 : sweeps / 2; }
 // Backend launches of the transfers in one call above the coarsest level: the fused
 // residual-and-restriction, the zeroing of the coarse correction and the prolongation.
 inline constexpr int kTransferLaunchesPerCall = 3;
 
 enum class CoarseOperator { Rediscretized, Galerkin };
-
-// Which recursive scheme a cycle follows (Algorithms 1-3 of the paper).
-enum class CycleType { Kappa, Gamma, F };
-struct CycleChoice {
-  CycleType type = CycleType::Kappa;
-  int counter = 1;  // kappa for Kappa (any value >= levels is the W-cycle), gamma for Gamma
-  friend bool operator==(const CycleChoice&, const CycleChoice&) = default;
-};
 
 struct MultigridSettings {
   int levels = 1;
@@ -75,6 +51,11 @@ struct MultigridSettings {
   // pipelined pass: bitwise the same iterate, fewer bytes and launches. Cycles watched
   // operation by operation always run every operation on its own.
   bool fused = false;
+  // Run every level of at most this many unknowns (and all coarser ones) as one coarse tail
+  // (coarse_tail.hpp) where the backend can: one launch instead of the tail's per-level
+  // operations. 0: never; empty: the backend's default (its kCoarseTailUnknowns, measured).
+  // Cycles watched or timed level by level always run every operation on its own.
+  std::optional<std::size_t> coarse_tail_unknowns;
 
   // Whether a sweep of `kind` runs as one pipelined pass (its colours or line parities
   // trailing each other by a row). Not y-zebra: a y-line spans all rows.
@@ -151,6 +132,31 @@ concept FusesPasses = MultigridBackend<B> &&
   be.zebra_x_pipelined(A, line, x, x, true);
 };
 
+// The top level of the coarse tail of settings whose threshold is resolved (coarse_tail_on):
+// the first level small enough, if a coarser one follows it and the tail's levels fit; else 0.
+inline int coarse_tail_top(const MultigridSettings& s) {
+  const std::size_t below = s.coarse_tail_unknowns.value_or(0);
+  for (int l = std::max(1, s.levels - kMaxTailLevels + 1); l < s.levels && below > 0; ++l)
+    if (level_shape(s.levels, l, s.coarsening).unknowns() <= below) return l;
+  return 0;
+}
+// The levels whose operations an unwatched cycle launches one by one: a hierarchy with a coarse
+// tail launches like one whose coarsest level is the tail's top (its one launch per call).
+inline int launched_levels(const MultigridSettings& s) {
+  const int top = coarse_tail_top(s);
+  return top > 0 ? top : s.levels;
+}
+
+// The coarse tail's threshold on backend B: the one asked for, else B's default; 0 where B
+// runs no tails.
+template <class B>
+std::size_t coarse_tail_on(std::optional<std::size_t> asked) {
+  if constexpr (RunsCoarseTails<B>)
+    return asked.value_or(B::kCoarseTailUnknowns);
+  else
+    return 0;
+}
+
 template <MultigridBackend Backend>
 class Multigrid {
  public:
@@ -171,6 +177,7 @@ class Multigrid {
   Multigrid(Backend& backend, const MultigridSettings& settings) : backend_(backend), settings_(settings) {
     if (settings.levels < 1) throw std::invalid_argument("multigrid needs at least one level");
     settings_.fused = settings.fused && FusesPasses<Backend>;
+    settings_.coarse_tail_unknowns = coarse_tail_on<Backend>(settings.coarse_tail_unknowns);
     levels_.reserve(std::size_t(settings.levels));
     for (int l = 1; l <= settings.levels; ++l) {
       const GridShape shape = level_shape(settings.levels, l, settings.coarsening);
@@ -188,6 +195,7 @@ class Multigrid {
     const Level& coarsest = levels_.back();
     coarse_solver_ = backend.make_coarse_solver(BandedLU(coarsest.A, coarsest.shape));
     if constexpr (RecordsCycles<Backend>) recordings_ = backend.new_recording_owner();
+    if constexpr (kBackendRunsTails) tail_first_ = coarse_tail_top(settings_);
   }
   // A backend that records cycles drops this hierarchy's recordings with it: a later hierarchy
   // whose buffers land at the same addresses must never replay them (old stencils, freed
@@ -206,6 +214,8 @@ class Multigrid {
 
   // Backend launches per call above the coarsest level.
   int launches_per_call() const { return settings_.launches_per_call(); }
+  // The top level of the coarse tail an unwatched cycle runs as one launch, or 0 (none).
+  int coarse_tail_first() const { return tail_first_; }
 
   // Per-level counters and timers (LevelStats), off unless asked for: timing waits for the
   // device after every operation, and cycles run operation by operation (no graph replay).
@@ -301,8 +311,10 @@ class Multigrid {
     run();
   }
 
+  static constexpr bool kBackendRunsTails = RunsCoarseTails<Backend>;
+
   void run_cycle(CycleChoice choice, const CycleHooks& hooks) {
-    Executor ops{*this, hooks};
+    Executor ops{*this, hooks, choice.type};
     switch (choice.type) {
       case CycleType::Kappa:
         // Not clamped: kappa >= levels gives the W-cycle by the recursion itself (Proposition
@@ -329,7 +341,7 @@ class Multigrid {
   // timing is on, and shown to the observer.
   class Executor {
    public:
-    Executor(Multigrid& mg, const CycleHooks& hooks) : mg_(mg), hooks_(hooks) {}
+    Executor(Multigrid& mg, const CycleHooks& hooks, CycleType scheme) : mg_(mg), hooks_(hooks), scheme_(scheme) {}
     int coarsest() const { return mg_.levels(); }
     int nu1() const { return mg_.settings_.nu1; }
     int nu2() const { return mg_.settings_.nu2; }
@@ -339,15 +351,17 @@ class Multigrid {
       if (mg_.level_timing_) ++mg_.level(l).stats.calls;
       record(OpKind::Call, l, counter);
       notify(OpKind::Call, l, counter);
+      if (l == mg_.tail_first_ && in_tail(l)) run_tail(l, counter);
     }
     void coarse_solve(int l) {
+      if (in_tail(l)) return record(OpKind::CoarseSolve, l);
       Level& L = mg_.level(l);
       perform(OpKind::CoarseSolve, l, Phase::CoarseSolve,
               [&] { mg_.backend_.coarse_solve(mg_.coarse_solver_, L.f, L.v); });
     }
     // Sweep `sweep` of a relaxation phase; see MultigridSettings::symmetric_smoothing.
     void relax(int l, OpKind phase, int sweep) {
-      if (phase == OpKind::PreRelax && fused_down()) {
+      if ((phase == OpKind::PreRelax && fused_down()) || in_tail(l)) {
         record(phase, l);  // the trace keeps the logical sequence; restrict_residual runs it
         return;
       }
@@ -392,6 +406,7 @@ class Multigrid {
       });
     }
     void restrict_residual(int l) {
+      if (in_tail(l)) return record(OpKind::Restrict, l);
       Level& L = mg_.level(l);
       if constexpr (kBackendFuses) {
         if (fused_down()) {  // nu1 sweeps, residual and restriction in one pass
@@ -412,6 +427,7 @@ class Multigrid {
               [&] { mg_.backend_.restrict_residual(L.A, L.v, L.f, mg_.level(l + 1).f, mg_.settings_.coarsening); });
     }
     void zero_coarse(int l) {
+      if (in_tail(l)) return record(OpKind::ZeroCoarse, l);
       if (fused_down()) {  // the coarse call's first sweep starts from zero, or its solve overwrites v
         mg_.level(l + 1).v_is_zero = l + 1 < coarsest();
         return record(OpKind::ZeroCoarse, l);
@@ -419,13 +435,51 @@ class Multigrid {
       perform(OpKind::ZeroCoarse, l, Phase::Restrict, [&] { mg_.backend_.fill(mg_.level(l + 1).v, 0.0); });
     }
     void prolong_add(int l) {
-      if (fused_up()) return record(OpKind::Prolong, l);  // the last post-smoothing sweep runs it
+      if (fused_up() || in_tail(l)) return record(OpKind::Prolong, l);  // the last post-smoothing sweep runs it
       perform(OpKind::Prolong, l, Phase::Prolong,
               [&] { mg_.backend_.prolong_add(mg_.level(l + 1).v, mg_.level(l).v, mg_.settings_.coarsening); });
     }
 
    private:
     static constexpr bool kBackendFuses = FusesPasses<Backend>;
+    // Whether level l's operations belong to the coarse tail, which one launch runs (the trace
+    // still records each of them: it keeps the logical sequence).
+    bool in_tail(int l) const {
+      return kBackendRunsTails && mg_.tail_first_ > 0 && l >= mg_.tail_first_ && !watched() && !mg_.level_timing_;
+    }
+    // The tail below (and including) level `first`, entered with `counter`, as one launch.
+    void run_tail(int first, int counter) {
+      if constexpr (kBackendRunsTails) {
+        const MultigridSettings& s = mg_.settings_;
+        Backend& be = mg_.backend_;
+        CoarseTail tail;
+        tail.smoother = s.smoother;
+        tail.coarsening = s.coarsening;
+        tail.omega = s.omega;
+        tail.nu1 = s.nu1;
+        tail.nu2 = s.nu2;
+        tail.symmetric_smoothing = s.symmetric_smoothing;
+        tail.scheme = scheme_;
+        tail.counter = counter;
+        tail.first = first;
+        tail.count = mg_.levels() - first + 1;
+        tail.zero_first = std::exchange(mg_.level(first).v_is_zero, false);
+        for (int l = first; l <= mg_.levels(); ++l) {
+          Level& L = mg_.level(l);
+          TailLevel& T = tail.levels[l - first];
+          T.A = L.A;
+          T.nx = L.shape.nx;
+          T.ny = L.shape.ny;
+          T.v = L.v.data();
+          T.f = L.f.data();
+          T.t = L.t.data();
+          if (s.smoother == Smoother::XZebra || s.smoother == Smoother::XYZebra) T.x_line = be.line_view(L.x_line);
+          if (s.smoother == Smoother::YZebra || s.smoother == Smoother::XYZebra) T.y_line = be.line_view(L.y_line);
+        }
+        tail.coarse = be.coarse_view(mg_.coarse_solver_);
+        be.coarse_tail(tail);
+      }
+    }
     // Fused only where the backend has the passes, and never while an observer watches.
     bool watched() const { return hooks_.observer && *hooks_.observer; }
     bool fused_down() const { return kBackendFuses && mg_.settings_.fuses_down() && !watched(); }
@@ -469,6 +523,7 @@ class Multigrid {
     }
     Multigrid& mg_;
     const CycleHooks& hooks_;
+    CycleType scheme_;
   };
 
   Backend& backend_;
@@ -478,6 +533,7 @@ class Multigrid {
   bool level_timing_ = false;
   Measures* measures_ = nullptr;  // set for one cycle by precondition() and cycle_measuring()
   std::uint64_t recordings_ = 0;  // who owns this hierarchy's recorded cycles, at the backend
+  int tail_first_ = 0;            // see coarse_tail_first()
 };
 
 }  // namespace kcycle

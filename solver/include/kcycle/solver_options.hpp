@@ -18,7 +18,9 @@ namespace kcycle {
 inline constexpr int kKappaW = std::numeric_limits<int>::max();
 inline constexpr int kMaxLevels = 16;
 
-inline constexpr int kDefaultAgglomeration = 8;  // points a side (--agglomerate-below without a model)
+inline constexpr int kDefaultAgglomeration = 8;
+inline constexpr int kCoarseTailAuto =
+    -1;  // --coarse-tail auto  // points a side (--agglomerate-below without a model)
 
 struct SolverOptions {
   int levels = 7;
@@ -47,7 +49,10 @@ struct SolverOptions {
   // calibrated model prefers (the command line resolves it), else kDefaultAgglomeration
   // (agglomeration_threshold()).
   int agglomerate_below = 0;
-  bool fused = true;                        // see MultigridSettings::fused (faster at every size measured)
+  bool fused = true;  // see MultigridSettings::fused (faster at every size measured)
+  // Levels of at most this many unknowns, and all coarser ones, run as one coarse tail
+  // (MultigridSettings::coarse_tail_unknowns); 0: off; kCoarseTailAuto: the backend's default.
+  int coarse_tail = kCoarseTailAuto;
   Precision precision = Precision::Double;  // Mixed: CPU only; the stand-alone cycle becomes iterative refinement
 
   friend bool operator==(const SolverOptions&, const SolverOptions&) = default;

@@ -11,6 +11,7 @@
 #include "kcycle/backend_selection.hpp"
 #include "kcycle/byte_model.hpp"
 #include "kcycle/kernels.hpp"
+#include "kcycle/level_bodies.hpp"
 
 namespace kcycle {
 
@@ -35,99 +36,88 @@ __device__ bool interior_point(int nx, int ny, int& i, int& j) {
   j = int(blockIdx.y * blockDim.y + threadIdx.y) + 1;
   return i <= nx && j <= ny;
 }
-__device__ const double* row(const double* p, int j, int stride) { return p + std::size_t(j) * std::size_t(stride); }
-__device__ double* row(double* p, int j, int stride) { return p + std::size_t(j) * std::size_t(stride); }
+using level::row;
 
-// --- smoothers ---------------------------------------------------------------------------
+// --- smoothers (bodies: level_bodies.hpp) ------------------------------------------------
 __global__ void jacobi_kernel(Stencil9 A, double w, const double* v, const double* f, double* out, int nx, int ny,
                               int stride) {
   int i, j;
-  if (!interior_point(nx, ny, i, j)) return;
-  row(out, j, stride)[i] =
-      kernels::jacobi(A, w, row(v, j - 1, stride), row(v, j, stride), row(v, j + 1, stride), row(f, j, stride), i);
+  if (interior_point(nx, ny, i, j)) level::jacobi_point(A, w, v, f, out, stride, i, j);
 }
 
-// One colour of the four-colour Gauss-Seidel sweep: rows first_row, first_row + 2, ...; on
-// each, the points with (i + j) % 2 == black.
+// One colour of the four-colour Gauss-Seidel sweep.
 __global__ void gauss_seidel_kernel(Stencil9 A, double inv_diag, double* v, const double* f, int nx, int ny, int stride,
-                                    int first_row, int black) {
-  const int j = first_row + 2 * int(blockIdx.y * blockDim.y + threadIdx.y);
-  if (j > ny) return;
-  const int i = (((j + black) % 2 == 0) ? 2 : 1) + 2 * int(blockIdx.x * blockDim.x + threadIdx.x);
-  if (i > nx) return;
-  double* v0 = row(v, j, stride);
-  v0[i] = kernels::gauss_seidel(A, inv_diag, row(v, j - 1, stride), v0, row(v, j + 1, stride), row(f, j, stride), i);
+                                    int colour) {
+  int i, j;
+  const int pi = int(blockIdx.x * blockDim.x + threadIdx.x), pj = int(blockIdx.y * blockDim.y + threadIdx.y);
+  if (level::gauss_seidel_colour_point(nx, ny, colour, pi, pj, i, j))
+    level::gauss_seidel_point(A, inv_diag, v, f, stride, i, j);
 }
 
-// Exact solves of rows first_row, first_row + 2, ...: one thread per row, the CPU's Thomas
-// recurrences on it.
-__global__ void zebra_x_kernel(Stencil9 A, const double* lower, const double* cprime, const double* inv, double* v,
-                               const double* f, int nx, int ny, int stride, int first_row) {
+// Exact solves of rows first_row, first_row + 2, ...: one thread per row.
+__global__ void zebra_x_kernel(Stencil9 A, level::LineView line, double* v, const double* f, int nx, int ny, int stride,
+                               int first_row) {
   const int j = first_row + 2 * int(blockIdx.x * blockDim.x + threadIdx.x);
-  if (j > ny) return;
-  const double *vm = row(v, j - 1, stride), *vp = row(v, j + 1, stride), *f0 = row(f, j, stride);
-  double* x = row(v, j, stride);
-  for (int i = 1; i <= nx; ++i)  // x[0] is the zero boundary where the recurrence starts
-    x[i] = kernels::thomas_forward(kernels::x_line_rhs(A, vm, vp, f0, i), lower[i - 1], x[i - 1], inv[i - 1]);
-  for (int i = nx; i >= 1; --i) x[i] = kernels::thomas_backward(x[i], cprime[i - 1], x[i + 1]);
+  if (j <= ny) level::zebra_x_line(A, line, v, f, nx, stride, j);
 }
 
-// Columns first_col, first_col + 2, ...: one thread per column; neighbouring threads touch
-// neighbouring columns, so each row step is one coalesced access per warp.
-__global__ void zebra_y_kernel(Stencil9 A, const double* lower, const double* cprime, const double* inv, double* v,
-                               const double* f, int nx, int ny, int stride, int first_col) {
+// Columns first_col, first_col + 2, ...: one thread per column (coalesced row steps).
+__global__ void zebra_y_kernel(Stencil9 A, level::LineView line, double* v, const double* f, int nx, int ny, int stride,
+                               int first_col) {
   const int i = first_col + 2 * int(blockIdx.x * blockDim.x + threadIdx.x);
-  if (i > nx) return;
-  for (int j = 1; j <= ny; ++j) {
-    const double *vm = row(v, j - 1, stride), *vp = row(v, j + 1, stride);
-    double* v0 = row(v, j, stride);
-    v0[i] = kernels::thomas_forward(kernels::y_line_rhs(A, vm, v0, vp, row(f, j, stride), i), lower[j - 1], vm[i],
-                                    inv[j - 1]);
-  }
-  for (int j = ny; j >= 1; --j) {
-    double* v0 = row(v, j, stride);
-    v0[i] = kernels::thomas_backward(v0[i], cprime[j - 1], row(v, j + 1, stride)[i]);
-  }
+  if (i <= nx) level::zebra_y_line(A, line, v, f, ny, stride, i);
 }
 
 // --- transfers ---------------------------------------------------------------------------
-// Fine residual at (i, j); zero on the boundary ring (Dirichlet: v and f hold the boundary).
-__device__ double residual_at(const Stencil9& A, const double* v, const double* f, int nx, int ny, int stride, int i,
-                              int j) {
-  if (i < 1 || i > nx || j < 1 || j > ny) return 0.0;
-  return kernels::residual(A, row(v, j - 1, stride), row(v, j, stride), row(v, j + 1, stride), row(f, j, stride), i);
-}
-
-// Coarse point (I, J) sits on fine point (2I, 2J) (full) or (I, 2J) (semi-coarsening in y).
 __global__ void restrict_residual_kernel(Stencil9 A, const double* v, const double* f, int nx, int ny, int stride,
                                          double* fc, int nxc, int nyc, int stride_c, bool full) {
   int I, J;
-  if (!interior_point(nxc, nyc, I, J)) return;
-  const int i = full ? 2 * I : I, j = 2 * J;
-  // The 3x3 residuals around (i, j) as rows south, centre, north; kernels index them at 1.
-  double r[3][3];
-  for (int dy = 0; dy < 3; ++dy)
-    for (int dx = 0; dx < 3; ++dx)
-      r[dy][dx] = (full || dx == 1) ? residual_at(A, v, f, nx, ny, stride, i + dx - 1, j + dy - 1) : 0.0;
-  row(fc, J, stride_c)[I] =
-      full ? kernels::full_weighting(r[0], r[1], r[2], 1) : kernels::full_weighting_y(r[0], r[1], r[2], 1);
+  if (interior_point(nxc, nyc, I, J)) level::restrict_point(A, v, f, nx, ny, stride, fc, stride_c, full, I, J);
 }
 
 __global__ void prolong_add_kernel(const double* vc, int stride_c, double* v, int nx, int ny, int stride, bool full) {
   int i, j;
-  if (!interior_point(nx, ny, i, j)) return;
-  const double *cJ = row(vc, j >> 1, stride_c), *cJ1 = row(vc, (j >> 1) + 1, stride_c);
-  row(v, j, stride)[i] += full ? kernels::bilinear(cJ, cJ1, i, j) : kernels::linear_y(cJ, cJ1, i, j);
+  if (interior_point(nx, ny, i, j)) level::prolong_point(vc, stride_c, v, stride, full, i, j);
 }
 
 // The coarsest level: one thread, the CPU's banded substitution.
 __global__ void coarse_solve_kernel(const double* band, int n, int bw, double* work, const double* f, double* v, int nx,
                                     int ny, int stride) {
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) work[j * nx + i] = row(f, j + 1, stride)[i + 1];
-  kernels::banded_lu_substitute(band, n, bw, work);
-  for (int j = 0; j < ny; ++j)
-    for (int i = 0; i < nx; ++i) row(v, j + 1, stride)[i + 1] = work[j * nx + i];
+  level::coarse_solve(band, n, bw, work, f, v, nx, ny, stride);
+}
+
+// --- the coarse tail -----------------------------------------------------------------------
+constexpr int kTailThreads = 512;
+
+// The block's threads share each operation of the tail (coarse_tail.hpp).
+struct BlockTeam {
+  KCYCLE_HD int rank() const {
+#ifdef __CUDA_ARCH__
+    return int(threadIdx.x);
+#else
+    return 0;
+#endif
+  }
+  KCYCLE_HD int size() const {
+#ifdef __CUDA_ARCH__
+    return int(blockDim.x);
+#else
+    return 1;
+#endif
+  }
+  KCYCLE_HD void sync() const {
+#ifdef __CUDA_ARCH__
+    __syncthreads();
+#endif
+  }
+};
+
+// One block: the tail in shared memory (one copy its threads share and Jacobi's swaps change).
+__global__ void __launch_bounds__(kTailThreads) coarse_tail_kernel(CoarseTail tail) {
+  __shared__ alignas(CoarseTail) unsigned char storage[sizeof(CoarseTail)];
+  if (threadIdx.x == 0) memcpy(storage, &tail, sizeof(CoarseTail));
+  __syncthreads();
+  run_coarse_tail(BlockTeam{}, *reinterpret_cast<CoarseTail*>(storage));
 }
 
 // --- vector operations -------------------------------------------------------------------
@@ -267,6 +257,8 @@ struct CudaBackend::Device {
     check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
     check(cudaMemsetAsync(finished.data(), 0, sizeof(unsigned), stream), "cudaMemset");
     check(cudaMallocHost(&result_host, sizeof(double)), "cudaMallocHost");
+    // The coarse tail's kernel recurses once per level (up to kMaxTailLevels frames).
+    check(cudaDeviceSetLimit(cudaLimitStackSize, 2048), "cudaDeviceSetLimit");
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   }
   ~Device() {
@@ -328,10 +320,8 @@ void CudaBackend::gauss_seidel(const Stencil9& A, DeviceField& v, const DeviceFi
   const GridShape& s = v.shape();
   for (int step = 0; step < 4; ++step) {  // the CPU backend's colour order
     if (!issue(s, pass_bytes::gauss_seidel_colour(s))) continue;
-    const int k = reverse ? 3 - step : step;
-    const int black = k / 2, first_row = (k % 2 == 0) ? 1 : 2;
     gauss_seidel_kernel<<<tiles((s.nx + 1) / 2, (s.ny + 1) / 2), kTile, 0, device_->stream>>>(
-        A, 1.0 / A.center(), v.data(), f.data(), s.nx, s.ny, s.stride(), first_row, black);
+        A, 1.0 / A.center(), v.data(), f.data(), s.nx, s.ny, s.stride(), reverse ? 3 - step : step);
     check_launch("gauss_seidel");
   }
 }
@@ -343,8 +333,7 @@ void CudaBackend::zebra_x(const Stencil9& A, const LineFactor& line, DeviceField
     if (!issue(s, pass_bytes::zebra_x_pass(s))) continue;
     const int first_row = (pass == 0) == odd_first ? 1 : 2;
     zebra_x_kernel<<<blocks_for((s.ny + 1) / 2, kLineThreads), kLineThreads, 0, device_->stream>>>(
-        A, line.lower.data(), line.cprime.data(), line.inv_denom.data(), v.data(), f.data(), s.nx, s.ny, s.stride(),
-        first_row);
+        A, line_view(line), v.data(), f.data(), s.nx, s.ny, s.stride(), first_row);
     check_launch("zebra_x");
   }
 }
@@ -356,8 +345,7 @@ void CudaBackend::zebra_y(const Stencil9& A, const LineFactor& line, DeviceField
     if (!issue(s, pass_bytes::zebra_y_pass(s))) continue;
     const int first_col = (pass == 0) == odd_first ? 1 : 2;
     zebra_y_kernel<<<blocks_for((s.nx + 1) / 2, kLineThreads), kLineThreads, 0, device_->stream>>>(
-        A, line.lower.data(), line.cprime.data(), line.inv_denom.data(), v.data(), f.data(), s.nx, s.ny, s.stride(),
-        first_col);
+        A, line_view(line), v.data(), f.data(), s.nx, s.ny, s.stride(), first_col);
     check_launch("zebra_y");
   }
 }
@@ -386,6 +374,12 @@ void CudaBackend::coarse_solve(const CoarseSolver& solver, const DeviceField& f,
                                                     f.data(), v.data(), solver.shape.nx, solver.shape.ny,
                                                     solver.shape.stride());
   check_launch("coarse_solve");
+}
+
+void CudaBackend::coarse_tail(CoarseTail& tail) {
+  if (!issue(GridShape{tail.levels[0].nx, tail.levels[0].ny}, 0)) return;
+  coarse_tail_kernel<<<1, kTailThreads, 0, device_->stream>>>(tail);
+  check_launch("coarse_tail");
 }
 
 void CudaBackend::fill(DeviceField& x, double value) {

@@ -1,0 +1,32 @@
+#pragma once
+// What a hierarchy's cycles are chosen from: the smoother and the recursive scheme. Apart
+// from multigrid.hpp so that device code (the coarse tail) can include them.
+
+namespace kcycle {
+
+enum class Smoother {
+  Jacobi,       // damped point Jacobi
+  GaussSeidel,  // point Gauss-Seidel, red-black (four colours for the 9-point stencil)
+  XZebra,       // exact x-line solves, odd rows then even rows
+  YZebra,       // exact y-line solves, odd columns then even columns
+  XYZebra,      // alternating: one x sweep and one y sweep count as two relaxations
+};
+
+// Backend launches one relaxation sweep issues, pass by pass or pipelined into one pass
+// (MultigridSettings::pipelines).
+constexpr int launches_per_relaxation(Smoother s, bool pipelined = false) {
+  if (pipelined) return 1;
+  return s == Smoother::Jacobi ? 1 : s == Smoother::GaussSeidel ? 4 : 2;
+}
+// The x sweeps among `sweeps` sweeps of the alternating smoother, which starts with x
+// (x_first) or with y (the adjoint order of symmetric post-smoothing).
+constexpr int alternating_x_sweeps(int sweeps, bool x_first) { return x_first ? (sweeps + 1) / 2 : sweeps / 2; }
+// Which recursive scheme a cycle follows (Algorithms 1-3 of the paper).
+enum class CycleType { Kappa, Gamma, F };
+struct CycleChoice {
+  CycleType type = CycleType::Kappa;
+  int counter = 1;  // kappa for Kappa (any value >= levels is the W-cycle), gamma for Gamma
+  friend bool operator==(const CycleChoice&, const CycleChoice&) = default;
+};
+
+}  // namespace kcycle
