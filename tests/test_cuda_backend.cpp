@@ -205,10 +205,11 @@ TEST_F(CudaBackendTest, TheCoarseTailGivesThePerLevelIterateForAllPresetsSchemes
         EXPECT_EQ(ta, tb) << what;
         EXPECT_LE(relative_difference(download(a, per_level.level(1).v), download(b, with_tail.level(1).v)), 1e-12)
             << what;
-        if (choice.type == CycleType::Kappa)
+        if (choice.type == CycleType::Kappa) {
           EXPECT_EQ(b.launches(), launches_per_cycle(std::min(choice.counter, o.levels), with_tail.coarse_tail_first(),
                                                      tailed.launches_per_call()))
               << what;
+        }
         EXPECT_LT(b.launches(), a.launches()) << what;
       }
 }
@@ -273,6 +274,50 @@ TEST_F(CudaBackendTest, CancellableCyclesStillReplayGraphs) {
   EXPECT_THROW(mg.cycle({CycleType::Kappa, 3}, CycleHooks{nullptr, nullptr, stop.get_token()}), CycleCancelled);
 }
 
+// Cyclic reduction for x-lines against Thomas: the same iterate to rounding, cycle after cycle,
+// and the same iteration counts, for the x-line smoothers of the presets.
+TEST_F(CudaBackendTest, CyclicReductionGivesTheThomasIterate) {
+  for (const Preset& p : presets()) {
+    if (p.smoother != Smoother::XZebra && p.smoother != Smoother::XYZebra) continue;
+    SolverOptions o = preset_options(p, 9);  // x-lines of 511 down to 1 point: both solvers run
+    const MultigridSettings s = multigrid_settings(o);
+    CudaBackend thomas(true, LineSolver::Thomas), pcr(true, LineSolver::Pcr);
+    Multigrid<CudaBackend> a(thomas, s), b(pcr, s);
+    const Field guess = random_field(a.level(1).shape, 9);
+    thomas.upload(guess, a.level(1).v);
+    pcr.upload(guess, b.level(1).v);
+    for (int c = 0; c < 3; ++c) {
+      a.cycle({CycleType::Kappa, 2});
+      b.cycle({CycleType::Kappa, 2});
+    }
+    EXPECT_LE(relative_difference(download(thomas, a.level(1).v), download(pcr, b.level(1).v)), 1e-12) << p.name;
+    o.backend = BackendKind::Cuda;
+    o.line_solver = LineSolver::Thomas;
+    const SolveResult by_thomas = solve(o);
+    o.line_solver = LineSolver::Pcr;
+    const SolveResult by_pcr = solve(o);
+    EXPECT_EQ(by_thomas.iterations, by_pcr.iterations) << p.name;
+    EXPECT_NEAR(by_pcr.final_error / by_thomas.final_error, 1.0, 1e-6) << p.name;
+  }
+}
+
+// The benchmark's three x-line solvers (Thomas, cyclic reduction, cuSPARSE) solve the same lines.
+TEST_F(CudaBackendTest, TheThreeLineSolversAgree) {
+  CudaBackend gpu(false);
+  for (int levels : {3, 7, 10}) {
+    const GridShape shape = full_coarsening_shape(levels, 1);
+    const Stencil9 A = discretize(rotated_anisotropic_tensor(1e-4, 45), shape.hx(), shape.hy());
+    const CudaBackend::LineSolverTimes t = gpu.time_x_line_solvers(A, shape, 3);
+    EXPECT_GT(t.thomas_seconds, 0) << levels;
+    EXPECT_GT(t.pcr_seconds, 0) << levels << ": lines of " << shape.nx << " fit a block";
+    EXPECT_LE(t.pcr_difference, 1e-12) << levels;
+#if KCYCLE_HAVE_CUSPARSE
+    EXPECT_GT(t.cusparse_seconds, 0) << levels;
+    EXPECT_LE(t.cusparse_difference, 1e-12) << levels;
+#endif
+  }
+}
+
 // Each operation on its own, against the CPU backend on the same random data.
 TEST_F(CudaBackendTest, EveryOperationMatchesTheCpu) {
   const GridShape fine = full_coarsening_shape(6, 1), coarse = full_coarsening_shape(6, 2);
@@ -310,9 +355,18 @@ TEST_F(CudaBackendTest, EveryOperationMatchesTheCpu) {
     const auto x_line = TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], fine.nx);
     const auto y_line = TridiagonalFactor::constant(A.a[0][1], A.a[1][1], A.a[2][1], fine.ny);
     Pair v = both(v0);
+    Pair w = both(v0);
     cpu.zebra_x(A, x_line, v.host, f.host, odd_first);
     gpu.zebra_x(A, gpu.make_line_factor(x_line), v.device, f.device, odd_first);
     expect_same(v, "zebra_x");
+    CudaBackend by_pcr(false, LineSolver::Pcr);
+    const CudaBackend::LineFactor pcr_line = by_pcr.make_line_factor(x_line);
+    EXPECT_TRUE(pcr_line.pcr);
+    cpu.zebra_x(A, x_line, w.host, f.host, odd_first);
+    by_pcr.zebra_x(A, pcr_line, w.device, f.device, odd_first);
+    Field w_gpu;
+    by_pcr.download(w.device, w_gpu);
+    EXPECT_LT(relative_difference(w.host, w_gpu), 1e-12) << "zebra_x by cyclic reduction";
     cpu.zebra_y(A, y_line, v.host, f.host, odd_first);
     gpu.zebra_y(A, gpu.make_line_factor(y_line), v.device, f.device, odd_first);
     expect_same(v, "zebra_y");

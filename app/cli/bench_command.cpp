@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "kcycle/byte_model.hpp"
+#include "kcycle/cuda_backend.hpp"
 #include "kcycle/execution_target.hpp"
 #include "kcycle/relaxation_factor.hpp"
 #include "kcycle/solve.hpp"
@@ -34,6 +35,7 @@ struct BenchArgs {
   bool compare_fused = false;
   std::string coarse_tail = "auto";
   bool compare_tail = false;
+  bool line_solvers = false;
   double min_seconds = 0.2;
   bool json = false;
 };
@@ -84,6 +86,45 @@ void print_speedups(const char* title, const std::vector<Case>& cases, const std
   });
 }
 
+// --line-solvers: one x-line half-sweep of each level count's finest level, by Thomas, cyclic
+// reduction and cuSPARSE, on the same data (CudaBackend::time_x_line_solvers).
+int run_line_solvers(const BenchArgs& a, const ExecutionTarget& target) {
+  if (target.backend != BackendKind::Cuda) throw InvalidOptions("--line-solvers compares GPU solvers: --backend cuda");
+#if KCYCLE_HAVE_CUDA
+  CudaBackend gpu(target);
+  nlohmann::json rows = nlohmann::json::array();
+  if (!a.json)
+    std::printf(
+        "x-line half-sweep (odd rows of the finest level), median ms of 20: eps=%g, angle=%g\n%6s %7s %10s "
+        "%10s %10s %10s  %s\n",
+        a.eps, a.angle, "levels", "nx", "thomas", "pcr", "cusparse", "pcr/thomas", "auto runs");
+  for (int n = a.min_levels; n <= a.max_levels; ++n) {
+    const GridShape shape = full_coarsening_shape(n, 1);
+    const Stencil9 A = discretize(rotated_anisotropic_tensor(a.eps, a.angle), shape.hx(), shape.hy());
+    const CudaBackend::LineSolverTimes t = gpu.time_x_line_solvers(A, shape, 20);
+    const bool auto_pcr = shape.nx >= CudaBackend::kPcrFromPoints && t.pcr_seconds >= 0;
+    rows.push_back({{"levels", n},
+                    {"nx", shape.nx},
+                    {"thomas_seconds", t.thomas_seconds},
+                    {"pcr_seconds", t.pcr_seconds},
+                    {"cusparse_seconds", t.cusparse_seconds},
+                    {"pcr_difference", t.pcr_difference},
+                    {"cusparse_difference", t.cusparse_difference},
+                    {"auto", auto_pcr ? "pcr" : "thomas"}});
+    if (!a.json)
+      std::printf("%6d %7d %10.4f %10.4f %10.4f %10.2f  %s (pcr differs by %.1e, cusparse by %.1e)\n", n, shape.nx,
+                  t.thomas_seconds * 1e3, t.pcr_seconds * 1e3, t.cusparse_seconds * 1e3,
+                  t.pcr_seconds > 0 ? t.pcr_seconds / t.thomas_seconds : 0.0, auto_pcr ? "pcr" : "thomas",
+                  t.pcr_difference, t.cusparse_difference);
+  }
+  if (a.json) std::cout << nlohmann::json{{"backend", "cuda"}, {"x_line_solvers", rows}}.dump(1) << "\n";
+  return 0;
+#else
+  (void)a;
+  throw InvalidOptions("this kcycle was built without the CUDA backend");
+#endif
+}
+
 int run(const BenchArgs& a) {
   if (a.min_levels < 2 || a.max_levels < a.min_levels || a.max_levels > kMaxLevels)
     throw InvalidOptions("need 2 <= --min-levels <= --max-levels <= " + std::to_string(kMaxLevels));
@@ -107,6 +148,7 @@ int run(const BenchArgs& a) {
     throw InvalidOptions(
         "--compare-tail needs a coarse tail: give --coarse-tail N (this backend runs none by default)");
   if (!(a.min_seconds > 0)) throw InvalidOptions("--min-seconds must be positive");
+  if (a.line_solvers) return run_line_solvers(a, target);
 
   const std::vector<int> kappas = {1, 2, 3, 4, kKappaW};
   TimingPolicy policy;
@@ -242,6 +284,8 @@ Subcommand add_bench_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("--compare-tail", args->compare_tail,
                 "Also time every case with every level launched on its own, and print the coarse tail's speedup");
+  cmd->add_flag("--line-solvers", args->line_solvers,
+                "CUDA: time an x-line half-sweep by Thomas, cyclic reduction and cuSPARSE gtsv2StridedBatch instead");
   cmd->add_option("--min-seconds", args->min_seconds, "Measured time per case before the median is taken")
       ->capture_default_str();
   cmd->add_flag("--json", args->json, "Print JSON");

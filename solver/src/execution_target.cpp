@@ -9,7 +9,7 @@ std::string describe(const ExecutionTarget& t) {
 }
 
 ExecutionTarget execution_target(BackendKind kind, const SolverOptions& o) {
-  ExecutionTarget t{kind, o.threads, o.cuda_graphs, o.ranks_x, o.ranks_y, agglomeration_threshold(o)};
+  ExecutionTarget t{kind, o.threads, o.cuda_graphs, o.line_solver, o.ranks_x, o.ranks_y, agglomeration_threshold(o)};
   if (kind == BackendKind::Mpi && t.ranks_x == 0 && t.ranks_y == 0) {
     if (o.smoother == Smoother::XZebra) t.ranks_x = 1;  // and ranks_y: all of them
     if (o.smoother == Smoother::YZebra) t.ranks_y = 1;

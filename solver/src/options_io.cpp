@@ -215,6 +215,11 @@ std::vector<OptionSpec> make_specs() {
                 : o.coarse_tail == 0             ? std::string("off")
                                                  : std::to_string(o.coarse_tail);
        }},
+      {"line-solver", "auto, thomas or pcr",
+       "CUDA backend: x-lines solved by one thread each (Thomas), by one block each (parallel cyclic reduction), "
+       "or auto (cyclic reduction from 128 points a line, where a line fits the block's shared memory)",
+       false, true, [](O& o, std::string_view t) { return read_enum(t, o.line_solver); },
+       [](const O& o) { return std::string(enum_name(o.line_solver)); }},
       {"graphs", "on or off", "CUDA backend: replay each cycle as a recorded CUDA Graph (on/off)", false, true,
        [](O& o, std::string_view t) { return read_bool(t, o.cuda_graphs); },
        [](const O& o) { return std::string(o.cuda_graphs ? "on" : "off"); }},

@@ -8,7 +8,7 @@ namespace kcycle {
 
 TridiagonalFactor::TridiagonalFactor(const std::vector<double>& lower, const std::vector<double>& diag,
                                      const std::vector<double>& upper)
-    : lower_(lower), cprime_(diag.size()), inv_denom_(diag.size()) {
+    : lower_(lower), diag_(diag), upper_(upper), cprime_(diag.size()), inv_denom_(diag.size()) {
   const std::size_t n = diag.size();
   if (lower.size() != n || upper.size() != n) throw std::invalid_argument("tridiagonal: sizes differ");
   double previous_cprime = 0.0;
@@ -19,7 +19,7 @@ TridiagonalFactor::TridiagonalFactor(const std::vector<double>& lower, const std
     cprime_[k] = k + 1 < n ? upper[k] * inv_denom_[k] : 0.0;
     previous_cprime = cprime_[k];
   }
-  if (n > 0) lower_[0] = 0.0;  // the boundary term contributes nothing
+  if (n > 0) lower_[0] = upper_[n - 1] = 0.0;  // the boundary terms contribute nothing
 }
 
 TridiagonalFactor TridiagonalFactor::constant(double lower, double diag, double upper, int n) {

@@ -28,8 +28,9 @@ struct ExecutionTarget {
   BackendKind backend = BackendKind::Cpu;
   int threads = 0;  // 0: all cores
   bool graphs = true;
-  int ranks_x = 0, ranks_y = 0;  // MPI backend: the process grid (0, 0: MPI_Dims_create's choice)
-  int min_points = 8;            // MPI backend: fold ranks below this many points a side (Decomposition)
+  LineSolver line_solver = LineSolver::Auto;  // CUDA backend: x-line solves
+  int ranks_x = 0, ranks_y = 0;               // MPI backend: the process grid (0, 0: MPI_Dims_create's choice)
+  int min_points = 8;                         // MPI backend: fold ranks below this many points a side (Decomposition)
 };
 
 template <class B>

@@ -7,6 +7,10 @@
 namespace kcycle {
 
 enum class BackendKind { Cpu, Cuda, Auto, Mpi };
+// How the CUDA backend solves x-lines (the CPU always runs Thomas): one thread per line
+// (Thomas), one block per line (parallel cyclic reduction, cyclic_reduction.hpp), or auto: PCR
+// on lines long enough (CudaBackend::kPcrFromPoints) that fit the block's shared memory.
+enum class LineSolver { Auto, Thomas, Pcr };
 
 struct CudaDeviceStatus {
   bool compiled = false;  // this kcycle was built with the CUDA backend

@@ -28,10 +28,28 @@ namespace kcycle {
 class CudaBackend {
  public:
   using Vector = DeviceField;
-  // A tridiagonal factor (tridiagonal.hpp) copied to the device.
+  // A tridiagonal factor (tridiagonal.hpp) copied to the device, and where x-lines are solved
+  // by cyclic reduction, its PCR multipliers (cyclic_reduction.hpp).
   struct LineFactor {
     cuda::DeviceBuffer<double> lower, cprime, inv_denom;
+    bool pcr = false;
+    int pcr_steps = 0;
+    cuda::DeviceBuffer<double> pcr_alpha, pcr_gamma, pcr_inv_diag;
   };
+  // x-lines of at least this many points run as cyclic reduction with LineSolver::Auto (a
+  // reasoned default until scripts/gpu-check.sh measures all three solvers: see the README).
+  static constexpr int kPcrFromPoints = 128;
+
+  // One x-line half-sweep (odd rows) of a level, timed three ways on the same data: Thomas,
+  // cyclic reduction, and cuSPARSE's gtsv2StridedBatch (the library baseline: right-hand
+  // sides gathered into a batch, solved, scattered back). Seconds are medians; a solver that
+  // cannot run the size reports a negative time. The differences are max |x - x_Thomas| /
+  // max |x_Thomas|. `kcycle bench --line-solvers` prints them.
+  struct LineSolverTimes {
+    double thomas_seconds = -1, pcr_seconds = -1, cusparse_seconds = -1;
+    double pcr_difference = 0, cusparse_difference = 0;
+  };
+  LineSolverTimes time_x_line_solvers(const Stencil9& A, GridShape shape, int repetitions);
   // The coarsest level's banded LU factor on the device; solved by one thread.
   struct CoarseSolver {
     GridShape shape;
@@ -44,8 +62,8 @@ class CudaBackend {
   static constexpr bool kDeviceMemory = true;
 
   // Throws std::runtime_error when no usable device answers (see cuda_device_status()).
-  explicit CudaBackend(bool graphs = true);
-  explicit CudaBackend(const ExecutionTarget& target) : CudaBackend(target.graphs) {}
+  explicit CudaBackend(bool graphs = true, LineSolver line_solver = LineSolver::Auto);
+  explicit CudaBackend(const ExecutionTarget& target) : CudaBackend(target.graphs, target.line_solver) {}
   ~CudaBackend();
   CudaBackend(const CudaBackend&) = delete;
   CudaBackend& operator=(const CudaBackend&) = delete;
@@ -57,7 +75,8 @@ class CudaBackend {
   // --- multigrid operations (see CpuBackend for what each does) -------------------------
   void jacobi(const Stencil9& A, double omega, const DeviceField& v, const DeviceField& f, DeviceField& out);
   void gauss_seidel(const Stencil9& A, DeviceField& v, const DeviceField& f, bool reverse);
-  // One thread per line runs the Thomas recurrences (kernels::thomas_forward/backward).
+  // x-lines: one thread per line runs the Thomas recurrences (kernels::thomas_forward/backward),
+  // or one block per line cyclic reduction (line.pcr). y-lines: Thomas, coalesced.
   void zebra_x(const Stencil9& A, const LineFactor& line, DeviceField& v, const DeviceField& f, bool odd_first);
   void zebra_y(const Stencil9& A, const LineFactor& line, DeviceField& v, const DeviceField& f, bool odd_first);
   // One thread per coarse point forms the fine residuals it weights: no residual array.
@@ -162,6 +181,7 @@ class CudaBackend {
   struct Device;  // stream, recorded graphs, reduction scratch (cuda_backend.cu)
   std::unique_ptr<Device> device_;
   bool graphs_;
+  LineSolver line_solver_;
   std::uint64_t recording_owners_ = 0;  // owner numbers given so far
   bool suppressed_ = false;
   std::uint64_t launches_ = 0, points_ = 0, bytes_ = 0, captures_ = 0, replays_ = 0;

@@ -93,6 +93,15 @@ struct EnumNames<ProblemKind> {
   }};
 };
 template <>
+struct EnumNames<LineSolver> {
+  static constexpr std::array<EnumName<LineSolver>, 3> table{{
+      {LineSolver::Auto, "auto", "auto"},
+      {LineSolver::Thomas, "thomas", "Thomas (a thread per line)"},
+      {LineSolver::Pcr, "pcr", "cyclic reduction (a block per line)"},
+  }};
+};
+
+template <>
 struct EnumNames<BackendKind> {
   static constexpr std::array<EnumName<BackendKind>, 4> table{{
       {BackendKind::Cpu, "cpu", "cpu (OpenMP)"},

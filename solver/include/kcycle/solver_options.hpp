@@ -43,8 +43,9 @@ struct SolverOptions {
   std::uint64_t seed = 1;
   int threads = 0;  // 0: all cores
   BackendKind backend = BackendKind::Cpu;
-  bool cuda_graphs = true;       // CUDA backend: replay each cycle as a recorded graph
-  int ranks_x = 0, ranks_y = 0;  // MPI backend: process grid (0, 0: MPI_Dims_create's)
+  bool cuda_graphs = true;                    // CUDA backend: replay each cycle as a recorded graph
+  LineSolver line_solver = LineSolver::Auto;  // CUDA backend: how x-lines are solved
+  int ranks_x = 0, ranks_y = 0;               // MPI backend: process grid (0, 0: MPI_Dims_create's)
   // MPI backend: fold ranks where a block would have fewer points a side; 0 (auto): what the
   // calibrated model prefers (the command line resolves it), else kDefaultAgglomeration
   // (agglomeration_threshold()).

@@ -19,12 +19,15 @@ class TridiagonalFactor {
   static TridiagonalFactor constant(double lower, double diag, double upper, int n);
 
   int size() const { return int(cprime_.size()); }
+  // The matrix itself (lower[0] and upper[n-1] zero): what other line solvers start from.
+  const double* diag() const { return diag_.data(); }
+  const double* upper() const { return upper_.data(); }
   const double* lower() const { return lower_.data(); }
   const double* cprime() const { return cprime_.data(); }
   const double* inv_denom() const { return inv_denom_.data(); }
 
  private:
-  std::vector<double> lower_, cprime_, inv_denom_;
+  std::vector<double> lower_, diag_, upper_, cprime_, inv_denom_;
 };
 
 }  // namespace kcycle

@@ -3,13 +3,22 @@
 #include "kcycle/cuda_backend.hpp"
 
 #include <cuda_runtime.h>
+#if KCYCLE_HAVE_CUSPARSE
+#include <cusparse.h>
+#endif
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "cuda_check.hpp"
 #include "kcycle/backend_selection.hpp"
 #include "kcycle/byte_model.hpp"
+#include "kcycle/cyclic_reduction.hpp"
 #include "kcycle/kernels.hpp"
 #include "kcycle/level_bodies.hpp"
 
@@ -59,6 +68,51 @@ __global__ void zebra_x_kernel(Stencil9 A, level::LineView line, double* v, cons
                                int first_row) {
   const int j = first_row + 2 * int(blockIdx.x * blockDim.x + threadIdx.x);
   if (j <= ny) level::zebra_x_line(A, line, v, f, nx, stride, j);
+}
+
+// Rows first_row, first_row + 2, ...: one block per row, cyclic reduction in shared memory
+// (two buffers of nx values): every step's nx combinations at once, coalesced reads and writes.
+struct PcrView {
+  const double *alpha, *gamma, *inv_diag;
+  int steps;
+};
+constexpr int kPcrThreads = 256;
+__global__ void __launch_bounds__(kPcrThreads)
+    zebra_x_pcr_kernel(Stencil9 A, PcrView pcr, double* v, const double* f, int nx, int stride, int first_row) {
+  extern __shared__ double buffers[];
+  const int j = first_row + 2 * int(blockIdx.x);  // the grid has exactly the lines
+  double *from = buffers, *to = buffers + nx;
+  const double *vm = row(v, j - 1, stride), *vp = row(v, j + 1, stride), *f0 = row(f, j, stride);
+  for (int k = int(threadIdx.x); k < nx; k += kPcrThreads) from[k] = kernels::x_line_rhs(A, vm, vp, f0, k + 1);
+  __syncthreads();
+  for (int m = 0; m < pcr.steps; ++m) {
+    const std::size_t at = std::size_t(m) * std::size_t(nx);
+    for (int k = int(threadIdx.x); k < nx; k += kPcrThreads)
+      to[k] = kernels::pcr_combine(from, k, nx, 1 << m, pcr.alpha + at, pcr.gamma + at);
+    __syncthreads();
+    double* t = from;
+    from = to;
+    to = t;
+  }
+  double* x = row(v, j, stride);
+  for (int k = int(threadIdx.x); k < nx; k += kPcrThreads) x[k + 1] = from[k] * pcr.inv_diag[k];
+}
+int pcr_shared_bytes(int nx) { return int(2 * std::size_t(nx) * sizeof(double)); }
+
+// cuSPARSE's baseline (time_x_line_solvers): rows first_row, first_row + 2, ... gathered as
+// right-hand sides of a batch (line b at rhs + b nx), and the solutions scattered back.
+__global__ void gather_x_line_rhs_kernel(Stencil9 A, const double* v, const double* f, double* rhs, int nx, int lines,
+                                         int stride, int first_row) {
+  int k, b;
+  if (!interior_point(nx, lines, k, b)) return;
+  const int j = first_row + 2 * (b - 1);
+  rhs[std::size_t(b - 1) * nx + (k - 1)] =
+      kernels::x_line_rhs(A, row(v, j - 1, stride), row(v, j + 1, stride), row(f, j, stride), k);
+}
+__global__ void scatter_x_lines_kernel(const double* x, double* v, int nx, int lines, int stride, int first_row) {
+  int k, b;
+  if (!interior_point(nx, lines, k, b)) return;
+  row(v, first_row + 2 * (b - 1), stride)[k] = x[std::size_t(b - 1) * nx + (k - 1)];
 }
 
 // Columns first_col, first_col + 2, ...: one thread per column (coalesced row steps).
@@ -248,6 +302,7 @@ __global__ void sum_kernel(Term term, int nx, int ny, double* partial, unsigned*
 
 struct CudaBackend::Device {
   cudaStream_t stream = nullptr;
+  int pcr_max_points = 0;  // the longest x-line whose two buffers fit a block's shared memory
   std::map<CycleSignature, cudaGraphExec_t> recorded;
   cuda::DeviceBuffer<double> partial{kDotMaxBlocks + 1};  // block sums, then the result
   cuda::DeviceBuffer<unsigned> finished{1};
@@ -258,7 +313,15 @@ struct CudaBackend::Device {
     check(cudaMemsetAsync(finished.data(), 0, sizeof(unsigned), stream), "cudaMemset");
     check(cudaMallocHost(&result_host, sizeof(double)), "cudaMallocHost");
     // The coarse tail's kernel recurses once per level (up to kMaxTailLevels frames).
-    check(cudaDeviceSetLimit(cudaLimitStackSize, 2048), "cudaDeviceSetLimit");
+    std::size_t stack = 0;
+    check(cudaDeviceGetLimit(&stack, cudaLimitStackSize), "cudaDeviceGetLimit");
+    if (stack < 2048) check(cudaDeviceSetLimit(cudaLimitStackSize, 2048), "cudaDeviceSetLimit");
+    int device = 0, shared = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    check(cudaDeviceGetAttribute(&shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "cudaDeviceGetAttribute");
+    check(cudaFuncSetAttribute(zebra_x_pcr_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared),
+          "cudaFuncSetAttribute");
+    pcr_max_points = shared / int(2 * sizeof(double));
     check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   }
   ~Device() {
@@ -272,7 +335,7 @@ struct CudaBackend::Device {
   }
 };
 
-CudaBackend::CudaBackend(bool graphs) : graphs_(graphs) {
+CudaBackend::CudaBackend(bool graphs, LineSolver line_solver) : graphs_(graphs), line_solver_(line_solver) {
   const CudaDeviceStatus& status = cuda_device_status();
   if (!status.usable) throw std::runtime_error("CUDA backend: " + status.reason);
   device_ = std::make_unique<Device>();
@@ -298,13 +361,150 @@ cuda::DeviceBuffer<double> to_device(const double* host, std::size_t count, cuda
 
 CudaBackend::LineFactor CudaBackend::make_line_factor(const TridiagonalFactor& factor) {
   const auto n = std::size_t(factor.size());
-  return {to_device(factor.lower(), n, device_->stream), to_device(factor.cprime(), n, device_->stream),
-          to_device(factor.inv_denom(), n, device_->stream)};
+  LineFactor line{to_device(factor.lower(), n, device_->stream), to_device(factor.cprime(), n, device_->stream),
+                  to_device(factor.inv_denom(), n, device_->stream)};
+  const bool fits = factor.size() <= device_->pcr_max_points;
+  line.pcr = fits &&
+             (line_solver_ == LineSolver::Pcr || (line_solver_ == LineSolver::Auto && factor.size() >= kPcrFromPoints));
+  if (line.pcr) {  // used where the factor is an x-line's (zebra_x)
+    const PcrFactor pcr(factor);
+    line.pcr_steps = pcr.steps();
+    line.pcr_alpha = to_device(pcr.alpha(), pcr.alpha_values().size(), device_->stream);
+    line.pcr_gamma = to_device(pcr.gamma(), pcr.gamma_values().size(), device_->stream);
+    line.pcr_inv_diag = to_device(pcr.inv_diag(), n, device_->stream);
+  }
+  return line;
 }
 
 CudaBackend::CoarseSolver CudaBackend::make_coarse_solver(const BandedLU& lu) {
   return {lu.shape(), lu.size(), lu.half_bandwidth(), to_device(lu.band().data(), lu.band().size(), device_->stream),
           cuda::DeviceBuffer<double>(std::size_t(lu.size()))};
+}
+
+// --- x-line solvers compared ---------------------------------------------------------------
+
+namespace {
+// max |a - b| / max |a| over the interiors.
+double relative_difference(const Field& a, const Field& b) {
+  double diff = 0, scale = 0;
+  for (int j = 1; j <= a.shape().ny; ++j)
+    for (int i = 1; i <= a.shape().nx; ++i) {
+      diff = std::max(diff, std::abs(a(i, j) - b(i, j)));
+      scale = std::max(scale, std::abs(a(i, j)));
+    }
+  return scale > 0 ? diff / scale : diff;
+}
+#if KCYCLE_HAVE_CUSPARSE
+void check_sparse(cusparseStatus_t status, const char* what) {
+  if (status != CUSPARSE_STATUS_SUCCESS)
+    throw std::runtime_error(std::string("cuSPARSE: ") + what + ": " + cusparseGetErrorString(status));
+}
+#endif
+}  // namespace
+
+CudaBackend::LineSolverTimes CudaBackend::time_x_line_solvers(const Stencil9& A, GridShape shape, int repetitions) {
+  cudaStream_t stream = device_->stream;
+  const int nx = shape.nx, first_row = 1, lines = (shape.ny + 1) / 2;
+  Field start(shape), rhs(shape);
+  for (int j = 1; j <= shape.ny; ++j)
+    for (int i = 1; i <= nx; ++i) {
+      start(i, j) = std::sin(0.37 * i + 1.3 * j);
+      rhs(i, j) = std::cos(0.11 * i - 0.7 * j);
+    }
+  DeviceField v, f;
+  upload(rhs, f);
+  cudaEvent_t begin = nullptr, end = nullptr;
+  check(cudaEventCreate(&begin), "cudaEventCreate");
+  check(cudaEventCreate(&end), "cudaEventCreate");
+  // The median of `repetitions` passes from the same start (a pass rewrites only its lines,
+  // from the others: every repetition computes the same).
+  const auto median_seconds = [&](auto&& pass) {
+    upload(start, v);
+    pass();  // warm-up
+    std::vector<float> ms;
+    for (int r = 0; r < std::max(1, repetitions); ++r) {
+      check(cudaEventRecord(begin, stream), "cudaEventRecord");
+      pass();
+      check(cudaEventRecord(end, stream), "cudaEventRecord");
+      check(cudaEventSynchronize(end), "cudaEventSynchronize");
+      float t = 0;
+      check(cudaEventElapsedTime(&t, begin, end), "cudaEventElapsedTime");
+      ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    return 1e-3 * ms[ms.size() / 2];
+  };
+  const auto solution = [&] {
+    Field x;
+    download(v, x);
+    return x;
+  };
+  LineSolverTimes out;
+  const TridiagonalFactor matrix = TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], nx);
+  const LineSolver asked = std::exchange(line_solver_, LineSolver::Thomas);
+  const LineFactor thomas = make_line_factor(matrix);
+  line_solver_ = LineSolver::Pcr;
+  const LineFactor pcr = make_line_factor(matrix);
+  line_solver_ = asked;
+  out.thomas_seconds = median_seconds([&] {
+    zebra_x_kernel<<<blocks_for(lines, kLineThreads), kLineThreads, 0, stream>>>(
+        A, line_view(thomas), v.data(), f.data(), nx, shape.ny, shape.stride(), first_row);
+    check_launch("zebra_x");
+  });
+  const Field reference = solution();
+  if (pcr.pcr) {
+    out.pcr_seconds = median_seconds([&] {
+      zebra_x_pcr_kernel<<<lines, kPcrThreads, pcr_shared_bytes(nx), stream>>>(
+          A, PcrView{pcr.pcr_alpha.data(), pcr.pcr_gamma.data(), pcr.pcr_inv_diag.data(), pcr.pcr_steps}, v.data(),
+          f.data(), nx, shape.stride(), first_row);
+      check_launch("zebra_x (cyclic reduction)");
+    });
+    out.pcr_difference = relative_difference(reference, solution());
+  }
+#if KCYCLE_HAVE_CUSPARSE
+  {  // the batch's matrices, one per line (gtsv2StridedBatch reads each line's own diagonals)
+    const std::size_t batch = std::size_t(nx) * std::size_t(lines);
+    std::vector<double> dl(batch), d(batch), du(batch);
+    for (std::size_t k = 0; k < batch; ++k) {
+      const int i = int(k % std::size_t(nx));
+      dl[k] = i > 0 ? matrix.lower()[i] : 0.0;
+      d[k] = matrix.diag()[i];
+      du[k] = i + 1 < nx ? matrix.upper()[i] : 0.0;
+    }
+    const auto dl_d = to_device(dl.data(), batch, stream), d_d = to_device(d.data(), batch, stream),
+               du_d = to_device(du.data(), batch, stream);
+    cuda::DeviceBuffer<double> x(batch);
+    cusparseHandle_t handle = nullptr;
+    check_sparse(cusparseCreate(&handle), "cusparseCreate");
+    try {
+      check_sparse(cusparseSetStream(handle, stream), "cusparseSetStream");
+      std::size_t bytes = 0;
+      check_sparse(cusparseDgtsv2StridedBatch_bufferSizeExt(handle, nx, dl_d.data(), d_d.data(), du_d.data(), x.data(),
+                                                            lines, nx, &bytes),
+                   "gtsv2StridedBatch_bufferSizeExt");
+      cuda::DeviceBuffer<double> work(bytes / sizeof(double) + 1);
+      out.cusparse_seconds = median_seconds([&] {
+        gather_x_line_rhs_kernel<<<tiles(nx, lines), kTile, 0, stream>>>(A, v.data(), f.data(), x.data(), nx, lines,
+                                                                         shape.stride(), first_row);
+        check_launch("gather_x_line_rhs");
+        check_sparse(cusparseDgtsv2StridedBatch(handle, nx, dl_d.data(), d_d.data(), du_d.data(), x.data(), lines, nx,
+                                                work.data()),
+                     "gtsv2StridedBatch");
+        scatter_x_lines_kernel<<<tiles(nx, lines), kTile, 0, stream>>>(x.data(), v.data(), nx, lines, shape.stride(),
+                                                                       first_row);
+        check_launch("scatter_x_lines");
+      });
+      out.cusparse_difference = relative_difference(reference, solution());
+    } catch (...) {
+      cusparseDestroy(handle);
+      throw;
+    }
+    cusparseDestroy(handle);
+  }
+#endif
+  cudaEventDestroy(begin);
+  cudaEventDestroy(end);
+  return out;
 }
 
 void CudaBackend::jacobi(const Stencil9& A, double omega, const DeviceField& v, const DeviceField& f,
@@ -332,6 +532,15 @@ void CudaBackend::zebra_x(const Stencil9& A, const LineFactor& line, DeviceField
   for (int pass = 0; pass < 2; ++pass) {
     if (!issue(s, pass_bytes::zebra_x_pass(s))) continue;
     const int first_row = (pass == 0) == odd_first ? 1 : 2;
+    if (line.pcr) {
+      const int lines = (s.ny - first_row + 2) / 2;  // rows first_row, first_row + 2, ... <= ny
+      if (lines < 1) continue;
+      zebra_x_pcr_kernel<<<lines, kPcrThreads, pcr_shared_bytes(s.nx), device_->stream>>>(
+          A, PcrView{line.pcr_alpha.data(), line.pcr_gamma.data(), line.pcr_inv_diag.data(), line.pcr_steps}, v.data(),
+          f.data(), s.nx, s.stride(), first_row);
+      check_launch("zebra_x (cyclic reduction)");
+      continue;
+    }
     zebra_x_kernel<<<blocks_for((s.ny + 1) / 2, kLineThreads), kLineThreads, 0, device_->stream>>>(
         A, line_view(line), v.data(), f.data(), s.nx, s.ny, s.stride(), first_row);
     check_launch("zebra_x");

@@ -1,0 +1,54 @@
+#pragma once
+// Parallel cyclic reduction (PCR): the GPU's line solver for x-lines. Thomas' recurrences run
+// one thread per line along the line (serial, and on a GPU uncoalesced for rows); PCR lets all
+// the points of a line work at once: step m (stride s = 2^m) replaces equation k by itself plus
+// multiples of equations k - s and k + s, which removes its couplings at distance s and couples
+// it at 2s. After ceil(log2 n) steps every equation stands alone: x_k = d_k / b_k.
+//
+// Our line matrices are the same for every line of a level, so the multipliers of each step
+// (alpha, gamma) and the final 1/b are computed once, on the host (PcrFactor); a line's solve
+// then only combines right-hand sides: d'_k = d_k + alpha_k d_{k-s} + gamma_k d_{k+s}. The
+// matrices are diagonally dominant, so no pivoting is needed (as for Thomas).
+#include <vector>
+
+#include "kcycle/host_device.hpp"
+#include "kcycle/tridiagonal.hpp"
+
+namespace kcycle {
+
+class PcrFactor {
+ public:
+  PcrFactor() = default;
+  explicit PcrFactor(const TridiagonalFactor& matrix);
+
+  int size() const { return int(inv_diag_.size()); }
+  int steps() const { return steps_; }
+  // Step m's multipliers of equation k at [m * size() + k].
+  const double* alpha() const { return alpha_.data(); }
+  const double* gamma() const { return gamma_.data(); }
+  const double* inv_diag() const { return inv_diag_.data(); }
+  const std::vector<double>& alpha_values() const { return alpha_; }
+  const std::vector<double>& gamma_values() const { return gamma_; }
+  const std::vector<double>& inv_diag_values() const { return inv_diag_; }
+
+ private:
+  int steps_ = 0;
+  std::vector<double> alpha_, gamma_, inv_diag_;
+};
+
+namespace kernels {
+// Equation k of step m (stride s) from the right-hand sides d of the step before; alpha and
+// gamma are that step's rows (PcrFactor::alpha() + m * n).
+KCYCLE_HD double pcr_combine(const double* d, int k, int n, int s, const double* alpha, const double* gamma) {
+  const double below = k >= s ? d[k - s] : 0.0;
+  const double above = k + s < n ? d[k + s] : 0.0;
+  return d[k] + alpha[k] * below + gamma[k] * above;
+}
+}  // namespace kernels
+
+// The host's PCR solve of one line, in place (d: right-hand side in, solution out), with the
+// same combinations in the same order as a GPU block's steps: the CPU tests check it against
+// Thomas.
+void pcr_solve(const PcrFactor& factor, double* d);
+
+}  // namespace kcycle

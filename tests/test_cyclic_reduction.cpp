@@ -1,0 +1,92 @@
+// Parallel cyclic reduction (the GPU's x-line solver) on the host, through the same combine
+// body the GPU kernel runs: it must solve the line systems Thomas solves, to rounding.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "kcycle/cyclic_reduction.hpp"
+#include "kcycle/kernels.hpp"
+#include "kcycle/stencil.hpp"
+#include "kcycle/tridiagonal.hpp"
+
+namespace kcycle {
+namespace {
+
+std::vector<double> thomas_solve(const TridiagonalFactor& f, std::vector<double> d) {
+  const int n = f.size();
+  double previous = 0.0;
+  for (int k = 0; k < n; ++k)
+    previous = d[std::size_t(k)] = kernels::thomas_forward(d[std::size_t(k)], f.lower()[k], previous, f.inv_denom()[k]);
+  double next = 0.0;
+  for (int k = n - 1; k >= 0; --k)
+    next = d[std::size_t(k)] = kernels::thomas_backward(d[std::size_t(k)], f.cprime()[k], next);
+  return d;
+}
+
+// The backward error max |A x - d| / (max_k (|a_k| + |b_k| + |c_k|) max |x|) for the matrix of f.
+double backward_error(const TridiagonalFactor& f, const std::vector<double>& x, const std::vector<double>& d) {
+  const int n = f.size();
+  double worst = 0.0, row_norm = 0.0, x_max = 0.0;
+  for (int k = 0; k < n; ++k) {
+    const double Ax = f.diag()[k] * x[std::size_t(k)] + (k > 0 ? f.lower()[k] * x[std::size_t(k - 1)] : 0.0) +
+                      (k + 1 < n ? f.upper()[k] * x[std::size_t(k + 1)] : 0.0);
+    worst = std::max(worst, std::abs(Ax - d[std::size_t(k)]));
+    row_norm = std::max(row_norm, std::abs(f.diag()[k]) + std::abs(f.lower()[k]) + std::abs(f.upper()[k]));
+    x_max = std::max(x_max, std::abs(x[std::size_t(k)]));
+  }
+  return worst / (row_norm * x_max);
+}
+
+double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double diff = 0.0, scale = 0.0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    diff = std::max(diff, std::abs(a[k] - b[k]));
+    scale = std::max(scale, std::abs(a[k]));
+  }
+  return diff / scale;
+}
+
+std::vector<double> random_values(int n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> d(static_cast<std::size_t>(n));
+  for (double& x : d) x = u(gen);
+  return d;
+}
+
+TEST(CyclicReduction, SolvesThePapersXLinesAsThomasDoes) {
+  for (double eps : {1e-4, 1e-2, 1.0})
+    for (double angle : {0.0, 30.0, 45.0, 90.0})
+      for (int n : {1, 2, 3, 5, 8, 63, 64, 255, 1023, 4095}) {
+        const Stencil9 A = rotated_anisotropic_stencil(eps, angle);
+        const TridiagonalFactor x_line = TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], n);
+        const PcrFactor pcr(x_line);
+        EXPECT_EQ(1 << pcr.steps() >= n, true);
+        EXPECT_LT(1 << pcr.steps(), 2 * std::max(n, 1));
+        const std::vector<double> d = random_values(n, unsigned(n));
+        std::vector<double> x = d;
+        pcr_solve(pcr, x.data());
+        EXPECT_LE(relative_difference(thomas_solve(x_line, d), x), 1e-12)
+            << "eps " << eps << " angle " << angle << " n " << n;
+        EXPECT_LE(backward_error(x_line, x, d), 1e-15) << "eps " << eps << " angle " << angle << " n " << n;
+      }
+}
+
+TEST(CyclicReduction, SolvesLinesWhoseRowsDiffer) {
+  const int n = 777;
+  std::vector<double> lower = random_values(n, 1), upper = random_values(n, 2), diag(lower.size());
+  for (int k = 0; k < n; ++k)
+    diag[std::size_t(k)] = 2.5 + std::abs(lower[std::size_t(k)]) + std::abs(upper[std::size_t(k)]);
+  const TridiagonalFactor matrix(lower, diag, upper);
+  const std::vector<double> d = random_values(n, 3);
+  std::vector<double> x = d;
+  pcr_solve(PcrFactor(matrix), x.data());
+  EXPECT_LE(relative_difference(thomas_solve(matrix, d), x), 1e-12);
+  EXPECT_LE(backward_error(matrix, x, d), 1e-15);
+}
+
+}  // namespace
+}  // namespace kcycle
