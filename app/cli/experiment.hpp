@@ -29,7 +29,8 @@ struct ExperimentArgs {
   std::string fused = "on";
   std::string precision = "double";
   std::string coarse_tail = "auto";
-  SolverOptions run_options;  // backend, threads, graphs, fused, precision and coarse tail, parsed
+  std::string line_solver = "auto";
+  SolverOptions run_options;  // backend, threads, graphs, fused, precision, coarse tail, line solver, parsed
 };
 
 // The options every solve and timing of an experiment runs with (the machine's side).
@@ -40,6 +41,7 @@ inline void apply_run_options(const ExperimentArgs& a, SolverOptions& o) {
   o.fused = a.run_options.fused;
   o.precision = a.run_options.precision;
   o.coarse_tail = a.run_options.coarse_tail;
+  o.line_solver = a.run_options.line_solver;
 }
 
 // Writes `text` to `path`; throws std::runtime_error if it cannot.

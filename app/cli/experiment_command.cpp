@@ -347,12 +347,15 @@ Subcommand add_experiment_command(CLI::App& app) {
   cmd->add_option("--precision", args->precision, "double or mixed (see kcycle solve --help)")->capture_default_str();
   cmd->add_option("--coarse-tail", args->coarse_tail, "auto, off or unknowns (see kcycle solve --help)")
       ->capture_default_str();
+  cmd->add_option("--line-solver", args->line_solver, "CUDA: auto, thomas or pcr (see kcycle solve --help)")
+      ->capture_default_str();
   return {cmd, [args] {
             SolverOptions requested;
             parse_backend_args(args->backend, args->graphs, requested);
             apply_settings(requested, {{"fused", args->fused, "--fused"},
                                        {"precision", args->precision, "--precision"},
-                                       {"coarse-tail", args->coarse_tail, "--coarse-tail"}});
+                                       {"coarse-tail", args->coarse_tail, "--coarse-tail"},
+                                       {"line-solver", args->line_solver, "--line-solver"}});
             args->run_options = requested;
             args->backend_kind = execution_target(requested).backend;  // says once if auto fell back
             return run(*args);

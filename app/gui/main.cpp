@@ -216,7 +216,8 @@ int main(int argc, char** argv) {
     CalibrationCache calibration_cache(cache_dir, auto_calibrate.empty() ? !ui.scripted : auto_calibrate == "on");
     const bool use_cache = !ui.scripted || !auto_calibrate.empty();
     worker.keep_device_images(true);  // the CUDA backend's images stay on the GPU for interop
-    worker.set_view(ui.view);
+    ViewRequest sent_view = ui.view;
+    worker.set_view(sent_view);
     const std::string calibration_file = calibration_path.empty() ? "kcycle-calibration.json" : calibration_path;
     if (std::filesystem::exists(calibration_file)) {
       try {
@@ -248,7 +249,8 @@ int main(int argc, char** argv) {
       ImGui_ImplGlfw_NewFrame();
       ImGui::NewFrame();
       if (ui.capture_text) ui.shown_text.clear();
-      layout_and_draw(ui, worker, *snap, *renderers);  // each panel adds the text it drew
+      layout_and_draw(ui, worker, *snap, *renderers);                     // each panel adds the text it drew
+      if (!(ui.view == sent_view)) worker.set_view(sent_view = ui.view);  // e.g. host_values, set while drawing
       ui.capture_text = false;
       ImGui::Render();
       int fb_w = 0, fb_h = 0;

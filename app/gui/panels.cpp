@@ -386,7 +386,8 @@ namespace {
 // device and interop works, else from the host. Records which path the status bar shows.
 void upload_field(UiState& ui, const FieldImage& img, FieldRenderer& field) {
   const bool on_device = ui.interop && img.device && field.upload_from_device(*img.device, img.version);
-  if (!on_device) field.upload(img.values, img.nx, img.ny, img.version);
+  if (!on_device) field.upload(img.values, img.nx, img.ny, img.version);  // no floats here: keeps the last
+  if (!on_device && img.device) ui.view.host_values = true;  // interop cannot draw it: the floats must come
   ui.field_path = on_device     ? "CUDA-OpenGL interop"
                   : !img.device ? "host upload"
                   : !ui.interop ? "host upload (interop off)"
@@ -402,13 +403,20 @@ std::array<float, 4> visible_part(UiState& ui) {
 }
 
 // Under the cursor: the point's value as a tooltip; drag pans, the wheel zooms.
-void hover_pan_zoom(UiState& ui, const FieldImage& img, ImVec2 p0, float side, const std::array<float, 4>& view) {
+// `host`: the newest picture of this view with its floats on the host (null: none yet).
+void hover_pan_zoom(UiState& ui, const FieldImage& img, const FieldImage* host, ImVec2 p0, float side,
+                    const std::array<float, 4>& view) {
   if (!ImGui::IsItemHovered()) return;
+  ui.view.host_values = true;  // the value under the cursor comes from the host's copy
   const ImVec2 m = ImGui::GetIO().MousePos;
   const float u = view[0] + (m.x - p0.x) / side * view[2], v = view[1] + (1 - (m.y - p0.y) / side) * view[3];
   const int i = std::clamp(int(u * img.nx), 0, img.nx - 1), j = std::clamp(int(v * img.ny), 0, img.ny - 1);
-  ImGui::SetTooltip("(i, j) = (%d, %d)\nx = %.4f, y = %.4f\nvalue = %.4e", i + 1, j + 1, (i + 1.0) / (img.nx + 1),
-                    (j + 1.0) / (img.ny + 1), img.values[std::size_t(j) * std::size_t(img.nx) + std::size_t(i)]);
+  if (host)
+    ImGui::SetTooltip("(i, j) = (%d, %d)\nx = %.4f, y = %.4f\nvalue = %.4e", i + 1, j + 1, (i + 1.0) / (img.nx + 1),
+                      (j + 1.0) / (img.ny + 1), host->values[std::size_t(j) * std::size_t(img.nx) + std::size_t(i)]);
+  else
+    ImGui::SetTooltip("(i, j) = (%d, %d)\nx = %.4f, y = %.4f\nvalue: copying from the GPU", i + 1, j + 1,
+                      (i + 1.0) / (img.nx + 1), (j + 1.0) / (img.ny + 1));
   if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
     const ImVec2 d = ImGui::GetIO().MouseDelta;
     ui.pan[0] -= d.x / side * view[2];
@@ -676,10 +684,17 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
     ImGui::TextWrapped("Not solving: %s", snap.error.c_str());
     return;
   }
-  if (!img || img->values.empty()) {
+  if (!img || (img->values.empty() && !img->device)) {
     ImGui::TextWrapped("starting...");
     return;
   }
+  // The host's floats of this view: this picture's, or the newest copied (HostCopyRule).
+  if (!img->values.empty()) ui.host_field = snap.field;
+  const FieldImage* host = ui.host_field.get();
+  if (host &&
+      (host->level != img->level || host->nx != img->nx || host->ny != img->ny || host->residual != img->residual))
+    host = nullptr;
+  ui.view.host_values = ui.show_slice;  // and below: hovering, or a texture interop cannot fill
   const bool finest = img->level == 1;
   ImGui::Text("%s on level %d of %d (%d x %d)%s",
               img->residual ? "residual f - Av"
@@ -722,17 +737,17 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
     p0.x += side + gap;
   }
   draw_field(ui, renderers.field, p0, side, range, view);
-  hover_pan_zoom(ui, *img, p0, side, view);
+  hover_pan_zoom(ui, *img, host, p0, side, view);
   if (ui.show_slice) mark_slice(ui, img->ny, p0, side, view);
   if (zero) {
     zero_note(p0, side, "zero field: this correction starts from zero; its first sweep fills it");
   } else {
     colourbar(p0, side, range);
-    if (ui.view.spectrum) fourier_inset(*img, p0, side, renderers.spectrum);
+    if (ui.view.spectrum && host) fourier_inset(*host, p0, side, renderers.spectrum);
   }
-  if (ui.show_slice) {
+  if (ui.show_slice && host) {
     ImGui::SetCursorScreenPos(ImVec2(ImGui::GetWindowPos().x + ImGui::GetStyle().WindowPadding.x, p0.y + side + 6));
-    slice_plot(ui, *img, before, range, ImVec2(avail.x, slice_h - 10));
+    slice_plot(ui, *host, before, range, ImVec2(avail.x, slice_h - 10));
   }
 }
 

@@ -139,7 +139,7 @@ void SolverWorker::cancel_run_locked() {
 
 bool SolverWorker::interrupted_locked() const { return stop_ || restart_ || generation_ != running_generation_; }
 
-std::shared_ptr<const FieldImage> SolverWorker::capture(int level) {
+std::shared_ptr<const FieldImage> SolverWorker::capture(int level, bool running) {
   auto image = std::make_shared<FieldImage>();
   ViewRequest view;
   {
@@ -154,16 +154,21 @@ std::shared_ptr<const FieldImage> SolverWorker::capture(int level) {
   image->ny = shape.ny;
   // Finest level: the error u - u_exact (the iterate itself for problem 0). Coarser levels:
   // the correction v being computed there. Or the residual f - A v of that level. On the
-  // CUDA backend a kernel draws it on the device (for interop) and the floats come back for
-  // the Fourier inset, hover and export.
-  if (device_images_)
-    image->device = solver_->level_device_image(level, view.residual, image->values);
-  else
-    solver_->level_image(level, view.residual, image->values);
-  const auto [lo, hi] = std::minmax_element(image->values.begin(), image->values.end());
-  image->min = *lo;
-  image->max = *hi;
-  if (view.spectrum) image->spectrum = spectrum_(image->values, image->nx, image->ny);
+  // CUDA backend a kernel draws it on the device (for interop); its floats come to the host
+  // only as HostCopyRule says.
+  const std::array<int, 4> what{level, shape.nx, shape.ny, int(view.residual)};
+  const auto now = Clock::now();
+  const bool on_device = device_images_ && solver_->pictures_on_device();
+  const bool copy =
+      HostCopyRule{}(on_device, view.spectrum || view.host_values || view.before_after, running,
+                     std::chrono::duration<double>(now - last_host_copy_).count(), what == last_host_view_);
+  const IterativeSolver::LevelPicture picture =
+      solver_->level_device_image(level, view.residual, copy ? &image->values : nullptr);
+  image->device = on_device ? picture.device : nullptr;
+  image->min = picture.min;
+  image->max = picture.max;
+  if (copy) last_host_copy_ = now, last_host_view_ = what;
+  if (view.spectrum && copy) image->spectrum = spectrum_(image->values, image->nx, image->ny);
   image->version = ++field_version_;
   return image;
 }
@@ -171,7 +176,12 @@ std::shared_ptr<const FieldImage> SolverWorker::capture(int level) {
 void SolverWorker::publish(bool with_field, int field_level, int trace_position, bool stepping) {
   auto s = std::make_shared<Snapshot>();
   std::shared_ptr<const FieldImage> field;
-  if (solver_ && with_field) field = capture(field_level);
+  bool running;
+  {
+    std::lock_guard lock(mutex_);
+    running = mode_ == Mode::Running;
+  }
+  if (solver_ && with_field) field = capture(field_level, running);
   {
     std::lock_guard lock(mutex_);
     s->generation = running_generation_;

@@ -5,6 +5,7 @@
 // cancels the running solve through a stop token, which the cycle checks at every call, so
 // it restarts mid-cycle; only a cycle stepped operation by operation has an observer, so
 // every other cycle runs as fast as the solver can (CUDA Graphs included).
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -17,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "host_copy.hpp"
 #include "kcycle/cost_model.hpp"
 #include "kcycle/iterative_solver.hpp"
 #include "kcycle/kappa_sweep.hpp"
@@ -33,7 +35,9 @@ struct FieldImage {
   int level = 1;
   bool residual = false;
   int nx = 0, ny = 0;
-  std::vector<float> values;  // row-major, nx * ny interior points
+  // Row-major, nx * ny interior points; empty when the picture stayed on the device (device
+  // set, HostCopyRule): min and max are still the picture's.
+  std::vector<float> values;
   float min = 0, max = 0;
   std::vector<float> spectrum;                // log10 |DST-I coefficient|, same layout; empty if not computed
   std::shared_ptr<const DeviceImage> device;  // the same values on the GPU (CUDA backend), or null
@@ -78,6 +82,9 @@ struct ViewRequest {
   bool follow_cycle = true;  // while stepping, show the level the operation touched
   bool spectrum = true;
   bool before_after = false;  // while stepping, keep each relaxation phase's starting field
+  // Something on the host shows the field's values beyond the spectrum (the slice plot, the
+  // hover value, a texture interop cannot fill): see HostCopyRule.
+  bool host_values = false;
   friend bool operator==(const ViewRequest&, const ViewRequest&) = default;
 };
 
@@ -135,7 +142,8 @@ class SolverWorker {
   bool interrupted_locked() const;
   void publish(bool with_field, int field_level, int trace_position, bool stepping);
   void publish_idle();  // between iterations: the current state and field
-  std::shared_ptr<const FieldImage> capture(int level);
+  // A picture of `level`; `running`: cycles are running, so its host copy may be throttled.
+  std::shared_ptr<const FieldImage> capture(int level, bool running = false);
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
@@ -180,6 +188,9 @@ class SolverWorker {
   std::shared_ptr<const FieldImage> phase_start_candidate_, phase_before_;
   std::vector<double> recent_seconds_;
   std::uint64_t field_version_ = 0;
+  // The last picture whose floats came to the host (HostCopyRule): when, and of what.
+  std::chrono::steady_clock::time_point last_host_copy_;
+  std::array<int, 4> last_host_view_{};  // level, nx, ny, residual
   SineSpectrum spectrum_;
   std::uint64_t running_generation_ = 0;
 

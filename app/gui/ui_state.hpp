@@ -59,6 +59,9 @@ struct UiState {
   float fps = 0.0f;
   bool interop = true;     // CUDA backend: draw the field through CUDA-OpenGL interop
   std::string field_path;  // how the field reached the texture last frame (status bar)
+  // The newest picture whose floats came to the host (HostCopyRule): the slice, the hover value
+  // and the Fourier inset read it while the newest picture stays on the GPU.
+  std::shared_ptr<const FieldImage> host_field;
   // The script's print-text: the next frame logs every text it draws (ImGui's logging), and
   // the text is kept here for the script to print.
   std::shared_ptr<const CyclePlan> plan;

@@ -60,12 +60,32 @@ class IterativeSolver::Engine {
   virtual Norms norms_after_step() = 0;
   // Whether the next step (with these hooks) measures the residual of the current iterate.
   virtual bool step_measures_residual(const CycleHooks&) const { return false; }
-  virtual void image(int level, bool residual_view, std::vector<float>& out,
-                     std::shared_ptr<const DeviceImage>* on_device) = 0;
+  // The picture of `level` into *out (when given), on the device into *on_device (when given
+  // and the backend keeps one), and its range into *range (when given).
+  virtual void image(int level, bool residual_view, std::vector<float>* out,
+                     std::shared_ptr<const DeviceImage>* on_device, std::array<float, 2>* range) = 0;
   virtual Field iterate() = 0;
+  virtual bool device_memory() const { return false; }
 };
 
 namespace {
+
+std::array<float, 2> range_of(const std::vector<float>& values) {
+  if (values.empty()) return {0.0f, 0.0f};
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  return {*lo, *hi};
+}
+
+// A host backend's picture: drawn into *out, or into `scratch` when only its range is asked for.
+template <class Draw>
+void host_picture(std::vector<float>* out, std::vector<float>& scratch, std::size_t count,
+                  std::shared_ptr<const DeviceImage>* on_device, std::array<float, 2>* range, Draw&& draw) {
+  std::vector<float>& values = out ? *out : scratch;
+  values.resize(count);
+  draw(values.data());
+  if (on_device) on_device->reset();
+  if (range) *range = range_of(values);
+}
 
 #if KCYCLE_HAVE_CUDA
 struct CudaImage final : DeviceImage {
@@ -178,28 +198,34 @@ class EngineOn final : public IterativeSolver::Engine {
     return !cg_ && mg_.fuses_finest_down() && !(hooks.observer && *hooks.observer);
   }
 
-  void image(int level, bool residual_view, std::vector<float>& out,
-             std::shared_ptr<const DeviceImage>* on_device) override {
+  void image(int level, bool residual_view, std::vector<float>* out, std::shared_ptr<const DeviceImage>* on_device,
+             std::array<float, 2>* range) override {
     const auto& L = mg_.level(level);
     const bool fine = level == 1;
     const Vector& v = fine ? current() : L.v;
     const Vector& f = fine ? rhs_ : L.f;
     const Vector* exact = fine && has_exact_ && !exact_is_zero_ ? &exact_ : nullptr;
-    out.resize(L.shape.unknowns());
-    if constexpr (!Backend::kDeviceMemory) {  // the picture is drawn straight into `out`
-      backend_.image(L.A, residual_view, v, f, exact, out.data());
-      if (on_device) on_device->reset();
+    if constexpr (!Backend::kDeviceMemory) {  // the picture is drawn straight into host memory
+      host_picture(out, scratch_image_, L.shape.unknowns(), on_device, range,
+                   [&](float* values) { backend_.image(L.A, residual_view, v, f, exact, values); });
     } else {
 #if KCYCLE_HAVE_CUDA
       const std::shared_ptr<CudaImage> picture =
           images_.acquire(level, [&] { return new CudaImage(L.shape.nx, L.shape.ny); });
       backend_.image(L.A, residual_view, v, f, exact, picture->values.data());
-      backend_.download(picture->data(), out.size(), out.data());  // also waits for the kernel
+      if (out) {  // the floats come back only when asked for
+        out->resize(L.shape.unknowns());
+        backend_.download(picture->data(), out->size(), out->data());  // also waits for the kernel
+        if (range) *range = range_of(*out);
+      } else if (range) {
+        *range = backend_.value_range(picture->data(), picture->values.size());  // two floats back, not nx * ny
+      }
       if (on_device) *on_device = std::move(picture);
 #endif
     }
   }
 
+  bool device_memory() const override { return Backend::kDeviceMemory; }
   Field iterate() override {
     Field host;
     backend_.download(current(), host);
@@ -216,6 +242,7 @@ class EngineOn final : public IterativeSolver::Engine {
   std::optional<PreconditionedCG<Backend>> cg_;
   CycleChoice cycle_;
   typename Multigrid<Backend>::CycleMeasures measured_;  // by the last stand-alone step
+  std::vector<float> scratch_image_;                     // a host picture nobody asked the floats of
 #if KCYCLE_HAVE_CUDA
   ImagePool<CudaImage> images_;  // the device pictures published, per level, reused
 #endif
@@ -294,13 +321,13 @@ class MixedEngine final : public IterativeSolver::Engine {
     return n;
   }
 
-  void image(int level, bool residual_view, std::vector<float>& out,
-             std::shared_ptr<const DeviceImage>* on_device) override {
-    out.resize(shape(level).unknowns());
-    if (on_device) on_device->reset();
-    if (level == 1) return backend_.image(A_, residual_view, x_, rhs_, exact(), out.data());
-    auto& L = cycle_.hierarchy().level(level);
-    float_backend_.image(L.A, residual_view, L.v, L.f, nullptr, out.data());
+  void image(int level, bool residual_view, std::vector<float>* out, std::shared_ptr<const DeviceImage>* on_device,
+             std::array<float, 2>* range) override {
+    host_picture(out, scratch_image_, shape(level).unknowns(), on_device, range, [&](float* values) {
+      if (level == 1) return backend_.image(A_, residual_view, x_, rhs_, exact(), values);
+      auto& L = cycle_.hierarchy().level(level);
+      float_backend_.image(L.A, residual_view, L.v, L.f, nullptr, values);
+    });
   }
   Field iterate() override { return x_; }
   bool step_measures_residual(const CycleHooks&) const override { return !cg_; }
@@ -318,6 +345,7 @@ class MixedEngine final : public IterativeSolver::Engine {
   Field x_, r_, z_, rhs_, exact_;
   std::optional<PreconditionedCG<CpuBackend, MixedPrecisionCycle>> cg_;
   double error2_ = NAN, residual2_before_ = NAN;
+  std::vector<float> scratch_image_;  // a picture nobody asked the floats of
 };
 
 std::unique_ptr<IterativeSolver::Engine> make_engine(BackendKind kind, const SolverOptions& o,
@@ -365,14 +393,19 @@ GridShape IterativeSolver::level_shape(int level) const { return engine_->shape(
 Field IterativeSolver::iterate() const { return engine_->iterate(); }
 
 void IterativeSolver::level_image(int level, bool residual_view, std::vector<float>& out) {
-  engine_->image(level, residual_view, out, nullptr);
+  engine_->image(level, residual_view, &out, nullptr, nullptr);
 }
 
-std::shared_ptr<const DeviceImage> IterativeSolver::level_device_image(int level, bool residual_view,
-                                                                       std::vector<float>& out) {
-  std::shared_ptr<const DeviceImage> device;
-  engine_->image(level, residual_view, out, &device);
-  return device;
+bool IterativeSolver::pictures_on_device() const { return engine_->device_memory(); }
+
+IterativeSolver::LevelPicture IterativeSolver::level_device_image(int level, bool residual_view,
+                                                                  std::vector<float>* host_copy) {
+  LevelPicture picture;
+  std::array<float, 2> range{};
+  engine_->image(level, residual_view, host_copy, &picture.device, &range);
+  picture.min = range[0];
+  picture.max = range[1];
+  return picture;
 }
 
 void IterativeSolver::set_level_timing(bool on) { engine_->set_level_timing(on); }

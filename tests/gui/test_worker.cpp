@@ -2,6 +2,7 @@
 // reads snapshots while changing parameters as fast as it can.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -139,6 +140,45 @@ TEST(FieldSizes, ThePixelBufferFollowsTheDeviceImagesNotTheTexture) {
   EXPECT_FALSE(sizes.texture_resize(255, 255));
   EXPECT_FALSE(sizes.buffer_realloc(255, 255, true));
   EXPECT_TRUE(sizes.buffer_realloc(255, 255, false)) << "unregistered: register again";
+}
+
+}  // namespace
+}  // namespace kcycle::gui
+
+namespace kcycle::gui {
+namespace {
+
+// When a picture's floats come to the host: always on a host backend; on the GPU only when
+// something shows them, at once for a new view or a paused solver, else at most every 0.25 s.
+TEST(HostCopyRule, CopiesOnlyWhatTheHostShowsAndThrottlesWhileRunning) {
+  const HostCopyRule copy;
+  EXPECT_TRUE(copy(false, false, true, 0.0, true)) << "a host backend draws in host memory anyway";
+  EXPECT_FALSE(copy(true, false, false, 10.0, false)) << "nothing on the host shows it";
+  EXPECT_TRUE(copy(true, true, false, 0.0, true)) << "paused or stepping: every picture";
+  EXPECT_TRUE(copy(true, true, true, 0.0, false)) << "another level or quantity: at once";
+  EXPECT_FALSE(copy(true, true, true, 0.1, true)) << "running: not 0.1 s after the last copy";
+  EXPECT_TRUE(copy(true, true, true, 0.25, true));
+}
+
+// The picture's range comes without its floats (the colour scale of a picture kept on the GPU),
+// and equals the range of the floats when they are copied.
+TEST(LevelPicture, ItsRangeNeedsNoHostCopy) {
+  IterativeSolver solver(small(), make_problem(small()));
+  solver.step();
+  for (int level : {1, 3})
+    for (bool residual : {false, true}) {
+      std::vector<float> values;
+      const IterativeSolver::LevelPicture with = solver.level_device_image(level, residual, &values);
+      const IterativeSolver::LevelPicture without = solver.level_device_image(level, residual, nullptr);
+      ASSERT_EQ(values.size(), solver.level_shape(level).unknowns());
+      EXPECT_EQ(with.min, *std::min_element(values.begin(), values.end()));
+      EXPECT_EQ(with.max, *std::max_element(values.begin(), values.end()));
+      EXPECT_EQ(without.min, with.min);
+      EXPECT_EQ(without.max, with.max);
+      EXPECT_LT(with.min, with.max);
+      EXPECT_FALSE(solver.pictures_on_device());
+      EXPECT_EQ(with.device, nullptr);
+    }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 // trace, the launch counter and Jacobi's buffer swaps stay exactly as without graphs.
 //
 // This header needs no CUDA headers; the implementation is in cuda_backend.cu.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -113,6 +114,10 @@ class CudaBackend {
   // out (device, nx*ny floats): kernels::image_value at every interior point.
   void image(const Stencil9& A, bool residual_view, const DeviceField& v, const DeviceField& f,
              const DeviceField* exact, float* out);
+
+  // The smallest and largest of `count` floats in device memory: one reduction, two values
+  // back (the visualizer's colour range without copying the picture).
+  std::array<float, 2> value_range(const float* values, std::size_t count);
 
   // --- host transfers (not counted as launches) ----------------------------------------
   void upload(const Field& host, DeviceField& device);

@@ -75,8 +75,16 @@ class IterativeSolver {
   // What the visualizer draws of `level` (kernels::image_value): the error on the finest
   // level, the correction v on coarser ones, or the residual; nx * ny floats, row-major.
   void level_image(int level, bool residual_view, std::vector<float>& out);
-  // The same, also kept on the device (returns nullptr on the CPU backend).
-  std::shared_ptr<const DeviceImage> level_device_image(int level, bool residual_view, std::vector<float>& out);
+  // The same kept on the device (null on a host backend), with its smallest and largest value;
+  // the floats come to the host only when `host_copy` is given (on a host backend the picture
+  // is drawn there anyway). The visualizer copies only what something on the host shows.
+  struct LevelPicture {
+    std::shared_ptr<const DeviceImage> device;
+    float min = 0, max = 0;
+  };
+  LevelPicture level_device_image(int level, bool residual_view, std::vector<float>* host_copy);
+  // Whether level_device_image keeps pictures on the device (the CUDA backend).
+  bool pictures_on_device() const;
   // The current iterate on the finest level, copied to the host.
   Field iterate() const;
 

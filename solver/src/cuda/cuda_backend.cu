@@ -296,6 +296,49 @@ __global__ void sum_kernel(Term term, int nx, int ny, double* partial, unsigned*
   }
 }
 
+// The smallest and largest of `count` floats: each block reduces its grid-stride share, the
+// last block to finish combines the blocks' (as sum_kernel). result[0] min, result[1] max.
+__global__ void range_kernel(const float* values, std::size_t count, double* partial, unsigned* finished,
+                             double* result) {
+  __shared__ float lo[kDotThreads], hi[kDotThreads];
+  __shared__ bool last;
+  float a = INFINITY, b = -INFINITY;
+  for (std::size_t k = std::size_t(blockIdx.x) * kDotThreads + threadIdx.x; k < count;
+       k += std::size_t(gridDim.x) * kDotThreads)
+    a = fminf(a, values[k]), b = fmaxf(b, values[k]);
+  const auto reduce = [&](float x, float y) {
+    lo[threadIdx.x] = x;
+    hi[threadIdx.x] = y;
+    __syncthreads();
+    for (int half = kDotThreads / 2; half > 0; half /= 2) {
+      if (int(threadIdx.x) < half) {
+        lo[threadIdx.x] = fminf(lo[threadIdx.x], lo[threadIdx.x + half]);
+        hi[threadIdx.x] = fmaxf(hi[threadIdx.x], hi[threadIdx.x + half]);
+      }
+      __syncthreads();
+    }
+  };
+  reduce(a, b);
+  if (threadIdx.x == 0) {
+    partial[2 * blockIdx.x] = lo[0];
+    partial[2 * blockIdx.x + 1] = hi[0];
+    __threadfence();
+    last = atomicAdd(finished, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  a = INFINITY, b = -INFINITY;
+  for (unsigned k = threadIdx.x; k < gridDim.x; k += kDotThreads)
+    a = fminf(a, float(partial[2 * k])), b = fmaxf(b, float(partial[2 * k + 1]));
+  reduce(a, b);
+  if (threadIdx.x == 0) {
+    result[0] = lo[0];
+    result[1] = hi[0];
+    *finished = 0;
+  }
+}
+
 }  // namespace
 
 // --- the backend -------------------------------------------------------------------------
@@ -304,14 +347,14 @@ struct CudaBackend::Device {
   cudaStream_t stream = nullptr;
   int pcr_max_points = 0;  // the longest x-line whose two buffers fit a block's shared memory
   std::map<CycleSignature, cudaGraphExec_t> recorded;
-  cuda::DeviceBuffer<double> partial{kDotMaxBlocks + 1};  // block sums, then the result
+  cuda::DeviceBuffer<double> partial{kDotMaxBlocks + 2};  // block sums, then the result(s)
   cuda::DeviceBuffer<unsigned> finished{1};
   double* result_host = nullptr;  // pinned, for the dot product's one copy back
 
   Device() {
     check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
     check(cudaMemsetAsync(finished.data(), 0, sizeof(unsigned), stream), "cudaMemset");
-    check(cudaMallocHost(&result_host, sizeof(double)), "cudaMallocHost");
+    check(cudaMallocHost(&result_host, 2 * sizeof(double)), "cudaMallocHost");
     // The coarse tail's kernel recurses once per level (up to kMaxTailLevels frames).
     std::size_t stack = 0;
     check(cudaDeviceGetLimit(&stack, cudaLimitStackSize), "cudaDeviceGetLimit");
@@ -686,6 +729,20 @@ void CudaBackend::image(const Stencil9& A, bool residual_view, const DeviceField
   image_kernel<<<tiles(s.nx, s.ny), kTile, 0, device_->stream>>>(
       A, residual_view, v.data(), f.data(), exact ? exact->data() : nullptr, out, s.nx, s.ny, s.stride());
   check_launch("image");
+}
+
+std::array<float, 2> CudaBackend::value_range(const float* values, std::size_t count) {
+  if (count == 0) return {0.0f, 0.0f};
+  // Two partials per block (min, max) in the reduction scratch; its last two slots the result.
+  const int blocks = std::min(kDotMaxBlocks / 2, std::max(1, blocks_for(long(count), kDotThreads)));
+  double* result = device_->partial.data() + kDotMaxBlocks;
+  range_kernel<<<blocks, kDotThreads, 0, device_->stream>>>(values, count, device_->partial.data(),
+                                                            device_->finished.data(), result);
+  check_launch("value_range");
+  check(cudaMemcpyAsync(device_->result_host, result, 2 * sizeof(double), cudaMemcpyDeviceToHost, device_->stream),
+        "cudaMemcpyAsync");
+  synchronize();
+  return {float(device_->result_host[0]), float(device_->result_host[1])};
 }
 
 void CudaBackend::upload(const Field& host, DeviceField& device) {
