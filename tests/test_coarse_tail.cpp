@@ -157,32 +157,6 @@ struct BarrierTeam {
   void sync() const { meeting->arrive_and_wait(); }
 };
 
-// The tail of a hierarchy, as Multigrid hands it to the backend, for a cycle entering `first`.
-CoarseTail tail_of(Multigrid<CpuBackend>& mg, CpuBackend& be, int first, int counter) {
-  const MultigridSettings& s = mg.settings();
-  CoarseTail t;
-  t.smoother = s.smoother;
-  t.coarsening = s.coarsening;
-  t.omega = s.omega;
-  t.nu1 = s.nu1;
-  t.nu2 = s.nu2;
-  t.counter = counter;
-  t.first = first;
-  t.count = mg.levels() - first + 1;
-  for (int l = first; l <= mg.levels(); ++l) {
-    auto& L = mg.level(l);
-    t.levels[l - first] = {L.A,
-                           L.shape.nx,
-                           L.shape.ny,
-                           L.v.data(),
-                           L.f.data(),
-                           L.t.data(),
-                           be.line_view(L.x_line),
-                           be.line_view(L.y_line)};
-  }
-  return t;
-}
-
 TEST(CoarseTail, ATeamOfThreadsGivesBitwiseTheOneThreadResult) {
   for (Smoother smoother : kSmoothers)
     for (int kappa : {1, 3}) {
@@ -194,9 +168,7 @@ TEST(CoarseTail, ATeamOfThreadsGivesBitwiseTheOneThreadResult) {
         Multigrid<CpuBackend> mg(be, s);
         fill_uniform_random(mg.level(first).f, 7);
         fill_uniform_random(mg.level(first).v, 8);
-        CoarseTail shared = tail_of(mg, be, first, kappa);
-        BandedLU lu(mg.level(mg.levels()).A, mg.level(mg.levels()).shape);
-        shared.coarse = be.coarse_view(lu);
+        CoarseTail shared = mg.coarse_tail(first, CycleType::Kappa, kappa);
         std::barrier meeting(threads);
         std::vector<std::jthread> team;
         for (int r = 0; r < threads; ++r)

@@ -216,6 +216,36 @@ class Multigrid {
   int launches_per_call() const { return settings_.launches_per_call(); }
   // The top level of the coarse tail an unwatched cycle runs as one launch, or 0 (none).
   int coarse_tail_first() const { return tail_first_; }
+  // What the backend runs for a call of `scheme` with `counter` entering level `first`: the
+  // settings and every level from `first` down, as they are now (Jacobi's swaps included).
+  CoarseTail coarse_tail(int first, CycleType scheme, int counter) requires RunsCoarseTails<Backend> {
+    const MultigridSettings& s = settings_;
+    CoarseTail tail;
+    tail.smoother = s.smoother;
+    tail.coarsening = s.coarsening;
+    tail.omega = s.omega;
+    tail.nu1 = s.nu1;
+    tail.nu2 = s.nu2;
+    tail.symmetric_smoothing = s.symmetric_smoothing;
+    tail.scheme = scheme;
+    tail.counter = counter;
+    tail.first = first;
+    tail.count = levels() - first + 1;
+    for (int l = first; l <= levels(); ++l) {
+      Level& L = level(l);
+      TailLevel& T = tail.levels[l - first];
+      T.A = L.A;
+      T.nx = L.shape.nx;
+      T.ny = L.shape.ny;
+      T.v = L.v.data();
+      T.f = L.f.data();
+      T.t = L.t.data();
+      if (s.smoother == Smoother::XZebra || s.smoother == Smoother::XYZebra) T.x_line = backend_.line_view(L.x_line);
+      if (s.smoother == Smoother::YZebra || s.smoother == Smoother::XYZebra) T.y_line = backend_.line_view(L.y_line);
+    }
+    tail.coarse = backend_.coarse_view(coarse_solver_);
+    return tail;
+  }
 
   // Per-level counters and timers (LevelStats), off unless asked for: timing waits for the
   // device after every operation, and cycles run operation by operation (no graph replay).
@@ -450,34 +480,9 @@ class Multigrid {
     // The tail below (and including) level `first`, entered with `counter`, as one launch.
     void run_tail(int first, int counter) {
       if constexpr (kBackendRunsTails) {
-        const MultigridSettings& s = mg_.settings_;
-        Backend& be = mg_.backend_;
-        CoarseTail tail;
-        tail.smoother = s.smoother;
-        tail.coarsening = s.coarsening;
-        tail.omega = s.omega;
-        tail.nu1 = s.nu1;
-        tail.nu2 = s.nu2;
-        tail.symmetric_smoothing = s.symmetric_smoothing;
-        tail.scheme = scheme_;
-        tail.counter = counter;
-        tail.first = first;
-        tail.count = mg_.levels() - first + 1;
+        CoarseTail tail = mg_.coarse_tail(first, scheme_, counter);
         tail.zero_first = std::exchange(mg_.level(first).v_is_zero, false);
-        for (int l = first; l <= mg_.levels(); ++l) {
-          Level& L = mg_.level(l);
-          TailLevel& T = tail.levels[l - first];
-          T.A = L.A;
-          T.nx = L.shape.nx;
-          T.ny = L.shape.ny;
-          T.v = L.v.data();
-          T.f = L.f.data();
-          T.t = L.t.data();
-          if (s.smoother == Smoother::XZebra || s.smoother == Smoother::XYZebra) T.x_line = be.line_view(L.x_line);
-          if (s.smoother == Smoother::YZebra || s.smoother == Smoother::XYZebra) T.y_line = be.line_view(L.y_line);
-        }
-        tail.coarse = be.coarse_view(mg_.coarse_solver_);
-        be.coarse_tail(tail);
+        mg_.backend_.coarse_tail(tail);
       }
     }
     // Fused only where the backend has the passes, and never while an observer watches.
