@@ -387,7 +387,7 @@ namespace {
 void upload_field(UiState& ui, const FieldImage& img, FieldRenderer& field) {
   const bool on_device = ui.interop && img.device && field.upload_from_device(*img.device, img.version);
   if (!on_device) field.upload(img.values, img.nx, img.ny, img.version);  // no floats here: keeps the last
-  if (!on_device && img.device) ui.view.host_values = true;  // interop cannot draw it: the floats must come
+  ui.view.host_draws = !on_device && img.device;  // interop cannot draw it: every picture's floats must come
   ui.field_path = on_device     ? "CUDA-OpenGL interop"
                   : !img.device ? "host upload"
                   : !ui.interop ? "host upload (interop off)"
@@ -694,7 +694,7 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   if (host &&
       (host->level != img->level || host->nx != img->nx || host->ny != img->ny || host->residual != img->residual))
     host = nullptr;
-  ui.view.host_values = ui.show_slice;  // and below: hovering, or a texture interop cannot fill
+  ui.view.host_values = ui.show_slice;  // and below: hovering
   const bool finest = img->level == 1;
   ImGui::Text("%s on level %d of %d (%d x %d)%s",
               img->residual ? "residual f - Av"

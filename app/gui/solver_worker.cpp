@@ -160,7 +160,7 @@ std::shared_ptr<const FieldImage> SolverWorker::capture(int level, bool running)
   const auto now = Clock::now();
   const bool on_device = device_images_ && solver_->pictures_on_device();
   const bool copy =
-      HostCopyRule{}(on_device, view.spectrum || view.host_values || view.before_after, running,
+      HostCopyRule{}(on_device, view.host_draws, view.spectrum || view.host_values || view.before_after, running,
                      std::chrono::duration<double>(now - last_host_copy_).count(), what == last_host_view_);
   const IterativeSolver::LevelPicture picture =
       solver_->level_device_image(level, view.residual, copy ? &image->values : nullptr);

@@ -82,8 +82,10 @@ struct ViewRequest {
   bool follow_cycle = true;  // while stepping, show the level the operation touched
   bool spectrum = true;
   bool before_after = false;  // while stepping, keep each relaxation phase's starting field
-  // Something on the host shows the field's values beyond the spectrum (the slice plot, the
-  // hover value, a texture interop cannot fill): see HostCopyRule.
+  // The field's texture is filled from the host (interop off or failing): every picture's
+  // floats must come. And: something else on the host shows its values (the slice plot, the
+  // hover value). See HostCopyRule.
+  bool host_draws = false;
   bool host_values = false;
   friend bool operator==(const ViewRequest&, const ViewRequest&) = default;
 };

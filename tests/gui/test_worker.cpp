@@ -151,13 +151,14 @@ namespace {
 // When a picture's floats come to the host: always on a host backend; on the GPU only when
 // something shows them, at once for a new view or a paused solver, else at most every 0.25 s.
 TEST(HostCopyRule, CopiesOnlyWhatTheHostShowsAndThrottlesWhileRunning) {
-  const HostCopyRule copy;
-  EXPECT_TRUE(copy(false, false, true, 0.0, true)) << "a host backend draws in host memory anyway";
-  EXPECT_FALSE(copy(true, false, false, 10.0, false)) << "nothing on the host shows it";
-  EXPECT_TRUE(copy(true, true, false, 0.0, true)) << "paused or stepping: every picture";
-  EXPECT_TRUE(copy(true, true, true, 0.0, false)) << "another level or quantity: at once";
-  EXPECT_FALSE(copy(true, true, true, 0.1, true)) << "running: not 0.1 s after the last copy";
-  EXPECT_TRUE(copy(true, true, true, 0.25, true));
+  const HostCopyRule copy;  // (on_device, host_draws, wanted, running, since_last, same_view)
+  EXPECT_TRUE(copy(false, false, false, true, 0.0, true)) << "a host backend draws in host memory anyway";
+  EXPECT_TRUE(copy(true, true, false, true, 0.0, true)) << "interop cannot draw it: every picture";
+  EXPECT_FALSE(copy(true, false, false, false, 10.0, false)) << "nothing on the host shows it";
+  EXPECT_TRUE(copy(true, false, true, false, 0.0, true)) << "paused or stepping: every picture";
+  EXPECT_TRUE(copy(true, false, true, true, 0.0, false)) << "another level or quantity: at once";
+  EXPECT_FALSE(copy(true, false, true, true, 0.1, true)) << "running: not 0.1 s after the last copy";
+  EXPECT_TRUE(copy(true, false, true, true, 0.25, true));
 }
 
 // The picture's range comes without its floats (the colour scale of a picture kept on the GPU),
