@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs what is missing, builds the optimized tree and
 # the AddressSanitizer+UBSan tree and runs every test in both (the visualizer's under Xvfb),
-# then the solver worker's hand-off and the coarse tail's thread team under ThreadSanitizer. The
+# then the solver worker's hand-off and the GPU bodies' thread teams under ThreadSanitizer. The
 # release tree builds the CUDA backend where nvcc is found (its GPU tests skip, saying why,
 # without a GPU); the sanitizer trees build without it, so the CPU-only build's messages are
 # tested there.

@@ -1,16 +1,15 @@
 // The coarse tail (coarse_tail.hpp) on the CPU: the same host-and-device code the CUDA
 // backend runs in one thread block, here on one thread (CpuBackend::coarse_tail) and on a
-// team of threads meeting at a std::barrier (as the block's threads meet at __syncthreads).
+// team of threads meeting at a std::barrier (barrier_team.hpp).
 // It must give the per-level path's iterate, keep the trace, and count one launch per tail.
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <barrier>
 #include <cmath>
 #include <cstring>
-#include <thread>
 #include <vector>
 
+#include "barrier_team.hpp"
 #include "kcycle/coarse_tail.hpp"
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/cycle_counts.hpp"
@@ -146,17 +145,6 @@ TEST(CoarseTail, NoTailWhereNoLevelIsSmallEnoughOrOnlyTheCoarsestIs) {
   EXPECT_EQ(Multigrid<CpuBackend>(be, cpu_default).settings().coarse_tail_unknowns, CpuBackend::kCoarseTailUnknowns);
 }
 
-// A team of real threads meeting at a barrier between operations, as a thread block's threads
-// meet at __syncthreads: each thread runs the whole recursion and takes its share of each
-// operation's points and lines.
-struct BarrierTeam {
-  int r, n;
-  std::barrier<>* meeting;
-  int rank() const { return r; }
-  int size() const { return n; }
-  void sync() const { meeting->arrive_and_wait(); }
-};
-
 TEST(CoarseTail, ATeamOfThreadsGivesBitwiseTheOneThreadResult) {
   for (Smoother smoother : kSmoothers)
     for (int kappa : {1, 3}) {
@@ -169,11 +157,7 @@ TEST(CoarseTail, ATeamOfThreadsGivesBitwiseTheOneThreadResult) {
         fill_uniform_random(mg.level(first).f, 7);
         fill_uniform_random(mg.level(first).v, 8);
         CoarseTail shared = mg.coarse_tail(first, CycleType::Kappa, kappa);
-        std::barrier meeting(threads);
-        std::vector<std::jthread> team;
-        for (int r = 0; r < threads; ++r)
-          team.emplace_back([&, r] { run_coarse_tail(BarrierTeam{r, threads, &meeting}, shared); });
-        team.clear();  // joins
+        testing::run_as_team(threads, [&](const testing::BarrierTeam& team) { run_coarse_tail(team, shared); });
         results.push_back(mg.level(first).v);
       }
       for (std::size_t k = 1; k < results.size(); ++k)

@@ -7,8 +7,11 @@
 #include <random>
 #include <vector>
 
+#include "barrier_team.hpp"
+#include "kcycle/cpu_backend.hpp"
 #include "kcycle/cyclic_reduction.hpp"
 #include "kcycle/kernels.hpp"
+#include "kcycle/problem.hpp"
 #include "kcycle/stencil.hpp"
 #include "kcycle/tridiagonal.hpp"
 
@@ -86,6 +89,43 @@ TEST(CyclicReduction, SolvesLinesWhoseRowsDiffer) {
   pcr_solve(PcrFactor(matrix), x.data());
   EXPECT_LE(relative_difference(thomas_solve(matrix, d), x), 1e-12);
   EXPECT_LE(backward_error(matrix, x, d), 1e-15);
+}
+
+// The GPU kernel's body (level::pcr_x_line, one block per row) on teams of threads: the odd rows
+// of a level solved as Thomas solves them (CpuBackend::zebra_x_lines), and bitwise the same for
+// every team size.
+TEST(CyclicReduction, ATeamSolvesTheRowsOfALevelAsThomasDoes) {
+  const GridShape shape = full_coarsening_shape(7, 1);
+  const Stencil9 A = discretize(rotated_anisotropic_tensor(1e-4, 30), shape.hx(), shape.hy());
+  const TridiagonalFactor x_line = TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], shape.nx);
+  const PcrFactor pcr(x_line);
+  Field v0(shape), f(shape);
+  fill_uniform_random(v0, 3);
+  fill_uniform_random(f, 4);
+  Field thomas = v0;
+  CpuBackend cpu(1);
+  cpu.zebra_x_lines(A, x_line, thomas, f, 1);
+  std::vector<Field> by_team;
+  for (int threads : {1, 3, 8}) {
+    Field v = v0;
+    std::vector<double> buffers(2 * std::size_t(shape.nx));  // the block's shared memory
+    testing::run_as_team(threads, [&](const testing::BarrierTeam& team) {
+      for (int j = 1; j <= shape.ny; j += 2)
+        level::pcr_x_line(team, A, level::pcr_view(pcr), v.data(), f.data(), shape.nx, shape.stride(), j,
+                          buffers.data());
+    });
+    double diff = 0, scale = 0;
+    for (std::size_t k = 0; k < v.values().size(); ++k) {
+      diff = std::max(diff, std::abs(v.values()[k] - thomas.values()[k]));
+      scale = std::max(scale, std::abs(thomas.values()[k]));
+    }
+    EXPECT_LE(diff / scale, 1e-12) << threads << " threads";
+    by_team.push_back(std::move(v));
+  }
+  for (std::size_t k = 1; k < by_team.size(); ++k) EXPECT_EQ(by_team[0].values().size(), by_team[k].values().size());
+  for (std::size_t k = 1; k < by_team.size(); ++k)
+    EXPECT_TRUE(std::equal(by_team[0].values().begin(), by_team[0].values().end(), by_team[k].values().begin()))
+        << "team " << k;
 }
 
 }  // namespace

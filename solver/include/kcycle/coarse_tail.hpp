@@ -6,15 +6,16 @@
 // its threads sharing each operation's points and meeting at a barrier between operations.
 //
 // The recursion is cycles.hpp's (kappa_cycle, gamma_cycle, f_cycle), run over TailOps, and
-// every operation is a level_bodies.hpp body, the per-level kernels' arithmetic. A Team says
-// who shares the work: SerialTeam (one thread: the CPU backend, and the CPU tests of this
-// code) or the CUDA backend's block of threads.
+// every operation is a level_bodies.hpp body, the per-level kernels' arithmetic. A Team
+// (team.hpp) says who shares the work: SerialTeam (one thread: the CPU backend) or BlockTeam
+// (the CUDA backend's block of threads).
 #include "kcycle/cycles.hpp"
 #include "kcycle/grid.hpp"
 #include "kcycle/host_device.hpp"
 #include "kcycle/level_bodies.hpp"
 #include "kcycle/multigrid_choices.hpp"
 #include "kcycle/stencil.hpp"
+#include "kcycle/team.hpp"
 #include "kcycle/trace.hpp"
 
 namespace kcycle {
@@ -54,13 +55,6 @@ struct CoarseTail {
   bool zero_first = false;  // the top level's v stands for zero (its zeroing pass was skipped)
   TailLevel levels[kMaxTailLevels];
   CoarseView coarse;
-};
-
-// A team of one: every loop runs whole on the calling thread.
-struct SerialTeam {
-  KCYCLE_HD int rank() const { return 0; }
-  KCYCLE_HD int size() const { return 1; }
-  KCYCLE_HD void sync() const {}
 };
 
 // The Ops of cycles.hpp over a tail's levels. Each operation's points are shared by the team

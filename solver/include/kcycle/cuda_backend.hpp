@@ -17,6 +17,7 @@
 
 #include "kcycle/backend.hpp"
 #include "kcycle/banded_lu.hpp"
+#include "kcycle/cyclic_reduction.hpp"
 #include "kcycle/device_buffer.hpp"
 #include "kcycle/device_field.hpp"
 #include "kcycle/field.hpp"
@@ -95,6 +96,9 @@ class CudaBackend {
     return {line.lower.data(), line.cprime.data(), line.inv_denom.data()};
   }
   static CoarseView coarse_view(const CoarseSolver& c) { return {c.band.data(), c.n, c.bw, c.work.data()}; }
+  static level::PcrView pcr_view(const LineFactor& line) {
+    return {line.pcr_alpha.data(), line.pcr_gamma.data(), line.pcr_inv_diag.data(), line.pcr_steps};
+  }
 
   // --- vector operations on interiors --------------------------------------------------
   void fill(DeviceField& x, double value);  // whole field, ring included

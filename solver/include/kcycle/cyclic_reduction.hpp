@@ -9,9 +9,13 @@
 // (alpha, gamma) and the final 1/b are computed once, on the host (PcrFactor); a line's solve
 // then only combines right-hand sides: d'_k = d_k + alpha_k d_{k-s} + gamma_k d_{k+s}. The
 // matrices are diagonally dominant, so no pivoting is needed (as for Thomas).
+#include <cstddef>
 #include <vector>
 
 #include "kcycle/host_device.hpp"
+#include "kcycle/kernels.hpp"
+#include "kcycle/level_bodies.hpp"
+#include "kcycle/stencil.hpp"
 #include "kcycle/tridiagonal.hpp"
 
 namespace kcycle {
@@ -50,5 +54,40 @@ KCYCLE_HD double pcr_combine(const double* d, int k, int n, int s, const double*
 // same combinations in the same order as a GPU block's steps: the CPU tests check it against
 // Thomas.
 void pcr_solve(const PcrFactor& factor, double* d);
+
+namespace level {
+// A PcrFactor in memory (host or device).
+struct PcrView {
+  const double *alpha = nullptr, *gamma = nullptr, *inv_diag = nullptr;
+  int steps = 0;
+};
+inline PcrView pcr_view(const PcrFactor& f) { return {f.alpha(), f.gamma(), f.inv_diag(), f.steps()}; }
+
+// The exact solve of x-line (row) j of v by cyclic reduction, shared by a team (team.hpp: a
+// GPU block, whose shared memory `buffers` holds 2 nx values): the row's right-hand sides, the
+// steps with a barrier between them, then the solution written back. Rows j - 1 and j + 1 are
+// only read.
+KCYCLE_NO_HD_CHECK
+template <class Team>
+KCYCLE_HD void pcr_x_line(const Team& team, const Stencil9& A, const PcrView& pcr, double* v, const double* f, int nx,
+                          int stride, int j, double* buffers) {
+  double *from = buffers, *to = buffers + nx;
+  const double *vm = row(v, j - 1, stride), *vp = row(v, j + 1, stride), *f0 = row(f, j, stride);
+  for (int k = team.rank(); k < nx; k += team.size()) from[k] = kernels::x_line_rhs(A, vm, vp, f0, k + 1);
+  team.sync();
+  for (int m = 0; m < pcr.steps; ++m) {
+    const std::size_t at = std::size_t(m) * std::size_t(nx);
+    for (int k = team.rank(); k < nx; k += team.size())
+      to[k] = kernels::pcr_combine(from, k, nx, 1 << m, pcr.alpha + at, pcr.gamma + at);
+    team.sync();
+    double* t = from;
+    from = to;
+    to = t;
+  }
+  double* x = row(v, j, stride);
+  for (int k = team.rank(); k < nx; k += team.size()) x[k + 1] = from[k] * pcr.inv_diag[k];
+  team.sync();  // the buffers are free again
+}
+}  // namespace level
 
 }  // namespace kcycle

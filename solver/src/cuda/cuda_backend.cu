@@ -71,31 +71,12 @@ __global__ void zebra_x_kernel(Stencil9 A, level::LineView line, double* v, cons
 }
 
 // Rows first_row, first_row + 2, ...: one block per row, cyclic reduction in shared memory
-// (two buffers of nx values): every step's nx combinations at once, coalesced reads and writes.
-struct PcrView {
-  const double *alpha, *gamma, *inv_diag;
-  int steps;
-};
+// (level::pcr_x_line): every step's nx combinations at once, coalesced reads and writes.
 constexpr int kPcrThreads = 256;
 __global__ void __launch_bounds__(kPcrThreads)
-    zebra_x_pcr_kernel(Stencil9 A, PcrView pcr, double* v, const double* f, int nx, int stride, int first_row) {
+    zebra_x_pcr_kernel(Stencil9 A, level::PcrView pcr, double* v, const double* f, int nx, int stride, int first_row) {
   extern __shared__ double buffers[];
-  const int j = first_row + 2 * int(blockIdx.x);  // the grid has exactly the lines
-  double *from = buffers, *to = buffers + nx;
-  const double *vm = row(v, j - 1, stride), *vp = row(v, j + 1, stride), *f0 = row(f, j, stride);
-  for (int k = int(threadIdx.x); k < nx; k += kPcrThreads) from[k] = kernels::x_line_rhs(A, vm, vp, f0, k + 1);
-  __syncthreads();
-  for (int m = 0; m < pcr.steps; ++m) {
-    const std::size_t at = std::size_t(m) * std::size_t(nx);
-    for (int k = int(threadIdx.x); k < nx; k += kPcrThreads)
-      to[k] = kernels::pcr_combine(from, k, nx, 1 << m, pcr.alpha + at, pcr.gamma + at);
-    __syncthreads();
-    double* t = from;
-    from = to;
-    to = t;
-  }
-  double* x = row(v, j, stride);
-  for (int k = int(threadIdx.x); k < nx; k += kPcrThreads) x[k + 1] = from[k] * pcr.inv_diag[k];
+  level::pcr_x_line(BlockTeam{}, A, pcr, v, f, nx, stride, first_row + 2 * int(blockIdx.x), buffers);
 }
 int pcr_shared_bytes(int nx) { return int(2 * std::size_t(nx) * sizeof(double)); }
 
@@ -142,29 +123,6 @@ __global__ void coarse_solve_kernel(const double* band, int n, int bw, double* w
 
 // --- the coarse tail -----------------------------------------------------------------------
 constexpr int kTailThreads = 512;
-
-// The block's threads share each operation of the tail (coarse_tail.hpp).
-struct BlockTeam {
-  KCYCLE_HD int rank() const {
-#ifdef __CUDA_ARCH__
-    return int(threadIdx.x);
-#else
-    return 0;
-#endif
-  }
-  KCYCLE_HD int size() const {
-#ifdef __CUDA_ARCH__
-    return int(blockDim.x);
-#else
-    return 1;
-#endif
-  }
-  KCYCLE_HD void sync() const {
-#ifdef __CUDA_ARCH__
-    __syncthreads();
-#endif
-  }
-};
 
 // One block: the tail in shared memory (one copy its threads share and Jacobi's swaps change).
 __global__ void __launch_bounds__(kTailThreads) coarse_tail_kernel(CoarseTail tail) {
@@ -497,9 +455,8 @@ CudaBackend::LineSolverTimes CudaBackend::time_x_line_solvers(const Stencil9& A,
   const Field reference = solution();
   if (pcr.pcr) {
     out.pcr_seconds = median_seconds([&] {
-      zebra_x_pcr_kernel<<<lines, kPcrThreads, pcr_shared_bytes(nx), stream>>>(
-          A, PcrView{pcr.pcr_alpha.data(), pcr.pcr_gamma.data(), pcr.pcr_inv_diag.data(), pcr.pcr_steps}, v.data(),
-          f.data(), nx, shape.stride(), first_row);
+      zebra_x_pcr_kernel<<<lines, kPcrThreads, pcr_shared_bytes(nx), stream>>>(A, pcr_view(pcr), v.data(), f.data(), nx,
+                                                                               shape.stride(), first_row);
       check_launch("zebra_x (cyclic reduction)");
     });
     out.pcr_difference = relative_difference(reference, solution());
@@ -579,8 +536,7 @@ void CudaBackend::zebra_x(const Stencil9& A, const LineFactor& line, DeviceField
       const int lines = (s.ny - first_row + 2) / 2;  // rows first_row, first_row + 2, ... <= ny
       if (lines < 1) continue;
       zebra_x_pcr_kernel<<<lines, kPcrThreads, pcr_shared_bytes(s.nx), device_->stream>>>(
-          A, PcrView{line.pcr_alpha.data(), line.pcr_gamma.data(), line.pcr_inv_diag.data(), line.pcr_steps}, v.data(),
-          f.data(), s.nx, s.stride(), first_row);
+          A, pcr_view(line), v.data(), f.data(), s.nx, s.stride(), first_row);
       check_launch("zebra_x (cyclic reduction)");
       continue;
     }
