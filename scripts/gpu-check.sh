@@ -110,7 +110,7 @@ fi
   for graphs in on off; do
     for tail in off auto; do
       f="$out/fig3.1-graphs-$graphs-tail-$tail/fig3.1.json"
-      [ -f "$f" ] && echo "- fig3.1, graphs $graphs, coarse tail $tail: $(python3 -c "import json;j=json.load(open('$f'));print('alpha %.3g s/launch, beta %.3g s/unknown, turning points %s'%(j['alpha_seconds'],j['beta_seconds'],{k:round(v,1) for k,v in j['turning_points_levels'].items()}))" 2>/dev/null)"
+      [ -f "$f" ] && echo "- fig3.1, graphs $graphs, coarse tail $tail: $(python3 -c "import json;j=json.load(open('$f'));print('alpha %.3g s/launch, beta %.3g s/unknown, turning points %s%s'%(j['alpha_seconds'],j['beta_seconds'],{k:round(v,1) for k,v in j['turning_points_levels'].items()},'; with the tail %s'%{k:round(v,1) for k,v in j['turning_points_levels_with_tail'].items()} if 'turning_points_levels_with_tail' in j else ''))" 2>/dev/null)"
     done
   done
   echo

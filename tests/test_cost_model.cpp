@@ -179,3 +179,25 @@ TEST(CostModel, CalibrateRecordsTheLaunchesOfTheCycleItTimed) {
 
 }  // namespace
 }  // namespace kcycle
+
+namespace kcycle {
+namespace {
+
+// A coarse tail takes its levels' launches out of the model: the launch term starts that many
+// levels later, so the turning point comes sooner; for the W-cycle (N_calls ~ 2^n against
+// N_ops ~ 4^n) exactly that many levels sooner, up to the -1s.
+TEST(TurningPoint, ACoarseTailMovesItToSmallerProblems) {
+  const CostModel gpu{5e-6, 1e-10};
+  for (int kappa : {1, 2, 3, 4, kKappaW}) {
+    const double none = turning_point_levels(kappa, gpu, 7), with = turning_point_levels(kappa, gpu, 7, 5);
+    EXPECT_EQ(turning_point_levels(kappa, gpu, 7, 0), none);
+    EXPECT_LT(with, none) << kappa_to_string(kappa);
+    EXPECT_LT(turning_point_levels(kappa, gpu, 7, 6), with) << kappa_to_string(kappa);
+  }
+  EXPECT_NEAR(turning_point_levels(kKappaW, gpu, 7) - turning_point_levels(kKappaW, gpu, 7, 5), 5.0, 0.2);
+  EXPECT_EQ(coarse_tail_depth(4096, Coarsening::Full), 5) << "63^2 down to 1^2: five levels below the top";
+  EXPECT_EQ(coarse_tail_depth(0, Coarsening::Full), 0);
+}
+
+}  // namespace
+}  // namespace kcycle

@@ -26,9 +26,8 @@ void print_calibration_report(const Calibration& c, const MultigridSettings& set
               c.fused ? "fused Jacobi passes" : "every operation its own pass");
   if (c.coarse_tail > 0)
     std::printf(
-        "timed with a coarse tail (levels of <= %d unknowns as one launch): alpha was fitted to the launches issued; "
-        "the turning points below count every level's launches, the paper's model (--coarse-tail off for its "
-        "figures)\n",
+        "timed with a coarse tail (levels of <= %d unknowns as one launch): alpha was fitted to the launches "
+        "issued\n",
         c.coarse_tail);
   if (c.ranks > 1)
     std::printf(
@@ -67,6 +66,14 @@ void print_calibration_report(const Calibration& c, const MultigridSettings& set
                   std::pow(std::pow(2.0, n) - 1, 2));
     }
     std::printf("\n");
+    if (c.coarse_tail > 0) {  // the tail's levels launch once a call: the launch term starts that much later
+      const int depth = coarse_tail_depth(std::size_t(c.coarse_tail), settings.coarsening);
+      std::printf("  with the coarse tail (%d levels below its top as one launch):", depth);
+      for (int kappa : {1, 2, 3, 4, kKappaW})
+        std::printf("  kappa=%s: n_tp %.1f", kappa_to_string(kappa).c_str(),
+                    turning_point_levels(kappa, c.model, c.launches_per_call, depth));
+      std::printf("\n");
+    }
   } else {
     std::printf("alpha <= 0: launch overhead is below what this sweep resolves; no turning points\n");
   }

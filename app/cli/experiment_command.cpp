@@ -101,13 +101,21 @@ int figure_3_1(const ExperimentArgs& a, const std::string& dir) {
     if (std::isfinite(n) && n >= a.min_levels && n <= max_levels)
       plot.vlines.push_back({n, "n_tp(" + kKappaLabels[k] + ")=" + std::to_string(n).substr(0, 4), palette(k)});
   }
+  nlohmann::json out = {{"alpha_seconds", c.model.alpha},
+                        {"beta_seconds", c.model.beta},
+                        {"launches_per_call", c.launches_per_call},
+                        {"turning_points_levels", turning},
+                        {"samples", samples}};
+  if (c.coarse_tail > 0) {  // the same model with the tail's launches taken out
+    const int depth = coarse_tail_depth(std::size_t(c.coarse_tail), multigrid_settings(o).coarsening);
+    nlohmann::json with_tail = nlohmann::json::object();
+    for (int kappa : kKappas)
+      with_tail[kappa_to_string(kappa)] = turning_point_levels(kappa, c.model, c.launches_per_call, depth);
+    out["coarse_tail_unknowns"] = c.coarse_tail;
+    out["turning_points_levels_with_tail"] = with_tail;
+  }
   write_text(dir + "/fig3.1.csv", csv);
-  write_text(dir + "/fig3.1.json", nlohmann::json({{"alpha_seconds", c.model.alpha},
-                                                   {"beta_seconds", c.model.beta},
-                                                   {"launches_per_call", c.launches_per_call},
-                                                   {"turning_points_levels", turning},
-                                                   {"samples", samples}})
-                                       .dump(1));
+  write_text(dir + "/fig3.1.json", out.dump(1));
   write_svg({plot}, dir + "/fig3.1.svg");
   return 0;
 }

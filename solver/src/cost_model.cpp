@@ -76,12 +76,13 @@ double total_calls_real(int kappa, double n) {
 
 }  // namespace
 
-double turning_point_levels(int kappa, const CostModel& model, int launches_per_call) {
+double turning_point_levels(int kappa, const CostModel& model, int launches_per_call, int tail_depth) {
   const double C = work_factor(kappa, 0.25);
   double n = 2.0;
   for (int it = 0; it < 20; ++it) {
-    const double calls = launches_per_call * total_calls_real(kappa, n - 1) +
-                         (total_calls_real(kappa, n) - total_calls_real(kappa, n - 1));
+    const double m = std::max(1.0, n - tail_depth);  // the levels launched one by one
+    const double calls = launches_per_call * total_calls_real(kappa, m - 1) +
+                         (total_calls_real(kappa, m) - total_calls_real(kappa, m - 1));
     n = std::log2(1.0 + std::sqrt(model.alpha / model.beta * calls / C));
   }
   return n;

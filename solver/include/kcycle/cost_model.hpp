@@ -57,7 +57,9 @@ CostModel fit_cost_model(const std::vector<TimingSample>& samples, double lambda
 // iteration n <- log2(1 + sqrt(alpha/beta * N_calls(kappa, n) / C(kappa))) from n = 2, 20
 // times, with N_calls from `launches_per_call` (real n: generalized binomials), and
 // C(kappa) = f(kappa, 1/4) as for standard coarsening. Returns n_tp; N_tp = (2^n_tp - 1)^2.
-double turning_point_levels(int kappa, const CostModel& model, int launches_per_call);
+// tail_depth: the levels a coarse tail runs below its top in one launch (coarse_tail_depth());
+// N_calls is then that of a hierarchy tail_depth levels shorter (launched_levels()).
+double turning_point_levels(int kappa, const CostModel& model, int launches_per_call, int tail_depth = 0);
 
 // The calibration file: the fitted model and the settings it was measured for.
 struct Calibration {

@@ -147,6 +147,16 @@ inline int launched_levels(const MultigridSettings& s) {
   return top > 0 ? top : s.levels;
 }
 
+// The levels below the top of a coarse tail of `unknowns` (as on 16 levels: with full
+// coarsening the same for every level count), which it runs in one launch per call.
+inline int coarse_tail_depth(std::size_t unknowns, Coarsening coarsening) {
+  MultigridSettings s;
+  s.levels = 16;
+  s.coarsening = coarsening;
+  s.coarse_tail_unknowns = unknowns;
+  return s.levels - launched_levels(s);
+}
+
 // The coarse tail's threshold on backend B: the one asked for, else B's default; 0 where B
 // runs no tails.
 template <class B>
