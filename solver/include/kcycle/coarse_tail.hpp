@@ -119,10 +119,18 @@ class TailOps {
   KCYCLE_HD TailLevel& at(int l) { return tail_.levels[l - tail_.first]; }
 
  private:
+  // body(i, j) at the points rank, rank + size, ... of the nx x ny interior in row order. The
+  // divisions happen once a loop, not once a point (they are slow on a GPU).
   template <class Body>
   KCYCLE_HD void for_each_point(int nx, int ny, const Body& body) {
-    const int count = nx * ny;
-    for (int k = team_.rank(); k < count; k += team_.size()) body(k % nx + 1, k / nx + 1);
+    const int step = team_.size(), step_i = step % nx, step_j = step / nx;
+    int i = team_.rank() % nx + 1, j = team_.rank() / nx + 1;
+    while (j <= ny) {
+      body(i, j);
+      i += step_i;
+      j += step_j;
+      if (i > nx) i -= nx, ++j;
+    }
     team_.sync();
   }
   KCYCLE_HD void jacobi(TailLevel& L) {
