@@ -4,10 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <vector>
 
 #include "kcycle/byte_model.hpp"
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/iterative_solver.hpp"
+#include "kcycle/krylov.hpp"
+#include "kcycle/mixed_precision.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/solve.hpp"
 
@@ -104,6 +108,69 @@ TEST(MixedPrecision, RefusedOnTheCudaBackend) {
   o.precision = Precision::Mixed;
   o.backend = BackendKind::Cuda;
   EXPECT_THROW(validate(o), InvalidOptions);
+}
+
+}  // namespace
+}  // namespace kcycle
+
+namespace kcycle {
+namespace {
+
+// MGCG's residual update that also writes r's float rounding: the same r and rounding as
+// axpy_norm2 followed by assign, bitwise, and the same norm up to the order of its sum.
+TEST(MixedPrecision, TheResidualUpdateRoundsROnTheWay) {
+  const GridShape shape{255, 127};
+  CpuBackend be(2);
+  FloatCpuBackend fbe(2);
+  Field q = be.make_vector(shape), r = be.make_vector(shape);
+  fill_uniform_random(q, 1);
+  fill_uniform_random(r, 2);
+  Field r2 = r;
+  FloatField once = fbe.make_vector(shape), twice = fbe.make_vector(shape);
+  const double fused = be.axpy_norm2_rounded(-0.3, q, r, once);
+  const double plain = be.axpy_norm2(-0.3, q, r2, nullptr);
+  fbe.assign(r2, twice);
+  EXPECT_TRUE(std::equal(r.values().begin(), r.values().end(), r2.values().begin()));
+  EXPECT_TRUE(std::equal(once.values().begin(), once.values().end(), twice.values().begin()));
+  EXPECT_NEAR(fused / plain, 1.0, 1e-14);
+}
+
+// A preconditioner without the fused residual update (MixedPrecisionCycle's precondition only):
+// MGCG through it and through the cycle itself must give bitwise the same iterates.
+struct WithoutResidualUpdate {
+  MixedPrecisionCycle& cycle;
+  std::optional<double> precondition(Field& r, Field& z, CycleChoice c, const CycleHooks& hooks = {}) {
+    return cycle.precondition(r, z, c, hooks);
+  }
+};
+
+TEST(MixedPrecision, MgcgIteratesAreBitwiseTheSameWithTheRoundingOnTheWay) {
+  SolverOptions o;
+  o.levels = 7;
+  MultigridSettings s = multigrid_settings(o);
+  s.fused = true;
+  const DiscreteProblem problem = make_problem(o);
+  const Stencil9 A = discretize(rotated_anisotropic_tensor(o.eps, o.angle_degrees), problem.rhs.shape().hx(),
+                                problem.rhs.shape().hy());
+  std::vector<Field> iterates;
+  for (bool on_the_way : {true, false}) {
+    CpuBackend be(2);
+    FloatCpuBackend fbe(2);
+    MixedPrecisionCycle cycle(be, fbe, s);
+    Field x = problem.initial_guess;
+    const CycleChoice kappa3{CycleType::Kappa, 3};
+    if (on_the_way) {
+      PreconditionedCG<CpuBackend, MixedPrecisionCycle> cg(be, A, cycle, problem.rhs, x, kappa3, false, nullptr, true);
+      for (int k = 0; k < 6; ++k) ASSERT_EQ(cg.step(), StepResult::Ok);
+    } else {
+      WithoutResidualUpdate plain{cycle};
+      PreconditionedCG<CpuBackend, WithoutResidualUpdate> cg(be, A, plain, problem.rhs, x, kappa3, false, nullptr,
+                                                             true);
+      for (int k = 0; k < 6; ++k) ASSERT_EQ(cg.step(), StepResult::Ok);
+    }
+    iterates.push_back(std::move(x));
+  }
+  EXPECT_TRUE(std::equal(iterates[0].values().begin(), iterates[0].values().end(), iterates[1].values().begin()));
 }
 
 }  // namespace

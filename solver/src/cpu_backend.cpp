@@ -695,6 +695,26 @@ double BasicCpuBackend<T>::axpy_norm2(double a, const BasicField<T>& x, BasicFie
 }
 
 template <class T>
+double BasicCpuBackend<T>::axpy_norm2_rounded(double a, const Vector& x, Vector& y,
+                                              FloatField& rounded) requires std::same_as<T, double> {
+  count_bytes(x.shape(), (3 * sizeof(T) + sizeof(float)) * std::uint64_t(x.shape().unknowns()));
+  const int nx = x.shape().nx;
+  return sum_rows(x.shape(), [&](int j) {
+    const T* s = x.row(j);
+    T* d = y.row(j);
+    float* f = rounded.row(j);
+    double row = 0.0;
+#pragma omp simd reduction(+ : row)
+    for (int i = 1; i <= nx; ++i) {
+      d[i] += T(a) * s[i];
+      f[i] = float(d[i]);
+      row += double(d[i]) * double(d[i]);
+    }
+    return row;
+  });
+}
+
+template <class T>
 double BasicCpuBackend<T>::residual_norm2(const Stencil9& A, const BasicField<T>& v, const BasicField<T>& f,
                                           BasicField<T>* r) {
   count(v.shape(), r ? pass_bytes::residual(v.shape()) : pass_bytes::residual_norm2(v.shape()));

@@ -134,6 +134,9 @@ class BasicCpuBackend {
   // solve's double vectors and its float hierarchy. One launch.
   void assign(const Field& x, Vector& y);
   void assign(const FloatField& x, Vector& y);
+  // y <- y + a x returning |y|^2 (as axpy_norm2), and `rounded` <- y in float: MGCG's residual
+  // update writing the float hierarchy's right-hand side on the way (one pass instead of two).
+  double axpy_norm2_rounded(double a, const Vector& x, Vector& y, FloatField& rounded) requires std::same_as<T, double>;
   // assign(x, y) returning (w, y) (a mixed-precision preconditioner's correction and MGCG's
   // (r, z)): one pass instead of two.
   double assign_dot(const FloatField& x, Vector& y, const Vector& w);

@@ -52,8 +52,8 @@ class PreconditionedCG {
     const double pq = new_direction();               // p <- z + beta p where due, q <- A p
     if (!(pq > 0.0)) return StepResult::Breakdown;   // A is not positive on p
     const double alpha = rz_ / pq;
-    error2_ = be_.axpy_norm2(alpha, p_, x_, exact_);       // x <- x + alpha p
-    residual2_ = be_.axpy_norm2(-alpha, q_, r_, nullptr);  // r <- r - alpha q
+    error2_ = be_.axpy_norm2(alpha, p_, x_, exact_);  // x <- x + alpha p
+    residual2_ = update_residual(-alpha);             // r <- r - alpha q
     const std::optional<double> rz = mg_.precondition(r_, z_, cycle_, hooks);
     const double rz_new = rz ? *rz : be_.dot(r_, z_);  // from the cycle's last pass where it has it
     const double beta = flexible_ ? -be_.dot(z_, q_) / pq : rz_new / rz_;
@@ -68,6 +68,14 @@ class PreconditionedCG {
   double residual_norm2() const { return residual2_; }
 
  private:
+  // r <- r + a q, returning |r|^2; where the preconditioner can (a mixed-precision hierarchy), it
+  // also takes r's rounding in that pass.
+  double update_residual(double a) {
+    if constexpr (requires { mg_.update_residual(a, q_, r_); })
+      if (fused_) return mg_.update_residual(a, q_, r_);
+    return be_.axpy_norm2(a, q_, r_, nullptr);
+  }
+
   // q <- A p, returning (p, q), after p <- z + beta p unless p is the first direction.
   double new_direction() {
     if (beta_) {

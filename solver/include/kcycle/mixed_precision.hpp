@@ -6,6 +6,7 @@
 // MGCG, and the correction of iterative refinement (x <- x + M (f - A x), the residual in
 // double), which is how the stand-alone solver still reaches 1e-8 and beyond.
 #include <optional>
+#include <utility>
 
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/multigrid.hpp"
@@ -19,6 +20,14 @@ class MixedPrecisionCycle {
 
   Multigrid<FloatCpuBackend>& hierarchy() { return hierarchy_; }
   const Multigrid<FloatCpuBackend>& hierarchy() const { return hierarchy_; }
+
+  // MGCG's r <- r + a q returning |r|^2, with r's float rounding written into the finest
+  // level's right-hand side on the way: the next precondition(r, ...) starts from it.
+  double update_residual(double a, const Field& q, Field& r) {
+    const double r2 = backend_.axpy_norm2_rounded(a, q, r, hierarchy_.level(1).f);
+    rounded_ = &r;
+    return r2;
+  }
 
   // z <- M r (r is not changed): iterative refinement's correction.
   void apply(const Field& r, Field& z, CycleChoice choice, const CycleHooks& hooks = {}) {
@@ -38,13 +47,14 @@ class MixedPrecisionCycle {
 
  private:
   void cycle_on(const Field& r, CycleChoice choice, const CycleHooks& hooks) {
-    float_backend_.assign(r, hierarchy_.level(1).f);
+    if (std::exchange(rounded_, nullptr) != &r) float_backend_.assign(r, hierarchy_.level(1).f);
     hierarchy_.cycle_from_zero(choice, hooks);
   }
 
   CpuBackend& backend_;
   FloatCpuBackend& float_backend_;
   Multigrid<FloatCpuBackend> hierarchy_;
+  const Field* rounded_ = nullptr;  // the r whose rounding the finest f holds (update_residual)
 };
 
 }  // namespace kcycle
