@@ -97,6 +97,51 @@ void BM_ProlongAddJacobi(benchmark::State& state) {
   state.counters["updates"] =
       benchmark::Counter(2.0 * double(d.shape.unknowns()) * double(state.iterations()), benchmark::Counter::kIsRate);
 }
+// MGCG's own passes per iteration: the two it runs (A p recomputed, never stored) and the four
+// of the unfused sequence with q = A p stored; bytes as each moves them.
+struct CgVectors : Fine {
+  explicit CgVectors(int levels) : Fine(levels), p(be.make_vector(shape)), q(be.make_vector(shape)) {
+    fill_uniform_random(p, 4);
+  }
+  Field p, q;
+};
+void BM_CgTwoPasses(benchmark::State& state) {
+  CgVectors d(int(state.range(0)));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(d.be.xpay_energy(d.A, d.f, 0.5, d.p));
+    benchmark::DoNotOptimize(d.be.update_x_and_r(1e-3, d.A, d.p, d.v, d.out, nullptr));
+  }
+  state.SetBytesProcessed(std::int64_t(state.iterations()) *
+                          std::int64_t(pass_bytes::xpay_energy(d.shape) + pass_bytes::update_x_and_r(d.shape, false)));
+}
+void BM_CgStoredAp(benchmark::State& state) {
+  CgVectors d(int(state.range(0)));
+  for (auto _ : state) {
+    d.be.xpay(d.f, 0.5, d.p);
+    benchmark::DoNotOptimize(d.be.apply_dot(d.A, d.p, d.q));
+    benchmark::DoNotOptimize(d.be.axpy_norm2(1e-3, d.p, d.v, nullptr));
+    benchmark::DoNotOptimize(d.be.axpy_norm2(-1e-3, d.q, d.out, nullptr));
+  }
+  state.SetBytesProcessed(std::int64_t(state.iterations()) *
+                          std::int64_t(pass_bytes::three_arrays(d.shape) + pass_bytes::apply_dot(d.shape) +
+                                       2 * pass_bytes::axpy_norm2(d.shape, false)));
+}
+void BM_XpayEnergy(benchmark::State& state) {
+  CgVectors d(int(state.range(0)));
+  for (auto _ : state) benchmark::DoNotOptimize(d.be.xpay_energy(d.A, d.f, 0.5, d.p));
+  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(pass_bytes::xpay_energy(d.shape)));
+}
+void BM_UpdateXAndR(benchmark::State& state) {
+  CgVectors d(int(state.range(0)));
+  for (auto _ : state) benchmark::DoNotOptimize(d.be.update_x_and_r(1e-3, d.A, d.p, d.v, d.out, nullptr));
+  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(pass_bytes::update_x_and_r(d.shape, false)));
+}
+void BM_AxpyNorm2(benchmark::State& state) {
+  CgVectors d(int(state.range(0)));
+  for (auto _ : state) benchmark::DoNotOptimize(d.be.axpy_norm2(1e-3, d.p, d.v, nullptr));
+  state.SetBytesProcessed(std::int64_t(state.iterations()) * std::int64_t(pass_bytes::axpy_norm2(d.shape, false)));
+}
+
 void BM_Cycle(benchmark::State& state) {
   CpuBackend be(0);
   MultigridSettings s;
@@ -130,6 +175,11 @@ BENCHMARK(BM_ZebraX)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GaussSeidelPipelined)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ZebraXPipelined)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ZebraY)->Arg(9)->Arg(11)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CgTwoPasses)->DenseRange(7, 12)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CgStoredAp)->DenseRange(7, 12)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_XpayEnergy)->Arg(11)->Arg(12)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_UpdateXAndR)->Arg(11)->Arg(12)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AxpyNorm2)->Arg(11)->Arg(12)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Cycle)->ArgsProduct({{9}, {1, 2, 3, 4, 0}})->Unit(benchmark::kMillisecond);
 
 }  // namespace

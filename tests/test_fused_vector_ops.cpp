@@ -11,6 +11,8 @@
 #include "kcycle/byte_model.hpp"
 #include "kcycle/cycle_counts.hpp"
 #include "kcycle/iterative_solver.hpp"
+#include "kcycle/krylov.hpp"
+#include "kcycle/mixed_precision.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/solve.hpp"
 
@@ -67,47 +69,103 @@ TYPED_TEST(FusedVectorOps, EqualTheSequencesTheyReplace) {
   }
 }
 
-TEST(FusedVectorOps, XpayApplyDotIsXpayThenApplyDotForAnyThreadCount) {
-  // One pass: each thread block recomputes the new direction's row beyond its edges.
+// MGCG's two passes against the operations they replace: p, x, r and r's rounding bitwise,
+// the sums up to their order. A p is recomputed where needed, never stored; each thread block
+// of xpay_energy recomputes the new direction's row beyond its edges.
+TEST(FusedVectorOps, TwoPassCgIsTheSequenceItReplacesForAnyThreadCount) {
   for (GridShape shape : {GridShape{1023, 7}, GridShape{127, 127}, GridShape{63, 31}, GridShape{1, 1}})
     for (int threads : {1, 2, 3, 5}) {
       CpuBackend be(threads);
+      FloatCpuBackend fbe(threads);
       const Stencil9 A = scaled(rotated_anisotropic_stencil(1e-3, 30), 1.0 / (shape.hx() * shape.hx()));
-      Field z(shape), p(shape), p_fused(shape), q(shape), q_fused(shape);
-      fill_uniform_random(z, 1);
-      fill_uniform_random(p, 2);
-      be.copy(p, p_fused);
-      be.reset_launches();
-      const double pq_fused = be.xpay_apply_dot(A, z, -0.37, p_fused, q_fused);
-      EXPECT_EQ(be.launches(), 1u);
-      EXPECT_EQ(be.bytes(), pass_bytes::xpay_apply_dot(shape));
-      be.xpay(z, -0.37, p);
-      const double pq = be.apply_dot(A, p, q);
       const std::string what =
           std::to_string(shape.nx) + "x" + std::to_string(shape.ny) + " threads " + std::to_string(threads);
-      EXPECT_EQ(0, std::memcmp(p.data(), p_fused.data(), p.values().size_bytes())) << "p: " << what;
-      EXPECT_EQ(0, std::memcmp(q.data(), q_fused.data(), q.values().size_bytes())) << "q: " << what;
-      EXPECT_NEAR(pq_fused / pq, 1.0, 1e-13) << what;
+      auto same = [](const auto& a, const auto& b) {
+        return 0 == std::memcmp(a.data(), b.data(), a.values().size_bytes());
+      };
+      Field z(shape), p(shape), p_fused(shape), q(shape), exact(shape);
+      fill_uniform_random(z, 1);
+      fill_uniform_random(p, 2);
+      fill_uniform_random(exact, 3);
+      be.copy(p, p_fused);
+      be.reset_launches();
+      const double pAp_fused = be.xpay_energy(A, z, -0.37, p_fused);
+      EXPECT_EQ(be.launches(), 1u);
+      EXPECT_EQ(be.bytes(), pass_bytes::xpay_energy(shape));
+      be.xpay(z, -0.37, p);
+      const double pAp = be.apply_dot(A, p, q);
+      EXPECT_TRUE(same(p, p_fused)) << "p: " << what;
+      EXPECT_NEAR(pAp_fused / pAp, 1.0, 1e-13) << what;
+
+      for (bool with_exact : {false, true})
+        for (bool rounding : {false, true}) {
+          const std::string case_ = what + (with_exact ? " exact" : "") + (rounding ? " rounded" : "");
+          Field x(shape), r(shape);
+          fill_uniform_random(x, 4);
+          fill_uniform_random(r, 5);
+          Field x_fused = x, r_fused = r;
+          FloatField rounded = fbe.make_vector(shape), rounded_apart = fbe.make_vector(shape);
+          const Field* e = with_exact ? &exact : nullptr;
+          be.reset_launches();
+          const auto norms = be.update_x_and_r(0.3, A, p, x_fused, r_fused, e, rounding ? &rounded : nullptr);
+          EXPECT_EQ(be.launches(), 1u);
+          EXPECT_EQ(be.bytes(), pass_bytes::update_x_and_r(shape, with_exact) + (rounding ? 4 * shape.unknowns() : 0))
+              << case_;
+          const double error2 = be.axpy_norm2(0.3, p, x, e);
+          be.apply(A, p, q);
+          const double residual2 = be.axpy_norm2(-0.3, q, r, nullptr);
+          fbe.assign(r, rounded_apart);
+          EXPECT_TRUE(same(x, x_fused)) << "x: " << case_;
+          EXPECT_TRUE(same(r, r_fused)) << "r: " << case_;
+          EXPECT_TRUE(!rounding || same(rounded, rounded_apart)) << "rounded r: " << case_;
+          EXPECT_NEAR(norms.error2 / error2, 1.0, 1e-13) << case_;
+          EXPECT_NEAR(norms.residual2 / residual2, 1.0, 1e-13) << case_;
+        }
+
+      be.apply(A, p, q);
+      EXPECT_NEAR(be.dot_apply(z, A, p) / be.dot(q, z), 1.0, 1e-13) << "dot_apply: " << what;
     }
 }
 
-TEST(FusedVectorOps, AssignDotIsAssignThenDot) {
-  // The mixed-precision preconditioner hands z back to double and gives MGCG (r, z) at once.
-  for (int threads : {1, 2}) {
+// MGCG reads a mixed-precision hierarchy's correction z in float where the cycle left it:
+// each operation that takes z in float gives bitwise what it gives on z widened to double, and
+// counts 4 bytes a point for z instead of 8.
+TEST(FusedVectorOps, ReadAFloatCorrectionAsItsWideningToDouble) {
+  const GridShape shape{255, 127};
+  const std::uint64_t n = shape.unknowns();
+  const Stencil9 A = discretize(rotated_anisotropic_tensor(1e-2, 30), shape.hx(), shape.hy());
+  for (int threads : {1, 2, 3}) {
     CpuBackend be(threads);
-    const GridShape shape{255, 127};
-    Field source(shape), r(shape), z(shape), z_fused(shape);
+    FloatCpuBackend fbe(threads);
+    Field source(shape), r(shape), p0(shape);
     fill_uniform_random(source, 3);
     fill_uniform_random(r, 4);
-    FloatCpuBackend fbe(threads);
-    FloatField x = fbe.make_vector(shape);
-    fbe.upload(source, x);
+    fill_uniform_random(p0, 5);
+    FloatField z = fbe.make_vector(shape);
+    fbe.upload(source, z);
+    Field widened = be.make_vector(shape);
+    be.assign(z, widened);
+    const std::string what = std::to_string(threads) + " threads";
+
+    Field p_float = p0, p_double = p0;
     be.reset_launches();
-    const double rz_fused = be.assign_dot(x, z_fused, r);
-    EXPECT_EQ(be.launches(), 1u);
-    be.assign(x, z);
-    EXPECT_EQ(0, std::memcmp(z.data(), z_fused.data(), z.values().size_bytes()));
-    EXPECT_NEAR(rz_fused / be.dot(r, z), 1.0, 1e-13);
+    const double pAp_float = be.xpay_energy(A, z, 0.7, p_float);
+    EXPECT_EQ(be.bytes(), 20 * n) << what;
+    const double pAp_double = be.xpay_energy(A, widened, 0.7, p_double);
+    EXPECT_EQ(pAp_float, pAp_double) << what;
+    EXPECT_EQ(0, std::memcmp(p_float.data(), p_double.data(), p0.values().size_bytes())) << what;
+    EXPECT_NEAR(be.dot_apply(z, A, p0) / be.dot_apply(widened, A, p0), 1.0, 1e-14) << what;
+
+    p_float = p0, p_double = p0;
+    be.reset_launches();
+    be.xpay(z, -0.3, p_float);
+    EXPECT_EQ(be.bytes(), 20 * n) << what;
+    be.xpay(widened, -0.3, p_double);
+    EXPECT_EQ(0, std::memcmp(p_float.data(), p_double.data(), p0.values().size_bytes())) << what;
+
+    be.reset_launches();
+    EXPECT_NEAR(be.dot(r, z) / be.dot(r, widened), 1.0, 1e-14) << what;  // its threads' sums may add in any order
+    EXPECT_EQ(be.bytes(), (12 + 16) * n) << what;
   }
 }
 
@@ -162,15 +220,60 @@ TEST(FusedCg, TakesRzFromTheCyclesLastPass) {
     results[fused] = solve(o);
     ASSERT_TRUE(results[fused].converged()) << results[fused].message;
     const MultigridSettings s = multigrid_settings(o);
-    // The cycle, then xpay_apply_dot and two axpy_norm2; unfused the xpay and apply_dot apart,
-    // and the zeroing of the finest v and (r, z), which the fused cycle folds into its first and
-    // last pass.
-    const std::uint64_t cg_passes = fused ? 3 : 6;
+    // The cycle, then xpay, apply_dot and two axpy_norm2 (a grid this small stays in cache:
+    // no two-pass CG); unfused also the zeroing of the finest v and (r, z), which the fused
+    // cycle folds into its first and last pass.
+    const std::uint64_t cg_passes = fused ? 4 : 6;
     EXPECT_EQ(results[fused].launches_per_iteration, launches_per_cycle(3, o.levels, s.launches_per_call()) + cg_passes)
         << "fused " << fused;
   }
   EXPECT_EQ(results[0].iterations, results[1].iterations);
   EXPECT_NEAR(results[1].final_error / results[0].final_error, 1.0, 1e-6);
+}
+
+// The same hierarchy (fused cycle) under CG with its two passes (A p recomputed) and under CG
+// with the passes it replaces (q = A p stored): bitwise the same iterates, in double and with a
+// float hierarchy, standard and flexible.
+TEST(FusedCg, TwoPassIteratesAreBitwiseThoseWithAStoredAp) {
+  SolverOptions o;
+  o.levels = 7;
+  MultigridSettings s = multigrid_settings(o);
+  s.fused = true;
+  const DiscreteProblem problem = make_problem(o);
+  const GridShape shape = problem.rhs.shape();
+  const Stencil9 A = discretize(rotated_anisotropic_tensor(o.eps, o.angle_degrees), shape.hx(), shape.hy());
+  const CycleChoice kappa3{CycleType::Kappa, 3};
+  for (bool flexible : {false, true})
+    for (bool mixed : {false, true}) {
+      std::vector<Field> iterates;
+      std::vector<double> launches;
+      for (bool two_pass : {true, false}) {
+        CpuBackend be(2);
+        be.set_two_pass_cg_unknowns(0);  // at every size (the default: grids out of cache)
+        FloatCpuBackend fbe(2);
+        Field x = problem.initial_guess;
+        auto run = [&](auto& M) {
+          PreconditionedCG<CpuBackend, std::remove_reference_t<decltype(M)>> cg(be, A, M, problem.rhs, x, kappa3,
+                                                                                flexible, nullptr, two_pass);
+          for (int k = 0; k < 6; ++k) {
+            be.reset_launches();
+            ASSERT_EQ(cg.step(), StepResult::Ok);
+          }
+          launches.push_back(double(be.launches()));
+        };
+        if (mixed) {
+          MixedPrecisionCycle cycle(be, fbe, s);
+          run(cycle);
+        } else {
+          Multigrid<CpuBackend> mg(be, s);
+          run(mg);
+        }
+        iterates.push_back(std::move(x));
+      }
+      const std::string what = std::string(flexible ? "flexible" : "standard") + (mixed ? ", mixed" : ", double");
+      EXPECT_EQ(0, std::memcmp(iterates[0].data(), iterates[1].data(), iterates[0].values().size_bytes())) << what;
+      EXPECT_LT(launches[0], launches[1]) << what;
+    }
 }
 
 TEST(FusedStandAlone, TakesItsNormsFromTheCyclesFirstAndLastSweeps) {

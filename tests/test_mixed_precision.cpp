@@ -116,32 +116,15 @@ TEST(MixedPrecision, RefusedOnTheCudaBackend) {
 namespace kcycle {
 namespace {
 
-// MGCG's residual update that also writes r's float rounding: the same r and rounding as
-// axpy_norm2 followed by assign, bitwise, and the same norm up to the order of its sum.
-TEST(MixedPrecision, TheResidualUpdateRoundsROnTheWay) {
-  const GridShape shape{255, 127};
-  CpuBackend be(2);
-  FloatCpuBackend fbe(2);
-  Field q = be.make_vector(shape), r = be.make_vector(shape);
-  fill_uniform_random(q, 1);
-  fill_uniform_random(r, 2);
-  Field r2 = r;
-  FloatField once = fbe.make_vector(shape), twice = fbe.make_vector(shape);
-  const double fused = be.axpy_norm2_rounded(-0.3, q, r, once);
-  const double plain = be.axpy_norm2(-0.3, q, r2, nullptr);
-  fbe.assign(r2, twice);
-  EXPECT_TRUE(std::equal(r.values().begin(), r.values().end(), r2.values().begin()));
-  EXPECT_TRUE(std::equal(once.values().begin(), once.values().end(), twice.values().begin()));
-  EXPECT_NEAR(fused / plain, 1.0, 1e-14);
-}
-
-// A preconditioner without the fused residual update (MixedPrecisionCycle's precondition only):
-// MGCG through it and through the cycle itself must give bitwise the same iterates.
+// A preconditioner that does not take r's rounding from the residual update (no
+// right_hand_side_for: it rounds r itself): MGCG through it and through the cycle itself must
+// give bitwise the same iterates.
 struct WithoutResidualUpdate {
   MixedPrecisionCycle& cycle;
-  std::optional<double> precondition(Field& r, Field& z, CycleChoice c, const CycleHooks& hooks = {}) {
-    return cycle.precondition(r, z, c, hooks);
+  std::optional<double> precondition(const Field& r, CycleChoice c, const CycleHooks& hooks = {}) {
+    return cycle.precondition(r, c, hooks);
   }
+  const FloatField& correction() const { return cycle.correction(); }
 };
 
 TEST(MixedPrecision, MgcgIteratesAreBitwiseTheSameWithTheRoundingOnTheWay) {
@@ -155,6 +138,7 @@ TEST(MixedPrecision, MgcgIteratesAreBitwiseTheSameWithTheRoundingOnTheWay) {
   std::vector<Field> iterates;
   for (bool on_the_way : {true, false}) {
     CpuBackend be(2);
+    be.set_two_pass_cg_unknowns(0);  // two-pass CG (which takes r's rounding) at this size too
     FloatCpuBackend fbe(2);
     MixedPrecisionCycle cycle(be, fbe, s);
     Field x = problem.initial_guess;
@@ -171,6 +155,68 @@ TEST(MixedPrecision, MgcgIteratesAreBitwiseTheSameWithTheRoundingOnTheWay) {
     iterates.push_back(std::move(x));
   }
   EXPECT_TRUE(std::equal(iterates[0].values().begin(), iterates[0].values().end(), iterates[1].values().begin()));
+}
+
+// The path before MGCG read the float correction where the cycle left it: z handed back in
+// double, (r, z) taken by CG from it.
+struct DoubleCorrection {
+  MixedPrecisionCycle& cycle;
+  std::optional<double> precondition(Field& r, Field& z, CycleChoice c, const CycleHooks& hooks = {}) {
+    cycle.apply(r, z, c, hooks);
+    return std::nullopt;
+  }
+};
+
+// Reading z in float changes only (r, z), which the cycle's last pass sums with r's float
+// rounding: the iterates agree with the double hand-over's to float rounding, and CG's own
+// passes move 64 bytes a point (p 20; x, r and r's rounding 44), with no pass that widens z
+// and none for (r, z).
+TEST(MixedPrecision, MgcgReadsTheFloatCorrectionWhereTheCycleLeftIt) {
+  SolverOptions o;
+  o.levels = 7;
+  MultigridSettings s = multigrid_settings(o);
+  s.fused = true;
+  const DiscreteProblem problem = make_problem(o);
+  const GridShape shape = problem.rhs.shape();
+  const Stencil9 A = discretize(rotated_anisotropic_tensor(o.eps, o.angle_degrees), shape.hx(), shape.hy());
+  const CycleChoice kappa3{CycleType::Kappa, 3};
+  std::vector<Field> iterates;
+  std::vector<double> errors[2];
+  for (bool held : {true, false}) {
+    CpuBackend be(2);
+    be.set_two_pass_cg_unknowns(0);  // two-pass CG (which takes r's rounding) at this size too
+    FloatCpuBackend fbe(2);
+    MixedPrecisionCycle cycle(be, fbe, s);
+    Field x = problem.initial_guess;
+    if (held) {
+      PreconditionedCG<CpuBackend, MixedPrecisionCycle> cg(be, A, cycle, problem.rhs, x, kappa3, false, nullptr, true);
+      for (int k = 0; k < 8; ++k) {
+        be.reset_launches();
+        ASSERT_EQ(cg.step(), StepResult::Ok);
+        if (k > 0) {  // the first step's p is z itself, no update
+          EXPECT_EQ(be.bytes(), 64 * shape.unknowns()) << "step " << k;
+        }
+        errors[0].push_back(cg.error_norm2());
+      }
+    } else {
+      DoubleCorrection widened{cycle};
+      PreconditionedCG<CpuBackend, DoubleCorrection> cg(be, A, widened, problem.rhs, x, kappa3, false, nullptr, true);
+      for (int k = 0; k < 8; ++k) {
+        ASSERT_EQ(cg.step(), StepResult::Ok);
+        errors[1].push_back(cg.error_norm2());
+      }
+    }
+    iterates.push_back(std::move(x));
+  }
+  ASSERT_LT(errors[0].back(), 1e-4 * errors[0].front()) << "CG must have converged some way";
+  double worst = 0, scale = 0;
+  for (std::size_t k = 0; k < iterates[0].values().size(); ++k) {
+    worst = std::max(worst, std::abs(iterates[0].values()[k] - iterates[1].values()[k]));
+    scale = std::max(scale, std::abs(iterates[1].values()[k]));
+  }
+  EXPECT_GT(worst, 0.0) << "the held path must take (r, z) from the cycle's pass, with r rounded";
+  EXPECT_LT(worst, 1e-5 * scale);
+  for (std::size_t k = 0; k < errors[0].size(); ++k) EXPECT_NEAR(errors[0][k] / errors[1][k], 1.0, 1e-4) << k;
 }
 
 }  // namespace

@@ -585,11 +585,13 @@ void BasicCpuBackend<T>::apply(const Stencil9& A, const BasicField<T>& u, BasicF
 }
 
 template <class T>
-double BasicCpuBackend<T>::dot(const BasicField<T>& x, const BasicField<T>& y) {
-  count(x.shape(), pass_bytes::two_arrays(x.shape()));
+template <class U>
+double BasicCpuBackend<T>::dot(const BasicField<T>& x, const BasicField<U>& y) {
+  count_bytes(x.shape(), (sizeof(T) + sizeof(U)) * std::uint64_t(x.shape().unknowns()));
   const int nx = x.shape().nx;
   return sum_rows(x.shape(), [&](int j) {
-    const T *a = x.row(j), *b = y.row(j);
+    const T* a = x.row(j);
+    const U* b = y.row(j);
     double row = 0.0;
 #pragma omp simd reduction(+ : row)
     for (int i = 1; i <= nx; ++i) row += double(a[i]) * double(b[i]);
@@ -616,9 +618,9 @@ double BasicCpuBackend<T>::apply_dot(const Stencil9& A, const BasicField<T>& p, 
 }
 
 template <class T>
-double BasicCpuBackend<T>::xpay_apply_dot(const Stencil9& A, const BasicField<T>& z, double beta, BasicField<T>& p,
-                                          BasicField<T>& q) {
-  count(p.shape(), pass_bytes::xpay_apply_dot(p.shape()));
+template <class U>
+double BasicCpuBackend<T>::xpay_energy(const Stencil9& A, const BasicField<U>& z, double beta, BasicField<T>& p) {
+  count_bytes(p.shape(), (sizeof(U) + 2 * sizeof(T)) * std::uint64_t(p.shape().unknowns()));
   const int nx = p.shape().nx, ny = p.shape().ny;
   const bool par = parallel(p.shape());
   const int nt = par ? threads_ : 1;
@@ -640,10 +642,11 @@ double BasicCpuBackend<T>::xpay_apply_dot(const Stencil9& A, const BasicField<T>
     if (a <= b) {
       auto new_p = [&](int j) { return j < 1 || j > ny ? p.row(j) : j < a ? below : j > b ? above : p.row(j); };
       auto update = [&](int j) {  // xpay's expression
-        const T* s = z.row(j);
+        const U* s = z.row(j);
         T* d = new_p(j);
+        const T scale = T(beta);  // a local the stores cannot alias: kept in a register
 #pragma omp simd
-        for (int i = 1; i <= nx; ++i) d[i] = s[i] + T(beta) * d[i];
+        for (int i = 1; i <= nx; ++i) d[i] = s[i] + scale * d[i];
       };
       if (a > 1) update(a - 1);
       update(a);
@@ -651,13 +654,12 @@ double BasicCpuBackend<T>::xpay_apply_dot(const Stencil9& A, const BasicField<T>
       for (int j = a; j <= b; ++j) {
         if (j < ny) update(j + 1);
         const T *pm = new_p(j - 1), *p0 = new_p(j), *pp = new_p(j + 1);
-        T* o = q.row(j);
-        const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: o cannot alias a local copy
+        const BasicStencil9<T> S = stencil_as<T>(A);
         double row = 0.0;
 #pragma omp simd reduction(+ : row)
         for (int i = 1; i <= nx; ++i) {  // apply_dot's
-          o[i] = kernels::apply_stencil(S, pm, p0, pp, i);
-          row += double(p0[i]) * double(o[i]);
+          const T o = kernels::apply_stencil(S, pm, p0, pp, i);
+          row += double(p0[i]) * double(o);
         }
         sum += row;
       }
@@ -674,19 +676,20 @@ double BasicCpuBackend<T>::axpy_norm2(double a, const BasicField<T>& x, BasicFie
   return sum_rows(x.shape(), [&](int j) {
     const T* s = x.row(j);
     T* d = y.row(j);
+    const T scale = T(a);  // a local the stores cannot alias: kept in a register
     double row = 0.0;
     if (minus) {
       const T* m = minus->row(j);
 #pragma omp simd reduction(+ : row)
       for (int i = 1; i <= nx; ++i) {
-        d[i] += T(a) * s[i];
+        d[i] += scale * s[i];
         const double e = double(d[i]) - double(m[i]);
         row += e * e;
       }
     } else {
 #pragma omp simd reduction(+ : row)
       for (int i = 1; i <= nx; ++i) {
-        d[i] += T(a) * s[i];
+        d[i] += scale * s[i];
         row += double(d[i]) * double(d[i]);
       }
     }
@@ -695,21 +698,71 @@ double BasicCpuBackend<T>::axpy_norm2(double a, const BasicField<T>& x, BasicFie
 }
 
 template <class T>
-double BasicCpuBackend<T>::axpy_norm2_rounded(double a, const Vector& x, Vector& y,
-                                              FloatField& rounded) requires std::same_as<T, double> {
-  count_bytes(x.shape(), (3 * sizeof(T) + sizeof(float)) * std::uint64_t(x.shape().unknowns()));
-  const int nx = x.shape().nx;
-  return sum_rows(x.shape(), [&](int j) {
-    const T* s = x.row(j);
-    T* d = y.row(j);
-    float* f = rounded.row(j);
+auto BasicCpuBackend<T>::update_x_and_r(double a, const Stencil9& A, const BasicField<T>& p, BasicField<T>& x,
+                                        BasicField<T>& r, const BasicField<T>* exact, FloatField* rounded)
+    -> UpdateNorms {
+  const std::uint64_t n = p.shape().unknowns();
+  count_bytes(p.shape(), (exact ? 6 : 5) * sizeof(T) * n + (rounded ? sizeof(float) * n : 0));
+  const int nx = p.shape().nx, ny = p.shape().ny;
+  const bool par = parallel(p.shape());
+  const int nt = par ? threads_ : 1;
+  std::fill(partial_sums_.begin(), partial_sums_.end(), 0.0);
+  // One row, the branches on exact and rounded taken outside its loops.
+  auto row = [&]<bool kExact, bool kRounded>(int j, double& error2, double& residual2) {
+    const T *pm = p.row(j - 1), *p0 = p.row(j), *pp = p.row(j + 1);
+    T* xr = x.row(j);
+    T* rr = r.row(j);
+    const T* m = kExact ? exact->row(j) : nullptr;
+    float* fr = kRounded ? rounded->row(j) : nullptr;
+    // Locals the stores cannot alias, so they stay in registers.
+    const BasicStencil9<T> S = stencil_as<T>(A);
+    const T to_x = T(a), to_r = T(-a);
+    double e2 = 0.0, r2 = 0.0;
+#pragma omp simd reduction(+ : e2, r2)
+    for (int i = 1; i <= nx; ++i) {
+      xr[i] += to_x * p0[i];  // axpy_norm2's expressions
+      const double e = kExact ? double(xr[i]) - double(m[i]) : double(xr[i]);
+      e2 += e * e;
+      rr[i] += to_r * kernels::apply_stencil(S, pm, p0, pp, i);
+      if constexpr (kRounded) fr[i] = float(rr[i]);
+      r2 += double(rr[i]) * double(rr[i]);
+    }
+    error2 += e2;
+    residual2 += r2;
+  };
+#pragma omp parallel num_threads(nt) if (par)
+  {
+    const int t = par ? omp_get_thread_num() : 0;
+    const RowRange rows = block_of(ny, t, nt);
+    double e2 = 0.0, r2 = 0.0;
+    for (int j = rows.begin; j < rows.end; ++j) {
+      if (exact && rounded)
+        row.template operator()<true, true>(j, e2, r2);
+      else if (exact)
+        row.template operator()<true, false>(j, e2, r2);
+      else if (rounded)
+        row.template operator()<false, true>(j, e2, r2);
+      else
+        row.template operator()<false, false>(j, e2, r2);
+    }
+    *thread_sum(0, t) = e2;
+    *thread_sum(1, t) = r2;
+  }
+  return {thread_total(0), thread_total(1)};
+}
+
+template <class T>
+template <class U>
+double BasicCpuBackend<T>::dot_apply(const BasicField<U>& w, const Stencil9& A, const BasicField<T>& p) {
+  count_bytes(p.shape(), (sizeof(U) + sizeof(T)) * std::uint64_t(p.shape().unknowns()));
+  const int nx = p.shape().nx;
+  return sum_rows(p.shape(), [&](int j) {
+    const T *pm = p.row(j - 1), *p0 = p.row(j), *pp = p.row(j + 1);
+    const U* w0 = w.row(j);
+    const BasicStencil9<T> S = stencil_as<T>(A);
     double row = 0.0;
 #pragma omp simd reduction(+ : row)
-    for (int i = 1; i <= nx; ++i) {
-      d[i] += T(a) * s[i];
-      f[i] = float(d[i]);
-      row += double(d[i]) * double(d[i]);
-    }
+    for (int i = 1; i <= nx; ++i) row += double(w0[i]) * double(kernels::apply_stencil(S, pm, p0, pp, i));
     return row;
   });
 }
@@ -741,20 +794,23 @@ void BasicCpuBackend<T>::axpy(double a, const BasicField<T>& x, BasicField<T>& y
   for_rows(x.shape(), [&](int j) {
     const T* s = x.row(j);
     T* d = y.row(j);
+    const T scale = T(a);
 #pragma omp simd
-    for (int i = 1; i <= nx; ++i) d[i] += T(a) * s[i];
+    for (int i = 1; i <= nx; ++i) d[i] += scale * s[i];
   });
 }
 
 template <class T>
-void BasicCpuBackend<T>::xpay(const BasicField<T>& x, double b, BasicField<T>& y) {
-  count(x.shape(), pass_bytes::three_arrays(x.shape()));
+template <class U>
+void BasicCpuBackend<T>::xpay(const BasicField<U>& x, double b, BasicField<T>& y) {
+  count_bytes(x.shape(), (sizeof(U) + 2 * sizeof(T)) * std::uint64_t(x.shape().unknowns()));
   const int nx = x.shape().nx;
   for_rows(x.shape(), [&](int j) {
-    const T* s = x.row(j);
+    const U* s = x.row(j);
     T* d = y.row(j);
+    const T scale = T(b);
 #pragma omp simd
-    for (int i = 1; i <= nx; ++i) d[i] = s[i] + T(b) * d[i];
+    for (int i = 1; i <= nx; ++i) d[i] = s[i] + scale * d[i];
   });
 }
 
@@ -817,24 +873,6 @@ void BasicCpuBackend<T>::convert(const BasicField<U>& x, BasicField<T>& y) {
 }
 
 template <class T>
-double BasicCpuBackend<T>::assign_dot(const FloatField& x, BasicField<T>& y, const BasicField<T>& w) {
-  count_bytes(x.shape(), (sizeof(float) + 2 * sizeof(T)) * std::uint64_t(x.shape().unknowns()));
-  const int nx = x.shape().nx;
-  return sum_rows(x.shape(), [&](int j) {
-    const float* s = x.row(j);
-    const T* o = w.row(j);
-    T* d = y.row(j);
-    double row = 0.0;
-#pragma omp simd reduction(+ : row)
-    for (int i = 1; i <= nx; ++i) {
-      d[i] = T(s[i]);
-      row += double(o[i]) * double(d[i]);
-    }
-    return row;
-  });
-}
-
-template <class T>
 void BasicCpuBackend<T>::assign(const Field& x, BasicField<T>& y) {
   convert(x, y);
 }
@@ -851,5 +889,15 @@ void BasicCpuBackend<T>::coarse_tail(CoarseTail& tail) requires std::same_as<T, 
 
 template class BasicCpuBackend<double>;
 template class BasicCpuBackend<float>;
+// Each backend's own vectors, and a double backend's reading a float hierarchy's correction.
+#define KCYCLE_SECOND_VECTOR_AS(T, U)                                                                             \
+  template double BasicCpuBackend<T>::dot(const BasicField<T>&, const BasicField<U>&);                            \
+  template void BasicCpuBackend<T>::xpay(const BasicField<U>&, double, BasicField<T>&);                           \
+  template double BasicCpuBackend<T>::xpay_energy(const Stencil9&, const BasicField<U>&, double, BasicField<T>&); \
+  template double BasicCpuBackend<T>::dot_apply(const BasicField<U>&, const Stencil9&, const BasicField<T>&);
+KCYCLE_SECOND_VECTOR_AS(double, double)
+KCYCLE_SECOND_VECTOR_AS(float, float)
+KCYCLE_SECOND_VECTOR_AS(double, float)
+#undef KCYCLE_SECOND_VECTOR_AS
 
 }  // namespace kcycle

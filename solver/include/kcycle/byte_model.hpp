@@ -67,8 +67,11 @@ inline std::uint64_t two_arrays(GridShape s) { return 2 * kDouble * n(s); }
 // v, f; nothing written), axpy with the norm of the result (read x, y, and `minus` if given;
 // write y).
 inline std::uint64_t apply_dot(GridShape s) { return two_arrays(s); }
-// p <- z + beta p and q <- A p with (p, q) in one pass: read z and p, write p and q.
-inline std::uint64_t xpay_apply_dot(GridShape s) { return 4 * kDouble * n(s); }
+// MGCG's two passes, A p recomputed in each and never stored: p <- z + beta p with (p, A p)
+// (read z and p, write p), and x <- x + alpha p with r <- r - alpha A p and their norms (read
+// p, x, r and `exact` if given; write x and r).
+inline std::uint64_t xpay_energy(GridShape s) { return 3 * kDouble * n(s); }
+inline std::uint64_t update_x_and_r(GridShape s, bool exact) { return (exact ? 6 : 5) * kDouble * n(s); }
 inline std::uint64_t residual_norm2(GridShape s) { return two_arrays(s); }
 inline std::uint64_t axpy_norm2(GridShape s, bool minus) { return (minus ? 4 : 3) * kDouble * n(s); }
 // The unfused cycle's residual pass (read v, f; write r) and restriction pass (read r; write fc).

@@ -113,13 +113,38 @@ class BasicCpuBackend {
   void copy(const Vector& x, Vector& y);
   void residual(const Stencil9& A, const Vector& v, const Vector& f, Vector& r);
   void apply(const Stencil9& A, const Vector& u, Vector& out);
-  double dot(const Vector& x, const Vector& y);
-  void axpy(double a, const Vector& x, Vector& y);                    // y <- y + a x
-  void xpay(const Vector& x, double b, Vector& y);                    // y <- x + b y
+  // dot, xpay, xpay_energy and dot_apply also take a vector in float (U = float, T = double):
+  // a mixed-precision hierarchy's correction, which MGCG reads where it lies.
+  template <class U>
+  double dot(const Vector& x, const BasicField<U>& y);
+  void axpy(double a, const Vector& x, Vector& y);  // y <- y + a x
+  template <class U>
+  void xpay(const BasicField<U>& x, double b, Vector& y);             // y <- x + b y
   void triad(double s, const Vector& b, const Vector& c, Vector& a);  // a <- b + s c
-  // p <- z + beta p (as xpay), then q <- A p, returning (p, q) (as apply_dot): one pass. Each
-  // thread recomputes the new p of the row beyond each edge of its block from a copy of the old.
-  double xpay_apply_dot(const Stencil9& A, const Vector& z, double beta, Vector& p, Vector& q);
+
+  // --- MGCG's own passes: two per iteration, A p recomputed where needed, never stored ----
+  // Where the vectors leave the cache: from this many unknowns (measured, kcycle_microbench
+  // BM_CgTwoPasses against BM_CgStoredAp on a 32 MiB L3: 0.8x as fast at 1023^2, 1.2x at
+  // 2047^2 and 4095^2). Below it, MGCG runs xpay, apply_dot and two axpy_norm2.
+  static constexpr std::size_t kTwoPassCgUnknowns = 2'000'000;
+  bool runs_two_pass_cg(GridShape shape) const { return shape.unknowns() >= two_pass_cg_unknowns_; }
+  void set_two_pass_cg_unknowns(std::size_t unknowns) { two_pass_cg_unknowns_ = unknowns; }
+  // p <- z + beta p (as xpay), returning (p, A p) (as apply_dot): one pass. Each thread
+  // recomputes the new p of the row beyond each edge of its block from a copy of the old.
+  template <class U>
+  double xpay_energy(const Stencil9& A, const BasicField<U>& z, double beta, Vector& p);
+  // x <- x + a p and r <- r - a A p (as two axpy_norm2 with q = A p), returning |x - exact|^2
+  // (|x|^2 where exact is null) and |r|^2: one pass. With `rounded`, r's float rounding is
+  // written there on the way (a mixed-precision hierarchy's right-hand side).
+  struct UpdateNorms {
+    double error2, residual2;
+  };
+  UpdateNorms update_x_and_r(double a, const Stencil9& A, const Vector& p, Vector& x, Vector& r, const Vector* exact,
+                             FloatField* rounded = nullptr);
+  // (w, A p) without storing A p: flexible CG's (z, q).
+  template <class U>
+  double dot_apply(const BasicField<U>& w, const Stencil9& A, const Vector& p);
+
   // Fused forms that return a reduction of what they compute anyway, so Krylov steps and
   // norms cost no extra pass over memory:
   double apply_dot(const Stencil9& A, const Vector& p, Vector& q);  // q <- A p; returns (p, q)
@@ -134,12 +159,6 @@ class BasicCpuBackend {
   // solve's double vectors and its float hierarchy. One launch.
   void assign(const Field& x, Vector& y);
   void assign(const FloatField& x, Vector& y);
-  // y <- y + a x returning |y|^2 (as axpy_norm2), and `rounded` <- y in float: MGCG's residual
-  // update writing the float hierarchy's right-hand side on the way (one pass instead of two).
-  double axpy_norm2_rounded(double a, const Vector& x, Vector& y, FloatField& rounded) requires std::same_as<T, double>;
-  // assign(x, y) returning (w, y) (a mixed-precision preconditioner's correction and MGCG's
-  // (r, z)): one pass instead of two.
-  double assign_dot(const FloatField& x, Vector& y, const Vector& w);
 
   // Host transfers: the CPU backend's vectors are host fields already (not counted).
   void upload(const Field& host, Vector& vector);
@@ -177,6 +196,7 @@ class BasicCpuBackend {
     bytes_ += bytes;
   }
   int threads_;
+  std::size_t two_pass_cg_unknowns_ = kTwoPassCgUnknowns;
   std::uint64_t launches_ = 0;
   std::uint64_t points_ = 0;
   std::uint64_t bytes_ = 0;

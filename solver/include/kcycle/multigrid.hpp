@@ -299,10 +299,9 @@ class Multigrid {
   std::optional<double> precondition(Vector& r, Vector& z, CycleChoice choice, const CycleHooks& hooks = {}) {
     Level& fine = level(1);
     std::swap(fine.f, r);
-    Measures m;
-    m.f_dot_v = 0.0;
+    std::optional<double> f_dot_v;
     try {
-      measuring(m, [&] { cycle_from_zero(choice, hooks); });
+      f_dot_v = cycle_from_zero_measuring(choice, hooks);
     } catch (...) {
       std::swap(fine.f, r);  // give the caller's vectors back
       std::swap(fine.v, z);
@@ -310,6 +309,13 @@ class Multigrid {
     }
     std::swap(fine.f, r);
     std::swap(fine.v, z);
+    return f_dot_v;
+  }
+  // cycle_from_zero, returning the finest level's (f, v) where the cycle's last pass summed it.
+  std::optional<double> cycle_from_zero_measuring(CycleChoice choice, const CycleHooks& hooks = {}) {
+    Measures m;
+    m.f_dot_v = 0.0;
+    measuring(m, [&] { cycle_from_zero(choice, hooks); });
     if (!m.up_measured) return std::nullopt;
     return m.f_dot_v;
   }
