@@ -15,6 +15,7 @@
 #include "kcycle/mixed_precision.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/solve.hpp"
+#include "small_mgcg_case.hpp"
 
 namespace kcycle {
 namespace {
@@ -235,14 +236,7 @@ TEST(FusedCg, TakesRzFromTheCyclesLastPass) {
 // with the passes it replaces (q = A p stored): bitwise the same iterates, in double and with a
 // float hierarchy, standard and flexible.
 TEST(FusedCg, TwoPassIteratesAreBitwiseThoseWithAStoredAp) {
-  SolverOptions o;
-  o.levels = 7;
-  MultigridSettings s = multigrid_settings(o);
-  s.fused = true;
-  const DiscreteProblem problem = make_problem(o);
-  const GridShape shape = problem.rhs.shape();
-  const Stencil9 A = discretize(rotated_anisotropic_tensor(o.eps, o.angle_degrees), shape.hx(), shape.hy());
-  const CycleChoice kappa3{CycleType::Kappa, 3};
+  const testing::SmallMgcgCase c;
   for (bool flexible : {false, true})
     for (bool mixed : {false, true}) {
       std::vector<Field> iterates;
@@ -251,9 +245,9 @@ TEST(FusedCg, TwoPassIteratesAreBitwiseThoseWithAStoredAp) {
         CpuBackend be(2);
         be.set_two_pass_cg_unknowns(0);  // at every size (the default: grids out of cache)
         FloatCpuBackend fbe(2);
-        Field x = problem.initial_guess;
+        Field x = c.problem.initial_guess;
         auto run = [&](auto& M) {
-          PreconditionedCG<CpuBackend, std::remove_reference_t<decltype(M)>> cg(be, A, M, problem.rhs, x, kappa3,
+          PreconditionedCG<CpuBackend, std::remove_reference_t<decltype(M)>> cg(be, c.A, M, c.problem.rhs, x, c.kappa3,
                                                                                 flexible, nullptr, two_pass);
           for (int k = 0; k < 6; ++k) {
             be.reset_launches();
@@ -262,10 +256,10 @@ TEST(FusedCg, TwoPassIteratesAreBitwiseThoseWithAStoredAp) {
           launches.push_back(double(be.launches()));
         };
         if (mixed) {
-          MixedPrecisionCycle cycle(be, fbe, s);
+          MixedPrecisionCycle cycle(be, fbe, c.settings);
           run(cycle);
         } else {
-          Multigrid<CpuBackend> mg(be, s);
+          Multigrid<CpuBackend> mg(be, c.settings);
           run(mg);
         }
         iterates.push_back(std::move(x));

@@ -14,6 +14,7 @@
 #include "kcycle/mixed_precision.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/solve.hpp"
+#include "small_mgcg_case.hpp"
 
 namespace kcycle {
 namespace {
@@ -128,30 +129,24 @@ struct WithoutResidualUpdate {
 };
 
 TEST(MixedPrecision, MgcgIteratesAreBitwiseTheSameWithTheRoundingOnTheWay) {
-  SolverOptions o;
-  o.levels = 7;
-  MultigridSettings s = multigrid_settings(o);
-  s.fused = true;
-  const DiscreteProblem problem = make_problem(o);
-  const Stencil9 A = discretize(rotated_anisotropic_tensor(o.eps, o.angle_degrees), problem.rhs.shape().hx(),
-                                problem.rhs.shape().hy());
+  const testing::SmallMgcgCase c;
   std::vector<Field> iterates;
   for (bool on_the_way : {true, false}) {
     CpuBackend be(2);
     be.set_two_pass_cg_unknowns(0);  // two-pass CG (which takes r's rounding) at this size too
     FloatCpuBackend fbe(2);
-    MixedPrecisionCycle cycle(be, fbe, s);
-    Field x = problem.initial_guess;
-    const CycleChoice kappa3{CycleType::Kappa, 3};
-    if (on_the_way) {
-      PreconditionedCG<CpuBackend, MixedPrecisionCycle> cg(be, A, cycle, problem.rhs, x, kappa3, false, nullptr, true);
+    MixedPrecisionCycle cycle(be, fbe, c.settings);
+    Field x = c.problem.initial_guess;
+    auto six_steps = [&](auto& M) {
+      PreconditionedCG<CpuBackend, std::remove_reference_t<decltype(M)>> cg(be, c.A, M, c.problem.rhs, x, c.kappa3,
+                                                                            false, nullptr, true);
       for (int k = 0; k < 6; ++k) ASSERT_EQ(cg.step(), StepResult::Ok);
-    } else {
-      WithoutResidualUpdate plain{cycle};
-      PreconditionedCG<CpuBackend, WithoutResidualUpdate> cg(be, A, plain, problem.rhs, x, kappa3, false, nullptr,
-                                                             true);
-      for (int k = 0; k < 6; ++k) ASSERT_EQ(cg.step(), StepResult::Ok);
-    }
+    };
+    WithoutResidualUpdate plain{cycle};
+    if (on_the_way)
+      six_steps(cycle);
+    else
+      six_steps(plain);
     iterates.push_back(std::move(x));
   }
   EXPECT_TRUE(std::equal(iterates[0].values().begin(), iterates[0].values().end(), iterates[1].values().begin()));
@@ -172,40 +167,33 @@ struct DoubleCorrection {
 // passes move 64 bytes a point (p 20; x, r and r's rounding 44), with no pass that widens z
 // and none for (r, z).
 TEST(MixedPrecision, MgcgReadsTheFloatCorrectionWhereTheCycleLeftIt) {
-  SolverOptions o;
-  o.levels = 7;
-  MultigridSettings s = multigrid_settings(o);
-  s.fused = true;
-  const DiscreteProblem problem = make_problem(o);
-  const GridShape shape = problem.rhs.shape();
-  const Stencil9 A = discretize(rotated_anisotropic_tensor(o.eps, o.angle_degrees), shape.hx(), shape.hy());
-  const CycleChoice kappa3{CycleType::Kappa, 3};
+  const testing::SmallMgcgCase c;
+  const GridShape shape = c.problem.rhs.shape();
   std::vector<Field> iterates;
   std::vector<double> errors[2];
   for (bool held : {true, false}) {
     CpuBackend be(2);
     be.set_two_pass_cg_unknowns(0);  // two-pass CG (which takes r's rounding) at this size too
     FloatCpuBackend fbe(2);
-    MixedPrecisionCycle cycle(be, fbe, s);
-    Field x = problem.initial_guess;
-    if (held) {
-      PreconditionedCG<CpuBackend, MixedPrecisionCycle> cg(be, A, cycle, problem.rhs, x, kappa3, false, nullptr, true);
+    MixedPrecisionCycle cycle(be, fbe, c.settings);
+    Field x = c.problem.initial_guess;
+    auto eight_steps = [&](auto& M, std::vector<double>& error2) {
+      PreconditionedCG<CpuBackend, std::remove_reference_t<decltype(M)>> cg(be, c.A, M, c.problem.rhs, x, c.kappa3,
+                                                                            false, nullptr, true);
       for (int k = 0; k < 8; ++k) {
         be.reset_launches();
         ASSERT_EQ(cg.step(), StepResult::Ok);
-        if (k > 0) {  // the first step's p is z itself, no update
+        if (held && k > 0) {  // the first step's p is z itself, no update
           EXPECT_EQ(be.bytes(), 64 * shape.unknowns()) << "step " << k;
         }
-        errors[0].push_back(cg.error_norm2());
+        error2.push_back(cg.error_norm2());
       }
-    } else {
-      DoubleCorrection widened{cycle};
-      PreconditionedCG<CpuBackend, DoubleCorrection> cg(be, A, widened, problem.rhs, x, kappa3, false, nullptr, true);
-      for (int k = 0; k < 8; ++k) {
-        ASSERT_EQ(cg.step(), StepResult::Ok);
-        errors[1].push_back(cg.error_norm2());
-      }
-    }
+    };
+    DoubleCorrection widened{cycle};
+    if (held)
+      eight_steps(cycle, errors[0]);
+    else
+      eight_steps(widened, errors[1]);
     iterates.push_back(std::move(x));
   }
   ASSERT_LT(errors[0].back(), 1e-4 * errors[0].front()) << "CG must have converged some way";
