@@ -34,6 +34,18 @@ struct Simd {
   static constexpr int width = kSimdBytes / int(sizeof(T));
 };
 
+// A vector (or value) of doubles rounded to float, stored at p.
+template <class V>
+void store_rounded(float* p, const V& v) {
+  if constexpr (std::is_arithmetic_v<V>) {
+    *p = float(v);
+  } else {
+    typedef float Rounded __attribute__((vector_size(sizeof(V) / 2)));
+    const Rounded r = __builtin_convertvector(v, Rounded);
+    std::memcpy(p, &r, sizeof r);
+  }
+}
+
 template <class V, class T>
 V load(const T* p) {
   if constexpr (std::is_same_v<V, T>) {
@@ -670,11 +682,12 @@ double BasicCpuBackend<T>::xpay_energy(const Stencil9& A, const BasicField<U>& z
 }
 
 template <class T>
-double BasicCpuBackend<T>::axpy_norm2(double a, const BasicField<T>& x, BasicField<T>& y, const BasicField<T>* minus) {
-  count(x.shape(), pass_bytes::axpy_norm2(x.shape(), minus != nullptr));
+template <class U>
+double BasicCpuBackend<T>::axpy_norm2(double a, const BasicField<U>& x, BasicField<T>& y, const BasicField<T>* minus) {
+  count_bytes(x.shape(), ((minus ? 3 : 2) * sizeof(T) + sizeof(U)) * std::uint64_t(x.shape().unknowns()));
   const int nx = x.shape().nx;
   return sum_rows(x.shape(), [&](int j) {
-    const T* s = x.row(j);
+    const U* s = x.row(j);
     T* d = y.row(j);
     const T scale = T(a);  // a local the stores cannot alias: kept in a register
     double row = 0.0;
@@ -771,17 +784,35 @@ template <class T>
 double BasicCpuBackend<T>::residual_norm2(const Stencil9& A, const BasicField<T>& v, const BasicField<T>& f,
                                           BasicField<T>* r) {
   count(v.shape(), r ? pass_bytes::residual(v.shape()) : pass_bytes::residual_norm2(v.shape()));
+  return residual_norm2_into(A, v, f, r);
+}
+
+template <class T>
+double BasicCpuBackend<T>::residual_norm2_rounded(const Stencil9& A, const BasicField<T>& v, const BasicField<T>& f,
+                                                  FloatField& rounded) requires std::same_as<T, double> {
+  count_bytes(v.shape(), (2 * sizeof(T) + sizeof(float)) * std::uint64_t(v.shape().unknowns()));
+  return residual_norm2_into(A, v, f, &rounded);
+}
+
+template <class T>
+template <class Out>
+double BasicCpuBackend<T>::residual_norm2_into(const Stencil9& A, const BasicField<T>& v, const BasicField<T>& f,
+                                               Out* r) {
   const int nx = v.shape().nx;
   return sum_rows(v.shape(), [&](int j) {
     const T *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
-    T* out = r ? r->row(j) : nullptr;
+    auto* out = r ? r->row(j) : nullptr;
     const BasicStencil9<T> S = stencil_as<T>(A);
     SquareSum<T> squares;
     for_row_points(nx, vm, v0, vp, [&](int i, const auto& u) {
       using U = std::decay_t<decltype(u.c)>;
       const U res = kernels::residual_at(S, u, load<U>(f0 + i));
       squares.add(res);
-      if (out) store(out + i, res);
+      if constexpr (std::is_same_v<Out, BasicField<T>>) {
+        if (out) store(out + i, res);
+      } else {
+        if (out) store_rounded(out + i, res);
+      }
     });
     return squares.total();
   });
@@ -894,7 +925,8 @@ template class BasicCpuBackend<float>;
   template double BasicCpuBackend<T>::dot(const BasicField<T>&, const BasicField<U>&);                            \
   template void BasicCpuBackend<T>::xpay(const BasicField<U>&, double, BasicField<T>&);                           \
   template double BasicCpuBackend<T>::xpay_energy(const Stencil9&, const BasicField<U>&, double, BasicField<T>&); \
-  template double BasicCpuBackend<T>::dot_apply(const BasicField<U>&, const Stencil9&, const BasicField<T>&);
+  template double BasicCpuBackend<T>::dot_apply(const BasicField<U>&, const Stencil9&, const BasicField<T>&);     \
+  template double BasicCpuBackend<T>::axpy_norm2(double, const BasicField<U>&, BasicField<T>&, const BasicField<T>*);
 KCYCLE_SECOND_VECTOR_AS(double, double)
 KCYCLE_SECOND_VECTOR_AS(float, float)
 KCYCLE_SECOND_VECTOR_AS(double, float)

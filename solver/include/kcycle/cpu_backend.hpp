@@ -149,9 +149,16 @@ class BasicCpuBackend {
   // norms cost no extra pass over memory:
   double apply_dot(const Stencil9& A, const Vector& p, Vector& q);  // q <- A p; returns (p, q)
   // y <- y + a x; returns |y - minus|^2 of the updated y (|y|^2 when minus is null).
-  double axpy_norm2(double a, const Vector& x, Vector& y, const Vector* minus);
+  // x may be in float (U = float, T = double): iterative refinement's x <- x + z, z read where
+  // the float cycle left it.
+  template <class U>
+  double axpy_norm2(double a, const BasicField<U>& x, Vector& y, const Vector* minus);
   // |f - A v|^2; writes nothing, or the residual into *r (the mixed-precision refinement step).
   double residual_norm2(const Stencil9& A, const Vector& v, const Vector& f, Vector* r = nullptr);
+  // |f - A v|^2, and the residual's float rounding written into `rounded` (iterative refinement's
+  // residual handed straight to a float hierarchy: no double residual written and read back).
+  double residual_norm2_rounded(const Stencil9& A, const Vector& v, const Vector& f,
+                                FloatField& rounded) requires std::same_as<T, double>;
   // out (nx*ny floats, row-major): kernels::image_value at every interior point.
   void image(const Stencil9& A, bool residual_view, const Vector& v, const Vector& f, const Vector* exact, float* out);
 
@@ -188,6 +195,8 @@ class BasicCpuBackend {
   T* wavefront_scratch(std::size_t values);            // the pipelined sweeps' halo rows, grown once
   template <class U>
   void convert(const BasicField<U>& x, Vector& y);
+  template <class Out>  // Out: Vector, or FloatField for the residual's rounding
+  double residual_norm2_into(const Stencil9& A, const Vector& v, const Vector& f, Out* out);
   // `bytes` as pass_bytes counts them for doubles; T's arrays move sizeof(T) per value.
   void count(const GridShape& shape, std::uint64_t bytes) { count_bytes(shape, bytes * sizeof(T) / sizeof(double)); }
   void count_bytes(const GridShape& shape, std::uint64_t bytes) {

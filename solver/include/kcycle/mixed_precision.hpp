@@ -36,6 +36,24 @@ class MixedPrecisionCycle {
     backend_.assign(hierarchy_.level(1).v, z);
   }
 
+  // One step of iterative refinement, x <- x + M (f - A x), in two passes of its own: the
+  // residual in double, rounded straight into the finest right-hand side (no double residual
+  // written), and x's update reading z in float where the cycle left it. Bitwise apply()'s step
+  // (the widening of z is exact). Returns |f - A x|^2 of the x it started from and |x - exact|^2
+  // (|x|^2 without exact) of the new one.
+  struct RefinementNorms {
+    double residual2_before, error2_after;
+  };
+  RefinementNorms refine(const Stencil9& A, const Field& f, Field& x, const Field* exact, CycleChoice choice,
+                         const CycleHooks& hooks = {}) {
+    RefinementNorms norms{};
+    norms.residual2_before = backend_.residual_norm2_rounded(A, x, f, hierarchy_.level(1).f);
+    rounded_ = nullptr;
+    hierarchy_.cycle_from_zero(choice, hooks);
+    norms.error2_after = backend_.axpy_norm2(1.0, correction(), x, exact);
+    return norms;
+  }
+
   // MGCG's z <- M r, left in float where the cycle computed it (correction()): CG reads it there
   // and keeps no double copy (4 bytes a point instead of 8 read, and no pass that widens it).
   // Returns (r, z) where the cycle's last pass summed it on the way (fused passes), taken with
