@@ -179,7 +179,8 @@ std::vector<OptionSpec> make_specs() {
       {"fused", "on or off",
        "CPU, Jacobi: run a level's pre-smoothing sweeps with the residual and restriction, and its prolongation "
        "with the post-smoothing sweeps, each as one pass over memory (bitwise the same iterate, faster at every "
-       "size measured; stepping in the visualizer always runs every operation on its own)",
+       "size measured; stepping in the visualizer always runs every operation on its own); also MGCG's own "
+       "passes (two per iteration on grids out of cache) and mixed refinement's (two per step)",
        false, true, [](O& o, std::string_view t) { return read_bool(t, o.fused); },
        [](const O& o) { return std::string(o.fused ? "on" : "off"); }},
       {"ranks-x", "an integer",
