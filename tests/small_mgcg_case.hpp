@@ -1,6 +1,8 @@
 #pragma once
 // A 7-level MGCG case for the tests that run PreconditionedCG by hand: the default problem, the
 // settings of a fused hierarchy for it, and its operator.
+#include "kcycle/cpu_backend.hpp"
+#include "kcycle/krylov.hpp"
 #include "kcycle/multigrid.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/solve.hpp"
@@ -17,6 +19,13 @@ struct SmallMgcgCase {
     const GridShape shape = problem.rhs.shape();
     A = discretize(rotated_anisotropic_tensor(options.eps, options.angle_degrees), shape.hx(), shape.hy());
   }
+  // MGCG through `preconditioner` from x (the initial guess), kappa = 3; fused: CG's own passes.
+  template <class M>
+  PreconditionedCG<CpuBackend, M> mgcg(CpuBackend& be, M& preconditioner, Field& x, bool flexible = false,
+                                       bool fused = true) const {
+    return PreconditionedCG<CpuBackend, M>(be, A, preconditioner, problem.rhs, x, kappa3, flexible, nullptr, fused);
+  }
+
   SolverOptions options;
   MultigridSettings settings;
   DiscreteProblem problem;

@@ -247,8 +247,7 @@ TEST(FusedCg, TwoPassIteratesAreBitwiseThoseWithAStoredAp) {
         FloatCpuBackend fbe(2);
         Field x = c.problem.initial_guess;
         auto run = [&](auto& M) {
-          PreconditionedCG<CpuBackend, std::remove_reference_t<decltype(M)>> cg(be, c.A, M, c.problem.rhs, x, c.kappa3,
-                                                                                flexible, nullptr, two_pass);
+          auto cg = c.mgcg(be, M, x, flexible, two_pass);
           for (int k = 0; k < 6; ++k) {
             be.reset_launches();
             ASSERT_EQ(cg.step(), StepResult::Ok);

@@ -139,8 +139,7 @@ TEST(MixedPrecision, MgcgIteratesAreBitwiseTheSameWithTheRoundingOnTheWay) {
     MixedPrecisionCycle cycle(be, fbe, c.settings);
     Field x = c.problem.initial_guess;
     auto six_steps = [&](auto& M) {
-      PreconditionedCG<CpuBackend, std::remove_reference_t<decltype(M)>> cg(be, c.A, M, c.problem.rhs, x, c.kappa3,
-                                                                            false, nullptr, true);
+      auto cg = c.mgcg(be, M, x);
       for (int k = 0; k < 6; ++k) ASSERT_EQ(cg.step(), StepResult::Ok);
     };
     WithoutResidualUpdate plain{cycle};
@@ -179,8 +178,7 @@ TEST(MixedPrecision, MgcgReadsTheFloatCorrectionWhereTheCycleLeftIt) {
     MixedPrecisionCycle cycle(be, fbe, c.settings);
     Field x = c.problem.initial_guess;
     auto eight_steps = [&](auto& M, std::vector<double>& error2) {
-      PreconditionedCG<CpuBackend, std::remove_reference_t<decltype(M)>> cg(be, c.A, M, c.problem.rhs, x, c.kappa3,
-                                                                            false, nullptr, true);
+      auto cg = c.mgcg(be, M, x);
       for (int k = 0; k < 8; ++k) {
         be.reset_launches();
         ASSERT_EQ(cg.step(), StepResult::Ok);
