@@ -128,9 +128,11 @@ TEST(FusedVectorOps, TwoPassCgIsTheSequenceItReplacesForAnyThreadCount) {
     }
 }
 
-// MGCG reads a mixed-precision hierarchy's correction z in float where the cycle left it:
-// each operation that takes z in float gives bitwise what it gives on z widened to double, and
-// counts 4 bytes a point for z instead of 8.
+// MGCG and refinement read a mixed-precision hierarchy's correction z in float where the cycle
+// left it: each operation that takes z in float writes bitwise what it writes for z widened to
+// double, and counts 4 bytes a point for z instead of 8. Its sums equal to rounding: the
+// vectorizer groups a row's products into lanes differently when they come from floats (each
+// call's order is fixed; the iterates do not depend on it, see FusedCg.*).
 TEST(FusedVectorOps, ReadAFloatCorrectionAsItsWideningToDouble) {
   const GridShape shape{255, 127};
   const std::uint64_t n = shape.unknowns();
@@ -165,8 +167,16 @@ TEST(FusedVectorOps, ReadAFloatCorrectionAsItsWideningToDouble) {
     EXPECT_EQ(0, std::memcmp(p_float.data(), p_double.data(), p0.values().size_bytes())) << what;
 
     be.reset_launches();
-    EXPECT_NEAR(be.dot(r, z) / be.dot(r, widened), 1.0, 1e-14) << what;  // its threads' sums may add in any order
+    EXPECT_NEAR(be.dot(r, z) / be.dot(r, widened), 1.0, 1e-14) << what;
     EXPECT_EQ(be.bytes(), (12 + 16) * n) << what;
+
+    Field x_float = p0, x_double = p0;
+    be.reset_launches();
+    const double x2_float = be.axpy_norm2(1.0, z, x_float, &r);
+    EXPECT_EQ(be.bytes(), 28 * n) << what;
+    const double x2_double = be.axpy_norm2(1.0, widened, x_double, &r);
+    EXPECT_EQ(0, std::memcmp(x_float.data(), x_double.data(), p0.values().size_bytes())) << what;
+    EXPECT_NEAR(x2_float / x2_double, 1.0, 1e-14) << what;
   }
 }
 

@@ -2,10 +2,10 @@
 // The cycle of a mixed-precision solve: a multigrid hierarchy that stores and computes in
 // float (half the bytes per sweep, twice the values per vector instruction), used as an
 // operator on double vectors. z <- M r rounds r into the finest level's right-hand side and
-// runs one cycle from a zero guess: the preconditioner of MGCG, which reads the correction in
-// float where the cycle left it, and the correction of iterative refinement (x <- x + M (f - A
-// x), the residual in double, the correction handed back in double), which is how the
-// stand-alone solver still reaches 1e-8 and beyond.
+// runs one cycle from a zero guess: the preconditioner of MGCG, and the correction of
+// iterative refinement (x <- x + M (f - A x), the residual in double), which is how the
+// stand-alone solver still reaches 1e-8 and beyond. Both read z in float where the cycle left
+// it (correction()); apply() hands it back in double for the unfused paths.
 #include <optional>
 #include <utility>
 
