@@ -16,8 +16,13 @@ using Clock = std::chrono::steady_clock;
 
 }  // namespace
 
-SolverWorker::SolverWorker(const SolverOptions& initial, int threads, bool start_running)
-    : options_(initial), mode_(start_running ? Mode::Running : Mode::Paused), threads_(threads) {
+SolverWorker::SolverWorker(const SolverOptions& initial, int threads, bool start_running, SolverFactory make_solver)
+    : options_(initial),
+      mode_(start_running ? Mode::Running : Mode::Paused),
+      threads_(threads),
+      make_solver_(make_solver ? std::move(make_solver) : [](const SolverOptions& o) {
+        return std::make_unique<IterativeSolver>(o, make_problem(o));
+      }) {
   options_.threads = threads;
   options_.max_iterations = std::max(options_.max_iterations, 1);
   latest_ = std::make_shared<Snapshot>();
@@ -205,6 +210,7 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
     s->backend = std::string(solver_->backend_name());
     s->backend_note = solver_->backend_note();
   }
+  if (!failure_note_.empty()) s->backend_note = failure_note_;
   s->stepping = stepping;
   if (stepping) s->phase_before = phase_before_;
   s->trace_position = trace_position;
@@ -245,15 +251,46 @@ void SolverWorker::loop() {
   for (;;) {
     const Work work = next_work();
     if (work.kind == Work::Stop) return;
-    if (work.kind == Work::Rebuild) {
-      if (work.calibrate_levels > 0) run_calibration(work.options, work.calibrate_levels);
-      if (work.sweep_kappa) run_kappa_sweep(work.options);
-      rebuild(work.options);
-    } else if (work.kind == Work::Publish) {
-      publish_idle();
-    } else {
-      iterate();
+    try {
+      if (work.kind == Work::Rebuild) {
+        if (work.calibrate_levels > 0) run_calibration(work.options, work.calibrate_levels);
+        if (work.sweep_kappa) run_kappa_sweep(work.options);
+        rebuild(work.options);
+      } else if (work.kind == Work::Publish) {
+        publish_idle();
+      } else {
+        iterate();
+      }
+    } catch (const std::exception& e) {
+      backend_failed(e);
     }
+  }
+}
+
+void SolverWorker::backend_failed(const std::exception& e) {
+  const std::string backend = solver_ ? std::string(solver_->backend_name()) : "the";
+  SolverOptions options;
+  {
+    std::lock_guard lock(mutex_);
+    options = options_;
+  }
+  // Whatever the device's state now, this solve is over. One not asked to run on the CPU
+  // starts again there; one that was shows why it stopped and waits for new parameters.
+  const bool fall_back = options.backend != BackendKind::Cpu;
+  failure_note_ = backend + " backend failed: " + e.what() + (fall_back ? "; solving on the CPU instead" : "");
+  solver_.reset();
+  if (fall_back) {
+    options.backend = BackendKind::Cpu;
+    std::lock_guard lock(mutex_);
+    options_ = options;
+    cancel_run_locked();  // next_work() rebuilds on the CPU
+    failure_generation_ = generation_;
+    return;
+  }
+  error_ = failure_note_;
+  try {
+    publish(false, 1, -1, false);
+  } catch (const std::exception&) {  // nothing of the failed solve is left to draw
   }
 }
 
@@ -356,6 +393,7 @@ void SolverWorker::run_kappa_sweep(const SolverOptions& options) {
 }
 
 void SolverWorker::rebuild(const SolverOptions& options) {
+  if (running_generation_ != failure_generation_) failure_note_.clear();  // new parameters: a fresh start
   solver_.reset();
   history_ = {};
   last_trace_.reset();
@@ -364,7 +402,7 @@ void SolverWorker::rebuild(const SolverOptions& options) {
   recent_seconds_.clear();
   error_.clear();
   try {
-    solver_ = std::make_unique<IterativeSolver>(options, make_problem(options));
+    solver_ = make_solver_(options);
     solver_->measure_norms_promptly(true);  // history_ is append-only: each record complete when pushed
   } catch (const std::exception& e) {
     error_ = e.what();

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <stop_token>
@@ -90,10 +91,15 @@ struct ViewRequest {
   friend bool operator==(const ViewRequest&, const ViewRequest&) = default;
 };
 
+// Makes the solve for a set of options (the worker's own: an IterativeSolver; tests wrap it).
+using SolverFactory = std::function<std::unique_ptr<IterativeSolver>(const SolverOptions&)>;
+
 class SolverWorker {
  public:
   // threads: OpenMP threads for the solver (leave a core to the UI and the renderer).
-  SolverWorker(const SolverOptions& initial, int threads, bool start_running = true);
+  // A backend that fails while solving or drawing (a CUDA error) never ends the program: the
+  // snapshot says what failed, and a solve not asked to run on the CPU goes on there.
+  SolverWorker(const SolverOptions& initial, int threads, bool start_running = true, SolverFactory make_solver = {});
   ~SolverWorker();
   SolverWorker(const SolverWorker&) = delete;
   SolverWorker& operator=(const SolverWorker&) = delete;
@@ -133,6 +139,8 @@ class SolverWorker {
 
   void loop();
   Work next_work();
+  // What the loop does when the solve's backend throws (anything but a cancellation).
+  void backend_failed(const std::exception& e);
   void run_calibration(const SolverOptions& options, int max_levels);
   void rebuild(const SolverOptions& options);
   void iterate();
@@ -180,7 +188,10 @@ class SolverWorker {
 
   // Worker thread only.
   int threads_;
+  SolverFactory make_solver_;
   std::unique_ptr<IterativeSolver> solver_;
+  std::string failure_note_;              // the backend that failed and why, until new parameters come
+  std::uint64_t failure_generation_ = 0;  // the generation of the CPU solve that replaced it
   SharedHistory history_;
   std::chrono::steady_clock::time_point last_publish_;
   std::string error_;

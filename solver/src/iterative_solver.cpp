@@ -400,6 +400,7 @@ GridShape IterativeSolver::level_shape(int level) const { return engine_->shape(
 Field IterativeSolver::iterate() const { return engine_->iterate(); }
 
 void IterativeSolver::level_image(int level, bool residual_view, std::vector<float>& out) {
+  if (fault_) fault_("picture");
   engine_->image(level, residual_view, &out, nullptr, nullptr);
 }
 
@@ -409,6 +410,7 @@ IterativeSolver::LevelPicture IterativeSolver::level_device_image(int level, boo
                                                                   std::vector<float>* host_copy) {
   LevelPicture picture;
   std::array<float, 2> range{};
+  if (fault_) fault_("picture");
   engine_->image(level, residual_view, host_copy, &picture.device, &range);
   picture.min = range[0];
   picture.max = range[1];
@@ -448,9 +450,14 @@ const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
   const auto t0 = Clock::now();
   StepResult step = StepResult::Ok;
   try {
+    if (fault_) fault_("cycle");
     step = engine_->step(inner);
   } catch (const CycleCancelled&) {
     status_ = SolveStatus::Cancelled;  // the hierarchy is mid-cycle: this solve cannot go on
+    throw;
+  } catch (const std::exception& e) {
+    status_ = SolveStatus::Failed;  // the device's state is unknown: neither can this one
+    failure_ = e.what();
     throw;
   }
   const double dt = seconds_since(t0) - watched;
@@ -551,6 +558,9 @@ SolveResult IterativeSolver::result(bool with_history) const {
           << " (the preconditioner or operator is not positive definite; try the fcg solver)";
       break;
     case SolveStatus::Cancelled: msg << "cancelled after " << r.iterations << " iterations"; break;
+    case SolveStatus::Failed:
+      msg << "failed after " << r.iterations << " iterations: the " << r.backend << " backend raised: " << failure_;
+      break;
     case SolveStatus::Stalled:
       msg << "stalled: " << what << " reduced only by " << reduction << "; it has not halved in the last "
           << kStallIterations << " iterations (the rounding floor of "

@@ -21,6 +21,7 @@ std::string_view to_string(SolveStatus s) {
     case SolveStatus::Breakdown: return "breakdown";
     case SolveStatus::Cancelled: return "cancelled";
     case SolveStatus::Stalled: return "stalled";
+    case SolveStatus::Failed: return "failed";
   }
   return "?";
 }

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <mutex>
+#include <stdexcept>
+#include <string_view>
 #include <thread>
 
 #include "calibration_cache.hpp"
@@ -66,6 +69,78 @@ TEST(Worker, StepsOneOperationAtATime) {
   ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.stepping && s.trace_position == 2; }));
   w.run();
   ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return !s.stepping && s.history.size() >= 2; }));
+}
+
+// A backend that throws mid-solve as the CUDA backend does on a device error (a
+// std::runtime_error "CUDA: ..."). Before the worker caught it, this ended the process.
+SolverFactory failing_first_solver(std::string_view where, std::vector<BackendKind>& asked, std::mutex& m) {
+  return [where, &asked, &m](const SolverOptions& o) {
+    auto solver = std::make_unique<IterativeSolver>(o, make_problem(o));
+    std::lock_guard lock(m);
+    if (asked.empty())
+      solver->inject_fault([where, calls = 0](std::string_view operation) mutable {
+        if (operation == where && ++calls == 3)
+          throw std::runtime_error("CUDA: " + std::string(where) + ": an illegal memory access was encountered");
+      });
+    asked.push_back(o.backend);
+    return solver;
+  };
+}
+
+TEST(Worker, ABackendErrorInACycleFallsBackToTheCpuAndSaysWhy) {
+  std::vector<BackendKind> asked;
+  std::mutex m;
+  SolverOptions o = small();
+  o.backend = BackendKind::Auto;
+  SolverWorker w(o, 1, true, failing_first_solver("cycle", asked, m));
+  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) {
+    return s.backend_note.find("illegal memory access") != std::string::npos && s.history.size() >= 3;
+  })) << w.snapshot()->backend_note;
+  const auto snap = w.snapshot();
+  EXPECT_NE(snap->backend_note.find("solving on the CPU instead"), std::string::npos) << snap->backend_note;
+  EXPECT_EQ(snap->backend, "cpu");
+  EXPECT_TRUE(snap->error.empty()) << snap->error;
+  EXPECT_EQ(snap->options.backend, BackendKind::Cpu);
+  {
+    std::lock_guard lock(m);
+    ASSERT_EQ(asked.size(), 2u);
+    EXPECT_EQ(asked[0], BackendKind::Auto);
+    EXPECT_EQ(asked[1], BackendKind::Cpu);
+  }
+  // New parameters are a fresh start: the note goes (auto's own note, if any, stays).
+  const auto generation = w.set_options(o);
+  ASSERT_TRUE(wait_for(w, [&](const Snapshot& s) {
+    return s.generation == generation && s.history.size() >= 2 && s.backend_note.find("failed") == std::string::npos;
+  })) << w.snapshot()->backend_note;
+}
+
+TEST(Worker, ABackendErrorWhileDrawingFallsBackToo) {
+  std::vector<BackendKind> asked;
+  std::mutex m;
+  SolverOptions o = small();
+  o.backend = BackendKind::Auto;
+  SolverWorker w(o, 1, true, failing_first_solver("picture", asked, m));
+  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) {
+    return s.backend_note.find("picture: an illegal memory access") != std::string::npos && s.history.size() >= 2;
+  })) << w.snapshot()->backend_note;
+  EXPECT_EQ(w.snapshot()->backend, "cpu");
+}
+
+TEST(Worker, ACpuSolveThatFailsSaysWhyAndTakesNewParameters) {
+  std::vector<BackendKind> asked;
+  std::mutex m;
+  SolverOptions o = small();
+  o.backend = BackendKind::Cpu;
+  SolverWorker w(o, 1, true, failing_first_solver("cycle", asked, m));
+  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return !s.error.empty(); }));
+  const auto failed = w.snapshot();
+  EXPECT_NE(failed->error.find("cpu backend failed: CUDA: cycle: an illegal memory access"), std::string::npos)
+      << failed->error;
+  EXPECT_EQ(failed->error.find("instead"), std::string::npos) << "nothing to fall back to";
+  const auto generation = w.set_options(o);
+  ASSERT_TRUE(wait_for(w, [&](const Snapshot& s) {
+    return s.generation == generation && s.error.empty() && s.history.size() >= 2;
+  })) << w.snapshot()->error;
 }
 
 TEST(Worker, FiveHundredRapidChangesWhileReading) {

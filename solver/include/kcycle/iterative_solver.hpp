@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -41,8 +42,15 @@ class IterativeSolver {
   // the iteration limit). hooks.observer sees every operation of the cycle and may throw;
   // the time it holds an operation is not counted as cycle time. hooks.stop cancels the
   // cycle at its next call: the status becomes Cancelled and CycleCancelled is thrown.
+  // An error the backend raises (a CUDA error, say) ends the solve: the status becomes
+  // Failed, the message says why, and the error is thrown on.
   const IterationRecord& step(const CycleHooks& hooks = {});
   void cancel() { status_ = SolveStatus::Cancelled; }
+
+  // A test seam: `fault` runs where the backend does device work ("cycle" before each step,
+  // "picture" before each picture) and may throw, as a failing device would.
+  using EngineFault = std::function<void(std::string_view operation)>;
+  void inject_fault(EngineFault fault) { fault_ = std::move(fault); }
 
   // Per-level counters and timers of every cycle from now on (see Multigrid::set_level_timing);
   // index 0 is level 1.
@@ -110,6 +118,8 @@ class IterativeSolver {
   // reads NaN until then, and the last record of a finished solve always has it.
   bool residual_pending_ = false;
   bool prompt_norms_ = false;
+  EngineFault fault_;
+  std::string failure_;  // what the backend raised (status Failed)
   double seconds_setup_ = 0, seconds_loop_ = 0;
   std::uint64_t launches_per_iteration_ = 0;
   // Jacobi's LFA smoothing factor (NaN for other smoothers): computed once, since result()

@@ -13,7 +13,18 @@
 
 namespace kcycle {
 
-enum class SolveStatus { Running, Converged, MaxIterations, Diverged, NotANumber, Breakdown, Cancelled, Stalled };
+// Failed: the backend raised an error (a CUDA error, say); the solve cannot go on.
+enum class SolveStatus {
+  Running,
+  Converged,
+  MaxIterations,
+  Diverged,
+  NotANumber,
+  Breakdown,
+  Cancelled,
+  Stalled,
+  Failed
+};
 std::string_view to_string(SolveStatus);
 
 struct IterationRecord {
