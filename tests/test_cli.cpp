@@ -5,6 +5,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -37,9 +38,14 @@ Outcome run_cli_command(const std::string& command) {
   return out;
 }
 
-Outcome run_cli(const std::string& args) {
-  return run_cli_command(std::string(KCYCLE_CLI_PATH) + " " + args + " 2>&1");
+// The kcycle this build made, or the one KCYCLE_CLI names (the GPU pack's, run away from
+// the build tree: scripts/gpu-pack.sh).
+std::string cli_path() {
+  const char* moved = std::getenv("KCYCLE_CLI");
+  return moved && *moved ? moved : KCYCLE_CLI_PATH;
 }
+
+Outcome run_cli(const std::string& args) { return run_cli_command(cli_path() + " " + args + " 2>&1"); }
 
 void expect_refused(const std::string& args, const std::string& message) {
   const Outcome o = run_cli("solve " + args);
@@ -244,7 +250,7 @@ TEST(Cli, BackendAutoFallsBackToTheCpuWithOneLineSayingWhy) {
   EXPECT_EQ(occurrences(o.output, "kcycle: --backend auto: running on the CPU: " + cuda.reason + "\n"), 1u) << o.output;
   EXPECT_NE(o.output.find("backend: cpu"), std::string::npos) << o.output;
   // JSON goes to stdout; the line goes to stderr and does not spoil it.
-  const std::string command = std::string(KCYCLE_CLI_PATH) + " solve --levels 4 --backend auto --json 2>/dev/null";
+  const std::string command = cli_path() + " solve --levels 4 --backend auto --json 2>/dev/null";
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::string json;
@@ -278,7 +284,7 @@ Outcome run_mpi_cli(int ranks, const std::string& args) {
                   "OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_mpi_yield_when_idle=1 "
                   // Open MPI keeps its allocations until exit: no leak check here (ASan builds).
                   "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 ") +
-      KCYCLE_MPIEXEC + " -np " + std::to_string(ranks) + " --oversubscribe " + KCYCLE_CLI_PATH + " " + args + " 2>&1");
+      KCYCLE_MPIEXEC + " -np " + std::to_string(ranks) + " --oversubscribe " + cli_path() + " " + args + " 2>&1");
 }
 
 TEST(CliMpi, RanksOfMpirunPrintTheSerialResultOnce) {

@@ -3,6 +3,8 @@
 // figures add up to the paper's counts and to the backend's launch counter.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include <chrono>
 #include <thread>
 
@@ -221,6 +223,37 @@ TEST(ImagePool, APublishAllocatesNothingOnceALevelHasItsPictures) {
   EXPECT_EQ(pool.made(), 2u);
   pool.acquire(2, make);  // another level, its own picture
   EXPECT_EQ(pool.made(), 3u);
+  EXPECT_EQ(pool.all().size(), 3u) << "every picture made, to outlive the pool";
+}
+
+// Issue 29: interop's copy into the pixel buffer runs on the device after the UI thread has
+// let go of the picture; reusing it then tore the frame. A picture whose reader's fence is
+// not done is not handed out again, even with no reader holding it.
+struct FencedPicture {
+  std::vector<float> values = std::vector<float>(63 * 63);
+  ReadFences readers;
+};
+struct TestFence final : ReadFence {
+  std::atomic<bool> finished{false};
+  bool done() const override { return finished; }
+};
+
+TEST(ImagePool, APictureIsNotWrittenAgainBeforeItsReadersCopyHasFinished) {
+  ImagePool<FencedPicture> pool;
+  const auto make = [] { return new FencedPicture; };
+  const FencedPicture* first = nullptr;
+  auto copy = std::make_shared<TestFence>();
+  {
+    std::shared_ptr<const FencedPicture> shown = pool.acquire(1, make);  // published, drawn
+    first = shown.get();
+    shown->readers.read_until(copy);  // the interop copy, still running
+  }                                   // the UI let go of it
+  const std::shared_ptr<FencedPicture> next = pool.acquire(1, make);
+  EXPECT_NE(next.get(), first) << "the picture was handed out while its copy still read it";
+  EXPECT_EQ(pool.made(), 2u);
+  copy->finished = true;
+  EXPECT_EQ(pool.acquire(1, make).get(), first) << "once the copy has finished, it is reused";
+  EXPECT_EQ(pool.made(), 2u);
 }
 
 }  // namespace

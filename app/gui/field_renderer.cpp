@@ -101,7 +101,7 @@ bool FieldRenderer::upload_from_device(const DeviceImage& image, std::uint64_t v
       interop_ = std::make_unique<PixelBufferInterop>(pixel_buffer_);
       sizes_.buffer_sized(image.nx, image.ny);
     }
-    interop_->write(image.data(), count);  // a kernel fills the buffer on the GPU
+    interop_->write(image);  // a kernel fills the buffer on the GPU
   } catch (const std::exception& e) {
     interop_.reset();
     interop_error_ = e.what();

@@ -5,6 +5,8 @@
 // Declared without CUDA or GL headers (pixel_buffer_interop.cu; a stub without CUDA).
 #include <cstddef>
 
+#include "kcycle/device_image.hpp"
+
 namespace kcycle::gui {
 
 class PixelBufferInterop {
@@ -17,11 +19,15 @@ class PixelBufferInterop {
   PixelBufferInterop(const PixelBufferInterop&) = delete;
   PixelBufferInterop& operator=(const PixelBufferInterop&) = delete;
 
-  // Maps the buffer, writes count floats from device memory into it with a kernel, unmaps.
-  void write(const float* device_values, std::size_t count);
+  // Maps the buffer, writes the picture's floats into it with a kernel on its own stream, and
+  // unmaps (which orders the kernel before OpenGL's use of the buffer). The kernel may still
+  // read the picture after this returns: the picture keeps a fence of it (DeviceImage::
+  // readers), so the solve does not write the picture again before the copy has finished.
+  void write(const DeviceImage& image);
 
  private:
   void* resource_ = nullptr;  // cudaGraphicsResource_t
+  void* stream_ = nullptr;    // cudaStream_t, non-blocking: the solver's stream never waits on it
 };
 
 }  // namespace kcycle::gui

@@ -10,6 +10,6 @@ PixelBufferInterop::PixelBufferInterop(unsigned) {
   throw std::runtime_error("CUDA-OpenGL interop: " + cuda_device_status().reason);
 }
 PixelBufferInterop::~PixelBufferInterop() = default;
-void PixelBufferInterop::write(const float*, std::size_t) {}
+void PixelBufferInterop::write(const DeviceImage&) {}
 
 }  // namespace kcycle::gui

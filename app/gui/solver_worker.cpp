@@ -250,7 +250,11 @@ void SolverWorker::loop() {
   last_publish_ = Clock::now() - std::chrono::seconds(1);
   for (;;) {
     const Work work = next_work();
-    if (work.kind == Work::Stop) return;
+    if (work.kind == Work::Stop) {
+      solver_.reset();
+      retired_pictures_.clear();
+      return;
+    }
     try {
       if (work.kind == Work::Rebuild) {
         if (work.calibrate_levels > 0) run_calibration(work.options, work.calibrate_levels);
@@ -264,7 +268,15 @@ void SolverWorker::loop() {
     } catch (const std::exception& e) {
       backend_failed(e);
     }
+    std::erase_if(retired_pictures_, [](const auto& p) { return p.use_count() == 1; });
   }
+}
+
+void SolverWorker::retire_solver() {
+  if (!solver_) return;
+  const auto pictures = solver_->device_pictures();
+  retired_pictures_.insert(retired_pictures_.end(), pictures.begin(), pictures.end());
+  solver_.reset();
 }
 
 void SolverWorker::backend_failed(const std::exception& e) {
@@ -278,7 +290,7 @@ void SolverWorker::backend_failed(const std::exception& e) {
   // starts again there; one that was shows why it stopped and waits for new parameters.
   const bool fall_back = options.backend != BackendKind::Cpu;
   failure_note_ = backend + " backend failed: " + e.what() + (fall_back ? "; solving on the CPU instead" : "");
-  solver_.reset();
+  retire_solver();
   if (fall_back) {
     options.backend = BackendKind::Cpu;
     std::lock_guard lock(mutex_);
@@ -394,7 +406,7 @@ void SolverWorker::run_kappa_sweep(const SolverOptions& options) {
 
 void SolverWorker::rebuild(const SolverOptions& options) {
   if (running_generation_ != failure_generation_) failure_note_.clear();  // new parameters: a fresh start
-  solver_.reset();
+  retire_solver();
   history_ = {};
   last_trace_.reset();
   phase_start_candidate_.reset();

@@ -190,6 +190,10 @@ class SolverWorker {
   int threads_;
   SolverFactory make_solver_;
   std::unique_ptr<IterativeSolver> solver_;
+  // Device pictures of solves gone that a snapshot still holds: freed here once the UI lets
+  // go of them, since freeing device memory on the UI thread would wait for the device.
+  std::vector<std::shared_ptr<const DeviceImage>> retired_pictures_;
+  void retire_solver();                   // lets the solve go, keeping its pictures (above)
   std::string failure_note_;              // the backend that failed and why, until new parameters come
   std::uint64_t failure_generation_ = 0;  // the generation of the CPU solve that replaced it
   SharedHistory history_;

@@ -66,6 +66,7 @@ class IterativeSolver::Engine {
                      std::shared_ptr<const DeviceImage>* on_device, std::array<float, 2>* range) = 0;
   virtual Field iterate() = 0;
   virtual bool device_memory() const { return false; }
+  virtual std::vector<std::shared_ptr<const DeviceImage>> pictures() const { return {}; }
 };
 
 namespace {
@@ -226,6 +227,12 @@ class EngineOn final : public IterativeSolver::Engine {
   }
 
   bool device_memory() const override { return Backend::kDeviceMemory; }
+#if KCYCLE_HAVE_CUDA
+  std::vector<std::shared_ptr<const DeviceImage>> pictures() const override {
+    const auto all = images_.all();
+    return {all.begin(), all.end()};
+  }
+#endif
   Field iterate() override {
     Field host;
     backend_.download(current(), host);
@@ -405,6 +412,7 @@ void IterativeSolver::level_image(int level, bool residual_view, std::vector<flo
 }
 
 bool IterativeSolver::pictures_on_device() const { return engine_->device_memory(); }
+std::vector<std::shared_ptr<const DeviceImage>> IterativeSolver::device_pictures() const { return engine_->pictures(); }
 
 IterativeSolver::LevelPicture IterativeSolver::level_device_image(int level, bool residual_view,
                                                                   std::vector<float>* host_copy) {

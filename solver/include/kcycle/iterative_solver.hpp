@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kcycle/backend_selection.hpp"
+#include "kcycle/device_image.hpp"
 #include "kcycle/field.hpp"
 #include "kcycle/mpi_decomposition.hpp"
 #include "kcycle/multigrid.hpp"
@@ -20,14 +21,6 @@
 #include "kcycle/solve.hpp"
 
 namespace kcycle {
-
-// A level's picture as floats on the device (CUDA backend): what CUDA-OpenGL interop draws
-// without a copy through the host. Owns its device memory; immutable once made.
-struct DeviceImage {
-  virtual ~DeviceImage() = default;
-  virtual const float* data() const = 0;  // nx * ny floats, row-major, device memory
-  int nx = 0, ny = 0;
-};
 
 class IterativeSolver {
  public:
@@ -93,6 +86,10 @@ class IterativeSolver {
   LevelPicture level_device_image(int level, bool residual_view, std::vector<float>* host_copy);
   // Whether level_device_image keeps pictures on the device (the CUDA backend).
   bool pictures_on_device() const;
+  // Every device picture this solve made. Freeing one waits for the device; a caller that
+  // lets the solve go while readers still hold pictures keeps these, to free them on its own
+  // thread once the readers are done (the visualizer's worker), not on a reader's.
+  std::vector<std::shared_ptr<const DeviceImage>> device_pictures() const;
   // The current iterate on the finest level, copied to the host.
   Field iterate() const;
 
