@@ -2,7 +2,8 @@
 # Builds, here, what a bare GPU machine runs (scripts/gpu-run.sh): the CUDA backend for the
 # lent GPUs (sm_90: H100/H200; sm_80: A100 and other 8.x cards), the CLI, its tests, the
 # visualizer and its GUI tests, into gpu-pack/ (ignored by git), with every shared library they
-# need beside them (the ldd closure) except glibc's, the GPU driver's and the CUDA toolkit's
+# need beside them (the ldd closure) except glibc's and GCC's runtime, the GPU driver's and
+# the CUDA toolkit's
 # large libraries (cuSPARSE, nvJitLink), which the GPU machine's toolkit has. The binaries find
 # the pack's libraries through their RPATH ($ORIGIN/../lib), so nothing else on that machine
 # changes. Then it checks the pack here:
@@ -37,12 +38,14 @@ tree=build-gpu-pack
 pack=gpu-pack
 limit_mib=60
 # The pack's binaries run on another machine: no -march=native, but x86-64-v3 (AVX2 and FMA,
-# every server CPU since 2013; gpu-run.sh checks the GPU machine's CPU has them). No MPI.
+# every server CPU since 2013; gpu-run.sh checks the GPU machine's CPU has them). No MPI. GCC's
+# runtime (libstdc++, libgcc_s) is the GPU machine's: ours needs glibc 2.36, linked in it
+# would too (arc4random), and the binaries alone need 2.34 (Ubuntu 22.04 has 2.35).
 if [ "$build" = 1 ]; then
   echo "== gpu-pack: building $tree/ (CUDA for sm_80 and sm_90)"
   cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=Release -DKCYCLE_CUDA=ON -DCMAKE_CUDA_COMPILER="$nvcc" \
     -DCMAKE_CUDA_ARCHITECTURES="80-real;90-real" -DKCYCLE_NATIVE=OFF -DKCYCLE_MPI=OFF \
-    -DCMAKE_CXX_FLAGS="-march=x86-64-v3" -DCMAKE_BUILD_RPATH='$ORIGIN/../lib' \
+    -DCMAKE_CXX_FLAGS="-march=x86-64-v3" -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON -DCMAKE_INSTALL_RPATH='$ORIGIN/../lib' \
     -DCMAKE_EXE_LINKER_FLAGS="-Wl,--disable-new-dtags" >/dev/null
   cmake --build "$tree" -j "$(nproc 2>/dev/null || echo 2)" \
     --target kcycle kcycle_tests kcycle_team_tests kcycle-gui kcycle_gui_tests
@@ -57,12 +60,13 @@ for b in "${binaries[@]}"; do
   strip --strip-unneeded "$pack/bin/$b"
 done
 
-# What the GPU machine provides: glibc, the driver (CUDA, OpenGL vendor libraries) and the
-# CUDA toolkit. Everything else a binary loads is copied.
+# What the GPU machine provides: glibc and GCC's runtime, the driver (CUDA, OpenGL vendor
+# libraries) and the CUDA toolkit. Everything else a binary loads is copied.
 provided() {
   case "$(basename "$1")" in
     linux-vdso.so.* | ld-linux-*.so.* | libc.so.* | libm.so.* | libpthread.so.* | libdl.so.* | librt.so.* | \
       libresolv.so.* | libutil.so.*) return 0 ;;
+    libstdc++.so.* | libgcc_s.so.*) return 0 ;;  # GCC 12's or newer (GLIBCXX_3.4.30): Ubuntu 22.04 on
     libcuda.so.* | libnvidia-*.so.* | libGLX_nvidia.so.* | libEGL_nvidia.so.*) return 0 ;;
     libcusparse.so.* | libnvJitLink.so.* | libcublas*.so.*) return 0 ;;
   esac
@@ -96,6 +100,7 @@ glibc=$(for b in "$pack"/bin/* "$pack"/lib/*; do objdump -T "$b" 2>/dev/null; do
   echo "nvcc=$("$nvcc" --version | tail -n 1)"
   echo "architectures=sm_80 sm_90"
   echo "glibc_needed=${glibc#GLIBC_}"
+  echo "libstdcxx_needed=$(for b in "$pack"/bin/*; do objdump -T "$b"; done | grep -o 'GLIBCXX_3\.[0-9.]*' | sort -V | tail -n 1)"
   echo "cpu_needed=avx2 fma (x86-64-v3)"
   echo "toolkit_libraries=$(cd "$cuda_lib" && ls libcusparse.so.* libnvJitLink.so.* 2>/dev/null | grep -E '\.so\.[0-9]+$' | tr '\n' ' ')"
 } >"$pack/MANIFEST"

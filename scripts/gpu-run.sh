@@ -43,8 +43,8 @@ bin=$pack/bin
 export KCYCLE_CLI=$bin/kcycle KCYCLE_GUI=$bin/kcycle-gui
 
 # The CUDA toolkit's libraries the pack leaves to this machine (cuSPARSE, nvJitLink).
-for d in ${CUDA_HOME:+$CUDA_HOME/lib64} "$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")/../lib64" \
-  /usr/local/cuda/lib64; do
+toolkit=$(dirname "$(command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)")/..
+for d in ${CUDA_HOME:+$CUDA_HOME/lib64 $CUDA_HOME/lib} "$toolkit/lib64" "$toolkit/lib" /usr/local/cuda/lib64 /usr/local/cuda/lib; do
   [ -d "$d" ] && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" && break
 done
 

@@ -3,7 +3,8 @@
 # the AddressSanitizer+UBSan tree and runs every test in both (the visualizer's under Xvfb),
 # then the solver worker's hand-off and the GPU bodies' thread teams under ThreadSanitizer. The
 # release tree builds the CUDA backend where nvcc is found (its GPU tests skip, saying why,
-# without a GPU); the sanitizer trees build without it, so the CPU-only build's messages are
+# without a GPU), and so does the GPU pack (scripts/gpu-pack.sh: built, its libraries and CPU
+# tests checked); the sanitizer trees build without it, so the CPU-only build's messages are
 # tested there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,12 @@ for preset in release asan tsan; do
   echo "== build: $preset"
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset" -j "$jobs"
+  if [ "$preset" = release ] && { command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; }; then
+    # What a bare GPU machine runs (gpu-pack/, scripts/gpu-run.sh): built and self-checked here,
+    # so that ctest's gpu_run_says_why finds it.
+    echo "== build: the GPU pack"
+    bash scripts/gpu-pack.sh
+  fi
   echo "== test: $preset"
   # Serially: every test already runs its solver on all cores (OpenMP), and two at once
   # oversubscribe them (4x slower on 2 cores).

@@ -24,6 +24,7 @@ namespace {
 struct Executed {
   Trace trace;
   Field iterate;
+  std::vector<Field> levels;   // every level's v after the cycles (what the visualizer draws)
   std::uint64_t launches = 0;  // of the last cycle
   int tail_first = 0;
 };
@@ -52,6 +53,7 @@ Executed run(const MultigridSettings& s, CycleChoice choice, int cycles = 2, con
   }
   r.launches = be.launches();
   r.iterate = mg.level(1).v;
+  for (int l = 1; l <= mg.levels(); ++l) r.levels.push_back(mg.level(l).v);
   r.tail_first = mg.coarse_tail_first();
   return r;
 }
@@ -106,6 +108,11 @@ TEST(CoarseTail, RunsTheGammaAndFSchemesAndOddJacobiSweepCounts) {
       const Executed tail = run(with, choice), plain = run(without, choice);
       EXPECT_LE(relative_difference(plain.iterate, tail.iterate), 1e-12) << nu1 << "," << nu2;
       EXPECT_EQ(plain.trace, tail.trace);
+      // Inside the tail too, each level's v is its iterate, not Jacobi's other buffer.
+      ASSERT_GT(tail.tail_first, 0);
+      for (int l = tail.tail_first; l < int(tail.levels.size()); ++l)  // the coarsest is solved, not swept
+        EXPECT_LE(relative_difference(plain.levels[std::size_t(l) - 1], tail.levels[std::size_t(l) - 1]), 1e-12)
+            << "level " << l << ", nu " << nu1 << "," << nu2;
     }
 }
 

@@ -14,6 +14,7 @@
 #include "kcycle/problem.hpp"
 #include "kcycle/solve.hpp"
 #include "kcycle/solver_options.hpp"
+#include "line_solve_rounding.hpp"
 
 namespace kcycle {
 namespace {
@@ -290,7 +291,13 @@ TEST_F(CudaBackendTest, CyclicReductionGivesTheThomasIterate) {
       a.cycle({CycleType::Kappa, 2});
       b.cycle({CycleType::Kappa, 2});
     }
-    EXPECT_LE(relative_difference(download(thomas, a.level(1).v), download(pcr, b.level(1).v)), 1e-12) << p.name;
+    // Three cycles of a few line sweeps a level: the rounding of the worst-conditioned level's
+    // lines, a few times over (the cycle damps what earlier sweeps left).
+    double rounding = 0;
+    for (int l = 1; l <= a.levels(); ++l)
+      rounding = std::max(rounding, testing::x_line_rounding(a.level(l).A, a.level(l).shape.nx));
+    EXPECT_LE(relative_difference(download(thomas, a.level(1).v), download(pcr, b.level(1).v)), 3 * 8 * rounding)
+        << p.name;
     o.backend = BackendKind::Cuda;
     o.line_solver = LineSolver::Thomas;
     const SolveResult by_thomas = solve(o);
@@ -310,10 +317,11 @@ TEST_F(CudaBackendTest, TheThreeLineSolversAgree) {
     const CudaBackend::LineSolverTimes t = gpu.time_x_line_solvers(A, shape, 3);
     EXPECT_GT(t.thomas_seconds, 0) << levels;
     EXPECT_GT(t.pcr_seconds, 0) << levels << ": lines of " << shape.nx << " fit a block";
-    EXPECT_LE(t.pcr_difference, 1e-12) << levels;
+    const double rounding = testing::x_line_rounding(A, shape.nx);
+    EXPECT_LE(t.pcr_difference, rounding) << levels;
 #if KCYCLE_HAVE_CUSPARSE
     EXPECT_GT(t.cusparse_seconds, 0) << levels;
-    EXPECT_LE(t.cusparse_difference, 1e-12) << levels;
+    EXPECT_LE(t.cusparse_difference, rounding) << levels;
 #endif
   }
 }

@@ -177,14 +177,15 @@ class TailOps {
 };
 
 // Runs the tail. `tail` is shared by the team (one copy for all its threads) and is changed by
-// it: Jacobi swaps its levels' buffers. The top level's iterate ends in the buffer the caller
-// passed as levels[0].v, where the operation after the tail (the prolongation) reads it.
+// it: Jacobi swaps its levels' buffers. Every level's iterate ends in the buffer the caller
+// passed as its v.
 KCYCLE_NO_HD_CHECK
 template <class Team>
 KCYCLE_HD_RECURSIVE void run_coarse_tail(const Team& team, CoarseTail& tail) {
   TailOps<Team> ops(team, tail);
   TailLevel& top = ops.at(tail.first);
-  double* const result = top.v;
+  double* given[kMaxTailLevels];  // each level's v as the caller passed it
+  for (int k = 0; k < tail.count; ++k) given[k] = tail.levels[k].v;
   if (tail.zero_first) ops.zero(top.v, top);
   switch (tail.scheme) {
     case CycleType::Kappa: kappa_cycle(ops, tail.first, tail.counter); break;
@@ -196,7 +197,11 @@ KCYCLE_HD_RECURSIVE void run_coarse_tail(const Team& team, CoarseTail& tail) {
         gamma_cycle(ops, tail.first, 1);
       break;
   }
-  if (top.v != result) ops.copy(top.v, result, top);  // an odd number of Jacobi sweeps
+  // An odd number of Jacobi sweeps leaves a level's iterate in its other buffer: every level's
+  // goes back where the caller keeps it (the prolongation reads the top one there, the
+  // visualizer draws the others from there).
+  for (int k = 0; k < tail.count; ++k)
+    if (tail.levels[k].v != given[k]) ops.copy(tail.levels[k].v, given[k], tail.levels[k]);
 }
 
 }  // namespace kcycle

@@ -39,7 +39,7 @@ class CudaBackend {
     cuda::DeviceBuffer<double> pcr_alpha, pcr_gamma, pcr_inv_diag;
   };
   // x-lines of at least this many points run as cyclic reduction with LineSolver::Auto (a
-  // reasoned default until scripts/gpu-check.sh measures all three solvers: see the README).
+  // reasoned default until scripts/gpu-run.sh 5 measures all three solvers: see the README).
   static constexpr int kPcrFromPoints = 128;
 
   // One x-line half-sweep (odd rows) of a level, timed three ways on the same data: Thomas,
@@ -89,7 +89,7 @@ class CudaBackend {
 
   // --- the coarse tail (coarse_tail.hpp) ------------------------------------------------
   // The whole tail in one kernel on one thread block: one launch. By default from levels of
-  // 63^2 unknowns down (a guess until scripts/gpu-check.sh measures it: see the README).
+  // 63^2 unknowns down (a guess until scripts/gpu-run.sh 5 measures it: see the README).
   static constexpr std::size_t kCoarseTailUnknowns = 4096;
   void coarse_tail(CoarseTail& tail);
   static level::LineView line_view(const LineFactor& line) {

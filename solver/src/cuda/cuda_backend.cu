@@ -125,11 +125,31 @@ __global__ void coarse_solve_kernel(const double* band, int n, int bw, double* w
 constexpr int kTailThreads = 512;
 
 // One block: the tail in shared memory (one copy its threads share and Jacobi's swaps change).
-__global__ void __launch_bounds__(kTailThreads) coarse_tail_kernel(CoarseTail tail) {
+// The parameter (1.9 KB) stays in the constant bank (__grid_constant__): taking its address
+// would otherwise copy it into every thread's local memory (debug builds did, and overran the
+// stack).
+__global__ void __launch_bounds__(kTailThreads) coarse_tail_kernel(const __grid_constant__ CoarseTail tail) {
   __shared__ alignas(CoarseTail) unsigned char storage[sizeof(CoarseTail)];
   if (threadIdx.x == 0) memcpy(storage, &tail, sizeof(CoarseTail));
   __syncthreads();
   run_coarse_tail(BlockTeam{}, *reinterpret_cast<CoarseTail*>(storage));
+}
+
+// The tail recurses once per level and ptxas cannot bound a recursion, so the stack a thread
+// needs is sized here: the kernel's own frame (cudaFuncGetAttributes) plus one cycle frame per
+// level and the deepest operation's, with half again to spare. ptxas -v, sm_90, release: cycle
+// frames 48-56 bytes, the deepest operation (coarse_solve) 224 bytes, about 1 KB in all at 12
+// levels; device-debug builds (-G) keep every local on the stack (about 4.3 KB).
+#ifdef __CUDACC_DEBUG__
+constexpr std::size_t kTailCycleFrameBytes = 320, kTailDeepestOperationBytes = 1024;
+#else
+constexpr std::size_t kTailCycleFrameBytes = 64, kTailDeepestOperationBytes = 256;
+#endif
+std::size_t coarse_tail_stack_bytes() {
+  cudaFuncAttributes kernel{};
+  check(cudaFuncGetAttributes(&kernel, coarse_tail_kernel), "cudaFuncGetAttributes (coarse tail)");
+  const std::size_t path = kernel.localSizeBytes + kMaxTailLevels * kTailCycleFrameBytes + kTailDeepestOperationBytes;
+  return path + path / 2;
 }
 
 // --- vector operations -------------------------------------------------------------------
@@ -315,8 +335,9 @@ struct CudaBackend::Device {
     check(cudaMallocHost(&result_host, 2 * sizeof(double)), "cudaMallocHost");
     // The coarse tail's kernel recurses once per level (up to kMaxTailLevels frames).
     std::size_t stack = 0;
+    const std::size_t needed = coarse_tail_stack_bytes();
     check(cudaDeviceGetLimit(&stack, cudaLimitStackSize), "cudaDeviceGetLimit");
-    if (stack < 2048) check(cudaDeviceSetLimit(cudaLimitStackSize, 2048), "cudaDeviceSetLimit");
+    if (stack < needed) check(cudaDeviceSetLimit(cudaLimitStackSize, needed), "cudaDeviceSetLimit");
     int device = 0, shared = 0;
     check(cudaGetDevice(&device), "cudaGetDevice");
     check(cudaDeviceGetAttribute(&shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), "cudaDeviceGetAttribute");
