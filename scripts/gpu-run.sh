@@ -22,7 +22,7 @@
 # Without a usable GPU: one line saying so, after proving the pack loads; exit 1. Exit 2: the
 # pack does not load, or a check ran and failed; 0: the step ran and every check passed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 step="" out="${OUT:-gpu-results}" pack=gpu-pack loads_only=0
 while [ $# -gt 0 ]; do
