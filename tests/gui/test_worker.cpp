@@ -71,28 +71,37 @@ TEST(Worker, StepsOneOperationAtATime) {
   ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return !s.stepping && s.history.size() >= 2; }));
 }
 
-// A backend that throws mid-solve as the CUDA backend does on a device error (a
-// std::runtime_error "CUDA: ..."). Before the worker caught it, this ended the process.
-SolverFactory failing_first_solver(std::string_view where, std::vector<BackendKind>& asked, std::mutex& m) {
-  return [where, &asked, &m](const SolverOptions& o) {
-    auto solver = std::make_unique<IterativeSolver>(o, make_problem(o));
-    std::lock_guard lock(m);
-    if (asked.empty())
-      solver->inject_fault([where, calls = 0](std::string_view operation) mutable {
-        if (operation == where && ++calls == 3)
-          throw std::runtime_error("CUDA: " + std::string(where) + ": an illegal memory access was encountered");
-      });
-    asked.push_back(o.backend);
-    return solver;
-  };
+// The solves a worker made: the first throws mid-solve as the CUDA backend does on a device
+// error (a std::runtime_error "CUDA: ...") at its third `where` ("cycle" or "picture"). Before
+// the worker caught it, this ended the process.
+struct FirstSolveFails {
+  std::vector<BackendKind> asked;  // the backend each solve was made for
+  std::mutex m;
+  SolverFactory factory(std::string_view where) {
+    return [this, where](const SolverOptions& o) {
+      auto solver = std::make_unique<IterativeSolver>(o, make_problem(o));
+      std::lock_guard lock(m);
+      if (asked.empty())
+        solver->inject_fault([where, calls = 0](std::string_view operation) mutable {
+          if (operation == where && ++calls == 3)
+            throw std::runtime_error("CUDA: " + std::string(where) + ": an illegal memory access was encountered");
+        });
+      asked.push_back(o.backend);
+      return solver;
+    };
+  }
+};
+
+SolverOptions small_on(BackendKind backend) {
+  SolverOptions o = small();
+  o.backend = backend;
+  return o;
 }
 
 TEST(Worker, ABackendErrorInACycleFallsBackToTheCpuAndSaysWhy) {
-  std::vector<BackendKind> asked;
-  std::mutex m;
-  SolverOptions o = small();
-  o.backend = BackendKind::Auto;
-  SolverWorker w(o, 1, true, failing_first_solver("cycle", asked, m));
+  FirstSolveFails made;
+  const SolverOptions o = small_on(BackendKind::Auto);
+  SolverWorker w(o, 1, true, made.factory("cycle"));
   ASSERT_TRUE(wait_for(w, [](const Snapshot& s) {
     return s.backend_note.find("illegal memory access") != std::string::npos && s.history.size() >= 3;
   })) << w.snapshot()->backend_note;
@@ -102,10 +111,10 @@ TEST(Worker, ABackendErrorInACycleFallsBackToTheCpuAndSaysWhy) {
   EXPECT_TRUE(snap->error.empty()) << snap->error;
   EXPECT_EQ(snap->options.backend, BackendKind::Cpu);
   {
-    std::lock_guard lock(m);
-    ASSERT_EQ(asked.size(), 2u);
-    EXPECT_EQ(asked[0], BackendKind::Auto);
-    EXPECT_EQ(asked[1], BackendKind::Cpu);
+    std::lock_guard lock(made.m);
+    ASSERT_EQ(made.asked.size(), 2u);
+    EXPECT_EQ(made.asked[0], BackendKind::Auto);
+    EXPECT_EQ(made.asked[1], BackendKind::Cpu);
   }
   // New parameters are a fresh start: the note goes (auto's own note, if any, stays).
   const auto generation = w.set_options(o);
@@ -115,11 +124,9 @@ TEST(Worker, ABackendErrorInACycleFallsBackToTheCpuAndSaysWhy) {
 }
 
 TEST(Worker, ABackendErrorWhileDrawingFallsBackToo) {
-  std::vector<BackendKind> asked;
-  std::mutex m;
-  SolverOptions o = small();
-  o.backend = BackendKind::Auto;
-  SolverWorker w(o, 1, true, failing_first_solver("picture", asked, m));
+  FirstSolveFails made;
+  const SolverOptions o = small_on(BackendKind::Auto);
+  SolverWorker w(o, 1, true, made.factory("picture"));
   ASSERT_TRUE(wait_for(w, [](const Snapshot& s) {
     return s.backend_note.find("picture: an illegal memory access") != std::string::npos && s.history.size() >= 2;
   })) << w.snapshot()->backend_note;
@@ -127,11 +134,9 @@ TEST(Worker, ABackendErrorWhileDrawingFallsBackToo) {
 }
 
 TEST(Worker, ACpuSolveThatFailsSaysWhyAndTakesNewParameters) {
-  std::vector<BackendKind> asked;
-  std::mutex m;
-  SolverOptions o = small();
-  o.backend = BackendKind::Cpu;
-  SolverWorker w(o, 1, true, failing_first_solver("cycle", asked, m));
+  FirstSolveFails made;
+  const SolverOptions o = small_on(BackendKind::Cpu);
+  SolverWorker w(o, 1, true, made.factory("cycle"));
   ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return !s.error.empty(); }));
   const auto failed = w.snapshot();
   EXPECT_NE(failed->error.find("cpu backend failed: CUDA: cycle: an illegal memory access"), std::string::npos)
