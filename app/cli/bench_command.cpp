@@ -16,6 +16,7 @@
 #include "kcycle/solve.hpp"
 #include "kcycle/solver_options.hpp"
 #include "kcycle/timing.hpp"
+#include "load_bench.hpp"
 #include "solver_args.hpp"
 
 namespace kcycle::cli {
@@ -23,8 +24,10 @@ namespace kcycle::cli {
 namespace {
 
 struct BenchArgs {
-  int min_levels = 4;
-  int max_levels = 11;
+  int min_levels = 0;       // 0: 4 (--load: 9)
+  int max_levels = 0;       // 0: 11 (--load: 9)
+  int load = 0;             // --load N: quiet and beside N busy processes
+  std::string kappa = "3";  // --load's cycle
   double eps = 1e-4;
   double angle = 45;
   int nu1 = 2, nu2 = 2;
@@ -125,7 +128,50 @@ int run_line_solvers(const BenchArgs& a, const ExecutionTarget& target) {
 #endif
 }
 
-int run(const BenchArgs& a) {
+// Where the team's threads meet: passes handed to the team per cycle, level by level, at the
+// largest level count (a level run on the calling thread alone has none).
+template <class Case>
+void print_team_passes(const std::vector<Case>& cases, const std::vector<int>& kappas) {
+  const int levels = cases.back().levels;
+  std::printf("\nthread team: passes handed to the team (synchronisation points) per cycle at %d levels\n%6s", levels,
+              "level");
+  for (int k : kappas) std::printf(" %9s", ("kappa=" + kappa_to_string(k)).c_str());
+  std::printf("\n");
+  const std::size_t first = cases.size() - kappas.size();
+  for (int l = 1; l <= levels; ++l) {
+    std::printf("%6d", l);
+    for (std::size_t k = 0; k < kappas.size(); ++k) {
+      const auto& passes = cases[first + k].team_passes;
+      std::printf(" %9llu", std::size_t(l) < passes.size() ? (unsigned long long)passes[std::size_t(l)] : 0ULL);
+    }
+    std::printf("\n");
+  }
+}
+
+int run(BenchArgs a) {
+  if (a.load > 0) {
+    if (a.load > 64) throw InvalidOptions("--load takes 1 to 64 busy processes");
+    LoadBench b;
+    b.options.levels = a.max_levels > 0 ? a.max_levels : a.min_levels > 0 ? a.min_levels : 9;
+    b.options.eps = a.eps;
+    b.options.angle_degrees = a.angle;
+    b.options.nu1 = a.nu1;
+    b.options.nu2 = a.nu2;
+    b.options.threads = a.threads;
+    const auto kappa = parse_kappa(a.kappa);
+    if (!kappa) throw InvalidOptions("--kappa must be a positive integer or W");
+    b.options.cycle = {CycleType::Kappa, *kappa};
+    apply_settings(b.options, {{"fused", a.fused, "--fused"}});
+    validate(b.options);
+    if (b.options.backend != BackendKind::Cpu) throw InvalidOptions("--load measures the CPU backend");
+    if (!(a.min_seconds > 0)) throw InvalidOptions("--min-seconds must be positive");
+    b.load = a.load;
+    b.min_seconds = a.min_seconds;
+    b.json = a.json;
+    return run_load_bench(b);
+  }
+  if (a.min_levels == 0) a.min_levels = 4;
+  if (a.max_levels == 0) a.max_levels = 11;
   if (a.min_levels < 2 || a.max_levels < a.min_levels || a.max_levels > kMaxLevels)
     throw InvalidOptions("need 2 <= --min-levels <= --max-levels <= " + std::to_string(kMaxLevels));
   SolverOptions check;
@@ -160,6 +206,7 @@ int run(const BenchArgs& a) {
     CycleBytes bytes;
     double fused_seconds = 0, unfused_seconds = 0;  // --compare-fused
     double tail_seconds = 0, no_tail_seconds = 0;   // --compare-tail
+    std::vector<std::uint64_t> team_passes;         // per level, one cycle
   };
   std::vector<Case> cases;
   if (!a.json) {
@@ -184,7 +231,7 @@ int run(const BenchArgs& a) {
     for (int k : kappas) {
       const CycleTiming t = time_cycle(s, {CycleType::Kappa, k}, target, policy);
       const CycleBytes bytes = cycle_bytes(s, k);
-      cases.push_back({n, k, t.median_seconds, bytes});
+      cases.push_back({n, k, t.median_seconds, bytes, 0, 0, 0, 0, t.team_passes});
       if (a.compare_fused) {
         MultigridSettings other = s;
         other.fused = !s.fused;
@@ -202,7 +249,8 @@ int run(const BenchArgs& a) {
                       {"bytes_implemented", bytes.implemented},
                       {"bytes_unfused", bytes.unfused},
                       {"gbps_implemented", bytes.implemented / t.median_seconds * 1e-9},
-                      {"gbps_unfused", bytes.unfused / t.median_seconds * 1e-9}});
+                      {"gbps_unfused", bytes.unfused / t.median_seconds * 1e-9},
+                      {"team_passes_per_level", t.team_passes}});
       if (a.compare_tail) {
         MultigridSettings other = s;
         other.coarse_tail_unknowns = 0;
@@ -245,6 +293,7 @@ int run(const BenchArgs& a) {
                 bw.triad_seconds * 1e3, (unsigned long long)bw.triad_unknowns);
     std::printf("  sweep / triad %8.1f %%\n", 100.0 * bw.jacobi_gbps / bw.triad_gbps);
     print_byte_model(cases, kappas, bw.triad_gbps);
+    if (!cases.back().team_passes.empty()) print_team_passes(cases, kappas);
     if (a.compare_fused)
       print_speedups("fused vs unfused, timed alternately in this run: unfused / fused", cases, kappas,
                      &Case::unfused_seconds, &Case::fused_seconds);
@@ -261,13 +310,15 @@ Subcommand add_bench_command(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* cmd = app.add_subcommand(
       "bench", "Median time per cycle for kappa=1,2,3,4,W over levels, and smoother bandwidth vs STREAM triad");
-  cmd->add_option("--min-levels", args->min_levels, "Smallest level count")->capture_default_str();
-  cmd->add_option("--max-levels", args->max_levels, "Largest level count")->capture_default_str();
+  cmd->add_option("--min-levels", args->min_levels, "Smallest level count (default 4)");
+  cmd->add_option("--max-levels", args->max_levels, "Largest level count (default 11; --load: the level count, 9)");
   cmd->add_option("--eps", args->eps, "Anisotropy epsilon")->capture_default_str();
   cmd->add_option("--angle", args->angle, "Angle in degrees")->capture_default_str();
   cmd->add_option("--nu1", args->nu1, "Pre-relaxations")->capture_default_str();
   cmd->add_option("--nu2", args->nu2, "Post-relaxations")->capture_default_str();
-  cmd->add_option("--threads", args->threads, "OpenMP threads (0: all cores)")->capture_default_str();
+  cmd->add_option("--threads", args->threads, "Solver threads (auto or 0: the cores this process may use)")
+      ->transform(CLI::Transformer(std::map<std::string, std::string>{{"auto", "0"}}))
+      ->capture_default_str();
   cmd->add_option("--backend", args->backend, "cpu, cuda, auto or mpi (see kcycle solve --help)")
       ->capture_default_str();
   cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")
@@ -288,6 +339,10 @@ Subcommand add_bench_command(CLI::App& app) {
                 "CUDA: time an x-line half-sweep by Thomas, cyclic reduction and cuSPARSE gtsv2StridedBatch instead");
   cmd->add_option("--min-seconds", args->min_seconds, "Measured time per case before the median is taken")
       ->capture_default_str();
+  cmd->add_option("--load", args->load,
+                  "Instead: time 1 thread and the team (--threads) quietly and beside N busy processes, a cycle and "
+                  "the stand-alone and MGCG solves, in 5 alternating rounds");
+  cmd->add_option("--kappa", args->kappa, "--load: the cycle's kappa")->capture_default_str();
   cmd->add_flag("--json", args->json, "Print JSON");
   return {cmd, [args] { return run(*args); }};
 }

@@ -345,7 +345,9 @@ Subcommand add_experiment_command(CLI::App& app) {
   cmd->add_option("--case-timeout", args->case_timeout, "Seconds before a solve is reported as timeout")
       ->capture_default_str();
   cmd->add_option("--min-seconds", args->min_seconds, "fig3.1, scaling: measured time per case")->capture_default_str();
-  cmd->add_option("--threads", args->threads, "OpenMP threads (0: all cores)")->capture_default_str();
+  cmd->add_option("--threads", args->threads, "Solver threads (auto or 0: the cores this process may use)")
+      ->transform(CLI::Transformer(std::map<std::string, std::string>{{"auto", "0"}}))
+      ->capture_default_str();
   cmd->add_option("--backend", args->backend, "cpu, cuda, auto or mpi (see kcycle solve --help)")
       ->capture_default_str();
   cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")

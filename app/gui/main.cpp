@@ -23,6 +23,7 @@
 
 #include "calibration_cache.hpp"
 #include "field_renderer.hpp"
+#include "kcycle/available_cores.hpp"
 #include "kcycle/options_io.hpp"
 #include "panels.hpp"
 #include "screenshot.hpp"
@@ -103,7 +104,7 @@ int main(int argc, char** argv) {
   app.name("kcycle-gui");
   std::string script_path, screenshot_path, config_path, calibration_path;
   int width = 1600, height = 1000;
-  int threads = std::max(1, int(std::thread::hardware_concurrency()) - 1);
+  int threads = std::max(1, kcycle::available_cores() - 1);
   app.add_option("--script", script_path, "Drive the UI from a script (see app/gui/script.hpp), then exit");
   app.add_option("--screenshot", screenshot_path, "Write a PNG of the window when the script ends");
   app.add_option("--config", config_path, "Start with these parameters (a file from Export or `kcycle`)");

@@ -250,7 +250,7 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     combo("precision", o.precision);
     tip(ui, "double, or mixed: the multigrid hierarchy in float inside a double refinement / CG");
     combo("backend", o.backend);
-    tip(ui, "Where the solve runs: the CPU (OpenMP), a CUDA GPU, or auto (CUDA when one is usable)");
+    tip(ui, "Where the solve runs: the CPU (a team of threads), a CUDA GPU, or auto (CUDA when one is usable)");
     if (o.backend == BackendKind::Cpu && o.smoother == Smoother::Jacobi) {
       ImGui::Checkbox("fused passes (unwatched cycles)", &o.fused);
       tip(ui,
@@ -1029,7 +1029,7 @@ void status_bar(UiState& ui, const Snapshot& snap) {
       snap.backend.empty() ? std::string("none (parameters refused)")
       : snap.backend == "cuda"
           ? std::string("CUDA") + (snap.options.cuda_graphs ? " + graphs" : "") + ", field: " + ui.field_path
-          : "CPU (OpenMP, " + std::to_string(snap.threads) + " solver threads)";
+          : "CPU (" + std::to_string(snap.threads) + " solver threads)";
   char per_cycle[64] = "no cycle timed yet";
   if (snap.seconds_per_cycle > 0)
     std::snprintf(per_cycle, sizeof per_cycle, "%.3f ms per cycle", snap.seconds_per_cycle * 1e3);

@@ -1,16 +1,15 @@
 #include "kcycle/cpu_backend.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
 
+#include "kcycle/available_cores.hpp"
 #include "kcycle/byte_model.hpp"
 #include "kcycle/kernels.hpp"
-#include "row_blocks.hpp"
+#include "kcycle/row_blocks.hpp"
 
 namespace kcycle {
 
@@ -128,57 +127,88 @@ class SquareSum {
 
 }  // namespace
 
-// Runs body(j) for the rows j = 1..ny of a level, on all threads when the level is large
-// enough to gain from them (the one OpenMP row loop of this backend).
+template <class T>
+int BasicCpuBackend<T>::chunks(const GridShape& shape, int count, int min_rows) const {
+  if (!parallel(shape)) return 1;
+  return std::clamp(count / min_rows, 1, kChunksPerThread * threads());
+}
+
+// Runs body(j) for the rows j = 1..ny of a level, on the team when the level is large enough
+// to gain from it.
 template <class T>
 template <class Body>
-void BasicCpuBackend<T>::for_rows(const GridShape& shape, Body&& body) const {
-#pragma omp parallel for num_threads(threads_) if (parallel(shape)) schedule(static)
-  for (int j = 1; j <= shape.ny; ++j) body(j);
+void BasicCpuBackend<T>::for_rows(const GridShape& shape, Body&& body) {
+  for_row_blocks(shape, chunks(shape, shape.ny), shape.ny, [&](RowRange rows, int) {
+    for (int j = rows.begin; j < rows.end; ++j) body(j);
+  });
 }
 
-// The sum over rows j = 1..ny of row_sum(j), on the threads for_rows would use (the
-// reductions of dot and the fused vector operations).
+// Each row's sum is kept apart and the total added in row order, so it does not depend on
+// which thread ran which row (nor how many there were).
 template <class T>
 template <class RowSum>
-double BasicCpuBackend<T>::sum_rows(const GridShape& shape, RowSum&& row_sum) const {
-  double sum = 0.0;
-#pragma omp parallel for num_threads(threads_) if (parallel(shape)) schedule(static) reduction(+ : sum)
-  for (int j = 1; j <= shape.ny; ++j) sum += row_sum(j);
-  return sum;
+double BasicCpuBackend<T>::sum_rows(const GridShape& shape, RowSum&& row_sum) {
+  double* sums = row_sums(0, shape.ny);
+  for_rows(shape, [&](int j) { sums[j] = row_sum(j); });
+  return row_total(0, shape.ny);
 }
 
 template <class T>
-BasicCpuBackend<T>::BasicCpuBackend(int threads) : threads_(threads > 0 ? threads : omp_get_max_threads()) {
-  partial_sums_.assign(std::size_t(kThreadSumSlots * threads_), 0.0);
+double BasicCpuBackend<T>::row_total(int slot, int ny) const {
+  const double* sums = row_sums_.data() + std::size_t(slot) * std::size_t(row_sum_stride_);
+  double total = 0.0;
+  for (int j = 1; j <= ny; ++j) total += sums[j];
+  return total;
+}
+
+// fill(begin, end) over chunks of [0, n), the flat values of a field of `shape`.
+template <class T>
+template <class Fill>
+void BasicCpuBackend<T>::for_values(const GridShape& shape, std::size_t n, Fill&& fill) {
+  const int pieces = chunks(shape, shape.ny + 2);
+  run_chunks(shape, pieces, [&](int c, int) {
+    fill(n * std::size_t(c) / std::size_t(pieces), n * std::size_t(c + 1) / std::size_t(pieces));
+  });
 }
 
 template <class T>
-double BasicCpuBackend<T>::thread_total(int slot) const {
-  double sum = 0.0;
-  for (int t = 0; t < threads_; ++t) sum += partial_sums_[std::size_t(slot * threads_ + t)];
-  return sum;
+BasicCpuBackend<T>::BasicCpuBackend(int threads)
+    : BasicCpuBackend(std::make_shared<ThreadTeam>(threads > 0 ? threads : available_cores())) {}
+
+template <class T>
+BasicCpuBackend<T>::BasicCpuBackend(std::shared_ptr<ThreadTeam> team) : team_(std::move(team)) {
+  if (!team_) throw std::logic_error("BasicCpuBackend: no thread team");
+}
+
+template <class T>
+void BasicCpuBackend<T>::count_team_pass(int ny) {
+  for (auto& [rows, passes] : team_passes_by_rows_)
+    if (rows == ny) {
+      ++passes;
+      return;
+    }
+  team_passes_by_rows_.push_back({ny, 1});
 }
 
 template <class T>
 bool BasicCpuBackend<T>::parallel(const GridShape& shape) const {
-  return threads_ > 1 && shape.unknowns() >= kParallelThreshold;
+  return threads() > 1 && shape.unknowns() >= kParallelThreshold;
 }
 
 template <class T>
 BasicField<T> BasicCpuBackend<T>::make_vector(GridShape shape) {
-  // Scratch for restrict_residual on this size: three residual rows per thread.
+  // Scratch for restrict_residual on this size: three residual rows per thread; and the
+  // per-row sums.
   if (shape.stride() > restrict_row_stride_) {
     restrict_row_stride_ = shape.stride();
-    restrict_rows_.assign(std::size_t(3 * threads_) * std::size_t(restrict_row_stride_), T(0));
+    restrict_rows_.assign(std::size_t(3 * threads()) * std::size_t(restrict_row_stride_), T(0));
   }
+  row_sums(0, shape.ny);  // grown here, not in a pass
   // Zeroed on the threads that will sweep it: the first touch of fresh pages is most of a
   // large hierarchy's set-up time (kernel page clearing), and it scales with the threads.
   BasicField<T> field(shape, typename BasicField<T>::Uninitialized{});
   T* p = field.data();
-  const std::ptrdiff_t n = std::ptrdiff_t(shape.storage());
-#pragma omp parallel for num_threads(threads_) if (parallel(shape)) schedule(static)
-  for (std::ptrdiff_t k = 0; k < n; ++k) p[k] = T(0);
+  for_values(shape, shape.storage(), [&](std::size_t begin, std::size_t end) { std::fill(p + begin, p + end, T(0)); });
   return field;
 }
 
@@ -207,14 +237,10 @@ void BasicCpuBackend<T>::restrict_residual(const Stencil9& A, const BasicField<T
   if (v.stride() > restrict_row_stride_)
     throw std::logic_error("restrict_residual: field not made by this backend's make_vector");
   const int nxf = v.shape().nx, nyc = fc.shape().ny, nxc = fc.shape().nx;
-  const bool par = parallel(v.shape());
-  const int nt = par ? threads_ : 1;
   const std::size_t stride = std::size_t(restrict_row_stride_);
-#pragma omp parallel num_threads(nt) if (par)
-  {
-    const int t = par ? omp_get_thread_num() : 0;
+  for_row_blocks(v.shape(), chunks(v.shape(), nyc), nyc, [&](RowRange rows, int member) {
     T* ring[3];
-    for (int k = 0; k < 3; ++k) ring[k] = restrict_rows_.data() + (std::size_t(3 * t + k)) * stride;
+    for (int k = 0; k < 3; ++k) ring[k] = restrict_rows_.data() + (std::size_t(3 * member + k)) * stride;
     auto residual_row = [&](int j, T* r) {
       const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: r cannot alias a local copy
       const T *vm = v.row(j - 1), *v0 = v.row(j), *vp = v.row(j + 1), *f0 = f.row(j);
@@ -223,7 +249,6 @@ void BasicCpuBackend<T>::restrict_residual(const Stencil9& A, const BasicField<T
         store(r + i, kernels::residual_at(S, u, load<V>(f0 + i)));
       });
     };
-    const RowRange rows = block_of(nyc, t, nt);
     if (rows.begin < rows.end) residual_row(2 * rows.begin - 1, ring[0]);
     for (int J = rows.begin; J < rows.end; ++J) {
       // ring[0] holds fine row 2J-1 (the previous coarse row's 2J+1).
@@ -239,28 +264,29 @@ void BasicCpuBackend<T>::restrict_residual(const Stencil9& A, const BasicField<T
       }
       std::swap(ring[0], ring[2]);
     }
-  }
+  });
 }
 
 namespace {
 
-// nu Jacobi sweeps streamed through small rings of rows, for one thread's block of fine rows
+// nu Jacobi sweeps streamed through small rings of rows, for one chunk's block of fine rows
 // [a, b]: at step i, sweep k (1..nu) computes its row i - k + 1 from sweep k-1's rows
 // i - k .. i - k + 2, so each row of v and f is read from memory once and only the last
 // sweep's own rows [own_first, own_last] are written to `out`. Rows of the block's neighbours
-// (a halo of nu rows) are recomputed, so threads never wait on each other. Every value comes
+// (a halo of nu rows) are recomputed, so chunks never wait on each other. Every value comes
 // from the same point body as a separate sweep: bitwise the same result.
 //
 // `out` may be v itself (in place): a row of v is then overwritten only after its last read,
 // no second array is written (nor, on a cache miss, read for ownership first), and the rows
-// of v beyond the block, which the neighbouring threads overwrite, are read from copies the
-// thread takes before any thread writes (copy_halo, then a barrier).
+// of v beyond the block, which the neighbouring chunks overwrite, are read from copies taken
+// before any chunk writes (copy_halo for every chunk, then the pass).
 template <class T>
 class JacobiStream {
  public:
-  // `scratch`: stream_scratch()'s rows, shared by the threads; thread `t` uses its own part.
+  // `rings`: ring_rows(nu) rows of the running thread's own; `halo`: halo_rows(nu) rows of
+  // the chunk's own (its copies of its neighbours' rows, in place).
   JacobiStream(const Stencil9& A, T w, int nu, const BasicField<T>& v, const BasicField<T>& f, BasicField<T>& out,
-               int own_first, int own_last, T* scratch, int t)
+               int own_first, int own_last, T* rings, T* halo)
       : A_(stencil_as<T>(A)),
         w_(w),
         nu_(nu),
@@ -271,27 +297,30 @@ class JacobiStream {
         out_(out),
         own_first_(own_first),
         own_last_(own_last),
-        scratch_(scratch + scratch_rows(nu) * std::size_t(t) * std::size_t(v.stride())),
+        rings_(rings),
+        halo_(halo),
         stride_(std::size_t(v.stride())),
         in_place_(out.data() == v.data()) {}
 
-  // Rows needed per thread: a ring of 3 for sweeps 0..nu, one more ring of 3 (residuals), and
-  // the copies of up to nu + 2 rows of v beyond each edge of the block (in place).
-  static std::size_t scratch_rows(int nu) { return std::size_t(5 * (nu + 2)); }
+  // Rows per thread: a ring of 3 for sweeps 0..nu and one more ring of 3 (residuals); per
+  // chunk, the copies of up to nu + 2 rows of v beyond each edge of its block (in place).
+  static std::size_t ring_rows(int nu) { return std::size_t(3 * (nu + 2)); }
+  static std::size_t halo_rows(int nu) { return std::size_t(2 * (nu + 2)); }
   bool in_place() const { return in_place_; }
 
   // In place: copies the rows of v beyond the block that a pass over fine rows [a, b] reads.
   void copy_halo(int a, int b) {
     for (int r = std::max(1, a - nu_); r < own_first_; ++r) std::copy_n(v_.row(r), stride_, halo_row(r));
     for (int r = own_last_ + 1; r <= std::min(ny_, b + nu_); ++r) std::copy_n(v_.row(r), stride_, halo_row(r));
-    halo_copied_ = true;
   }
+  // From here on, the rows beyond the block are read from the copies copy_halo made.
+  void read_copied_halo() { halo_copied_ = true; }
   // Row r of v as the pass started with it.
   const T* source_row(int r) const {
     const bool neighbours = r >= 1 && r <= ny_ && (r < own_first_ || r > own_last_);
     return halo_copied_ && neighbours ? halo_row(r) : v_.row(r);
   }
-  T* ring(int k, int r) const { return scratch_ + (std::size_t(3 * k + r % 3)) * stride_; }
+  T* ring(int k, int r) const { return rings_ + (std::size_t(3 * k + r % 3)) * stride_; }
   T* extra_ring(int r) const { return ring(nu_ + 1, r); }
   // Where sweep 0 (the values the first sweep reads) comes from: v, ring 0 (made by
   // prepare), or zero (v stands for a zeroed correction and is not read).
@@ -304,9 +333,9 @@ class JacobiStream {
     return target(k, r);
   }
 
-  // Also sum the squares of the residuals f - A v the first sweep computes on the owned rows
-  // (the residual of the iterate the pass starts from) into *sum.
-  void measure_first_residual(double* sum) { first_residual2_ = sum; }
+  // Also the sums of the squares of the residuals f - A v the first sweep computes on the owned
+  // rows (the residual of the iterate the pass starts from), row r's into per_row[r].
+  void measure_first_residual(double* per_row) { first_residual2_ = per_row; }
 
   // prepare(r): makes sweep 0's row r (called in order, once per row); after(i): runs at the
   // end of step i, when the last sweep's rows up to i - nu + 1 exist.
@@ -339,7 +368,7 @@ class JacobiStream {
             squares.add(res);
             store(o + x, kernels::jacobi_update(u.c, w, res));
           });
-          *first_residual2_ += squares.total();
+          first_residual2_[r] = squares.total();
           continue;
         }
         for_row_points(nx_, vm, v0, vp, [&](int x, const auto& u) {
@@ -354,9 +383,8 @@ class JacobiStream {
  private:
   T* target(int k, int r) const { return k == nu_ && r >= own_first_ && r <= own_last_ ? out_.row(r) : ring(k, r); }
   T* halo_row(int r) const {
-    const std::size_t first_halo = std::size_t(3 * (nu_ + 2));
     const int slot = r < own_first_ ? r - (own_first_ - (nu_ + 2)) : (nu_ + 2) + (r - own_last_ - 1);
-    return scratch_ + (first_halo + std::size_t(slot)) * stride_;
+    return halo_ + std::size_t(slot) * stride_;
   }
   BasicStencil9<T> A_;
   T w_;
@@ -365,7 +393,7 @@ class JacobiStream {
   const BasicField<T>& f_;
   BasicField<T>& out_;
   int own_first_, own_last_;
-  T* scratch_;
+  T *rings_, *halo_;
   std::size_t stride_;
   bool in_place_, halo_copied_ = false;
   Source source_ = Source::Field;
@@ -374,13 +402,33 @@ class JacobiStream {
 
 }  // namespace
 
+// Rings for each thread, then halo rows for each of `chunks` chunks (JacobiStream's).
 template <class T>
-T* BasicCpuBackend<T>::stream_scratch(int nu, int threads, int stride) {
-  const std::size_t rows = JacobiStream<T>::scratch_rows(nu) * std::size_t(threads);
+T* BasicCpuBackend<T>::stream_scratch(int nu, int chunks, int stride) {
+  const std::size_t rows =
+      JacobiStream<T>::ring_rows(nu) * std::size_t(threads()) + JacobiStream<T>::halo_rows(nu) * std::size_t(chunks);
   const std::size_t size = rows * std::size_t(stride);
   if (fused_rows_.size() < size) fused_rows_.assign(size, T(0));  // grows once, not per cycle
   return fused_rows_.data();
 }
+
+namespace {
+
+// Where thread `member`'s rings and chunk c's halo rows lie in stream_scratch()'s rows.
+template <class T>
+struct StreamScratch {
+  T* base;
+  int nu, threads;
+  std::size_t stride;
+  T* rings(int member) const { return base + JacobiStream<T>::ring_rows(nu) * std::size_t(member) * stride; }
+  T* halo(int chunk) const {
+    return base + (JacobiStream<T>::ring_rows(nu) * std::size_t(threads) +
+                   JacobiStream<T>::halo_rows(nu) * std::size_t(chunk)) *
+                      stride;
+  }
+};
+
+}  // namespace
 
 template <class T>
 void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omega, int nu, const BasicField<T>& v,
@@ -391,59 +439,66 @@ void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omeg
   count(v.shape(), v_is_zero ? pass_bytes::jacobi_restrict_residual_from_zero(v.shape(), fc.shape())
                              : pass_bytes::jacobi_restrict_residual(v.shape(), fc.shape()));
   const int nx = v.shape().nx, ny = v.shape().ny, nyc = fc.shape().ny, nxc = fc.shape().nx;
-  const bool par = parallel(v.shape());
-  const int nt = par ? threads_ : 1;
-  T* scratch = stream_scratch(nu, nt, v.stride());
+  const int pieces = chunks(v.shape(), nyc, kMinHaloChunkRows / 2);  // chunks of coarse rows
+  const StreamScratch<T> scratch{stream_scratch(nu, pieces, v.stride()), nu, threads(), std::size_t(v.stride())};
   const T w = T(omega / A.center());
-  std::fill(partial_sums_.begin(), partial_sums_.end(), 0.0);
-#pragma omp parallel num_threads(nt) if (par)
-  {
-    const int t = par ? omp_get_thread_num() : 0;
-    const RowRange coarse_rows = block_of(nyc, t, nt);
-    const bool mine = coarse_rows.begin < coarse_rows.end;
-    // The fine rows whose last sweep this block's residuals need, and those it owns.
-    const int a = std::max(1, 2 * coarse_rows.begin - 2), b = std::min(ny, 2 * coarse_rows.end);
-    const int own_last = coarse_rows.end == nyc + 1 ? ny : 2 * coarse_rows.end - 2;  // the last block: to ny
-    JacobiStream<T> stream(A, w, nu, v, f, out, 2 * coarse_rows.begin - 1, own_last, scratch, t);
-    if (stream.in_place() && !v_is_zero) {
-      if (mine) stream.copy_halo(a, b);
-#pragma omp barrier
-    }
-    if (mine) {
-      if (residual2_in) stream.measure_first_residual(thread_sum(0, t));
-      using Source = typename JacobiStream<T>::Source;
-      // In place, one sweep would overwrite a row of v before the next row's sweep reads it:
-      // v's rows then pass through ring 0 first.
-      const bool through_ring = stream.in_place() && nu == 1 && !v_is_zero;
-      const Source source = v_is_zero ? Source::Zero : through_ring ? Source::Ring : Source::Field;
-      auto copy_row = [&](int j) {
-        if (through_ring) std::copy_n(stream.source_row(j), v.stride(), stream.ring(0, j));
-      };
-      int next_coarse = coarse_rows.begin;
-      stream.run(a, b, source, copy_row, [&](int i) {
-        const int r = i - nu;  // the last sweep's rows r - 1 .. r + 1 exist now
-        if (r < 2 * coarse_rows.begin - 1 || r > 2 * coarse_rows.end - 1) return;
-        const T *vm = stream.row(nu, r - 1), *v0 = stream.row(nu, r), *vp = stream.row(nu, r + 1), *f0 = f.row(r);
-        T* res = stream.extra_ring(r);
-        const BasicStencil9<T> S = stencil_as<T>(A);
-        for_row_points(nx, vm, v0, vp, [&](int x, const auto& u) {
-          using V = std::decay_t<decltype(u.c)>;
-          store(res + x, kernels::residual_at(S, u, load<V>(f0 + x)));
-        });
-        if (r != 2 * next_coarse + 1) return;
-        const T *r0 = stream.extra_ring(r - 2), *r1 = stream.extra_ring(r - 1), *r2 = res;
-        T* c = fc.row(next_coarse++);
-        if (coarsening == Coarsening::Full) {
-#pragma omp simd
-          for (int I = 1; I <= nxc; ++I) c[I] = kernels::full_weighting(r0, r1, r2, 2 * I);
-        } else {
-#pragma omp simd
-          for (int x = 1; x <= nxc; ++x) c[x] = kernels::full_weighting_y(r0, r1, r2, x);
-        }
+  // Chunk c: its coarse rows, the fine rows whose last sweep their residuals need [a, b], and
+  // the fine rows it owns (the last chunk's run to ny).
+  auto stream_of = [&](int c, int member, RowRange& coarse, int& a, int& b) {
+    coarse = block_of(nyc, c, pieces);
+    a = std::max(1, 2 * coarse.begin - 2), b = std::min(ny, 2 * coarse.end);
+    const int own_last = coarse.end == nyc + 1 ? ny : 2 * coarse.end - 2;
+    return JacobiStream<T>(A, w, nu, v, f, out, 2 * coarse.begin - 1, own_last, scratch.rings(member), scratch.halo(c));
+  };
+  // In place, every chunk copies the rows beyond its block before any chunk writes.
+  const bool copies = out.data() == v.data() && !v_is_zero;
+  if (copies)
+    run_chunks(v.shape(), pieces, [&](int c, int member) {
+      RowRange coarse;
+      int a, b;
+      JacobiStream<T> stream = stream_of(c, member, coarse, a, b);
+      if (coarse.begin < coarse.end) stream.copy_halo(a, b);
+    });
+  double* first_residual2 = residual2_in ? row_sums(0, ny) : nullptr;
+  run_chunks(v.shape(), pieces, [&](int chunk, int member) {
+    RowRange coarse_rows;
+    int a, b;
+    JacobiStream<T> stream = stream_of(chunk, member, coarse_rows, a, b);
+    if (coarse_rows.begin >= coarse_rows.end) return;
+    if (copies) stream.read_copied_halo();
+    if (first_residual2) stream.measure_first_residual(first_residual2);
+    using Source = typename JacobiStream<T>::Source;
+    // In place, one sweep would overwrite a row of v before the next row's sweep reads it:
+    // v's rows then pass through ring 0 first.
+    const bool through_ring = stream.in_place() && nu == 1 && !v_is_zero;
+    const Source source = v_is_zero ? Source::Zero : through_ring ? Source::Ring : Source::Field;
+    auto copy_row = [&](int j) {
+      if (through_ring) std::copy_n(stream.source_row(j), v.stride(), stream.ring(0, j));
+    };
+    int next_coarse = coarse_rows.begin;
+    stream.run(a, b, source, copy_row, [&](int i) {
+      const int r = i - nu;  // the last sweep's rows r - 1 .. r + 1 exist now
+      if (r < 2 * coarse_rows.begin - 1 || r > 2 * coarse_rows.end - 1) return;
+      const T *vm = stream.row(nu, r - 1), *v0 = stream.row(nu, r), *vp = stream.row(nu, r + 1), *f0 = f.row(r);
+      T* res = stream.extra_ring(r);
+      const BasicStencil9<T> S = stencil_as<T>(A);
+      for_row_points(nx, vm, v0, vp, [&](int x, const auto& u) {
+        using V = std::decay_t<decltype(u.c)>;
+        store(res + x, kernels::residual_at(S, u, load<V>(f0 + x)));
       });
-    }
-  }
-  if (residual2_in) *residual2_in = thread_total(0);
+      if (r != 2 * next_coarse + 1) return;
+      const T *r0 = stream.extra_ring(r - 2), *r1 = stream.extra_ring(r - 1), *r2 = res;
+      T* c = fc.row(next_coarse++);
+      if (coarsening == Coarsening::Full) {
+#pragma omp simd
+        for (int I = 1; I <= nxc; ++I) c[I] = kernels::full_weighting(r0, r1, r2, 2 * I);
+      } else {
+#pragma omp simd
+        for (int x = 1; x <= nxc; ++x) c[x] = kernels::full_weighting_y(r0, r1, r2, x);
+      }
+    });
+  });
+  if (residual2_in) *residual2_in = row_total(0, ny);
 }
 
 template <class T>
@@ -453,63 +508,66 @@ void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int
   if (nu < 1) throw std::logic_error("prolong_add_jacobi: needs at least one sweep");
   count(v.shape(), pass_bytes::prolong_add_jacobi(v.shape(), vc.shape()));
   const int nx = v.shape().nx, ny = v.shape().ny, nxc = vc.shape().nx;
-  const bool par = parallel(v.shape());
-  const int nt = par ? threads_ : 1;
-  T* scratch = stream_scratch(nu, nt, v.stride());
+  const int pieces = chunks(v.shape(), ny, kMinHaloChunkRows);
+  const StreamScratch<T> scratch{stream_scratch(nu, pieces, v.stride()), nu, threads(), std::size_t(v.stride())};
   const T w = T(omega / A.center());
-  std::fill(partial_sums_.begin(), partial_sums_.end(), 0.0);
-#pragma omp parallel num_threads(nt) if (par)
-  {
-    const int t = par ? omp_get_thread_num() : 0;
-    const RowRange rows = block_of(ny, t, nt);
-    JacobiStream<T> stream(A, w, nu, v, f, out, rows.begin, rows.end - 1, scratch, t);
-    if (stream.in_place()) {
+  auto stream_of = [&](int c, int member, RowRange& rows) {
+    rows = block_of(ny, c, pieces);
+    return JacobiStream<T>(A, w, nu, v, f, out, rows.begin, rows.end - 1, scratch.rings(member), scratch.halo(c));
+  };
+  const bool copies = out.data() == v.data();
+  if (copies)
+    run_chunks(v.shape(), pieces, [&](int c, int member) {
+      RowRange rows;
+      JacobiStream<T> stream = stream_of(c, member, rows);
       if (rows.begin < rows.end) stream.copy_halo(rows.begin, rows.end - 1);
-#pragma omp barrier
-    }
-    if (rows.begin < rows.end) {
-      // (f, out) and (out, out) over this block's rows, each as soon as its last sweep is
-      // written (in cache).
-      auto dot_row = [&](int i) {
-        const int r = i - nu + 1;
-        if (r < rows.begin || r > rows.end - 1) return;
-        const T *fr = f.row(r), *o = out.row(r);
-        if (f_dot_out) {
-          double row = 0.0;
+    });
+  double *f_dot_rows = row_sums(0, ny), *norm_rows = row_sums(1, ny);
+  run_chunks(v.shape(), pieces, [&](int c, int member) {
+    RowRange rows;
+    JacobiStream<T> stream = stream_of(c, member, rows);
+    if (rows.begin >= rows.end) return;
+    if (copies) stream.read_copied_halo();
+    // (f, out) and (out, out) of each row, as soon as its last sweep is written (in cache).
+    auto dot_row = [&](int i) {
+      const int r = i - nu + 1;
+      if (r < rows.begin || r > rows.end - 1) return;
+      const T *fr = f.row(r), *o = out.row(r);
+      if (f_dot_out) {
+        double row = 0.0;
 #pragma omp simd reduction(+ : row)
-          for (int x = 1; x <= nx; ++x) row += double(fr[x]) * double(o[x]);
-          *thread_sum(0, t) += row;
-        }
-        if (out_norm2) {
-          double row = 0.0;
+        for (int x = 1; x <= nx; ++x) row += double(fr[x]) * double(o[x]);
+        f_dot_rows[r] = row;
+      }
+      if (out_norm2) {
+        double row = 0.0;
 #pragma omp simd reduction(+ : row)
-          for (int x = 1; x <= nx; ++x) row += double(o[x]) * double(o[x]);
-          *thread_sum(1, t) += row;
-        }
-      };
-      // Sweep 0: v + Prolong(vc), as prolong_add computes it, into ring 0.
-      auto prolonged_row = [&](int j) {
-        const T *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1), *vj = stream.source_row(j);
-        T* o = stream.ring(0, j);
-        o[0] = vj[0];
-        o[nx + 1] = vj[nx + 1];
-        if (coarsening == Coarsening::SemiY) {
+        for (int x = 1; x <= nx; ++x) row += double(o[x]) * double(o[x]);
+        norm_rows[r] = row;
+      }
+    };
+    // Sweep 0: v + Prolong(vc), as prolong_add computes it, into ring 0.
+    auto prolonged_row = [&](int j) {
+      const T *cJ = vc.row(j >> 1), *cJ1 = vc.row((j >> 1) + 1), *vj = stream.source_row(j);
+      T* o = stream.ring(0, j);
+      o[0] = vj[0];
+      o[nx + 1] = vj[nx + 1];
+      if (coarsening == Coarsening::SemiY) {
 #pragma omp simd
-          for (int i = 1; i <= nx; ++i) o[i] = vj[i] + kernels::linear_y(cJ, cJ1, i, j);
-          return;
-        }
-        o[1] = vj[1] + kernels::bilinear(cJ, cJ1, 1, j);
+        for (int i = 1; i <= nx; ++i) o[i] = vj[i] + kernels::linear_y(cJ, cJ1, i, j);
+        return;
+      }
+      o[1] = vj[1] + kernels::bilinear(cJ, cJ1, 1, j);
 #pragma omp simd
-        for (int I = 1; I <= nxc; ++I) {
-          o[2 * I] = vj[2 * I] + kernels::bilinear_at(cJ, cJ1, I, 0, j);
-          o[2 * I + 1] = vj[2 * I + 1] + kernels::bilinear_at(cJ, cJ1, I, 1, j);
-        }
-      };
-      stream.run(rows.begin, rows.end - 1, JacobiStream<T>::Source::Ring, prolonged_row, dot_row);
-    }
-  }
-  if (f_dot_out) *f_dot_out = thread_total(0);
-  if (out_norm2) *out_norm2 = thread_total(1);
+      for (int I = 1; I <= nxc; ++I) {
+        o[2 * I] = vj[2 * I] + kernels::bilinear_at(cJ, cJ1, I, 0, j);
+        o[2 * I + 1] = vj[2 * I + 1] + kernels::bilinear_at(cJ, cJ1, I, 1, j);
+      }
+    };
+    stream.run(rows.begin, rows.end - 1, JacobiStream<T>::Source::Ring, prolonged_row, dot_row);
+  });
+  if (f_dot_out) *f_dot_out = row_total(0, ny);
+  if (out_norm2) *out_norm2 = row_total(1, ny);
 }
 
 template <class T>
@@ -554,8 +612,7 @@ void BasicCpuBackend<T>::fill(BasicField<T>& x, double value) {
   std::span<T> all = x.values();
   const std::size_t n = all.size();
   T* p = all.data();
-#pragma omp parallel for num_threads(threads_) if (parallel(x.shape())) schedule(static)
-  for (std::size_t k = 0; k < n; ++k) p[k] = T(value);
+  for_values(x.shape(), n, [&](std::size_t begin, std::size_t end) { std::fill(p + begin, p + end, T(value)); });
 }
 
 template <class T>
@@ -564,8 +621,7 @@ void BasicCpuBackend<T>::copy(const BasicField<T>& x, BasicField<T>& y) {
   const std::size_t n = x.values().size();
   const T* src = x.data();
   T* dst = y.data();
-#pragma omp parallel for num_threads(threads_) if (parallel(x.shape())) schedule(static)
-  for (std::size_t k = 0; k < n; ++k) dst[k] = src[k];
+  for_values(x.shape(), n, [&](std::size_t begin, std::size_t end) { std::copy(src + begin, src + end, dst + begin); });
 }
 
 template <class T>
@@ -634,51 +690,47 @@ template <class U>
 double BasicCpuBackend<T>::xpay_energy(const Stencil9& A, const BasicField<U>& z, double beta, BasicField<T>& p) {
   count_bytes(p.shape(), (sizeof(U) + 2 * sizeof(T)) * std::uint64_t(p.shape().unknowns()));
   const int nx = p.shape().nx, ny = p.shape().ny;
-  const bool par = parallel(p.shape());
-  const int nt = par ? threads_ : 1;
+  const int pieces = chunks(p.shape(), ny, kMinHaloChunkRows);
   const std::size_t stride = std::size_t(p.stride());
-  T* scratch = wavefront_scratch(2 * std::size_t(nt) * stride);
-  std::fill(partial_sums_.begin(), partial_sums_.end(), 0.0);
-#pragma omp parallel num_threads(nt) if (par)
-  {
-    const int t = par ? omp_get_thread_num() : 0;
-    const RowRange rows = block_of(ny, t, nt);
+  T* scratch = wavefront_scratch(2 * std::size_t(pieces) * stride);
+  // Chunk c's copies of the rows beyond its block: row a - 1 of p, then of the new p; row b + 1.
+  auto below = [&](int c) { return scratch + std::size_t(2 * c) * stride; };
+  auto above = [&](int c) { return below(c) + stride; };
+  run_chunks(p.shape(), pieces, [&](int c, int) {
+    const RowRange rows = block_of(ny, c, pieces);
+    if (rows.begin >= rows.end) return;
+    if (rows.begin > 1) std::copy_n(p.row(rows.begin - 1), stride, below(c));
+    if (rows.end <= ny) std::copy_n(p.row(rows.end), stride, above(c));
+  });
+  double* sums = row_sums(0, ny);
+  run_chunks(p.shape(), pieces, [&](int c, int) {
+    const RowRange rows = block_of(ny, c, pieces);
     const int a = rows.begin, b = rows.end - 1;
-    T* below = scratch + std::size_t(2 * t) * stride;  // row a - 1 of p, then of the new p
-    T* above = below + stride;                         // row b + 1
-    if (a <= b) {
-      if (a > 1) std::copy_n(p.row(a - 1), stride, below);
-      if (b < ny) std::copy_n(p.row(b + 1), stride, above);
-    }
-#pragma omp barrier
-    if (a <= b) {
-      auto new_p = [&](int j) { return j < 1 || j > ny ? p.row(j) : j < a ? below : j > b ? above : p.row(j); };
-      auto update = [&](int j) {  // xpay's expression
-        const U* s = z.row(j);
-        T* d = new_p(j);
-        const T scale = T(beta);  // a local the stores cannot alias: kept in a register
+    if (a > b) return;
+    auto new_p = [&](int j) { return j < 1 || j > ny ? p.row(j) : j < a ? below(c) : j > b ? above(c) : p.row(j); };
+    auto update = [&](int j) {  // xpay's expression
+      const U* s = z.row(j);
+      T* d = new_p(j);
+      const T scale = T(beta);  // a local the stores cannot alias: kept in a register
 #pragma omp simd
-        for (int i = 1; i <= nx; ++i) d[i] = s[i] + scale * d[i];
-      };
-      if (a > 1) update(a - 1);
-      update(a);
-      double sum = 0.0;
-      for (int j = a; j <= b; ++j) {
-        if (j < ny) update(j + 1);
-        const T *pm = new_p(j - 1), *p0 = new_p(j), *pp = new_p(j + 1);
-        const BasicStencil9<T> S = stencil_as<T>(A);
-        double row = 0.0;
+      for (int i = 1; i <= nx; ++i) d[i] = s[i] + scale * d[i];
+    };
+    if (a > 1) update(a - 1);
+    update(a);
+    for (int j = a; j <= b; ++j) {
+      if (j < ny) update(j + 1);
+      const T *pm = new_p(j - 1), *p0 = new_p(j), *pp = new_p(j + 1);
+      const BasicStencil9<T> S = stencil_as<T>(A);
+      double row = 0.0;
 #pragma omp simd reduction(+ : row)
-        for (int i = 1; i <= nx; ++i) {  // apply_dot's
-          const T o = kernels::apply_stencil(S, pm, p0, pp, i);
-          row += double(p0[i]) * double(o);
-        }
-        sum += row;
+      for (int i = 1; i <= nx; ++i) {  // apply_dot's
+        const T o = kernels::apply_stencil(S, pm, p0, pp, i);
+        row += double(p0[i]) * double(o);
       }
-      *thread_sum(0, t) = sum;
+      sums[j] = row;
     }
-  }
-  return thread_total(0);
+  });
+  return row_total(0, ny);
 }
 
 template <class T>
@@ -717,11 +769,9 @@ auto BasicCpuBackend<T>::update_x_and_r(double a, const Stencil9& A, const Basic
   const std::uint64_t n = p.shape().unknowns();
   count_bytes(p.shape(), (exact ? 6 : 5) * sizeof(T) * n + (rounded ? sizeof(float) * n : 0));
   const int nx = p.shape().nx, ny = p.shape().ny;
-  const bool par = parallel(p.shape());
-  const int nt = par ? threads_ : 1;
-  std::fill(partial_sums_.begin(), partial_sums_.end(), 0.0);
   // One row, the branches on exact and rounded taken outside its loops.
-  auto row = [&]<bool kExact, bool kRounded>(int j, double& error2, double& residual2) {
+  double *error2 = row_sums(0, ny), *residual2 = row_sums(1, ny);
+  auto row = [&]<bool kExact, bool kRounded>(int j) {
     const T *pm = p.row(j - 1), *p0 = p.row(j), *pp = p.row(j + 1);
     T* xr = x.row(j);
     T* rr = r.row(j);
@@ -740,28 +790,20 @@ auto BasicCpuBackend<T>::update_x_and_r(double a, const Stencil9& A, const Basic
       if constexpr (kRounded) fr[i] = float(rr[i]);
       r2 += double(rr[i]) * double(rr[i]);
     }
-    error2 += e2;
-    residual2 += r2;
+    error2[j] = e2;
+    residual2[j] = r2;
   };
-#pragma omp parallel num_threads(nt) if (par)
-  {
-    const int t = par ? omp_get_thread_num() : 0;
-    const RowRange rows = block_of(ny, t, nt);
-    double e2 = 0.0, r2 = 0.0;
-    for (int j = rows.begin; j < rows.end; ++j) {
-      if (exact && rounded)
-        row.template operator()<true, true>(j, e2, r2);
-      else if (exact)
-        row.template operator()<true, false>(j, e2, r2);
-      else if (rounded)
-        row.template operator()<false, true>(j, e2, r2);
-      else
-        row.template operator()<false, false>(j, e2, r2);
-    }
-    *thread_sum(0, t) = e2;
-    *thread_sum(1, t) = r2;
-  }
-  return {thread_total(0), thread_total(1)};
+  for_rows(p.shape(), [&](int j) {
+    if (exact && rounded)
+      row.template operator()<true, true>(j);
+    else if (exact)
+      row.template operator()<true, false>(j);
+    else if (rounded)
+      row.template operator()<false, true>(j);
+    else
+      row.template operator()<false, false>(j);
+  });
+  return {row_total(0, ny), row_total(1, ny)};
 }
 
 template <class T>

@@ -1,13 +1,11 @@
 // The CPU backend's Gauss-Seidel and zebra line smoothers: pass by pass as the paper's launch
 // model counts them, and (Gauss-Seidel, x-zebra) pipelined into one pass over memory.
-#include <omp.h>
-
 #include <algorithm>
 
 #include "kcycle/byte_model.hpp"
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/kernels.hpp"
-#include "row_blocks.hpp"
+#include "kcycle/row_blocks.hpp"
 #include "row_wavefront.hpp"
 
 namespace kcycle {
@@ -81,11 +79,12 @@ void BasicCpuBackend<T>::gauss_seidel_colour(const Stencil9& A, BasicField<T>& v
   count(v.shape(), pass_bytes::gauss_seidel_colour(v.shape()));
   const int first_row = first_row_of_colour(k);
   const int rows = first_row <= ny ? (ny - first_row) / 2 + 1 : 0;
-#pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
-  for (int r = 0; r < rows; ++r) {
-    const int j = first_row + 2 * r;
-    gauss_seidel_row(S, inv_diag, k, nx, v.row(j - 1), v.row(j), v.row(j + 1), f.row(j), j);
-  }
+  for_row_blocks(v.shape(), chunks(v.shape(), rows), rows, [&](detail::RowRange block, int) {
+    for (int r = block.begin - 1; r < block.end - 1; ++r) {  // the colour's rows 0..rows-1
+      const int j = first_row + 2 * r;
+      gauss_seidel_row(S, inv_diag, k, nx, v.row(j - 1), v.row(j), v.row(j + 1), f.row(j), j);
+    }
+  });
 }
 
 template <class T>
@@ -96,13 +95,15 @@ void BasicCpuBackend<T>::gauss_seidel_pipelined(const Stencil9& A, BasicField<T>
   const T inv_diag = T(1.0 / A.center());
   const BasicStencil9<T> S = stencil_as<T>(A);
   const detail::RowWavefront w{4, first_row_of_colour(colour_of_pass(0, reverse)), 2};
-  run_row_wavefront(w, v, threads_, parallel(v.shape()),
-                    wavefront_scratch(detail::row_wavefront_scratch(w, threads_, v.stride())),
-                    [&](int q, const auto& rows, int first, int last) {
-                      const int k = colour_of_pass(q, reverse);
-                      for (int j = first; j <= last; j += 2)
-                        gauss_seidel_row(S, inv_diag, k, nx, rows(j - 1), rows(j), rows(j + 1), f.row(j), j);
-                    });
+  const int pieces = chunks(v.shape(), v.shape().ny, kMinHaloChunkRows);
+  run_row_wavefront(
+      w, v, [&](int n, auto&& body) { run_chunks(v.shape(), n, body); }, pieces,
+      wavefront_scratch(detail::row_wavefront_scratch(w, pieces, v.stride())),
+      [&](int q, const auto& rows, int first, int last) {
+        const int k = colour_of_pass(q, reverse);
+        for (int j = first; j <= last; j += 2)
+          gauss_seidel_row(S, inv_diag, k, nx, rows(j - 1), rows(j), rows(j + 1), f.row(j), j);
+      });
 }
 
 template <class T>
@@ -121,11 +122,12 @@ void BasicCpuBackend<T>::zebra_x_lines(const Stencil9& A, const TridiagonalFacto
   count(v.shape(), pass_bytes::zebra_x_pass(v.shape()));
   const int rows = first_row <= ny ? (ny - first_row) / 2 + 1 : 0;
   const int blocks = (rows + kLineBlock - 1) / kLineBlock;
-#pragma omp parallel for num_threads(threads_) if (parallel(v.shape())) schedule(static)
-  for (int b = 0; b < blocks; ++b) {
-    const int first = first_row + 2 * kLineBlock * b;
-    solve_x_lines_of(S, line, f, in_place, first, std::min(ny, first + 2 * (kLineBlock - 1)));
-  }
+  for_row_blocks(v.shape(), chunks(v.shape(), blocks, 1), blocks, [&](detail::RowRange block, int) {
+    for (int b = block.begin - 1; b < block.end - 1; ++b) {  // the line blocks 0..blocks-1
+      const int first = first_row + 2 * kLineBlock * b;
+      solve_x_lines_of(S, line, f, in_place, first, std::min(ny, first + 2 * (kLineBlock - 1)));
+    }
+  });
 }
 
 template <class T>
@@ -134,8 +136,10 @@ void BasicCpuBackend<T>::zebra_x_pipelined(const Stencil9& A, const TridiagonalF
   count(v.shape(), pass_bytes::pipelined_sweep(v.shape()));
   const BasicStencil9<T> S = stencil_as<T>(A);
   const detail::RowWavefront w{2, odd_first ? 1 : 2, 2 * kLineBlock};
+  const int pieces = chunks(v.shape(), v.shape().ny, kMinHaloChunkRows);
   run_row_wavefront(
-      w, v, threads_, parallel(v.shape()), wavefront_scratch(detail::row_wavefront_scratch(w, threads_, v.stride())),
+      w, v, [&](int n, auto&& body) { run_chunks(v.shape(), n, body); }, pieces,
+      wavefront_scratch(detail::row_wavefront_scratch(w, pieces, v.stride())),
       [&](int, const auto& rows, int first, int last) { solve_x_lines_of(S, line, f, rows, first, last); });
 }
 
@@ -153,29 +157,26 @@ void BasicCpuBackend<T>::zebra_y_lines(const Stencil9& A, const TridiagonalFacto
   const double *lower = line.lower(), *cprime = line.cprime(), *inv = line.inv_denom();
   count(v.shape(), pass_bytes::zebra_y_pass(v.shape()));
   const int cols = first_col <= nx ? (nx - first_col) / 2 + 1 : 0;
-  const bool par = parallel(v.shape());
-  const int nt = par ? threads_ : 1;
-  // Each thread sweeps all rows for its own block of columns: the recurrence runs down the
-  // rows, and a whole row of columns advances at once.
-#pragma omp parallel num_threads(nt) if (par)
-  {
-    const int t = par ? omp_get_thread_num() : 0;
-    const detail::RowRange mine = detail::block_of(cols, t, nt);  // column indices 1..cols
-    const int i0 = first_col + 2 * (mine.begin - 1), i1 = first_col + 2 * (mine.end - 1);
-    for (int j = 1; j <= ny; ++j) {
-      const T *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
-      T* v0 = v.row(j);
-      const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: v0 cannot alias a local copy
-      for (int i = i0; i < i1; i += 2)
-        v0[i] =
-            kernels::thomas_forward(kernels::y_line_rhs(S, vm, v0, vp, f0, i), T(lower[j - 1]), vm[i], T(inv[j - 1]));
-    }
-    for (int j = ny; j >= 1; --j) {
-      const T* vp = v.row(j + 1);
-      T* v0 = v.row(j);
-      for (int i = i0; i < i1; i += 2) v0[i] = kernels::thomas_backward(v0[i], T(cprime[j - 1]), vp[i]);
-    }
-  }
+  // Each chunk sweeps all rows for its own block of columns: the recurrence runs down the rows,
+  // and a whole row of columns advances at once.
+  // At least 64 columns a chunk: narrower strips share cache lines at their edges.
+  for_row_blocks(v.shape(), chunks(v.shape(), cols, 64), cols,
+                 [&](detail::RowRange mine, int) {  // column indices 1..cols
+                   const int i0 = first_col + 2 * (mine.begin - 1), i1 = first_col + 2 * (mine.end - 1);
+                   for (int j = 1; j <= ny; ++j) {
+                     const T *vm = v.row(j - 1), *vp = v.row(j + 1), *f0 = f.row(j);
+                     T* v0 = v.row(j);
+                     const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: v0 cannot alias a local copy
+                     for (int i = i0; i < i1; i += 2)
+                       v0[i] = kernels::thomas_forward(kernels::y_line_rhs(S, vm, v0, vp, f0, i), T(lower[j - 1]),
+                                                       vm[i], T(inv[j - 1]));
+                   }
+                   for (int j = ny; j >= 1; --j) {
+                     const T* vp = v.row(j + 1);
+                     T* v0 = v.row(j);
+                     for (int i = i0; i < i1; i += 2) v0[i] = kernels::thomas_backward(v0[i], T(cprime[j - 1]), vp[i]);
+                   }
+                 });
 }
 
 template <class T>

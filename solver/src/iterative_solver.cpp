@@ -263,7 +263,7 @@ class MixedEngine final : public IterativeSolver::Engine {
   MixedEngine(int threads, const SolverOptions& options, const MultigridSettings& settings,
               const DiscreteProblem& problem)
       : backend_(threads),
-        float_backend_(threads),
+        float_backend_(backend_.team()),  // one team for the float cycle and the double CG
         cycle_(backend_, float_backend_, settings),
         A_(cycle_.hierarchy().level(1).A),
         choice_(options.cycle),

@@ -169,12 +169,15 @@ std::vector<OptionSpec> make_specs() {
       {"seed", "a non-negative integer", "Seed of the random initial guess", false, true,
        [](O& o, std::string_view t) { return read_integer(t, o.seed); },
        [](const O& o) { return std::to_string(o.seed); }},
-      {"threads", "an integer", "OpenMP threads (0: all cores)", false, false,
-       [](O& o, std::string_view t) { return read_integer(t, o.threads); },
-       [](const O& o) { return std::to_string(o.threads); }},
+      {"threads", "auto or an integer", "Solver threads (auto or 0: the cores this process may use)", false, false,
+       [](O& o, std::string_view t) {
+         if (t == "auto") return (o.threads = 0), true;
+         return read_integer(t, o.threads);
+       },
+       [](const O& o) { return o.threads == 0 ? std::string("auto") : std::to_string(o.threads); }},
       {"backend", backend_choices,
-       "cpu (OpenMP), cuda (fails without a usable GPU), or auto (CUDA if usable, else the CPU, saying why)", false,
-       true, [](O& o, std::string_view t) { return read_enum(t, o.backend); },
+       "cpu (the thread team), cuda (fails without a usable GPU), or auto (CUDA if usable, else the CPU, saying why)",
+       false, true, [](O& o, std::string_view t) { return read_enum(t, o.backend); },
        [](const O& o) { return std::string(enum_name(o.backend)); }},
       {"fused", "on or off",
        "CPU, Jacobi: run a level's pre-smoothing sweeps with the residual and restriction, and its prolongation "

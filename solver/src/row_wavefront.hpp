@@ -8,23 +8,21 @@
 // exactly the values the separate passes read. Every row is therefore bitwise what the
 // separate passes give, while v and f stream through memory once.
 //
-// Threads own blocks of rows. Near its block's edges a thread's passes need the neighbouring
-// block's rows as they are between two passes, while that thread writes them at its own pace.
-// So each thread first copies the C rows beyond each edge (before anyone writes: one barrier)
-// and recomputes there, on its copies, the passes its own rows need (as JacobiStream
-// recomputes its halo): pass q on copied rows at most C-1-q rows away from the block.
-#include <omp.h>
-
+// The team's chunks own blocks of rows. Near its block's edges a chunk's passes need the
+// neighbouring block's rows as they are between two passes, while another thread writes them at
+// its own pace. So every chunk first copies the C rows beyond each edge (before any chunk
+// writes: a pass of its own) and recomputes there, on its copies, the passes its own rows need
+// (as JacobiStream recomputes its halo): pass q on copied rows at most C-1-q rows away.
 #include <algorithm>
 #include <cstddef>
 #include <vector>
 
 #include "kcycle/field.hpp"
-#include "row_blocks.hpp"
+#include "kcycle/row_blocks.hpp"
 
 namespace kcycle::detail {
 
-// Rows of v as one thread sees them: its own block and the boundary rows in place, the copied
+// Rows of v as one chunk sees them: its own block and the boundary rows in place, the copied
 // rows beyond its block's edges in its scratch.
 template <class T>
 class HaloedRows {
@@ -63,40 +61,39 @@ struct RowWavefront {
   int band = 2;       // rows the wavefront advances by (even): band / 2 rows of a pass at a time
 };
 
-// Scratch rows run_row_wavefront needs for `threads` threads.
-inline std::size_t row_wavefront_scratch(const RowWavefront& w, int threads, int stride) {
-  return std::size_t(2 * w.passes) * std::size_t(threads) * std::size_t(stride);
+// Scratch rows run_row_wavefront needs for `chunks` chunks.
+inline std::size_t row_wavefront_scratch(const RowWavefront& w, int chunks, int stride) {
+  return std::size_t(2 * w.passes) * std::size_t(chunks) * std::size_t(stride);
 }
 
 // Calls update(q, rows, j_first, j_last) for every pass q and band of its rows, in wavefront
 // order; the band's rows of pass q are j_first, j_first + 2, ..., j_last, and rows(j) is row j
-// to read and write. `threads` threads (one when !parallel) share `scratch`.
-template <class T, class Update>
-void run_row_wavefront(const RowWavefront& w, BasicField<T>& v, int threads, bool parallel, T* scratch,
+// to read and write. The rows are split into `chunks` blocks, run by run_chunks(chunks, body)
+// (the backend's team: body(chunk, member)), sharing `scratch`.
+template <class T, class RunChunks, class Update>
+void run_row_wavefront(const RowWavefront& w, BasicField<T>& v, RunChunks&& run_chunks, int chunks, T* scratch,
                        Update&& update) {
   const int ny = v.shape().ny, C = w.passes;
-  const int nt = parallel ? threads : 1;
-#pragma omp parallel num_threads(nt) if (parallel)
-  {
-    const int t = parallel ? omp_get_thread_num() : 0;
-    const RowRange own = block_of(ny, t, nt);
-    const HaloedRows<T> rows(v, own.begin, own.end - 1, C,
-                             scratch + std::size_t(2 * C) * std::size_t(t) * std::size_t(v.stride()));
-    rows.copy_halo();
-#pragma omp barrier
-    if (own.begin < own.end) {
-      // Pass q's rows: the block, and C-1-q rows beyond each edge shared with another thread.
-      auto lowest = [&](int q) { return t > 0 ? std::max(1, own.begin - (C - 1) + q) : 1; };
-      auto highest = [&](int q) { return t < nt - 1 ? std::min(ny, own.end - 1 + (C - 1) - q) : ny; };
-      for (int top = lowest(0) + w.band - 1; top - w.band + 1 - (C - 1) <= highest(0); top += w.band)
-        for (int q = 0; q < C; ++q) {
-          int first = std::max(lowest(q), top - q - w.band + 1);
-          const int last = std::min(highest(q), top - q);
-          if ((first & 1) != ((w.first_row + q) & 1)) ++first;  // pass q's parity
-          if (first <= last) update(q, rows, first, last);
-        }
-    }
-  }
+  auto rows_of = [&](int c, RowRange own) {
+    return HaloedRows<T>(v, own.begin, own.end - 1, C,
+                         scratch + std::size_t(2 * C) * std::size_t(c) * std::size_t(v.stride()));
+  };
+  if (chunks > 1) run_chunks(chunks, [&](int c, int) { rows_of(c, block_of(ny, c, chunks)).copy_halo(); });
+  run_chunks(chunks, [&](int c, int) {
+    const RowRange own = block_of(ny, c, chunks);
+    if (own.begin >= own.end) return;
+    const HaloedRows<T> rows = rows_of(c, own);
+    // Pass q's rows: the block, and C-1-q rows beyond each edge shared with another chunk.
+    auto lowest = [&](int q) { return c > 0 ? std::max(1, own.begin - (C - 1) + q) : 1; };
+    auto highest = [&](int q) { return c < chunks - 1 ? std::min(ny, own.end - 1 + (C - 1) - q) : ny; };
+    for (int top = lowest(0) + w.band - 1; top - w.band + 1 - (C - 1) <= highest(0); top += w.band)
+      for (int q = 0; q < C; ++q) {
+        int first = std::max(lowest(q), top - q - w.band + 1);
+        const int last = std::min(highest(q), top - q);
+        if ((first & 1) != ((w.first_row + q) & 1)) ++first;  // pass q's parity
+        if (first <= last) update(q, rows, first, last);
+      }
+  });
 }
 
 }  // namespace kcycle::detail

@@ -83,10 +83,15 @@ CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, C
   t.median_seconds = median(times);
   t.min_seconds = *std::min_element(times.begin(), times.end());
   t.repetitions = int(times.size());
+  if constexpr (requires { backend.team_passes(1); }) backend.reset_launches();
   const std::uint64_t before = backend.launches();
   mg.cycle(cycle);
   backend.synchronize();
   t.launches = backend.launches() - before;
+  if constexpr (requires { backend.team_passes(1); }) {
+    t.team_passes.assign(std::size_t(mg.levels()) + 1, 0);
+    for (int l = 1; l <= mg.levels(); ++l) t.team_passes[std::size_t(l)] = backend.team_passes(mg.level(l).shape.ny);
+  }
   if constexpr (requires { backend.decomposition(); })
     if (cycle.type == CycleType::Kappa) {
       const DistributedCycleCost c =
@@ -177,8 +182,11 @@ CycleTiming time_cycle_on_ranks(const MultigridSettings& settings, CycleChoice c
                       double(t.launches), double(t.ranks), double(t.px),
                       double(t.py),       t.ops,           t.messages};
   MPI_Bcast(fields, 9, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  return {fields[0],      fields[1], int(fields[2]), std::uint64_t(fields[3]), int(fields[4]), int(fields[5]),
-          int(fields[6]), fields[7], fields[8]};
+  return {fields[0],      fields[1],
+          int(fields[2]), std::uint64_t(fields[3]),
+          int(fields[4]), int(fields[5]),
+          int(fields[6]), fields[7],
+          fields[8],      {}};
 #else
   if (ranks != 1) throw InvalidOptions("this build has no MPI: one rank only");
   ExecutionTarget cpu = target;

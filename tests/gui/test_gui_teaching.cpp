@@ -276,7 +276,7 @@ TEST(GuiTeaching, HidingTheAdvancedPanelsLeavesTheEssentials) {
   ASSERT_EQ(run_gui("wait-cycles 0\nset advanced 0\nframes 3\nprint-text\n", &out, 1900, "--start paused"), 0) << out;
   const std::vector<std::string> texts = shown_texts(out);
   ASSERT_EQ(texts.size(), 1u);
-  for (const char* hidden : {"Calibrate", "precision", "coarse operator", "cpu (OpenMP)"})
+  for (const char* hidden : {"Calibrate", "precision", "coarse operator", "cpu (threads)"})
     EXPECT_FALSE(shows(texts[0], hidden)) << hidden;
   for (const char* kept : {"kappa", "smoother", "Operation", "error u - u*", "Pin this run"})
     EXPECT_TRUE(shows(texts[0], kept)) << kept;

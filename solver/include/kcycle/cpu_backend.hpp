@@ -1,13 +1,16 @@
 #pragma once
-// The CPU backend: thin OpenMP loops over rows around the shared point bodies in
-// kernels.hpp. Each public operation is one "launch" (the paper's unit of overhead) and is
-// counted. Coarse levels, where forking threads costs more than it saves, run on one thread.
+// The CPU backend: thin loops over rows around the shared point bodies in kernels.hpp, run by a
+// ThreadTeam (thread_team.hpp) in chunks of rows that any awake thread may take. Each public
+// operation is one "launch" (the paper's unit of overhead) and is counted. Coarse levels, where
+// waking threads costs more than it saves, run on the calling thread alone. Sums are added row
+// by row in row order whatever thread computed each row: bitwise the same for any thread count.
 // T is the type its vectors hold and its sweeps compute in: CpuBackend (double), or
 // FloatCpuBackend for the hierarchy of a mixed-precision solve (half the bytes, twice the
 // values per vector instruction); reductions return double in both.
 #include <algorithm>
 #include <concepts>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -16,7 +19,9 @@
 #include "kcycle/coarse_tail.hpp"
 #include "kcycle/field.hpp"
 #include "kcycle/grid.hpp"
+#include "kcycle/row_blocks.hpp"
 #include "kcycle/stencil.hpp"
+#include "kcycle/thread_team.hpp"
 #include "kcycle/tridiagonal.hpp"
 
 namespace kcycle {
@@ -30,14 +35,37 @@ class BasicCpuBackend {
   static constexpr std::string_view name() { return "cpu"; }
   static constexpr bool kDeviceMemory = false;
 
-  // threads <= 0: OpenMP's default (all cores).
+  // threads <= 0: the cores this process may run on (available_cores()).
   explicit BasicCpuBackend(int threads = 0);
   explicit BasicCpuBackend(const ExecutionTarget& target) : BasicCpuBackend(target.threads) {}
+  // On another backend's team (a mixed-precision solve's float hierarchy and its double CG):
+  // one set of threads, awake for both.
+  explicit BasicCpuBackend(std::shared_ptr<ThreadTeam> team);
 
-  int threads() const { return threads_; }
-  // Below this many unknowns an operation runs on one thread (measured: levels of 63^2 and
-  // smaller are faster serial on 2 cores; 127^2 already gains from both).
+  int threads() const { return team_->size(); }
+  const std::shared_ptr<ThreadTeam>& team() const { return team_; }
+  // Below this many unknowns an operation runs on the calling thread alone (measured: levels of
+  // 63^2 and smaller are faster serial on 2 cores; 127^2 already gains from both).
   static constexpr std::size_t kParallelThreshold = 4096;
+  // Chunks a pass is split into: up to this many per thread (a descheduled thread holds up a
+  // pass by at most one), of at least kMinChunkRows rows (kMinHaloChunkRows for the passes
+  // that recompute rows beyond a chunk's edges).
+  static constexpr int kChunksPerThread = 4;
+  static constexpr int kMinChunkRows = 8;
+  static constexpr int kMinHaloChunkRows = 32;
+
+  // The team's synchronisation points since reset_launches(): one per pass handed to the other
+  // threads (a pass the caller runs alone has none), on the level of `ny` rows, and in all.
+  std::uint64_t team_passes(int ny) const {
+    for (const auto& [rows, passes] : team_passes_by_rows_)
+      if (rows == ny) return passes;
+    return 0;
+  }
+  std::uint64_t team_passes() const {
+    std::uint64_t all = 0;
+    for (const auto& level : team_passes_by_rows_) all += level.second;
+    return all;
+  }
 
   // A zero-filled field; also sizes the scratch space the fused restriction needs.
   Vector make_vector(GridShape shape);
@@ -183,16 +211,45 @@ class BasicCpuBackend {
     launches_ = 0;
     points_ = 0;
     bytes_ = 0;
+    team_passes_by_rows_.clear();
   }
 
  private:
   bool parallel(const GridShape& shape) const;
+  // How many chunks a pass over `count` rows (or columns) of a level splits into.
+  int chunks(const GridShape& shape, int count, int min_rows = kMinChunkRows) const;
+  // body(rows, member) for `chunks` contiguous blocks of rows 1..count (detail::RowRange),
+  // each on whichever thread of the team claims it.
   template <class Body>
-  void for_rows(const GridShape& shape, Body&& body) const;
+  void for_row_blocks(const GridShape& shape, int chunks, int count, Body&& body) {
+    run_chunks(shape, chunks, [&](int c, int member) { body(detail::block_of(count, c, chunks), member); });
+  }
+  // body(chunk, member) for chunks 0..chunks-1 of a pass over a level of `shape`, on the team.
+  template <class Body>
+  void run_chunks(const GridShape& shape, int chunks, Body&& body) {
+    if (chunks > 1) count_team_pass(shape.ny);
+    team_->run(chunks, body);
+  }
+  void count_team_pass(int ny);
+  template <class Body>
+  void for_rows(const GridShape& shape, Body&& body);
+  // The sum over rows j = 1..ny of row_sum(j), added in row order.
   template <class RowSum>
-  double sum_rows(const GridShape& shape, RowSum&& row_sum) const;
-  T* stream_scratch(int nu, int threads, int stride);  // the fused passes' row rings, grown once
-  T* wavefront_scratch(std::size_t values);            // the pipelined sweeps' halo rows, grown once
+  double sum_rows(const GridShape& shape, RowSum&& row_sum);
+  // Per-row partial sums of a pass over rows 1..ny (slot 0 or 1; both grown at once, so a
+  // pointer to one stays valid when the other is asked for), and their total in row order.
+  double* row_sums(int slot, int ny) {
+    if (ny + 2 > row_sum_stride_) {
+      row_sum_stride_ = ny + 2;
+      row_sums_.assign(2 * std::size_t(row_sum_stride_), 0.0);
+    }
+    return row_sums_.data() + std::size_t(slot) * std::size_t(row_sum_stride_);
+  }
+  double row_total(int slot, int ny) const;
+  template <class Fill>
+  void for_values(const GridShape& shape, std::size_t n, Fill&& fill);  // fill(begin, end) over [0, n)
+  T* stream_scratch(int nu, int chunks, int stride);  // the fused passes' rings and halo rows, grown once
+  T* wavefront_scratch(std::size_t values);           // the pipelined sweeps' halo rows, grown once
   template <class U>
   void convert(const BasicField<U>& x, Vector& y);
   template <class Out>  // Out: Vector, or FloatField for the residual's rounding
@@ -204,21 +261,20 @@ class BasicCpuBackend {
     points_ += shape.unknowns();
     bytes_ += bytes;
   }
-  int threads_;
+  std::shared_ptr<ThreadTeam> team_;
   std::size_t two_pass_cg_unknowns_ = kTwoPassCgUnknowns;
   std::uint64_t launches_ = 0;
   std::uint64_t points_ = 0;
   std::uint64_t bytes_ = 0;
-  std::vector<T> restrict_rows_;   // 3 residual rows per thread
-  std::vector<T> fused_rows_;      // jacobi_restrict_residual's rings, grown once
+  std::vector<std::pair<int, std::uint64_t>> team_passes_by_rows_;  // (level's ny, passes)
+  std::vector<T> restrict_rows_;                                    // 3 residual rows per thread
+  std::vector<T> fused_rows_;                                       // jacobi_restrict_residual's rings, grown once
   std::vector<T> wavefront_rows_;  // the pipelined sweeps' copies of their neighbours' rows
   int restrict_row_stride_ = 0;
   Field coarse_f_, coarse_v_;  // float backend: the coarsest level in double for the LU solve
-  // The fused passes' sums, per slot and thread, added in thread order (deterministic).
-  static constexpr int kThreadSumSlots = 2;
-  double* thread_sum(int slot, int t) { return &partial_sums_[std::size_t(slot * threads_ + t)]; }
-  double thread_total(int slot) const;
-  std::vector<double> partial_sums_;
+  // Two slots of per-row sums (the fused passes return up to two), as long as the longest level.
+  std::vector<double> row_sums_;
+  int row_sum_stride_ = 0;
 };
 using CpuBackend = BasicCpuBackend<double>;
 using FloatCpuBackend = BasicCpuBackend<float>;

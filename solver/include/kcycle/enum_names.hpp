@@ -104,7 +104,7 @@ struct EnumNames<LineSolver> {
 template <>
 struct EnumNames<BackendKind> {
   static constexpr std::array<EnumName<BackendKind>, 4> table{{
-      {BackendKind::Cpu, "cpu", "cpu (OpenMP)"},
+      {BackendKind::Cpu, "cpu", "cpu (threads)"},
       {BackendKind::Cuda, "cuda", "cuda"},
       {BackendKind::Auto, "auto", "auto (CUDA if usable)"},
       {BackendKind::Mpi, "mpi", "mpi (ranks of mpirun)"},

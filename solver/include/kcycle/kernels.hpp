@@ -1,7 +1,7 @@
 #pragma once
 // Point bodies of the multigrid operations, written once for every backend. Each takes
 // row pointers (row j-1, j, j+1 of a field with ghost ring) and an x index, so a backend
-// decides only how to loop: OpenMP over rows on the CPU, one thread per point on a GPU.
+// decides only how to loop: chunks of rows on the CPU's thread team, one thread per point on a GPU.
 // T is the type the values are stored and computed in: double, or float in the hierarchy of
 // a mixed-precision solve (constants are rounded to T, so a double body is unchanged).
 #include "kcycle/host_device.hpp"

@@ -47,7 +47,7 @@ class MpiBackend {
 
   // MPI_COMM_WORLD on a px x py process grid: one of them 0, as many as the ranks need; both
   // 0, the grid MPI_Dims_create picks;
-  // target.threads OpenMP threads per rank. Starts MPI if nothing has (mpi_runtime.hpp).
+  // target.threads solver threads per rank. Starts MPI if nothing has (mpi_runtime.hpp).
   explicit MpiBackend(const ExecutionTarget& target)
       : MpiBackend(target, MPI_COMM_WORLD, target.ranks_x, target.ranks_y) {}
   MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px = 0, int py = 0);

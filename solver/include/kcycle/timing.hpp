@@ -29,6 +29,10 @@ struct CycleTiming {
   // rank's ops and messages level by level (distributed_model.hpp). Else 1, 0, 0.
   int ranks = 1, px = 1, py = 1;
   double ops = 0, messages = 0;
+  // The CPU backend: the passes one cycle hands to the thread team (a synchronisation point
+  // each), level by level (index 0 unused; a level run on the calling thread alone has none).
+  // Empty for the other backends.
+  std::vector<std::uint64_t> team_passes;
 };
 
 // Times single cycles of problem 0 (random error). The iterate is reset to the same random

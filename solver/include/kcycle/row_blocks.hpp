@@ -1,11 +1,11 @@
 #pragma once
-// How the CPU backend splits rows (or columns) among its threads.
+// How the CPU backend splits rows (or columns) into the chunks its thread team shares.
 
 #include <algorithm>
 
 namespace kcycle::detail {
 
-// Rows [begin, end) of 1..count handled by thread t of nt (static, contiguous blocks).
+// Rows [begin, end) of 1..count in block t of nt (contiguous, sizes differing by at most one).
 struct RowRange {
   int begin, end;
 };

@@ -1,0 +1,186 @@
+// The CPU backend's thread team: every chunk of a pass runs once and the pass ends only when all
+// are done, also with a member stalled as the OS stalls a descheduled thread; and whole solves
+// on 2, 3 and 8 workers give bitwise the iterate of one, for every smoother, coarsening, kappa,
+// precision and solver. Also built under TSan (kcycle_team_tests).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kcycle/available_cores.hpp"
+#include "kcycle/cpu_backend.hpp"
+#include "kcycle/iterative_solver.hpp"
+#include "kcycle/multigrid.hpp"
+#include "kcycle/problem.hpp"
+#include "kcycle/relaxation_factor.hpp"
+#include "kcycle/solve.hpp"
+#include "kcycle/thread_team.hpp"
+
+namespace kcycle {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(ThreadTeam, RunsEveryChunkOnceAndEndsAfterTheLast) {
+  for (int threads : {1, 2, 3, 8}) {
+    ThreadTeam team(threads);
+    std::mt19937 random(threads);
+    for (int pass = 0; pass < 2000; ++pass) {
+      const int chunks = int(random() % 40);
+      std::vector<int> runs(std::size_t(chunks), 0);  // plain ints: the pass's end must publish them
+      std::atomic<int> bad_member{0};
+      team.run(chunks, [&](int c, int member) {
+        if (member < 0 || member >= threads) bad_member = 1;
+        ++runs[std::size_t(c)];
+      });
+      for (int c = 0; c < chunks; ++c) ASSERT_EQ(runs[std::size_t(c)], 1) << threads << " threads, chunk " << c;
+      ASSERT_EQ(bad_member.load(), 0);
+    }
+  }
+}
+
+TEST(ThreadTeam, OneChunkOrATeamOfOneRunsOnTheCallerWithoutWakingAnyone) {
+  ThreadTeam team(4);
+  const std::thread::id caller = std::this_thread::get_id();
+  bool on_caller = false;
+  team.run(1, [&](int, int member) { on_caller = member == 0 && std::this_thread::get_id() == caller; });
+  EXPECT_TRUE(on_caller);
+  EXPECT_EQ(team.stats().team_passes, 0u);
+  EXPECT_EQ(team.stats().inline_passes, 1u);
+}
+
+TEST(ThreadTeam, AStalledWorkerDelaysAPassByItsOwnChunkOnly) {
+  ThreadTeam team(2);
+  // Member 1 sleeps 200 ms before each chunk it claims, as a thread the OS has descheduled.
+  team.set_chunk_hook([](int member, int) {
+    if (member == 1) std::this_thread::sleep_for(200ms);
+  });
+  const int chunks = 64;
+  std::vector<int> value(chunks, 0);
+  const auto start = std::chrono::steady_clock::now();
+  team.run(chunks, [&](int c, int) {
+    std::this_thread::sleep_for(1ms);  // long enough for the worker to wake and claim one
+    value[std::size_t(c)] = c * c;
+  });
+  const auto took = std::chrono::steady_clock::now() - start;
+  for (int c = 0; c < chunks; ++c) EXPECT_EQ(value[std::size_t(c)], c * c);
+  // The caller ran every chunk but the one the stalled worker held: the pass took one stall,
+  // not the 32 a static split in halves would have waited for.
+  EXPECT_EQ(team.stats().worker_chunks, 1u);
+  EXPECT_LT(took, 2 * 200ms);
+}
+
+TEST(ThreadTeam, ACallerThatSleepsIsWokenByTheWorkerFinishingTheLastChunk) {
+  ThreadTeam team(2, TeamSpin{std::chrono::microseconds(50), std::chrono::microseconds(0)});
+  std::atomic<bool> worker_has_one{false};
+  // The worker holds its chunk 20 ms; the caller, out of chunks, sleeps until it is done.
+  team.set_chunk_hook([&](int member, int) {
+    if (member == 1) {
+      worker_has_one = true;
+      std::this_thread::sleep_for(20ms);
+    }
+  });
+  for (int pass = 0; pass < 5; ++pass) {
+    std::vector<int> value(2, 0);
+    team.run(2, [&](int c, int member) {
+      if (member == 0)  // let the worker claim the other chunk
+        for (int k = 0; k < 1000 && !worker_has_one; ++k) std::this_thread::sleep_for(1ms);
+      value[std::size_t(c)] = c + 1;
+    });
+    EXPECT_EQ(value[0], 1);
+    EXPECT_EQ(value[1], 2);
+    worker_has_one = false;
+  }
+  EXPECT_GE(team.stats().caller_sleeps, 1u);
+}
+
+TEST(AvailableCores, ReadsCgroupQuotas) {
+  EXPECT_EQ(quota_cores("max 100000"), std::nullopt);
+  EXPECT_EQ(quota_cores("200000 100000"), 2);
+  EXPECT_EQ(quota_cores("150000 100000"), 2);  // 1.5 cores: two threads, each busy 75 %
+  EXPECT_EQ(quota_cores("50000 100000"), 1);
+  EXPECT_EQ(quota_cores("garbage"), std::nullopt);
+  EXPECT_EQ(quota_cores(-1, 100000), std::nullopt);
+  EXPECT_EQ(quota_cores(400000, 100000), 4);
+  EXPECT_GE(available_cores(), 1);
+  EXPECT_LE(available_cores(), int(std::max(1u, std::thread::hardware_concurrency())));
+}
+
+bool bitwise_equal(const Field& a, const Field& b) {
+  return a.shape() == b.shape() && std::memcmp(a.data(), b.data(), a.values().size_bytes()) == 0;
+}
+
+// A solve's iterate after a few iterations on `threads` workers.
+Field iterate_after(SolverOptions o, int threads, int iterations) {
+  o.threads = threads;
+  IterativeSolver solver(o, make_problem(o));
+  for (int k = 0; k < iterations; ++k) solver.step();
+  return solver.iterate();
+}
+
+// Every preset (each smoother and coarsening, stand-alone and MGCG: CG's sums steer its
+// iterate), kappa 1, 2, 3 and W, fused and not, double and mixed.
+TEST(ThreadTeam, SolvesGiveBitwiseTheIterateOfOneThreadOnTwoThreeAndEightWorkers) {
+  for (const Preset& preset : presets())
+    for (int kappa : {1, 2, 3, kKappaW})
+      for (bool fused : {true, false}) {
+        SolverOptions o;
+        apply(preset, o);
+        o.levels = 7;  // 127^2: the finest level runs on the team
+        o.cycle = {CycleType::Kappa, kappa};
+        o.fused = fused;
+        if (preset.smoother == Smoother::Jacobi && fused) o.precision = Precision::Mixed;
+        const Field one = iterate_after(o, 1, 3);
+        for (int threads : {2, 3, 8})
+          EXPECT_TRUE(bitwise_equal(one, iterate_after(o, threads, 3)))
+              << preset.name << " kappa " << kappa << (fused ? " fused" : "") << " threads " << threads;
+      }
+}
+
+// A pass whose worker stalls (here every third chunk it takes, for 2 ms) still completes with
+// the right result: bitwise the iterate of one thread.
+TEST(ThreadTeam, CyclesWithAStalledWorkerGiveBitwiseTheIterateOfOneThread) {
+  for (Smoother smoother : {Smoother::Jacobi, Smoother::GaussSeidel, Smoother::XZebra, Smoother::YZebra}) {
+    MultigridSettings s;
+    s.levels = 8;
+    s.tensor = rotated_anisotropic_tensor(1e-3, 30);
+    s.omega = paper_jacobi_omega(1e-3, 30);
+    s.smoother = smoother;
+    s.fused = true;
+    auto iterate = [&](int threads, bool stall) {
+      CpuBackend be(threads);
+      std::atomic<int> taken{0};
+      std::atomic<bool> worker_took_one{false};
+      if (stall)
+        be.team()->set_chunk_hook([&](int member, int) {
+          if (member == 1) {
+            worker_took_one = true;
+            if (++taken % 3 == 0) std::this_thread::sleep_for(2ms);
+          } else if (member == 0) {  // wait (up to 2 ms) until a worker is in, so that one is
+            const auto until = std::chrono::steady_clock::now() + 2ms;
+            while (!worker_took_one && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+            worker_took_one = false;
+          }
+        });
+      Multigrid<CpuBackend> mg(be, s);
+      fill_uniform_random(mg.level(1).v, 5);
+      fill_uniform_random(mg.level(1).f, 6);
+      for (int c = 0; c < 2; ++c) mg.cycle({CycleType::Kappa, 3});
+      if (stall) {
+        EXPECT_GE(taken.load(), 3) << "the worker took no chunk to stall on";
+      }
+      return Field(mg.level(1).v);
+    };
+    const Field one = iterate(1, false);
+    EXPECT_TRUE(bitwise_equal(one, iterate(2, true))) << to_string(smoother);
+    EXPECT_TRUE(bitwise_equal(one, iterate(3, true))) << to_string(smoother);
+  }
+}
+
+}  // namespace
+}  // namespace kcycle
