@@ -3,6 +3,8 @@
 // `kcycle bench` uses, so the rates compare with its STREAM triad.
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
+
 #include "kcycle/byte_model.hpp"
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/problem.hpp"
@@ -11,6 +13,13 @@
 
 namespace kcycle {
 namespace {
+
+// The thread team's size: KCYCLE_THREADS, or every core this process may use.
+int bench_threads() {
+  const char* t = std::getenv("KCYCLE_THREADS");
+  return t ? std::atoi(t) : 0;
+}
+
 
 struct Fine {
   explicit Fine(int levels)
@@ -26,7 +35,7 @@ struct Fine {
     fill_uniform_random(f, 2);
     fill_uniform_random(vc, 3);
   }
-  CpuBackend be{0};
+  CpuBackend be{bench_threads()};
   GridShape shape, coarse;
   Field v, f, out, fc, vc;
   Stencil9 A;
@@ -143,7 +152,7 @@ void BM_AxpyNorm2(benchmark::State& state) {
 }
 
 void BM_Cycle(benchmark::State& state) {
-  CpuBackend be(0);
+  CpuBackend be(bench_threads());
   MultigridSettings s;
   s.levels = int(state.range(0));
   s.tensor = rotated_anisotropic_tensor(1e-4, 45);

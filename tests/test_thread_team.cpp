@@ -142,7 +142,7 @@ TEST(ThreadTeam, SolvesGiveBitwiseTheIterateOfOneThreadOnTwoThreeAndEightWorkers
       }
 }
 
-// A pass whose worker stalls (here every third chunk it takes, for 2 ms) still completes with
+// A pass whose workers stall (here every third chunk they take, for 2 ms) still completes with
 // the right result: bitwise the iterate of one thread.
 TEST(ThreadTeam, CyclesWithAStalledWorkerGiveBitwiseTheIterateOfOneThread) {
   for (Smoother smoother : {Smoother::Jacobi, Smoother::GaussSeidel, Smoother::XZebra, Smoother::YZebra}) {
@@ -158,10 +158,10 @@ TEST(ThreadTeam, CyclesWithAStalledWorkerGiveBitwiseTheIterateOfOneThread) {
       std::atomic<bool> worker_took_one{false};
       if (stall)
         be.team()->set_chunk_hook([&](int member, int) {
-          if (member == 1) {
+          if (member != 0) {
             worker_took_one = true;
             if (++taken % 3 == 0) std::this_thread::sleep_for(2ms);
-          } else if (member == 0) {  // wait (up to 2 ms) until a worker is in, so that one is
+          } else {  // wait (up to 2 ms) until a worker is in, so that one is
             const auto until = std::chrono::steady_clock::now() + 2ms;
             while (!worker_took_one && std::chrono::steady_clock::now() < until) std::this_thread::yield();
             worker_took_one = false;

@@ -19,6 +19,23 @@ namespace kcycle::cli {
 
 namespace {
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// A whole solve's time (its iterations, set-up excluded): the median of at least three, and of
+// as many as min_seconds takes (a short solve on a busy machine varies by 2x from one to the next).
+double median_solve_seconds(const SolverOptions& o, double min_seconds) {
+  std::vector<double> seconds;
+  double total = 0;
+  while (seconds.size() < 3 || total < min_seconds) {
+    seconds.push_back(solve(o).seconds_total);
+    total += seconds.back();
+  }
+  return median(seconds);
+}
+
 // One thread count's times in one round: a cycle's median, and two whole solves.
 struct Times {
   double cycle = 0, standalone = 0, mgcg = 0;
@@ -30,16 +47,12 @@ Times time_all(SolverOptions o, int threads, double min_seconds) {
   policy.min_seconds = min_seconds;
   t.cycle = time_cycle(multigrid_settings(o), o.cycle, execution_target(o), policy).median_seconds;
   o.solver = SolverKind::Multigrid;
-  t.standalone = solve(o).seconds_total;
+  t.standalone = median_solve_seconds(o, min_seconds);
   o.solver = SolverKind::PCG;
-  t.mgcg = solve(o).seconds_total;
+  t.mgcg = median_solve_seconds(o, min_seconds);
   return t;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 // (max - min) / min over the rounds.
 double spread(std::vector<double> v) {
   const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
@@ -53,6 +66,7 @@ int run_load_bench(const LoadBench& b) {
   const std::vector<int> threads = {1, team};
   // times[quiet/loaded][thread count][round]
   std::vector<std::vector<std::vector<Times>>> times(2, std::vector<std::vector<Times>>(threads.size()));
+  for (int threads_k : threads) time_all(b.options, threads_k, b.min_seconds / 4);  // warm-up, not counted
   for (int round = 0; round < b.rounds; ++round) {
     for (std::size_t k = 0; k < threads.size(); ++k)
       times[0][k].push_back(time_all(b.options, threads[k], b.min_seconds));

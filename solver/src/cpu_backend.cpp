@@ -129,8 +129,12 @@ class SquareSum {
 
 template <class T>
 int BasicCpuBackend<T>::chunks(const GridShape& shape, int count, int min_rows) const {
-  if (!parallel(shape)) return 1;
-  return std::clamp(count / min_rows, 1, kChunksPerThread * threads());
+  if (!parallel(shape) || team_->alone_for_now()) return 1;
+  // A multiple of the team's size, so that the shares are equal; never a chunk of fewer than
+  // min_rows rows (the in-place passes copy rows of the adjacent chunks only).
+  const int per_thread = count / (min_rows * threads());
+  if (per_thread == 0) return std::max(1, count / min_rows);
+  return threads() * std::min(per_thread, kChunksPerThread);
 }
 
 // Runs body(j) for the rows j = 1..ny of a level, on the team when the level is large enough
@@ -273,13 +277,13 @@ namespace {
 // [a, b]: at step i, sweep k (1..nu) computes its row i - k + 1 from sweep k-1's rows
 // i - k .. i - k + 2, so each row of v and f is read from memory once and only the last
 // sweep's own rows [own_first, own_last] are written to `out`. Rows of the block's neighbours
-// (a halo of nu rows) are recomputed, so chunks never wait on each other. Every value comes
+// (a halo of nu rows) are recomputed, so chunks never wait on each other's results. Every value comes
 // from the same point body as a separate sweep: bitwise the same result.
 //
 // `out` may be v itself (in place): a row of v is then overwritten only after its last read,
 // no second array is written (nor, on a cache miss, read for ownership first), and the rows
 // of v beyond the block, which the neighbouring chunks overwrite, are read from copies taken
-// before any chunk writes (copy_halo for every chunk, then the pass).
+// before the neighbours write (copy_halo, chained to the pass by ChunkPreparation).
 template <class T>
 class JacobiStream {
  public:
@@ -450,17 +454,18 @@ void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omeg
     const int own_last = coarse.end == nyc + 1 ? ny : 2 * coarse.end - 2;
     return JacobiStream<T>(A, w, nu, v, f, out, 2 * coarse.begin - 1, own_last, scratch.rings(member), scratch.halo(c));
   };
-  // In place, every chunk copies the rows beyond its block before any chunk writes.
+  // In place, every chunk copies the rows beyond its block before its neighbours write them.
   const bool copies = out.data() == v.data() && !v_is_zero;
-  if (copies)
-    run_chunks(v.shape(), pieces, [&](int c, int member) {
-      RowRange coarse;
-      int a, b;
-      JacobiStream<T> stream = stream_of(c, member, coarse, a, b);
-      if (coarse.begin < coarse.end) stream.copy_halo(a, b);
-    });
+  if (copies) preparation_.start_pass(pieces);
   double* first_residual2 = residual2_in ? row_sums(0, ny) : nullptr;
   run_chunks(v.shape(), pieces, [&](int chunk, int member) {
+    if (copies)
+      preparation_.around(chunk, [&](int c) {
+        RowRange coarse;
+        int a, b;
+        JacobiStream<T> stream = stream_of(c, member, coarse, a, b);
+        if (coarse.begin < coarse.end) stream.copy_halo(a, b);
+      });
     RowRange coarse_rows;
     int a, b;
     JacobiStream<T> stream = stream_of(chunk, member, coarse_rows, a, b);
@@ -516,14 +521,15 @@ void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int
     return JacobiStream<T>(A, w, nu, v, f, out, rows.begin, rows.end - 1, scratch.rings(member), scratch.halo(c));
   };
   const bool copies = out.data() == v.data();
-  if (copies)
-    run_chunks(v.shape(), pieces, [&](int c, int member) {
-      RowRange rows;
-      JacobiStream<T> stream = stream_of(c, member, rows);
-      if (rows.begin < rows.end) stream.copy_halo(rows.begin, rows.end - 1);
-    });
+  if (copies) preparation_.start_pass(pieces);
   double *f_dot_rows = row_sums(0, ny), *norm_rows = row_sums(1, ny);
   run_chunks(v.shape(), pieces, [&](int c, int member) {
+    if (copies)
+      preparation_.around(c, [&](int d) {
+        RowRange block;
+        JacobiStream<T> stream = stream_of(d, member, block);
+        if (block.begin < block.end) stream.copy_halo(block.begin, block.end - 1);
+      });
     RowRange rows;
     JacobiStream<T> stream = stream_of(c, member, rows);
     if (rows.begin >= rows.end) return;
@@ -696,14 +702,15 @@ double BasicCpuBackend<T>::xpay_energy(const Stencil9& A, const BasicField<U>& z
   // Chunk c's copies of the rows beyond its block: row a - 1 of p, then of the new p; row b + 1.
   auto below = [&](int c) { return scratch + std::size_t(2 * c) * stride; };
   auto above = [&](int c) { return below(c) + stride; };
-  run_chunks(p.shape(), pieces, [&](int c, int) {
-    const RowRange rows = block_of(ny, c, pieces);
-    if (rows.begin >= rows.end) return;
-    if (rows.begin > 1) std::copy_n(p.row(rows.begin - 1), stride, below(c));
-    if (rows.end <= ny) std::copy_n(p.row(rows.end), stride, above(c));
-  });
+  preparation_.start_pass(pieces);
   double* sums = row_sums(0, ny);
   run_chunks(p.shape(), pieces, [&](int c, int) {
+    preparation_.around(c, [&](int d) {
+      const RowRange rows = block_of(ny, d, pieces);
+      if (rows.begin >= rows.end) return;
+      if (rows.begin > 1) std::copy_n(p.row(rows.begin - 1), stride, below(d));
+      if (rows.end <= ny) std::copy_n(p.row(rows.end), stride, above(d));
+    });
     const RowRange rows = block_of(ny, c, pieces);
     const int a = rows.begin, b = rows.end - 1;
     if (a > b) return;

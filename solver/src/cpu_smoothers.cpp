@@ -97,7 +97,7 @@ void BasicCpuBackend<T>::gauss_seidel_pipelined(const Stencil9& A, BasicField<T>
   const detail::RowWavefront w{4, first_row_of_colour(colour_of_pass(0, reverse)), 2};
   const int pieces = chunks(v.shape(), v.shape().ny, kMinHaloChunkRows);
   run_row_wavefront(
-      w, v, [&](int n, auto&& body) { run_chunks(v.shape(), n, body); }, pieces,
+      w, v, [&](int n, auto&& body) { run_chunks(v.shape(), n, body); }, pieces, preparation_,
       wavefront_scratch(detail::row_wavefront_scratch(w, pieces, v.stride())),
       [&](int q, const auto& rows, int first, int last) {
         const int k = colour_of_pass(q, reverse);
@@ -138,7 +138,7 @@ void BasicCpuBackend<T>::zebra_x_pipelined(const Stencil9& A, const TridiagonalF
   const detail::RowWavefront w{2, odd_first ? 1 : 2, 2 * kLineBlock};
   const int pieces = chunks(v.shape(), v.shape().ny, kMinHaloChunkRows);
   run_row_wavefront(
-      w, v, [&](int n, auto&& body) { run_chunks(v.shape(), n, body); }, pieces,
+      w, v, [&](int n, auto&& body) { run_chunks(v.shape(), n, body); }, pieces, preparation_,
       wavefront_scratch(detail::row_wavefront_scratch(w, pieces, v.stride())),
       [&](int, const auto& rows, int first, int last) { solve_x_lines_of(S, line, f, rows, first, last); });
 }

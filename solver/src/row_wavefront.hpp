@@ -10,13 +10,14 @@
 //
 // The team's chunks own blocks of rows. Near its block's edges a chunk's passes need the
 // neighbouring block's rows as they are between two passes, while another thread writes them at
-// its own pace. So every chunk first copies the C rows beyond each edge (before any chunk
-// writes: a pass of its own) and recomputes there, on its copies, the passes its own rows need
-// (as JacobiStream recomputes its halo): pass q on copied rows at most C-1-q rows away.
+// its own pace. So every chunk first copies the C rows beyond each edge (before its neighbours
+// write them: ChunkPreparation chains the copies to the pass) and recomputes there, on its copies, the passes its own
+// rows need (as JacobiStream recomputes its halo): pass q on copied rows at most C-1-q rows away.
 #include <algorithm>
 #include <cstddef>
 #include <vector>
 
+#include "kcycle/chunk_preparation.hpp"
 #include "kcycle/field.hpp"
 #include "kcycle/row_blocks.hpp"
 
@@ -71,15 +72,16 @@ inline std::size_t row_wavefront_scratch(const RowWavefront& w, int chunks, int 
 // to read and write. The rows are split into `chunks` blocks, run by run_chunks(chunks, body)
 // (the backend's team: body(chunk, member)), sharing `scratch`.
 template <class T, class RunChunks, class Update>
-void run_row_wavefront(const RowWavefront& w, BasicField<T>& v, RunChunks&& run_chunks, int chunks, T* scratch,
-                       Update&& update) {
+void run_row_wavefront(const RowWavefront& w, BasicField<T>& v, RunChunks&& run_chunks, int chunks,
+                       ChunkPreparation& preparation, T* scratch, Update&& update) {
   const int ny = v.shape().ny, C = w.passes;
   auto rows_of = [&](int c, RowRange own) {
     return HaloedRows<T>(v, own.begin, own.end - 1, C,
                          scratch + std::size_t(2 * C) * std::size_t(c) * std::size_t(v.stride()));
   };
-  if (chunks > 1) run_chunks(chunks, [&](int c, int) { rows_of(c, block_of(ny, c, chunks)).copy_halo(); });
+  preparation.start_pass(chunks);
   run_chunks(chunks, [&](int c, int) {
+    preparation.around(c, [&](int d) { rows_of(d, block_of(ny, d, chunks)).copy_halo(); });
     const RowRange own = block_of(ny, c, chunks);
     if (own.begin >= own.end) return;
     const HaloedRows<T> rows = rows_of(c, own);

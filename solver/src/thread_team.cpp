@@ -1,14 +1,11 @@
 #include "kcycle/thread_team.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace kcycle {
 
 namespace {
-
-constexpr std::uint64_t pack(std::uint32_t pass, int chunks, int next) {
-  return (std::uint64_t(pass) << 32) | (std::uint64_t(chunks) << 16) | std::uint64_t(next);
-}
 
 void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -38,7 +35,8 @@ bool spin_until(Done&& done, std::chrono::microseconds budget) {
 
 }  // namespace
 
-ThreadTeam::ThreadTeam(int threads, Spin spin) : size_(threads), spin_(spin) {
+ThreadTeam::ThreadTeam(int threads, Spin spin)
+    : size_(threads), spin_(spin), claimed_(std::make_unique<ClaimFlag[]>(std::size_t(kMaxChunks))) {
   if (threads < 1) throw std::invalid_argument("ThreadTeam: needs at least one thread");
   workers_.reserve(std::size_t(threads - 1));
   for (int member = 1; member < threads; ++member) workers_.emplace_back([this, member] { work(member); });
@@ -62,50 +60,96 @@ void ThreadTeam::reset_stats() {
   worker_chunks_.store(0, std::memory_order_relaxed);
 }
 
-bool ThreadTeam::claim(std::uint32_t pass, Claim& claim) {
-  std::uint64_t w = claims_.load(std::memory_order_acquire);
-  for (;;) {
-    const int next = int(w & 0xffff), chunks = int((w >> 16) & 0xffff);
-    if (std::uint32_t(w >> 32) != pass || next >= chunks) return false;
-    if (claims_.compare_exchange_weak(w, w + 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
-      claim = {next, chunks};
-      return true;
-    }
-  }
+bool ThreadTeam::claim(int chunk, std::uint64_t pass) {
+  std::atomic<std::uint64_t>& flag = claimed_[std::size_t(chunk)].pass;
+  std::uint64_t last = flag.load(std::memory_order_acquire);
+  return last < pass && flag.compare_exchange_strong(last, pass, std::memory_order_acq_rel);
 }
 
-void ThreadTeam::run_claimed(std::uint32_t pass, int member) {
-  Claim c{};
+void ThreadTeam::run_chunk(int chunk, int chunks, int member) {
+  // The pass cannot end before this chunk is done, so job_ is still this pass's job.
+  const Job* job = job_.load(std::memory_order_acquire);
+  if (hook_) hook_(member, chunk);
+  job->call(job->body, chunk, member);
+  if (done_.fetch_add(1) + 1 == chunks && caller_sleeping_.load()) done_.notify_one();
+}
+
+// This member's share first, in order; then the others' unclaimed chunks, each share from its
+// far end (where its owner, if it is running, will come last).
+int ThreadTeam::run_claimed(std::uint64_t pass, int member) {
+  const std::uint64_t now = current_.load(std::memory_order_acquire);
+  if ((now >> 16) != pass) return 0;  // over already
+  const int chunks = int(now & 0xffff);
+  auto share = [&](int m) {  // chunks [first, last) of member m
+    return std::pair{int(std::int64_t(chunks) * m / size_), int(std::int64_t(chunks) * (m + 1) / size_)};
+  };
   std::uint64_t ran = 0;
-  while (claim(pass, c)) {
-    // The pass cannot end before this chunk is done, so job_ is still this pass's job.
-    const Job* job = job_.load(std::memory_order_acquire);
-    if (hook_) hook_(member, c.chunk);
-    job->call(job->body, c.chunk, member);
-    ++ran;
-    if (done_.fetch_add(1) + 1 == c.chunks && caller_sleeping_.load()) done_.notify_one();
+  const auto [first, last] = share(member);
+  for (int c = first; c < last; ++c)
+    if (claim(c, pass)) run_chunk(c, chunks, member), ++ran;
+  for (int k = 1; k < size_; ++k) {
+    const auto [other_first, other_last] = share((member + k) % size_);
+    for (int c = other_last - 1; c >= other_first; --c)
+      if (claim(c, pass)) run_chunk(c, chunks, member), ++ran;
   }
   if (member != 0 && ran) worker_chunks_.fetch_add(ran, std::memory_order_relaxed);
+  return int(ran);
 }
 
 void ThreadTeam::dispatch(const Job& job, int chunks) {
   if (chunks > kMaxChunks) throw std::logic_error("ThreadTeam::run: too many chunks");
+  const auto start = Clock::now();
+  if (start < solo_until_) {
+    ++stats_.solo_passes;
+    for (int c = 0; c < chunks; ++c) job.call(job.body, c, 0);
+    return;
+  }
   ++stats_.team_passes;
-  const std::uint32_t pass = pass_.load(std::memory_order_relaxed) + 1;
+  const std::uint64_t pass = (current_.load(std::memory_order_relaxed) >> 16) + 1;
   done_.store(0, std::memory_order_relaxed);
   job_.store(&job, std::memory_order_relaxed);
-  claims_.store(pack(pass, chunks, 0), std::memory_order_release);  // publishes done_ and job_
-  pass_.store(pass);
+  current_.store((pass << 16) | std::uint64_t(chunks), std::memory_order_release);  // publishes done_ and job_
+  pass_.store(std::uint32_t(pass));
   if (sleeping_workers_.load() > 0) pass_.notify_all();
-  run_claimed(pass, 0);
+  const int mine = run_claimed(pass, 0);
+  const auto worked = Clock::now();
   // The chunks other threads still hold: spin a little, then sleep (a worker the OS has
   // descheduled may need this core to finish).
   auto all_done = [&] { return done_.load(std::memory_order_acquire) == chunks; };
-  if (spin_until(all_done, spin_.caller)) return;
-  ++stats_.caller_sleeps;
-  caller_sleeping_.store(true);
-  for (int seen = done_.load(); seen != chunks; seen = done_.load()) done_.wait(seen);
-  caller_sleeping_.store(false);
+  if (!spin_until(all_done, spin_.caller)) {
+    ++stats_.caller_sleeps;
+    caller_sleeping_.store(true);
+    for (int seen = done_.load(); seen != chunks; seen = done_.load()) done_.wait(seen);
+    caller_sleeping_.store(false);
+  }
+  const auto end = Clock::now();
+  judge(worked - start, end - start, mine, chunks, end);
+}
+
+void ThreadTeam::judge(Clock::duration worked, Clock::duration took, int mine, int chunks, Clock::time_point now) {
+  ++window_passes_;
+  window_chunks_ += chunks;
+  window_worker_chunks_ += chunks - mine;
+  bool idle_workers = false;
+  if (window_passes_ == 32) {
+    idle_workers = 10 * window_worker_chunks_ < window_chunks_;
+    window_passes_ = window_chunks_ = window_worker_chunks_ = 0;
+  }
+  if (mine > 0) {  // else the workers ran it all: no estimate of the time alone
+    using Seconds = std::chrono::duration<double>;
+    const double alone = Seconds(worked).count() * chunks / mine;
+    balance_ = 0.98 * balance_ + (alone - Seconds(took).count());
+  }
+  constexpr double kLoss = 500e-6;  // a time slice's stall, or many small ones
+  if (balance_ < -kLoss || idle_workers) {
+    window_passes_ = window_chunks_ = window_worker_chunks_ = 0;
+    ++stats_.solo_spells;
+    solo_until_ = now + solo_spell_;
+    solo_spell_ = std::min(2 * solo_spell_, kLongestSoloSpell);
+    balance_ = 0;
+  } else if (balance_ > kLoss) {
+    solo_spell_ = kFirstSoloSpell;  // the team pays again: a later loss starts short
+  }
 }
 
 void ThreadTeam::work(int member) {
@@ -119,7 +163,7 @@ void ThreadTeam::work(int member) {
     }
     seen = pass_.load(std::memory_order_acquire);
     if (stopping_.load()) return;
-    run_claimed(seen, member);
+    run_claimed(current_.load(std::memory_order_acquire) >> 16, member);
   }
 }
 

@@ -16,6 +16,7 @@
 
 #include "kcycle/backend.hpp"
 #include "kcycle/banded_lu.hpp"
+#include "kcycle/chunk_preparation.hpp"
 #include "kcycle/coarse_tail.hpp"
 #include "kcycle/field.hpp"
 #include "kcycle/grid.hpp"
@@ -50,7 +51,7 @@ class BasicCpuBackend {
   // Chunks a pass is split into: up to this many per thread (a descheduled thread holds up a
   // pass by at most one), of at least kMinChunkRows rows (kMinHaloChunkRows for the passes
   // that recompute rows beyond a chunk's edges).
-  static constexpr int kChunksPerThread = 4;
+  static constexpr int kChunksPerThread = 2;
   static constexpr int kMinChunkRows = 8;
   static constexpr int kMinHaloChunkRows = 32;
 
@@ -267,6 +268,7 @@ class BasicCpuBackend {
   std::uint64_t points_ = 0;
   std::uint64_t bytes_ = 0;
   std::vector<std::pair<int, std::uint64_t>> team_passes_by_rows_;  // (level's ny, passes)
+  detail::ChunkPreparation preparation_;                            // the in-place passes' halo copies, chained to them
   std::vector<T> restrict_rows_;                                    // 3 residual rows per thread
   std::vector<T> fused_rows_;                                       // jacobi_restrict_residual's rings, grown once
   std::vector<T> wavefront_rows_;  // the pipelined sweeps' copies of their neighbours' rows

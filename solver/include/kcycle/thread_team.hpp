@@ -1,9 +1,10 @@
 #pragma once
 // The CPU backend's threads: one team for a backend's whole life, not a fork and join per pass.
 //
-// A pass hands the team `chunks` pieces of work (blocks of rows). The caller and whichever
-// workers are awake claim chunks one at a time from a shared counter until none is left, so a
-// thread the OS has descheduled delays a pass by at most the one chunk it holds: the others
+// A pass hands the team `chunks` pieces of work (blocks of rows). Each thread has its own share
+// of them, the same every pass (its rows stay in its core's cache), and claims them one at a
+// time; a thread done with its share claims the others' unclaimed chunks from the far end. So
+// a thread the OS has descheduled delays a pass by at most the one chunk it holds: the others
 // take over the rest. A pass is over when all its chunks are done, not when every thread has
 // arrived: a worker that sleeps through a pass is simply not needed for it.
 //
@@ -11,11 +12,22 @@
 // sleeps on std::atomic::wait (a futex): a busy machine costs a pass a few microseconds of
 // spinning, not a time slice, and an idle team costs no CPU.
 //
+// One thing no split of the work can help: a thread the OS deschedules in the middle of a
+// chunk holds that chunk (and the pass) until it runs again, a time slice later. So the
+// caller keeps a balance of what the team saves: each pass, the time it would have taken
+// alone (its own chunks' time, scaled to all of them) against the time it took; and how many
+// chunks the workers ran at all (on a busy machine they wake too late to claim any, while
+// their spinning takes the caller's core). When the team loses, or the workers ran under a
+// tenth of the chunks of the last 32 passes, the caller runs the passes alone for a while (20
+// ms, doubling while the loss repeats, up to a second) and the workers sleep; then it tries
+// the team again.
+//
 // (team.hpp's teams are another thing: the members of one cooperative body, as a GPU block.)
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -33,6 +45,7 @@ struct TeamSpin {
 class ThreadTeam {
  public:
   using Spin = TeamSpin;
+  using Clock = std::chrono::steady_clock;
   // threads - 1 workers are started; the calling thread is member 0. threads >= 1.
   explicit ThreadTeam(int threads, Spin spin = {});
   ~ThreadTeam();
@@ -40,9 +53,11 @@ class ThreadTeam {
   ThreadTeam& operator=(const ThreadTeam&) = delete;
 
   int size() const { return size_; }
+  // True during a solo spell (see above): the caller may as well split a pass into one chunk.
+  bool alone_for_now() const { return size_ == 1 || Clock::now() < solo_until_; }
 
   // The most chunks one pass may have.
-  static constexpr int kMaxChunks = 0xffff;
+  static constexpr int kMaxChunks = 1024;
 
   // body(chunk, member) once for every chunk in [0, chunks), `member` being the thread that
   // claimed it (0..size()-1: an index for per-thread scratch); returns when every chunk is
@@ -65,7 +80,9 @@ class ThreadTeam {
 
   struct Stats {
     std::uint64_t team_passes = 0;    // passes handed to the team: one synchronisation point each
-    std::uint64_t inline_passes = 0;  // passes the caller ran alone
+    std::uint64_t inline_passes = 0;  // passes of one chunk, or of a team of one
+    std::uint64_t solo_passes = 0;    // passes the caller ran alone because the team was losing
+    std::uint64_t solo_spells = 0;    // times it decided so
     std::uint64_t worker_chunks = 0;  // chunks the workers ran (the rest ran on the caller)
     std::uint64_t caller_sleeps = 0;  // times the caller slept waiting for a chunk another thread held
   };
@@ -83,21 +100,27 @@ class ThreadTeam {
     void* body;
     void (*call)(void* body, int chunk, int member);
   };
-  struct Claim {
-    int chunk, chunks;
-  };
   void dispatch(const Job& job, int chunks);
-  bool claim(std::uint32_t pass, Claim& claim);
-  void run_claimed(std::uint32_t pass, int member);
-  void work(int member);  // a worker's life: wait for a pass, help with it, again
+  // After a team pass: `worked` the caller's time until it had no chunk left to claim (it ran
+  // `mine`), `took` the whole pass's.
+  void judge(Clock::duration worked, Clock::duration took, int mine, int chunks, Clock::time_point now);
+  bool claim(int chunk, std::uint64_t pass);
+  void run_chunk(int chunk, int chunks, int member);
+  int run_claimed(std::uint64_t pass, int member);  // the chunks it ran
+  void work(int member);                            // a worker's life: wait for a pass, help with it, again
 
   int size_;
   Spin spin_;
-  // The current pass: its id (high 32 bits), its chunk count (bits 16-31) and the next
-  // unclaimed chunk (bits 0-15). One word, so a claim is one compare-and-swap that fails for
-  // a pass that is over or no longer current.
-  std::atomic<std::uint64_t> claims_{0};
-  std::atomic<std::uint32_t> pass_{0};  // the newest pass's id: the workers wait on it
+  // The current pass: its id (high 48 bits, from 1) and chunk count (low 16), one word so that
+  // a worker reads both of the same pass.
+  std::atomic<std::uint64_t> current_{0};
+  // Per chunk, the id of the last pass that claimed it: a claim raises it to the current pass,
+  // so a worker still on a pass that is over claims nothing.
+  struct alignas(64) ClaimFlag {
+    std::atomic<std::uint64_t> pass{0};
+  };
+  std::unique_ptr<ClaimFlag[]> claimed_;
+  std::atomic<std::uint32_t> pass_{0};  // the newest pass's id (low 32 bits): the workers wait on it
   std::atomic<const Job*> job_{nullptr};
   std::atomic<int> done_{0};  // chunks of the current pass finished: the caller waits on it
   std::atomic<int> sleeping_workers_{0};
@@ -106,6 +129,13 @@ class ThreadTeam {
   std::atomic<std::uint64_t> worker_chunks_{0};
   ChunkHook hook_;
   Stats stats_;
+  // The team's balance (seconds saved, decaying), and the solo spell (judge()).
+  double balance_ = 0;
+  int window_passes_ = 0, window_chunks_ = 0, window_worker_chunks_ = 0;
+  Clock::time_point solo_until_{};
+  Clock::duration solo_spell_ = kFirstSoloSpell;
+  static constexpr Clock::duration kFirstSoloSpell = std::chrono::milliseconds(20);
+  static constexpr Clock::duration kLongestSoloSpell = std::chrono::seconds(1);
   std::vector<std::thread> workers_;
 };
 
