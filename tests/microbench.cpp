@@ -20,7 +20,6 @@ int bench_threads() {
   return t ? std::atoi(t) : 0;
 }
 
-
 struct Fine {
   explicit Fine(int levels)
       : shape(full_coarsening_shape(levels, 1)),

@@ -40,6 +40,8 @@ ThreadTeam::ThreadTeam(int threads, Spin spin)
   if (threads < 1) throw std::invalid_argument("ThreadTeam: needs at least one thread");
   workers_.reserve(std::size_t(threads - 1));
   for (int member = 1; member < threads; ++member) workers_.emplace_back([this, member] { work(member); });
+  // Not before every worker runs: the first passes would count them idle.
+  for (int started = started_.load(); started < threads - 1; started = started_.load()) started_.wait(started);
 }
 
 ThreadTeam::~ThreadTeam() {
@@ -127,13 +129,15 @@ void ThreadTeam::dispatch(const Job& job, int chunks) {
 }
 
 void ThreadTeam::judge(Clock::duration worked, Clock::duration took, int mine, int chunks, Clock::time_point now) {
+  // Idle workers: none ran a chunk in 64 passes, some of which were long enough for a worker
+  // just woken to join (a worker on a quiet machine always joins those).
   ++window_passes_;
-  window_chunks_ += chunks;
   window_worker_chunks_ += chunks - mine;
+  if (took >= std::chrono::microseconds(50)) ++window_long_passes_;
   bool idle_workers = false;
-  if (window_passes_ == 32) {
-    idle_workers = 10 * window_worker_chunks_ < window_chunks_;
-    window_passes_ = window_chunks_ = window_worker_chunks_ = 0;
+  if (window_passes_ == 64) {
+    idle_workers = window_worker_chunks_ == 0 && window_long_passes_ > 0;
+    window_passes_ = window_long_passes_ = window_worker_chunks_ = 0;
   }
   if (mine > 0) {  // else the workers ran it all: no estimate of the time alone
     using Seconds = std::chrono::duration<double>;
@@ -142,7 +146,7 @@ void ThreadTeam::judge(Clock::duration worked, Clock::duration took, int mine, i
   }
   constexpr double kLoss = 500e-6;  // a time slice's stall, or many small ones
   if (balance_ < -kLoss || idle_workers) {
-    window_passes_ = window_chunks_ = window_worker_chunks_ = 0;
+    window_passes_ = window_long_passes_ = window_worker_chunks_ = 0;
     ++stats_.solo_spells;
     solo_until_ = now + solo_spell_;
     solo_spell_ = std::min(2 * solo_spell_, kLongestSoloSpell);
@@ -153,6 +157,8 @@ void ThreadTeam::judge(Clock::duration worked, Clock::duration took, int mine, i
 }
 
 void ThreadTeam::work(int member) {
+  started_.fetch_add(1);
+  started_.notify_one();
   std::uint32_t seen = 0;
   for (;;) {
     auto new_pass = [&] { return pass_.load(std::memory_order_acquire) != seen; };

@@ -47,13 +47,13 @@ class BasicCpuBackend {
   const std::shared_ptr<ThreadTeam>& team() const { return team_; }
   // Below this many unknowns an operation runs on the calling thread alone (measured: levels of
   // 63^2 and smaller are faster serial on 2 cores; 127^2 already gains from both).
-  static constexpr std::size_t kParallelThreshold = 4096;
+  static constexpr std::size_t kParallelThreshold = 2048;
   // Chunks a pass is split into: up to this many per thread (a descheduled thread holds up a
   // pass by at most one), of at least kMinChunkRows rows (kMinHaloChunkRows for the passes
   // that recompute rows beyond a chunk's edges).
   static constexpr int kChunksPerThread = 2;
   static constexpr int kMinChunkRows = 8;
-  static constexpr int kMinHaloChunkRows = 32;
+  static constexpr int kMinHaloChunkRows = 16;
 
   // The team's synchronisation points since reset_launches(): one per pass handed to the other
   // threads (a pass the caller runs alone has none), on the level of `ny` rows, and in all.

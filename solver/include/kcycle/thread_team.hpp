@@ -17,10 +17,9 @@
 // caller keeps a balance of what the team saves: each pass, the time it would have taken
 // alone (its own chunks' time, scaled to all of them) against the time it took; and how many
 // chunks the workers ran at all (on a busy machine they wake too late to claim any, while
-// their spinning takes the caller's core). When the team loses, or the workers ran under a
-// tenth of the chunks of the last 32 passes, the caller runs the passes alone for a while (20
-// ms, doubling while the loss repeats, up to a second) and the workers sleep; then it tries
-// the team again.
+// their spinning takes the caller's core). When the team loses, or the workers ran no chunk
+// in 64 passes, the caller runs the passes alone for a while (20 ms, doubling while the loss
+// repeats, up to a second) and the workers sleep; then it tries the team again.
 //
 // (team.hpp's teams are another thing: the members of one cooperative body, as a GPU block.)
 #include <atomic>
@@ -126,12 +125,13 @@ class ThreadTeam {
   std::atomic<int> sleeping_workers_{0};
   std::atomic<bool> caller_sleeping_{false};
   std::atomic<bool> stopping_{false};
+  std::atomic<int> started_{0};  // workers running
   std::atomic<std::uint64_t> worker_chunks_{0};
   ChunkHook hook_;
   Stats stats_;
   // The team's balance (seconds saved, decaying), and the solo spell (judge()).
   double balance_ = 0;
-  int window_passes_ = 0, window_chunks_ = 0, window_worker_chunks_ = 0;
+  int window_passes_ = 0, window_long_passes_ = 0, window_worker_chunks_ = 0;
   Clock::time_point solo_until_{};
   Clock::duration solo_spell_ = kFirstSoloSpell;
   static constexpr Clock::duration kFirstSoloSpell = std::chrono::milliseconds(20);
