@@ -139,6 +139,55 @@ TEST(CostModel, CalibrationFileRoundTripAndClearErrors) {
   std::remove(path.c_str());
 }
 
+TEST(Timing, ASpreadIsTheSlowestTenthOverTheFastest) {
+  std::vector<double> t;
+  for (int k = 1; k <= 10; ++k) t.push_back(k * 1e-3);  // 1..10 ms
+  const TimingSpread s = summarize_timings(t);
+  EXPECT_DOUBLE_EQ(s.fastest, 1e-3);
+  EXPECT_DOUBLE_EQ(s.median, 6e-3);
+  EXPECT_DOUBLE_EQ(s.spread, 10.0);  // p90 of ten is the largest
+  t.assign(20, 2e-3);
+  t[3] = 9e-3;  // one outlier in twenty: not a busy machine
+  EXPECT_DOUBLE_EQ(summarize_timings(t).spread, 1.0);
+}
+
+// A calibration timed on a busy machine says so, keeps saying so in its file, and is not saved
+// over a clean one (it is saved over a noisy one, and a clean one over it).
+TEST(CostModel, ANoisyCalibrationIsMarkedAndNotSavedOverACleanOne) {
+  const std::string path = testing::TempDir() + "kcycle_noisy_calibration_test.json";
+  std::remove(path.c_str());
+  Calibration clean;
+  clean.model = {3e-6, 2e-9};
+  clean.samples = {{1, 5, 35, 1000, 1e-4, 0, 1.1}, {3, 6, 500, 9000, 2e-3, 0, 1.3}};
+  clean.spread = 1.3;
+  Calibration noisy = clean;
+  noisy.model.alpha = 9e-6;
+  noisy.samples[1].spread = noisy.spread = 3.1;
+  EXPECT_EQ(noise_note(clean), "");
+  EXPECT_EQ(noise_note(noisy),
+            "timings varied 3.1x (kappa=3, 6 levels): the machine was busy; calibration marked noisy");
+
+  EXPECT_EQ(save_calibration_unless_noisier(clean, path), "");
+  EXPECT_FALSE(load_calibration(path).noisy());
+  const std::string refused = save_calibration_unless_noisier(noisy, path);
+  EXPECT_NE(refused.find("not saved over the clean calibration"), std::string::npos) << refused;
+  EXPECT_DOUBLE_EQ(load_calibration(path).model.alpha, 3e-6) << "the clean one stays";
+
+  save_calibration(noisy, path);  // as --force does
+  const Calibration back = load_calibration(path);
+  EXPECT_TRUE(back.noisy());
+  EXPECT_DOUBLE_EQ(back.samples[1].spread, 3.1);
+  EXPECT_EQ(save_calibration_unless_noisier(noisy, path), "") << "noisy over noisy";
+  EXPECT_EQ(save_calibration_unless_noisier(clean, path), "") << "clean over noisy";
+  EXPECT_FALSE(load_calibration(path).noisy());
+
+  // A file whose flag contradicts its spread is refused, by name.
+  std::ofstream(path) << R"({"format": "kcycle-calibration-1", "alpha_seconds": 1e-6, "beta_seconds": 1e-9,
+                             "spread": 3.0, "noisy": false})";
+  EXPECT_THROW(load_calibration(path), InvalidOptions);
+  std::remove(path.c_str());
+}
+
 TEST(CostModel, ACalibrationSaysWhatItDoesNotMatch) {
   MultigridSettings s;
   s.tensor = rotated_anisotropic_tensor(1e-2, 30);

@@ -116,6 +116,7 @@ struct CalibrateArgs {
   int max_levels = 11;
   double min_seconds = 0.2;
   std::string out = "kcycle-calibration.json";
+  bool force = false;  // save a noisy calibration over a clean one
 };
 
 int run(const CalibrateArgs& a, const CLI::App& cmd) {
@@ -141,8 +142,15 @@ int run(const CalibrateArgs& a, const CLI::App& cmd) {
                   std::to_string(s.seconds * 1e3) + " ms");
   });
   print_calibration_report(c, multigrid_settings(o));
-  if (mpi_rank() == 0) save_calibration(c, a.out);  // one file, whatever the ranks
-  std::printf("saved %s\n", a.out.c_str());
+  if (c.noisy()) std::printf("%s\n", noise_note(c).c_str());
+  if (mpi_rank() != 0) return 0;  // one file, whatever the ranks
+  if (a.force) {
+    save_calibration(c, a.out);
+  } else if (const std::string not_saved = save_calibration_unless_noisier(c, a.out); !not_saved.empty()) {
+    std::printf("%s; run it again on a quieter machine, or give --force\n", not_saved.c_str());
+    return 0;
+  }
+  std::printf("saved %s%s\n", a.out.c_str(), c.noisy() ? " (marked noisy)" : "");
   return 0;
 }
 
@@ -156,8 +164,11 @@ Subcommand add_calibrate_command(CLI::App& app) {
   add_solver_options(*cmd, args->solver);
   cmd->add_option("--min-levels", args->min_levels, "Smallest level count")->capture_default_str();
   cmd->add_option("--max-levels", args->max_levels, "Largest level count")->capture_default_str();
-  cmd->add_option("--min-seconds", args->min_seconds, "Measured time per case before the median is taken")
+  cmd->add_option("--min-seconds", args->min_seconds,
+                  "Measured time per case (each case keeps its fastest repetition; the spread of the rest says "
+                  "whether the machine was busy)")
       ->capture_default_str();
+  cmd->add_flag("--force", args->force, "Save even a noisy calibration over a clean one");
   cmd->add_option("--out", args->out, "Calibration file to write")->capture_default_str();
   return {cmd, [args, cmd] { return run(*args, *cmd); }};
 }

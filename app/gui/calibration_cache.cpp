@@ -54,7 +54,8 @@ void CalibrationCache::update(UiState& ui, SolverWorker& worker, const Snapshot&
     if (!tried_.count(file.string())) {
       try {
         std::filesystem::create_directories(dir_);
-        save_calibration(c, file.string());
+        if (const std::string not_saved = save_calibration_unless_noisier(c, file.string()); !not_saved.empty())
+          ui.notice = "calibration " + not_saved;
         tried_.insert(file.string());
       } catch (const std::exception& e) {
         ui.notice = std::string("calibration not cached: ") + e.what();

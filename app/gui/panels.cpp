@@ -17,6 +17,7 @@
 #include "kcycle/enum_names.hpp"
 #include "kcycle/execution_target.hpp"
 #include "kcycle/options_io.hpp"
+#include "kcycle/timing.hpp"
 #include "lessons.hpp"
 #include "narration.hpp"
 #include "plot.hpp"
@@ -949,6 +950,9 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
                          "Its predictions do not apply: press Calibrate.",
                          mismatch.c_str());
   }
+  if (c && c->noisy())
+    ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f), "%s: its predictions are rough; calibrate on a quieter machine.",
+                       noise_note(*c).c_str());
   const Calibration* other = snap.compare_calibration.get();
   if (other && c)
     ImGui::TextDisabled("faint: %s, alpha %.3g us/launch, beta %.3g ns/unknown (alpha ratio %.2f)",
@@ -998,15 +1002,19 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
       if (std::isfinite(tp)) vlines.push_back({tp, kKappaColors[k], "tp"});
     }
   }
-  if (snap.seconds_per_cycle > 0 && o.solver == SolverKind::Multigrid)
-    series.push_back({"this run (measured)",
+  // The fastest recent cycle, as calibrations keep the fastest repetition of each case.
+  if (snap.fastest_seconds_per_cycle > 0 && o.solver == SolverKind::Multigrid)
+    series.push_back({"this run (fastest cycle)",
                       {double(o.levels)},
-                      {snap.seconds_per_cycle * 1e3},
+                      {snap.fastest_seconds_per_cycle * 1e3},
                       IM_COL32(255, 255, 255, 255),
                       2.0f,
                       false,
                       true,
                       false});
+  if (snap.cycle_time_spread >= kBusySpread)
+    ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f),
+                       "Cycle times varied %.1fx: the machine is busy (the fastest is shown).", snap.cycle_time_spread);
   PlotSpec spec{"levels n", "ms per cycle (log)", false, true, 3, 13, 0, 0};
   draw_plot("times", spec, series, vlines, ImGui::GetContentRegionAvail());
 }
@@ -1032,7 +1040,8 @@ void status_bar(UiState& ui, const Snapshot& snap) {
           : "CPU (" + std::to_string(snap.threads) + " solver threads)";
   char per_cycle[64] = "no cycle timed yet";
   if (snap.seconds_per_cycle > 0)
-    std::snprintf(per_cycle, sizeof per_cycle, "%.3f ms per cycle", snap.seconds_per_cycle * 1e3);
+    std::snprintf(per_cycle, sizeof per_cycle, "%.3f ms per cycle%s", snap.seconds_per_cycle * 1e3,
+                  snap.cycle_time_spread >= kBusySpread ? " (busy machine)" : "");
   ImGui::Text("backend: %s | %.0f fps | %s | %zu cycles | memory %.0f MiB | %s", backend.c_str(), ui.fps, per_cycle,
               snap.history.size(), double(rss_pages) * 4096.0 / (1 << 20), activity(snap).c_str());
   if (!snap.backend_note.empty()) {

@@ -228,9 +228,10 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
     s->message = error_;
   }
   if (!recent_seconds_.empty()) {
-    std::vector<double> sorted = recent_seconds_;
-    std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(sorted.size() / 2), sorted.end());
-    s->seconds_per_cycle = sorted[sorted.size() / 2];
+    const TimingSpread recent = summarize_timings(recent_seconds_);
+    s->seconds_per_cycle = recent.median;
+    s->fastest_seconds_per_cycle = recent.fastest;
+    s->cycle_time_spread = recent.spread;
   }
   std::lock_guard lock(mutex_);
   latest_ = std::move(s);

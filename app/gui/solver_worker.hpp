@@ -60,9 +60,11 @@ struct Snapshot {
   std::shared_ptr<const Trace> cycle_trace;  // the last cycle executed (partial while stepping)
   int trace_position = -1;                   // operations done in the current cycle (stepping)
   bool running = false;
-  bool stepping = false;         // paused inside a cycle, waiting for "next op"
-  double autoplay = 0;           // operations per second while autoplaying, else 0
-  double seconds_per_cycle = 0;  // median of the recent cycles
+  bool stepping = false;                 // paused inside a cycle, waiting for "next op"
+  double autoplay = 0;                   // operations per second while autoplaying, else 0
+  double seconds_per_cycle = 0;          // median of the recent cycles
+  double fastest_seconds_per_cycle = 0;  // the fastest of them (what a cycle costs undisturbed)
+  double cycle_time_spread = 1;          // how much they varied (TimingSpread::spread)
   std::shared_ptr<const Calibration> calibration;
   std::shared_ptr<const Calibration> compare_calibration;  // the previous one, of another backend
   bool calibrating = false;

@@ -1,6 +1,8 @@
 #include "kcycle/cost_model.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -102,6 +104,30 @@ std::string calibration_mismatch(const Calibration& c, const MultigridSettings& 
   return made == now ? "" : "made for " + made + "; this run: " + now;
 }
 
+std::string noise_note(const Calibration& c) {
+  if (!c.noisy()) return "";
+  const TimingSample* worst = nullptr;
+  for (const TimingSample& s : c.samples)
+    if (!worst || s.spread > worst->spread) worst = &s;
+  char text[64];
+  std::snprintf(text, sizeof text, "timings varied %.1fx", c.spread);
+  std::string note = text;
+  if (worst) note += " (kappa=" + kappa_to_string(worst->kappa) + ", " + std::to_string(worst->levels) + " levels)";
+  return note + ": the machine was busy; calibration marked noisy";
+}
+
+std::string save_calibration_unless_noisier(const Calibration& c, const std::string& path) {
+  if (c.noisy() && std::filesystem::exists(path)) {
+    try {
+      if (!load_calibration(path).noisy())
+        return "not saved over the clean calibration in " + path + " (this one is noisy)";
+    } catch (const InvalidOptions&) {  // not a calibration we can read: overwrite it
+    }
+  }
+  save_calibration(c, path);
+  return "";
+}
+
 void save_calibration(const Calibration& c, const std::string& path) {
   nlohmann::json samples = nlohmann::json::array();
   for (const TimingSample& s : c.samples) {
@@ -109,7 +135,8 @@ void save_calibration(const Calibration& c, const std::string& path) {
                        {"levels", s.levels},
                        {"launches", s.launches},
                        {"ops", s.ops},
-                       {"seconds", s.seconds}});
+                       {"seconds", s.seconds},
+                       {"spread", s.spread}});
     if (s.messages > 0) samples.back()["messages"] = s.messages;
   }
   nlohmann::json j = {{"format", "kcycle-calibration-1"},
@@ -121,6 +148,8 @@ void save_calibration(const Calibration& c, const std::string& path) {
                       {"launches_per_call", c.launches_per_call},
                       {"fused", c.fused},
                       {"threads", c.threads},
+                      {"spread", c.spread},
+                      {"noisy", c.noisy()},
                       {"samples", samples}};
   if (c.coarse_tail > 0) j["coarse_tail_unknowns"] = c.coarse_tail;
   if (c.model.lambda > 0 || c.ranks > 1) {  // a calibration on a process grid
@@ -193,9 +222,10 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
   } catch (const nlohmann::json::exception& e) {
     throw InvalidOptions(source + ": not valid JSON (" + e.what() + ")");
   }
-  read.only_keys(j, "",
-                 {"format", "alpha_seconds", "beta_seconds", "lambda_seconds", "backend", "smoother", "coarsening",
-                  "launches_per_call", "fused", "coarse_tail_unknowns", "threads", "ranks", "samples"});
+  read.only_keys(
+      j, "",
+      {"format", "alpha_seconds", "beta_seconds", "lambda_seconds", "backend", "smoother", "coarsening",
+       "launches_per_call", "fused", "coarse_tail_unknowns", "threads", "ranks", "spread", "noisy", "samples"});
   if (read.text(j, "format", "") != "kcycle-calibration-1")
     read.refuse("format", "must be \"kcycle-calibration-1\" (not a kcycle calibration file)");
   Calibration c;
@@ -213,6 +243,10 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
   c.coarse_tail = read.integer(j, "coarse_tail_unknowns", "", 0);
   if (c.coarse_tail < 0) read.refuse("coarse_tail_unknowns", "must be non-negative");
   c.threads = read.integer(j, "threads", "", 0);
+  if (j.contains("spread")) c.spread = read.finite(j, "spread", "");
+  if (!(c.spread >= 1)) read.refuse("spread", "must be at least 1");
+  if (j.contains("noisy") && read.boolean(j, "noisy", false) != c.noisy())
+    read.refuse("noisy", "does not agree with spread");
   const auto samples = j.find("samples");
   if (samples != j.end()) {
     if (!samples->is_array()) read.refuse("samples", "must be an array");
@@ -220,7 +254,7 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
       const nlohmann::json& s = (*samples)[k];
       const std::string where = "samples[" + std::to_string(k) + "].";
       read.only_keys(s, "samples[" + std::to_string(k) + "]",
-                     {"kappa", "levels", "launches", "ops", "seconds", "messages"});
+                     {"kappa", "levels", "launches", "ops", "seconds", "messages", "spread"});
       const auto kappa = s.find("kappa");
       if (kappa == s.end()) read.refuse(where + "kappa", "is missing");
       const bool w = kappa->is_string() && kappa->get<std::string>() == "W";
@@ -230,7 +264,9 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
       if (levels < 1) read.refuse(where + "levels", "must be a positive integer");
       c.samples.push_back({w ? kKappaW : kappa->get<int>(), levels, read.finite(s, "launches", where),
                            read.finite(s, "ops", where), read.finite(s, "seconds", where),
-                           s.contains("messages") ? read.finite(s, "messages", where) : 0.0});
+                           s.contains("messages") ? read.finite(s, "messages", where) : 0.0,
+                           s.contains("spread") ? read.finite(s, "spread", where) : 1.0});
+      if (!(c.samples.back().spread >= 1)) read.refuse(where + "spread", "must be at least 1");
     }
   }
   return c;

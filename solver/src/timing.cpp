@@ -82,6 +82,7 @@ CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, C
   CycleTiming t;
   t.median_seconds = median(times);
   t.min_seconds = *std::min_element(times.begin(), times.end());
+  t.spread = summarize_timings(times).spread;
   t.repetitions = int(times.size());
   if constexpr (requires { backend.team_passes(1); }) backend.reset_launches();
   const std::uint64_t before = backend.launches();
@@ -144,6 +145,13 @@ BandwidthMeasurement measure_bandwidth_on(Backend& backend, int levels, int repe
 
 }  // namespace
 
+TimingSpread summarize_timings(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const double fastest = v.front();
+  const double p90 = v[std::min(v.size() - 1, v.size() * 9 / 10)];
+  return {v[v.size() / 2], fastest, fastest > 0 ? p90 / fastest : 1.0};
+}
+
 CycleTiming time_cycle(const MultigridSettings& settings, CycleChoice cycle, const ExecutionTarget& target,
                        const TimingPolicy& policy) {
   return on_target(target, [&](auto& backend) { return time_cycle_on(backend, settings, cycle, policy); });
@@ -182,11 +190,17 @@ CycleTiming time_cycle_on_ranks(const MultigridSettings& settings, CycleChoice c
                       double(t.launches), double(t.ranks), double(t.px),
                       double(t.py),       t.ops,           t.messages};
   MPI_Bcast(fields, 9, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  return {fields[0],      fields[1],
-          int(fields[2]), std::uint64_t(fields[3]),
-          int(fields[4]), int(fields[5]),
-          int(fields[6]), fields[7],
-          fields[8],      {}};
+  return {fields[0],
+          fields[1],
+          int(fields[2]),
+          std::uint64_t(fields[3]),
+          int(fields[4]),
+          int(fields[5]),
+          int(fields[6]),
+          fields[7],
+          fields[8],
+          {},
+          1.0};
 #else
   if (ranks != 1) throw InvalidOptions("this build has no MPI: one rank only");
   ExecutionTarget cpu = target;
@@ -227,7 +241,12 @@ Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& swe
       const CycleTiming t = time_cycle(s, {CycleType::Kappa, kappa}, sweep.target, sweep.policy);
       c.ranks = t.ranks;
       const double ops = t.ranks > 1 ? t.ops : cycle_ops(kappa, n, base.coarsening);
-      const TimingSample sample{kappa, n, double(t.launches), ops, t.median_seconds, t.messages};
+      // The fastest repetition: what the cycle costs when nothing else runs (the spread says
+      // whether something did). On a process grid the median, as lambda is measured: the fit
+      // takes lambda's share out of each time.
+      const double seconds = lambda > 0 ? t.median_seconds : t.min_seconds;
+      const TimingSample sample{kappa, n, double(t.launches), ops, seconds, t.messages, t.spread};
+      c.spread = std::max(c.spread, t.spread);
       c.samples.push_back(sample);
       if (on_case) on_case(sample);
     }

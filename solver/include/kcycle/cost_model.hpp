@@ -45,6 +45,7 @@ struct TimingSample {
   double ops;  // on a process grid: the busiest rank's, level by level (distributed_model.hpp)
   double seconds;
   double messages = 0;  // on a process grid: the busiest rank's, level by level, collectives as latencies
+  double spread = 1;    // how much its repetitions varied (CycleTiming::spread)
 };
 
 // Least squares over the samples, as the paper's equation 3.2 (unweighted, so the large
@@ -73,7 +74,15 @@ struct Calibration {
   int threads = 0;
   int ranks = 1;  // MPI: the ranks it was timed on (model.lambda is theirs)
   std::vector<TimingSample> samples;
+  // The largest spread of its samples. From kNoisySpread the machine was busy while it timed:
+  // the calibration is noisy (said when made, and not saved over a clean one).
+  double spread = 1;
+  static constexpr double kNoisySpread = 2.0;
+  bool noisy() const { return spread >= kNoisySpread; }
 };
+// "timings varied 3.1x (kappa=3, 9 levels): the machine was busy; calibration marked noisy",
+// or "" for a clean calibration.
+std::string noise_note(const Calibration& calibration);
 // What differs between the cycle a calibration timed and one that runs with `as_run` settings
 // (as_run_on's) on `backend` (describe()'s name) with `threads` threads: "" when nothing does,
 // else "made for <smoother>/<coarsening>, <backend>, N threads[, fused]; this run: ..." so that a
@@ -81,6 +90,9 @@ struct Calibration {
 std::string calibration_mismatch(const Calibration& calibration, const MultigridSettings& as_run,
                                  const std::string& backend, int threads);
 void save_calibration(const Calibration& calibration, const std::string& path);
+// save_calibration, unless `calibration` is noisy and `path` holds a clean one: then nothing is
+// written and the reason is returned ("" when saved).
+std::string save_calibration_unless_noisier(const Calibration& calibration, const std::string& path);
 // Throws InvalidOptions naming the file, the key and what was expected when the file is
 // missing or malformed (unknown key, wrong type, non-finite number, truncated JSON).
 Calibration load_calibration(const std::string& path);

@@ -13,6 +13,16 @@
 
 namespace kcycle {
 
+// Repeated timings of one thing: the median, the fastest, and how much they varied (the
+// slowest tenth's time over the fastest: p90 / min). About 1 on a quiet machine; from
+// kBusySpread the machine was busy (another process took the cores), and the fastest is the
+// estimate to keep.
+struct TimingSpread {
+  double median = 0, fastest = 0, spread = 1;
+};
+TimingSpread summarize_timings(std::vector<double> seconds);  // seconds not empty
+inline constexpr double kBusySpread = Calibration::kNoisySpread;
+
 struct TimingPolicy {
   int warmup = 2;  // untimed cycles first
   int min_repetitions = 5;
@@ -33,6 +43,9 @@ struct CycleTiming {
   // each), level by level (index 0 unused; a level run on the calling thread alone has none).
   // Empty for the other backends.
   std::vector<std::uint64_t> team_passes;
+  // How much the repetitions varied: the slowest tenth's time over the fastest (p90 / min).
+  // About 1 on a quiet machine; 2 and more when other processes took the cores.
+  double spread = 1;
 };
 
 // Times single cycles of problem 0 (random error). The iterate is reset to the same random
