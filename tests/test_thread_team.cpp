@@ -26,6 +26,10 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// Tests of the team's threads: no solo spells, however busy the machine running the tests is
+// (ctest -j2). ThreadTeam reads this when it is made.
+void always_a_team() { setenv("KCYCLE_TEAM_ADAPTIVE", "0", 1); }
+
 TEST(ThreadTeam, RunsEveryChunkOnceAndEndsAfterTheLast) {
   for (int threads : {1, 2, 3, 8}) {
     ThreadTeam team(threads);
@@ -55,6 +59,7 @@ TEST(ThreadTeam, OneChunkOrATeamOfOneRunsOnTheCallerWithoutWakingAnyone) {
 }
 
 TEST(ThreadTeam, AStalledWorkerDelaysAPassByItsOwnChunkOnly) {
+  always_a_team();
   ThreadTeam team(2);
   // Member 1 sleeps 200 ms before each chunk it claims, as a thread the OS has descheduled.
   team.set_chunk_hook([](int member, int) {
@@ -76,6 +81,7 @@ TEST(ThreadTeam, AStalledWorkerDelaysAPassByItsOwnChunkOnly) {
 }
 
 TEST(ThreadTeam, ACallerThatSleepsIsWokenByTheWorkerFinishingTheLastChunk) {
+  always_a_team();
   ThreadTeam team(2, TeamSpin{std::chrono::microseconds(50), std::chrono::microseconds(0)});
   std::atomic<bool> worker_has_one{false};
   // The worker holds its chunk 20 ms; the caller, out of chunks, sleeps until it is done.
@@ -99,6 +105,27 @@ TEST(ThreadTeam, ACallerThatSleepsIsWokenByTheWorkerFinishingTheLastChunk) {
   EXPECT_GE(team.stats().caller_sleeps, 1u);
 }
 
+// A worker that stalls (as a descheduled thread does) makes the team slower than its caller
+// alone: the caller then runs the next passes alone, with the same results.
+TEST(ThreadTeam, GoesSoloWhenAStalledWorkerMakesItSlowerThanTheCallerAlone) {
+  unsetenv("KCYCLE_TEAM_ADAPTIVE");
+  ThreadTeam team(2);
+  team.set_chunk_hook([](int member, int) {
+    if (member == 1) std::this_thread::sleep_for(5ms);
+  });
+  for (int pass = 0; pass < 200; ++pass) {
+    std::vector<int> value(8, 0);
+    team.run(8, [&](int c, int) {
+      std::this_thread::sleep_for(20us);
+      value[std::size_t(c)] = c + pass;
+    });
+    for (int c = 0; c < 8; ++c) ASSERT_EQ(value[std::size_t(c)], c + pass);
+  }
+  EXPECT_GE(team.stats().solo_spells, 1u);
+  EXPECT_GT(team.stats().solo_passes, 0u);
+  always_a_team();
+}
+
 TEST(AvailableCores, ReadsCgroupQuotas) {
   EXPECT_EQ(quota_cores("max 100000"), std::nullopt);
   EXPECT_EQ(quota_cores("200000 100000"), 2);
@@ -108,6 +135,7 @@ TEST(AvailableCores, ReadsCgroupQuotas) {
   EXPECT_EQ(quota_cores(-1, 100000), std::nullopt);
   EXPECT_EQ(quota_cores(400000, 100000), 4);
   EXPECT_GE(available_cores(), 1);
+  EXPECT_TRUE(runnable_threads() == -1 || runnable_threads() >= 1) << "this thread runs";
   EXPECT_LE(available_cores(), int(std::max(1u, std::thread::hardware_concurrency())));
 }
 
@@ -117,6 +145,7 @@ bool bitwise_equal(const Field& a, const Field& b) {
 
 // A solve's iterate after a few iterations on `threads` workers.
 Field iterate_after(SolverOptions o, int threads, int iterations) {
+  always_a_team();
   o.threads = threads;
   IterativeSolver solver(o, make_problem(o));
   for (int k = 0; k < iterations; ++k) solver.step();
@@ -153,6 +182,7 @@ TEST(ThreadTeam, CyclesWithAStalledWorkerGiveBitwiseTheIterateOfOneThread) {
     s.smoother = smoother;
     s.fused = true;
     auto iterate = [&](int threads, bool stall) {
+      always_a_team();
       CpuBackend be(threads);
       std::atomic<int> taken{0};
       std::atomic<bool> worker_took_one{false};

@@ -63,6 +63,19 @@ std::optional<int> cgroup_quota() {
 
 }  // namespace
 
+int runnable_threads() {
+  std::ifstream stat("/proc/stat");
+  for (std::string line; std::getline(stat, line);)
+    if (line.rfind("procs_running ", 0) == 0) {
+      try {
+        return std::stoi(line.substr(14));
+      } catch (const std::exception&) {
+        return -1;
+      }
+    }
+  return -1;
+}
+
 int available_cores() {
   int cores = 0;
   cpu_set_t mask;

@@ -1,7 +1,11 @@
 #include "kcycle/thread_team.hpp"
 
+#include "kcycle/available_cores.hpp"
+
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
+#include <string_view>
 
 namespace kcycle {
 
@@ -36,8 +40,12 @@ bool spin_until(Done&& done, std::chrono::microseconds budget) {
 }  // namespace
 
 ThreadTeam::ThreadTeam(int threads, Spin spin)
-    : size_(threads), spin_(spin), claimed_(std::make_unique<ClaimFlag[]>(std::size_t(kMaxChunks))) {
+    : size_(threads),
+      spin_(spin),
+      adaptive_(!(std::getenv("KCYCLE_TEAM_ADAPTIVE") && std::string_view(std::getenv("KCYCLE_TEAM_ADAPTIVE")) == "0")),
+      claimed_(std::make_unique<ClaimFlag[]>(std::size_t(kMaxChunks))) {
   if (threads < 1) throw std::invalid_argument("ThreadTeam: needs at least one thread");
+  if (threads > 1 && adaptive_ && cores_taken()) start_solo_spell(Clock::now());  // before the workers run
   workers_.reserve(std::size_t(threads - 1));
   for (int member = 1; member < threads; ++member) workers_.emplace_back([this, member] { work(member); });
   // Not before every worker runs: the first passes would count them idle.
@@ -101,7 +109,7 @@ int ThreadTeam::run_claimed(std::uint64_t pass, int member) {
 void ThreadTeam::dispatch(const Job& job, int chunks) {
   if (chunks > kMaxChunks) throw std::logic_error("ThreadTeam::run: too many chunks");
   const auto start = Clock::now();
-  if (start < solo_until_) {
+  if (alone_for_now()) {
     ++stats_.solo_passes;
     for (int c = 0; c < chunks; ++c) job.call(job.body, c, 0);
     return;
@@ -147,13 +155,39 @@ void ThreadTeam::judge(Clock::duration worked, Clock::duration took, int mine, i
   constexpr double kLoss = 500e-6;  // a time slice's stall, or many small ones
   if (balance_ < -kLoss || idle_workers) {
     window_passes_ = window_long_passes_ = window_worker_chunks_ = 0;
-    ++stats_.solo_spells;
-    solo_until_ = now + solo_spell_;
-    solo_spell_ = std::min(2 * solo_spell_, kLongestSoloSpell);
     balance_ = 0;
+    start_solo_spell(now);
   } else if (balance_ > kLoss) {
     solo_spell_ = kFirstSoloSpell;  // the team pays again: a later loss starts short
   }
+}
+
+void ThreadTeam::start_solo_spell(Clock::time_point now) {
+  if (!adaptive_) return;
+  ++stats_.solo_spells;
+  solo_until_ = now + solo_spell_;
+  solo_spell_ = std::min(2 * solo_spell_, kLongestSoloSpell);
+}
+
+bool ThreadTeam::cores_taken() const {
+  const int runnable = runnable_threads();
+  if (runnable < 0) return false;   // the system does not say: try the team
+  const int others = runnable - 1;  // this thread is running
+  return others > available_cores() - size_;
+}
+
+bool ThreadTeam::alone_for_now() {
+  if (size_ == 1) return true;
+  if (solo_until_ == Clock::time_point{}) return false;
+  const auto now = Clock::now();
+  if (now < solo_until_) return true;
+  // The spell is over: go on alone while others still run on the workers' cores.
+  if (cores_taken()) {
+    start_solo_spell(now);
+    return true;
+  }
+  solo_until_ = {};
+  return false;
 }
 
 void ThreadTeam::work(int member) {

@@ -10,6 +10,10 @@ namespace kcycle {
 // At least 1.
 int available_cores();
 
+// Threads of the whole machine running or ready to run right now, the caller's included
+// (/proc/stat's procs_running); -1 where the system does not say.
+int runnable_threads();
+
 // The parts, for tests: the cores a CPU quota amounts to (rounded up), from a cgroup v2
 // cpu.max line ("max 100000": none; "150000 100000": 2) or v1's cfs_quota_us and cfs_period_us
 // ("-1": none).

@@ -19,7 +19,11 @@
 // chunks the workers ran at all (on a busy machine they wake too late to claim any, while
 // their spinning takes the caller's core). When the team loses, or the workers ran no chunk
 // in 64 passes, the caller runs the passes alone for a while (20 ms, doubling while the loss
-// repeats, up to a second) and the workers sleep; then it tries the team again.
+// repeats, up to a second) and the workers sleep; then it tries the team again, unless other
+// processes are still running on the cores the workers would need (then the spell goes on,
+// doubling). A team made while they run starts with a spell: a short solve on a busy machine
+// would otherwise spend itself finding out. (KCYCLE_TEAM_ADAPTIVE=0 in the environment turns
+// this off: the team then always runs as a team, as the tests of its threads need.)
 //
 // (team.hpp's teams are another thing: the members of one cooperative body, as a GPU block.)
 #include <atomic>
@@ -53,7 +57,8 @@ class ThreadTeam {
 
   int size() const { return size_; }
   // True during a solo spell (see above): the caller may as well split a pass into one chunk.
-  bool alone_for_now() const { return size_ == 1 || Clock::now() < solo_until_; }
+  // Called by the caller only (between passes).
+  bool alone_for_now();
 
   // The most chunks one pass may have.
   static constexpr int kMaxChunks = 1024;
@@ -100,6 +105,10 @@ class ThreadTeam {
     void (*call)(void* body, int chunk, int member);
   };
   void dispatch(const Job& job, int chunks);
+  // Whether other processes' threads run on the cores the workers would need (the caller's
+  // own not counted; sleeping workers do not run).
+  bool cores_taken() const;
+  void start_solo_spell(Clock::time_point now);
   // After a team pass: `worked` the caller's time until it had no chunk left to claim (it ran
   // `mine`), `took` the whole pass's.
   void judge(Clock::duration worked, Clock::duration took, int mine, int chunks, Clock::time_point now);
@@ -110,6 +119,7 @@ class ThreadTeam {
 
   int size_;
   Spin spin_;
+  bool adaptive_;  // solo spells allowed
   // The current pass: its id (high 48 bits, from 1) and chunk count (low 16), one word so that
   // a worker reads both of the same pass.
   std::atomic<std::uint64_t> current_{0};
