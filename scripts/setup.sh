@@ -5,7 +5,6 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config   # compiler and build system
-  libomp-dev                         # OpenMP runtime headers (g++ uses libgomp; clang needs this)
   libcli11-dev                       # command line parsing for `kcycle`
   nlohmann-json3-dev                 # JSON output and configuration files
   libgtest-dev                       # unit tests (GoogleTest)

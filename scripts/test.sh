@@ -26,7 +26,7 @@ for preset in release asan tsan; do
     bash scripts/gpu-pack.sh
   fi
   echo "== test: $preset"
-  # Serially: every test already runs its solver on all cores (OpenMP), and two at once
+  # Serially: every test already runs its solver on all cores (its thread team), and two at once
   # oversubscribe them (4x slower on 2 cores).
   ctest --preset "$preset"
   if [ "$preset" = release ]; then
