@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "kcycle/backend_selection.hpp"
@@ -240,6 +241,31 @@ std::size_t occurrences(const std::string& text, const std::string& what) {
   std::size_t n = 0;
   for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
+}
+
+// bench --load: 1 thread and a team of 2, quiet and beside a busy process, a cycle and both
+// solves, every round kept; the busy process is gone afterwards.
+TEST(Cli, BenchLoadTimesOneThreadAndTheTeamQuietAndBesideBusyProcesses) {
+  const Outcome o = run_cli("bench --load 1 --threads 2 --max-levels 5 --min-seconds 0.01 --json");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  const auto j = nlohmann::json::parse(o.output.substr(o.output.find('{')));
+  EXPECT_EQ(j["load"], 1);
+  EXPECT_EQ(j["levels"], 5);
+  std::set<std::pair<std::string, int>> seen;
+  for (const auto& c : j["cases"]) {
+    seen.insert({c["measure"].get<std::string>(), c["threads"].get<int>()});
+    EXPECT_EQ(c["quiet_seconds"].size(), 5u);
+    EXPECT_EQ(c["loaded_seconds"].size(), 5u);
+    for (const auto& t : c["loaded_seconds"]) EXPECT_GT(t.get<double>(), 0.0);
+  }
+  EXPECT_EQ(seen.size(), 6u) << "cycle, stand-alone and MGCG solves on 1 and 2 threads";
+  EXPECT_EQ(run_cli_command("pgrep -f 'while kill -[0]' >/dev/null").exit_code, 1) << "a busy process outlived bench";
+  for (const char* bad : {"bench --load 65", "bench --load 1 --kappa 0", "bench --load 1 --backend cuda"}) {
+    const Outcome refused = run_cli(bad);
+    EXPECT_FALSE(refused.crashed) << bad;
+    EXPECT_EQ(refused.exit_code, 2) << bad << "\n" << refused.output;
+  }
+  EXPECT_EQ(run_cli("solve --levels 4 --threads auto --quiet").exit_code, 0);
 }
 
 TEST(Cli, BackendAutoFallsBackToTheCpuWithOneLineSayingWhy) {

@@ -14,12 +14,14 @@
 
 #include "kcycle/available_cores.hpp"
 #include "kcycle/cpu_backend.hpp"
+#include "kcycle/cycle_counts.hpp"
 #include "kcycle/iterative_solver.hpp"
 #include "kcycle/multigrid.hpp"
 #include "kcycle/problem.hpp"
 #include "kcycle/relaxation_factor.hpp"
 #include "kcycle/solve.hpp"
 #include "kcycle/thread_team.hpp"
+#include "kcycle/timing.hpp"
 
 namespace kcycle {
 namespace {
@@ -124,6 +126,28 @@ TEST(ThreadTeam, GoesSoloWhenAStalledWorkerMakesItSlowerThanTheCallerAlone) {
   EXPECT_GE(team.stats().solo_spells, 1u);
   EXPECT_GT(team.stats().solo_passes, 0u);
   always_a_team();
+}
+
+// The synchronisation points of a cycle, as kcycle bench prints them: two per fused call (the
+// down and the up pass, their halo copies chained to them) on the levels from 63^2, none on
+// the coarser ones, which run on the caller alone.
+TEST(ThreadTeam, AFusedJacobiCallIsTwoSynchronisationPointsFrom63Squared) {
+  always_a_team();
+  MultigridSettings s;
+  s.levels = 7;  // 127^2, 63^2, then 31^2 and coarser
+  s.tensor = rotated_anisotropic_tensor(1e-4, 45);
+  s.omega = paper_jacobi_omega(1e-4, 45);
+  s.fused = true;
+  TimingPolicy quick;
+  quick.min_seconds = 0;
+  quick.min_repetitions = 1;
+  for (int kappa : {1, 3}) {
+    const CycleTiming t = time_cycle(s, {CycleType::Kappa, kappa}, ExecutionTarget{BackendKind::Cpu, 2}, quick);
+    ASSERT_EQ(t.team_passes.size(), 8u);
+    for (int l = 1; l <= 7; ++l)
+      EXPECT_EQ(t.team_passes[std::size_t(l)], l <= 2 ? 2 * std::uint64_t(level_calls(kappa, l)) : 0u)
+          << "kappa " << kappa << " level " << l;
+  }
 }
 
 TEST(AvailableCores, ReadsCgroupQuotas) {

@@ -158,6 +158,7 @@ int run(BenchArgs a) {
     b.options.nu1 = a.nu1;
     b.options.nu2 = a.nu2;
     b.options.threads = a.threads;
+    parse_backend_args(a.backend, a.graphs, b.options);
     const auto kappa = parse_kappa(a.kappa);
     if (!kappa) throw InvalidOptions("--kappa must be a positive integer or W");
     b.options.cycle = {CycleType::Kappa, *kappa};

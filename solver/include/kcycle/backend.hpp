@@ -26,7 +26,7 @@ namespace kcycle {
 // and whether the CUDA backend replays cycles as graphs. Every backend is constructible from it.
 struct ExecutionTarget {
   BackendKind backend = BackendKind::Cpu;
-  int threads = 0;  // 0: all cores
+  int threads = 0;  // 0: every core this process may use (available_cores())
   bool graphs = true;
   LineSolver line_solver = LineSolver::Auto;  // CUDA backend: x-line solves
   int ranks_x = 0, ranks_y = 0;               // MPI backend: the process grid (0, 0: MPI_Dims_create's choice)
