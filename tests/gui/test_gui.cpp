@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kcycle/backend_selection.hpp"
+#include "kcycle/cost_model.hpp"
 #include "kcycle/cycle_counts.hpp"
 
 namespace {
@@ -403,6 +404,24 @@ TEST(Gui, ACalibrationOfAnotherCycleShowsAWarning) {
                     "Warning: this calibration does not match the run (made for jacobi/full, cpu, 1 thread, "
                     "fused; this run: yzebra/full, cpu, 1 thread)"))
       << t[1];
+}
+
+TEST(Gui, ANoisyCalibrationSaysSo) {
+  // A calibration timed on a busy machine: the time panel says how much its timings varied.
+  kcycle::Calibration c;
+  c.model = {3e-6, 2e-9};
+  c.smoother = "jacobi";
+  c.coarsening = "full";
+  c.samples = {{1, 5, 35, 1000, 1e-4, 0, 1.2}, {3, 5, 90, 3000, 3e-4, 0, 3.0}};
+  c.spread = 3.0;
+  const std::string file = temp("noisy_calibration.json");
+  kcycle::save_calibration(c, file);
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\nframes 2\nprint-text\n", &out, 1900, "--calibration " + file), 0) << out;
+  const std::vector<std::string> t = shown_texts(out);
+  ASSERT_EQ(t.size(), 1u) << out;
+  EXPECT_TRUE(shows(t[0], "timings varied 3.0x (kappa=3, 5 levels): the machine was busy; calibration marked noisy"))
+      << t[0];
 }
 
 TEST(Gui, CalibrateShowsItsProgress) {
