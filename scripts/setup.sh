@@ -9,6 +9,7 @@ packages=(
   nlohmann-json3-dev                 # JSON output and configuration files
   libgtest-dev                       # unit tests (GoogleTest)
   libbenchmark-dev                   # micro-benchmarks (Google Benchmark)
+  libtbb-dev                         # oneTBB, for kcycle_team_bench's comparison with the thread team
   libimgui-dev libstb-dev            # the visualizer's UI (Dear ImGui, its GLFW/OpenGL3 backends) and PNG output
   libglfw3-dev libepoxy-dev          # window, OpenGL context and loader
   libgl1-mesa-dri                    # OpenGL in software (llvmpipe) where there is no GPU driver

@@ -179,7 +179,12 @@ Field iterate_after(SolverOptions o, int threads, int iterations) {
 // Every preset (each smoother and coarsening, stand-alone and MGCG: CG's sums steer its
 // iterate), kappa 1, 2, 3 and W, fused and not, double and mixed.
 TEST(ThreadTeam, SolvesGiveBitwiseTheIterateOfOneThreadOnTwoThreeAndEightWorkers) {
-  for (const Preset& preset : presets())
+  // The presets' smoothers and coarsenings, and the two smoothers no preset uses alone.
+  std::vector<Preset> cases(presets().begin(), presets().end());
+  cases.push_back(
+      {"gs-rb", Smoother::GaussSeidel, Coarsening::Full, CoarseOperator::Rediscretized, SolverKind::Multigrid, ""});
+  cases.push_back({"yzebra", Smoother::YZebra, Coarsening::Full, CoarseOperator::Galerkin, SolverKind::PCG, ""});
+  for (const Preset& preset : cases)
     for (int kappa : {1, 2, 3, kKappaW})
       for (bool fused : {true, false}) {
         SolverOptions o;
