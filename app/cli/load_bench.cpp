@@ -19,10 +19,7 @@ namespace kcycle::cli {
 
 namespace {
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+double median(std::vector<double> v) { return summarize_timings(std::move(v)).median; }
 
 // A whole solve's time (its iterations, set-up excluded): the median of at least three, and of
 // as many as min_seconds takes (a short solve on a busy machine varies by 2x from one to the next).

@@ -26,6 +26,13 @@ namespace kcycle::gui {
 
 namespace {
 
+// A warning in orange, wrapped to the panel (at projector scales a line runs past its edge).
+void warning(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.2f, 1.0f));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
 // A labelled separator (ImGui 1.86 has no SeparatorText).
 void section(const char* label) {
   ImGui::Spacing();
@@ -945,14 +952,10 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     const std::string mismatch = calibration_mismatch(
         *c, as_run_on(multigrid_settings(snap.options), snap.options.backend), backend, snap.threads);
     if (!mismatch.empty())
-      ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f),
-                         "Warning: this calibration does not match the run (%s). "
-                         "Its predictions do not apply: press Calibrate.",
-                         mismatch.c_str());
+      warning("Warning: this calibration does not match the run (" + mismatch +
+              "). Its predictions do not apply: press Calibrate.");
   }
-  if (c && c->noisy())
-    ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f), "%s: its predictions are rough; calibrate on a quieter machine.",
-                       noise_note(*c).c_str());
+  if (c && c->noisy()) warning(noise_note(*c) + ": its predictions are rough; calibrate on a quieter machine.");
   const Calibration* other = snap.compare_calibration.get();
   if (other && c)
     ImGui::TextDisabled("faint: %s, alpha %.3g us/launch, beta %.3g ns/unknown (alpha ratio %.2f)",
@@ -1012,9 +1015,12 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
                       false,
                       true,
                       false});
-  if (snap.cycle_time_spread >= kBusySpread)
-    ImGui::TextColored(ImVec4(1.0f, 0.6f, 0.2f, 1.0f),
-                       "Cycle times varied %.1fx: the machine is busy (the fastest is shown).", snap.cycle_time_spread);
+  if (snap.cycle_time_spread >= kBusySpread) {
+    char text[96];
+    std::snprintf(text, sizeof text, "Cycle times varied %.1fx: the machine is busy (the fastest is shown).",
+                  snap.cycle_time_spread);
+    warning(text);
+  }
   PlotSpec spec{"levels n", "ms per cycle (log)", false, true, 3, 13, 0, 0};
   draw_plot("times", spec, series, vlines, ImGui::GetContentRegionAvail());
 }
@@ -1037,7 +1043,7 @@ void status_bar(UiState& ui, const Snapshot& snap) {
       snap.backend.empty() ? std::string("none (parameters refused)")
       : snap.backend == "cuda"
           ? std::string("CUDA") + (snap.options.cuda_graphs ? " + graphs" : "") + ", field: " + ui.field_path
-          : "CPU (" + std::to_string(snap.threads) + " solver threads)";
+          : "CPU (" + std::to_string(snap.threads) + (snap.threads == 1 ? " solver thread)" : " solver threads)");
   char per_cycle[64] = "no cycle timed yet";
   if (snap.seconds_per_cycle > 0)
     std::snprintf(per_cycle, sizeof per_cycle, "%.3f ms per cycle%s", snap.seconds_per_cycle * 1e3,
