@@ -15,79 +15,17 @@
 
 #include "kcycle/backend.hpp"
 #include "kcycle/banded_lu.hpp"
+#include "kcycle/cycle_schedule.hpp"
 #include "kcycle/cycles.hpp"
 #include "kcycle/galerkin.hpp"
 #include "kcycle/grid.hpp"
 #include "kcycle/multigrid_choices.hpp"
+#include "kcycle/multigrid_settings.hpp"
 #include "kcycle/stencil.hpp"
 #include "kcycle/trace.hpp"
 #include "kcycle/tridiagonal.hpp"
 
 namespace kcycle {
-
-// Backend launches of the transfers in one call above the coarsest level: the fused
-// residual-and-restriction, the zeroing of the coarse correction and the prolongation.
-inline constexpr int kTransferLaunchesPerCall = 3;
-
-enum class CoarseOperator { Rediscretized, Galerkin };
-
-struct MultigridSettings {
-  int levels = 1;
-  DiffusionTensor tensor{1.0, 1.0, 0.0};  // the PDE; the finest level discretizes it
-  Coarsening coarsening = Coarsening::Full;
-  CoarseOperator coarse_operator = CoarseOperator::Rediscretized;
-  Smoother smoother = Smoother::Jacobi;
-  double omega = 0.8;  // Jacobi only; the other smoothers are undamped
-  int nu1 = 2;
-  int nu2 = 2;
-  // false (the paper's cycle): every sweep runs in the same order (red before black, odd
-  // lines before even, x before y). true: sweeps after the correction run as the adjoint of
-  // those before it, so with nu1 = nu2 the V- and W-cycles are symmetric preconditioners.
-  // The adjoint order repeats a half sweep (red after red), so it converges a little slower.
-  bool symmetric_smoothing = false;
-  // Run the pre-smoothing sweeps, the residual and the restriction as one pass over memory,
-  // and the prolongation with the correction and the post-smoothing sweeps as another, where
-  // the backend can (CpuBackend, Jacobi); and each Gauss-Seidel or x-zebra sweep as one
-  // pipelined pass: bitwise the same iterate, fewer bytes and launches. Cycles watched
-  // operation by operation always run every operation on its own.
-  bool fused = false;
-  // Run every level of at most this many unknowns (and all coarser ones) as one coarse tail
-  // (coarse_tail.hpp) where the backend can: one launch instead of the tail's per-level
-  // operations. 0: never; empty: the backend's default (its kCoarseTailUnknowns, measured).
-  // Cycles watched or timed level by level always run every operation on its own.
-  std::optional<std::size_t> coarse_tail_unknowns;
-
-  // Whether a sweep of `kind` runs as one pipelined pass (its colours or line parities
-  // trailing each other by a row). Not y-zebra: a y-line spans all rows.
-  bool pipelines(Smoother kind) const { return fused && (kind == Smoother::GaussSeidel || kind == Smoother::XZebra); }
-  // Whether any pass of the cycle runs fused or pipelined.
-  bool fuses_any() const {
-    const bool x_sweeps = smoother == Smoother::XZebra || smoother == Smoother::XYZebra;
-    return fuses_down() || fuses_up() || (smoother == Smoother::GaussSeidel && pipelines(smoother)) ||
-           (x_sweeps && pipelines(Smoother::XZebra));
-  }
-  // Launches of a relaxation phase of `sweeps` sweeps, as issued (x_first: see alternating_x_sweeps).
-  int phase_launches(int sweeps, bool x_first) const {
-    const auto sweep = [&](Smoother kind) { return launches_per_relaxation(kind, pipelines(kind)); };
-    if (smoother != Smoother::XYZebra) return sweeps * sweep(smoother);
-    const int x = alternating_x_sweeps(sweeps, x_first);
-    return x * sweep(Smoother::XZebra) + (sweeps - x) * sweep(Smoother::YZebra);
-  }
-
-  // Whether a call's pre-smoothing and restriction (down), or its prolongation and
-  // post-smoothing (up), run as one fused pass.
-  bool fuses_down() const { return fused && smoother == Smoother::Jacobi && nu1 > 0; }
-  bool fuses_up() const { return fused && smoother == Smoother::Jacobi && nu2 > 0; }
-  // Backend launches per cycle-routine call above the coarsest level (the coarsest level's
-  // call is one launch, the exact solve), as issued: a fused pass is one launch, and with the
-  // fused down pass the coarse correction is not zeroed by a pass of its own (the coarse
-  // level's first sweep starts from zero, the coarsest level's solve overwrites it).
-  int launches_per_call() const {
-    const int pre = fuses_down() ? 0 : phase_launches(nu1, true);
-    const int post = fuses_up() ? 0 : phase_launches(nu2, !symmetric_smoothing);
-    return kTransferLaunchesPerCall - (fuses_down() ? 1 : 0) + pre + post;
-  }
-};
 
 // Called after every operation a cycle performs (the visualizer's step-by-operation mode).
 // It may throw to abandon the cycle; the hierarchy's vectors are then mid-cycle.
@@ -131,31 +69,6 @@ concept FusesPasses = MultigridBackend<B> &&
   be.gauss_seidel_pipelined(A, x, x, true);
   be.zebra_x_pipelined(A, line, x, x, true);
 };
-
-// The top level of the coarse tail of settings whose threshold is resolved (coarse_tail_on):
-// the first level small enough, if a coarser one follows it and the tail's levels fit; else 0.
-inline int coarse_tail_top(const MultigridSettings& s) {
-  const std::size_t below = s.coarse_tail_unknowns.value_or(0);
-  for (int l = std::max(1, s.levels - kMaxTailLevels + 1); l < s.levels && below > 0; ++l)
-    if (level_shape(s.levels, l, s.coarsening).unknowns() <= below) return l;
-  return 0;
-}
-// The levels whose operations an unwatched cycle launches one by one: a hierarchy with a coarse
-// tail launches like one whose coarsest level is the tail's top (its one launch per call).
-inline int launched_levels(const MultigridSettings& s) {
-  const int top = coarse_tail_top(s);
-  return top > 0 ? top : s.levels;
-}
-
-// The levels below the top of a coarse tail of `unknowns` (as on 16 levels: with full
-// coarsening the same for every level count), which it runs in one launch per call.
-inline int coarse_tail_depth(std::size_t unknowns, Coarsening coarsening) {
-  MultigridSettings s;
-  s.levels = 16;
-  s.coarsening = coarsening;
-  s.coarse_tail_unknowns = unknowns;
-  return s.levels - launched_levels(s);
-}
 
 // The coarse tail's threshold on backend B: the one asked for, else B's default; 0 where B
 // runs no tails.
@@ -205,7 +118,8 @@ class Multigrid {
     const Level& coarsest = levels_.back();
     coarse_solver_ = backend.make_coarse_solver(BandedLU(coarsest.A, coarsest.shape));
     if constexpr (RecordsCycles<Backend>) recordings_ = backend.new_recording_owner();
-    if constexpr (kBackendRunsTails) tail_first_ = coarse_tail_top(settings_);
+    for (CycleMode mode : {CycleMode::Normal, CycleMode::Watched, CycleMode::Timed})
+      schedules_[std::size_t(mode)] = CycleSchedule::plan(settings_, capabilities(), mode);
   }
   // A backend that records cycles drops this hierarchy's recordings with it: a later hierarchy
   // whose buffers land at the same addresses must never replay them (old stencils, freed
@@ -225,7 +139,11 @@ class Multigrid {
   // Backend launches per call above the coarsest level.
   int launches_per_call() const { return settings_.launches_per_call(); }
   // The top level of the coarse tail an unwatched cycle runs as one launch, or 0 (none).
-  int coarse_tail_first() const { return tail_first_; }
+  int coarse_tail_first() const { return schedule(CycleMode::Normal).tail_top(); }
+  // What the backend can run besides every backend's operations.
+  static constexpr Capabilities capabilities() { return {FusesPasses<Backend>, RunsCoarseTails<Backend>}; }
+  // What a cycle in `mode` physically runs.
+  const CycleSchedule& schedule(CycleMode mode) const { return schedules_[std::size_t(mode)]; }
   // What the backend runs for a call of `scheme` with `counter` entering level `first`: the
   // settings and every level from `first` down, as they are now (Jacobi's swaps included).
   CoarseTail coarse_tail(int first, CycleType scheme, int counter) requires RunsCoarseTails<Backend> {
@@ -284,8 +202,7 @@ class Multigrid {
   // One cycle from a zero iterate on the finest level (its v is overwritten). With the fused
   // down pass the zeroing is left to the first sweep (no pass, v not read).
   void cycle_from_zero(CycleChoice choice, const CycleHooks& hooks = {}) {
-    const bool watched = hooks.observer && *hooks.observer;
-    if (settings_.fuses_down() && !watched && levels() > 1)
+    if (schedule(mode_of(hooks)).zero_start_in_first_pass())
       level(1).v_is_zero = true;
     else
       backend_.fill(level(1).v, 0.0);
@@ -329,7 +246,7 @@ class Multigrid {
   };
   // Whether an unwatched cycle's finest level runs the fused down pass (which measures the
   // residual it starts from).
-  bool fuses_finest_down() const { return settings_.fuses_down() && levels() > 1; }
+  bool fuses_finest_down() const { return schedule(CycleMode::Normal).zero_start_in_first_pass(); }
   CycleMeasures cycle_measuring(CycleChoice choice, const CycleHooks& hooks) {
     Measures m;
     m.residual2_before = 0.0;
@@ -359,8 +276,13 @@ class Multigrid {
 
   static constexpr bool kBackendRunsTails = RunsCoarseTails<Backend>;
 
+  CycleMode mode_of(const CycleHooks& hooks) const {
+    if (hooks.observer && *hooks.observer) return CycleMode::Watched;
+    return level_timing_ ? CycleMode::Timed : CycleMode::Normal;
+  }
+
   void run_cycle(CycleChoice choice, const CycleHooks& hooks) {
-    Executor ops{*this, hooks, choice.type};
+    Executor ops{*this, hooks, choice.type, schedule(mode_of(hooks))};
     switch (choice.type) {
       case CycleType::Kappa:
         // Not clamped: kappa >= levels gives the W-cycle by the recursion itself (Proposition
@@ -383,11 +305,13 @@ class Multigrid {
     return key;
   }
 
-  // The Ops of cycles.hpp: each operation is recorded, run on the backend, timed when level
+  // The Ops of cycles.hpp, interpreting the cycle's schedule: each operation is recorded, run
+  // on the backend as the schedule plans it (or left to the pass that runs it), timed when level
   // timing is on, and shown to the observer.
   class Executor {
    public:
-    Executor(Multigrid& mg, const CycleHooks& hooks, CycleType scheme) : mg_(mg), hooks_(hooks), scheme_(scheme) {}
+    Executor(Multigrid& mg, const CycleHooks& hooks, CycleType scheme, const CycleSchedule& schedule)
+        : mg_(mg), hooks_(hooks), scheme_(scheme), schedule_(schedule) {}
     int coarsest() const { return mg_.levels(); }
     int nu1() const { return mg_.settings_.nu1; }
     int nu2() const { return mg_.settings_.nu2; }
@@ -397,7 +321,7 @@ class Multigrid {
       if (mg_.level_timing_) ++mg_.level(l).stats.calls;
       record(OpKind::Call, l, counter);
       notify(OpKind::Call, l, counter);
-      if (l == mg_.tail_first_ && in_tail(l)) run_tail(l, counter);
+      if (l == schedule_.tail_top()) run_tail(l, counter);
     }
     void coarse_solve(int l) {
       if (in_tail(l)) return record(OpKind::CoarseSolve, l);
@@ -407,12 +331,12 @@ class Multigrid {
     }
     // Sweep `sweep` of a relaxation phase; see MultigridSettings::symmetric_smoothing.
     void relax(int l, OpKind phase, int sweep) {
-      if ((phase == OpKind::PreRelax && fused_down()) || in_tail(l)) {
+      if ((phase == OpKind::PreRelax && fused_down(l)) || in_tail(l)) {
         record(phase, l);  // the trace keeps the logical sequence; restrict_residual runs it
         return;
       }
       if constexpr (kBackendFuses) {
-        if (phase == OpKind::PostRelax && fused_up()) {  // the last post sweep runs them all
+        if (phase == OpKind::PostRelax && fused_up(l)) {  // the last post sweep runs them all
           if (sweep + 1 < mg_.settings_.nu2) return record(phase, l);
           Level& L = mg_.level(l);
           const MultigridSettings& s = mg_.settings_;
@@ -455,7 +379,7 @@ class Multigrid {
       if (in_tail(l)) return record(OpKind::Restrict, l);
       Level& L = mg_.level(l);
       if constexpr (kBackendFuses) {
-        if (fused_down()) {  // nu1 sweeps, residual and restriction in one pass
+        if (fused_down(l)) {  // nu1 sweeps, residual and restriction in one pass
           const MultigridSettings& s = mg_.settings_;
           // The finest level's first sweep computes the residual of the iterate the cycle starts from.
           Measures* m = l == 1 && !L.v_is_zero ? mg_.measures_ : nullptr;
@@ -474,14 +398,14 @@ class Multigrid {
     }
     void zero_coarse(int l) {
       if (in_tail(l)) return record(OpKind::ZeroCoarse, l);
-      if (fused_down()) {  // the coarse call's first sweep starts from zero, or its solve overwrites v
+      if (fused_down(l)) {  // the coarse call's first sweep starts from zero, or its solve overwrites v
         mg_.level(l + 1).v_is_zero = l + 1 < coarsest();
         return record(OpKind::ZeroCoarse, l);
       }
       perform(OpKind::ZeroCoarse, l, Phase::Restrict, [&] { mg_.backend_.fill(mg_.level(l + 1).v, 0.0); });
     }
     void prolong_add(int l) {
-      if (fused_up() || in_tail(l)) return record(OpKind::Prolong, l);  // the last post-smoothing sweep runs it
+      if (fused_up(l) || in_tail(l)) return record(OpKind::Prolong, l);  // the last post-smoothing sweep runs it
       perform(OpKind::Prolong, l, Phase::Prolong,
               [&] { mg_.backend_.prolong_add(mg_.level(l + 1).v, mg_.level(l).v, mg_.settings_.coarsening); });
     }
@@ -490,9 +414,7 @@ class Multigrid {
     static constexpr bool kBackendFuses = FusesPasses<Backend>;
     // Whether level l's operations belong to the coarse tail, which one launch runs (the trace
     // still records each of them: it keeps the logical sequence).
-    bool in_tail(int l) const {
-      return kBackendRunsTails && mg_.tail_first_ > 0 && l >= mg_.tail_first_ && !watched() && !mg_.level_timing_;
-    }
+    bool in_tail(int l) const { return schedule_.level(l).in_tail; }
     // The tail below (and including) level `first`, entered with `counter`, as one launch.
     void run_tail(int first, int counter) {
       if constexpr (kBackendRunsTails) {
@@ -501,11 +423,9 @@ class Multigrid {
         mg_.backend_.coarse_tail(tail);
       }
     }
-    // Fused only where the backend has the passes, and never while an observer watches.
-    bool watched() const { return hooks_.observer && *hooks_.observer; }
-    bool fused_down() const { return kBackendFuses && mg_.settings_.fuses_down() && !watched(); }
-    bool fused_up() const { return kBackendFuses && mg_.settings_.fuses_up() && !watched(); }
-    bool pipelined(Smoother kind) const { return kBackendFuses && mg_.settings_.pipelines(kind) && !watched(); }
+    bool fused_down(int l) const { return schedule_.level(l).fused_down; }
+    bool fused_up(int l) const { return schedule_.level(l).fused_up; }
+    bool pipelined(Smoother kind) const { return schedule_.pipelines(kind); }
     void gauss_seidel(Level& L, bool reverse) {
       if constexpr (kBackendFuses)
         if (pipelined(Smoother::GaussSeidel)) return mg_.backend_.gauss_seidel_pipelined(L.A, L.v, L.f, reverse);
@@ -545,6 +465,7 @@ class Multigrid {
     Multigrid& mg_;
     const CycleHooks& hooks_;
     CycleType scheme_;
+    const CycleSchedule& schedule_;
   };
 
   Backend& backend_;
@@ -552,9 +473,9 @@ class Multigrid {
   std::vector<Level> levels_;
   typename Backend::CoarseSolver coarse_solver_;
   bool level_timing_ = false;
-  Measures* measures_ = nullptr;  // set for one cycle by precondition() and cycle_measuring()
-  std::uint64_t recordings_ = 0;  // who owns this hierarchy's recorded cycles, at the backend
-  int tail_first_ = 0;            // see coarse_tail_first()
+  Measures* measures_ = nullptr;            // set for one cycle by precondition() and cycle_measuring()
+  std::uint64_t recordings_ = 0;            // who owns this hierarchy's recorded cycles, at the backend
+  std::array<CycleSchedule, 3> schedules_;  // by CycleMode
 };
 
 }  // namespace kcycle

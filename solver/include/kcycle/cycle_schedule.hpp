@@ -1,0 +1,90 @@
+#pragma once
+// What a cycle physically runs, planned once. The logical κ-cycle (cycles.hpp) says which
+// operations a call performs; the schedule says how the backend runs them on each level: which
+// sweeps run fused with the transfers in one pass over memory, which sweeps run pipelined,
+// which levels the coarse tail's one launch runs. It is planned from the settings, what the
+// backend can do and the mode the cycle runs in (watched operation by operation, or timed
+// level by level); Multigrid's executor interprets it, and the trace stays logical.
+#include <string>
+#include <vector>
+
+#include "kcycle/multigrid_choices.hpp"
+#include "kcycle/multigrid_settings.hpp"
+
+namespace kcycle {
+
+// What a backend can run besides the operations every backend has (backend.hpp's concepts).
+struct Capabilities {
+  bool fused_passes = false;  // the fused Jacobi passes and the pipelined sweeps (FusesPasses)
+  bool coarse_tails = false;  // the coarse levels of a cycle as one launch (RunsCoarseTails)
+};
+
+// How a cycle is run. Watched: an observer sees every operation, so each runs on its own.
+// Timed: every level's operations are timed on their own (LevelStats), so no level hides in
+// the coarse tail.
+enum class CycleMode { Normal, Watched, Timed };
+
+// One physical pass of a call on a level.
+enum class PassKind {
+  Sweep,             // one relaxation sweep (a Gauss-Seidel sweep is one launch per colour)
+  PipelinedSweep,    // one sweep whose colours or line parities trail each other in one pass
+  FusedDown,         // the pre-smoothing sweeps, the residual and its restriction, in one pass
+  ResidualRestrict,  // the residual and its restriction
+  ZeroCoarse,        // the coarse level's correction set to zero
+  Prolong,           // the coarse correction interpolated and added
+  FusedUp,           // the prolongation and the post-smoothing sweeps, in one pass
+  CoarseSolve,       // the coarsest level's exact solve
+  CoarseTail,        // this level and every coarser one, the whole recursion, in one launch
+};
+const char* pass_kind_name(PassKind kind);
+
+struct Pass {
+  PassKind kind = PassKind::Sweep;
+  Smoother smoother = Smoother::Jacobi;  // the sweeps' smoother (x- or y-zebra for the alternating one)
+  int sweeps = 0;                        // relaxation sweeps the pass runs
+  int launches = 1;                      // backend launches the pass issues
+};
+
+// What one call on a level runs: its passes on the way down (before the coarse call) and up.
+struct LevelSchedule {
+  int level = 1;
+  bool in_tail = false;     // run by the coarse tail's launch (issued by the tail's top level)
+  bool fused_down = false;  // FusedDown; the coarse correction's zeroing is left to its first sweep
+  bool fused_up = false;    // FusedUp
+  std::vector<Pass> down, up;
+  int launches() const;  // per call
+};
+
+class CycleSchedule {
+ public:
+  // Empty: one level, nothing planned (for members filled later).
+  CycleSchedule() = default;
+  static CycleSchedule plan(const MultigridSettings& settings, Capabilities can, CycleMode mode);
+
+  CycleMode mode() const { return mode_; }
+  int levels() const { return int(levels_.size()); }
+  const LevelSchedule& level(int l) const { return levels_[std::size_t(l - 1)]; }
+  // The top level of the coarse tail, or 0 (no tail).
+  int tail_top() const { return tail_top_; }
+  // Whether a sweep of `kind` runs as one pipelined pass.
+  bool pipelines(Smoother kind) const {
+    return kind == Smoother::GaussSeidel ? pipelined_gauss_seidel_ : kind == Smoother::XZebra && pipelined_x_zebra_;
+  }
+  // Whether the finest level's correction may start as a zero that its first pass does not
+  // read (the fused down pass, or the coarse tail, starts from zero): no zeroing pass of its own.
+  bool zero_start_in_first_pass() const { return zero_start_in_first_pass_; }
+  // Backend launches per call on level l.
+  int launches_per_call(int l) const { return level(l).launches(); }
+
+  // A line per level: "level 3: down [2 sweeps + residual + restriction] up [...]".
+  std::string describe() const;
+
+ private:
+  CycleMode mode_ = CycleMode::Normal;
+  std::vector<LevelSchedule> levels_;
+  int tail_top_ = 0;
+  bool pipelined_gauss_seidel_ = false, pipelined_x_zebra_ = false;
+  bool zero_start_in_first_pass_ = false;
+};
+
+}  // namespace kcycle

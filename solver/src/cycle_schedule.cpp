@@ -1,0 +1,126 @@
+#include "kcycle/cycle_schedule.hpp"
+
+#include <numeric>
+
+namespace kcycle {
+
+const char* pass_kind_name(PassKind kind) {
+  switch (kind) {
+    case PassKind::Sweep: return "sweep";
+    case PassKind::PipelinedSweep: return "pipelined sweep";
+    case PassKind::FusedDown: return "sweeps + residual + restriction";
+    case PassKind::ResidualRestrict: return "residual + restriction";
+    case PassKind::ZeroCoarse: return "zero coarse correction";
+    case PassKind::Prolong: return "prolongation";
+    case PassKind::FusedUp: return "prolongation + sweeps";
+    case PassKind::CoarseSolve: return "exact solve";
+    case PassKind::CoarseTail: return "coarse tail (this level and below)";
+  }
+  return "?";
+}
+
+int LevelSchedule::launches() const {
+  auto sum = [](const std::vector<Pass>& passes) {
+    return std::accumulate(passes.begin(), passes.end(), 0, [](int n, const Pass& p) { return n + p.launches; });
+  };
+  return sum(down) + sum(up);
+}
+
+namespace {
+
+// The passes of a relaxation phase of `sweeps` sweeps, one per sweep: the alternating
+// smoother's x and y sweeps start with x (x_first) or with y (the adjoint order).
+void add_sweeps(std::vector<Pass>& passes, const MultigridSettings& s, int sweeps, bool x_first,
+                const CycleSchedule& schedule) {
+  for (int k = 0; k < sweeps; ++k) {
+    Smoother kind = s.smoother;
+    if (kind == Smoother::XYZebra) kind = (k % 2 == 0) == x_first ? Smoother::XZebra : Smoother::YZebra;
+    const bool pipelined = schedule.pipelines(kind);
+    passes.push_back(
+        {pipelined ? PassKind::PipelinedSweep : PassKind::Sweep, kind, 1, launches_per_relaxation(kind, pipelined)});
+  }
+}
+
+}  // namespace
+
+CycleSchedule CycleSchedule::plan(const MultigridSettings& s, Capabilities can, CycleMode mode) {
+  CycleSchedule out;
+  out.mode_ = mode;
+  // Fused and pipelined passes where the backend has them, unless each operation is watched.
+  const bool fuses = can.fused_passes && s.fused && mode != CycleMode::Watched;
+  out.pipelined_gauss_seidel_ = fuses && s.pipelines(Smoother::GaussSeidel);
+  out.pipelined_x_zebra_ = fuses && s.pipelines(Smoother::XZebra);
+  const bool down = fuses && s.fuses_down(), up = fuses && s.fuses_up();
+  out.zero_start_in_first_pass_ = down && s.levels > 1;
+  // The coarse tail only when nothing needs its levels' operations one by one.
+  if (can.coarse_tails && mode == CycleMode::Normal) out.tail_top_ = coarse_tail_top(s);
+  out.levels_.resize(std::size_t(s.levels));
+  for (int l = 1; l <= s.levels; ++l) {
+    LevelSchedule& L = out.levels_[std::size_t(l - 1)];
+    L.level = l;
+    L.in_tail = out.tail_top_ > 0 && l >= out.tail_top_;
+    if (L.in_tail) {
+      if (l == out.tail_top_) L.down.push_back({PassKind::CoarseTail, s.smoother, 0, 1});
+      continue;
+    }
+    if (l == s.levels) {
+      L.down.push_back({PassKind::CoarseSolve, s.smoother, 0, 1});
+      continue;
+    }
+    L.fused_down = down;
+    L.fused_up = up;
+    if (down) {
+      L.down.push_back({PassKind::FusedDown, s.smoother, s.nu1, 1});
+    } else {
+      add_sweeps(L.down, s, s.nu1, true, out);
+      L.down.push_back({PassKind::ResidualRestrict, s.smoother, 0, 1});
+      L.down.push_back({PassKind::ZeroCoarse, s.smoother, 0, 1});
+    }
+    if (up) {
+      L.up.push_back({PassKind::FusedUp, s.smoother, s.nu2, 1});
+    } else {
+      L.up.push_back({PassKind::Prolong, s.smoother, 0, 1});
+      add_sweeps(L.up, s, s.nu2, !s.symmetric_smoothing, out);
+    }
+  }
+  return out;
+}
+
+std::string CycleSchedule::describe() const {
+  auto passes = [](const std::vector<Pass>& list) {
+    std::string text;
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const Pass& p = list[k];
+      // Runs of the same single sweep read as one entry: "2 sweeps".
+      std::size_t run = 1;
+      while ((p.kind == PassKind::Sweep || p.kind == PassKind::PipelinedSweep) && k + run < list.size() &&
+             list[k + run].kind == p.kind && list[k + run].smoother == p.smoother)
+        ++run;
+      if (!text.empty()) text += ", ";
+      if (p.kind == PassKind::FusedDown || p.kind == PassKind::FusedUp)
+        text += std::string("one pass: ") + (p.kind == PassKind::FusedDown
+                                                 ? std::to_string(p.sweeps) + " sweeps + residual + restriction"
+                                                 : "prolongation + " + std::to_string(p.sweeps) + " sweeps");
+      else if (run > 1)
+        text += std::to_string(run) + " " + pass_kind_name(p.kind) + "s";
+      else
+        text += pass_kind_name(p.kind);
+      k += run - 1;
+    }
+    return text.empty() ? std::string("-") : text;
+  };
+  std::string out;
+  for (const LevelSchedule& L : levels_) {
+    out += "level " + std::to_string(L.level) + ": ";
+    if (L.in_tail && L.down.empty()) {
+      out += "in the coarse tail (launched from level " + std::to_string(tail_top_) + ")\n";
+      continue;
+    }
+    out += "down [" + passes(L.down) + "]";
+    if (!L.up.empty()) out += "  up [" + passes(L.up) + "]";
+    out += "  " + std::to_string(L.launches()) + (L.launches() == 1 ? " launch" : " launches") + " a call\n";
+  }
+  return out;
+}
+
+}  // namespace kcycle

@@ -1,0 +1,130 @@
+// The cycle's schedule (cycle_schedule.hpp): its launches against the closed forms it replaces,
+// its modes, and that the executor runs what it plans, counted by the backend level by level.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "kcycle/cpu_backend.hpp"
+#include "kcycle/cycle_counts.hpp"
+#include "kcycle/cycle_schedule.hpp"
+#include "kcycle/multigrid.hpp"
+#include "kcycle/solver_options.hpp"
+
+using namespace kcycle;
+
+namespace {
+
+constexpr Smoother kSmoothers[] = {Smoother::Jacobi, Smoother::GaussSeidel, Smoother::XZebra, Smoother::YZebra,
+                                   Smoother::XYZebra};
+
+MultigridSettings settings(int levels, Smoother smoother, bool fused, int nu1, int nu2, bool symmetric) {
+  MultigridSettings s;
+  s.levels = levels;
+  s.tensor = rotated_anisotropic_tensor(1e-2, 30.0);
+  s.smoother = smoother;
+  s.coarsening = smoother == Smoother::XZebra ? Coarsening::SemiY : Coarsening::Full;
+  s.fused = fused;
+  s.nu1 = nu1;
+  s.nu2 = nu2;
+  s.symmetric_smoothing = symmetric;
+  return s;
+}
+
+}  // namespace
+
+// The fold over the planned passes equals MultigridSettings' closed form, for every smoother,
+// sweep count and order, fused or not; the coarsest level is its one exact solve.
+TEST(CycleSchedule, LaunchesPerCallEqualTheClosedForm) {
+  for (Smoother sm : kSmoothers)
+    for (bool fused : {false, true})
+      for (int nu1 = 0; nu1 <= 3; ++nu1)
+        for (int nu2 = 0; nu2 <= 3; ++nu2)
+          for (bool symmetric : {false, true}) {
+            const MultigridSettings s = settings(5, sm, fused, nu1, nu2, symmetric);
+            const CycleSchedule normal = CycleSchedule::plan(s, {true, false}, CycleMode::Normal);
+            MultigridSettings unfused = s;
+            unfused.fused = false;
+            const CycleSchedule watched = CycleSchedule::plan(s, {true, false}, CycleMode::Watched);
+            for (int l = 1; l < s.levels; ++l) {
+              EXPECT_EQ(normal.launches_per_call(l), s.launches_per_call())
+                  << "smoother " << int(sm) << " fused " << fused << " nu " << nu1 << "," << nu2;
+              // Watched cycles run every operation on its own.
+              EXPECT_EQ(watched.launches_per_call(l), unfused.launches_per_call());
+            }
+            EXPECT_EQ(normal.launches_per_call(s.levels), 1);
+          }
+}
+
+// A backend without the fused passes runs every operation on its own, whatever the settings ask.
+TEST(CycleSchedule, WithoutTheCapabilityNothingFuses) {
+  const MultigridSettings s = settings(4, Smoother::Jacobi, true, 2, 2, false);
+  const CycleSchedule plan = CycleSchedule::plan(s, {false, false}, CycleMode::Normal);
+  for (int l = 1; l < s.levels; ++l) {
+    EXPECT_FALSE(plan.level(l).fused_down);
+    EXPECT_FALSE(plan.level(l).fused_up);
+    EXPECT_EQ(plan.launches_per_call(l), 2 + 3 + 2);
+  }
+  EXPECT_FALSE(plan.zero_start_in_first_pass());
+}
+
+// The coarse tail: the levels from its top down are one launch a call at the top, none below;
+// timed and watched cycles have no tail.
+TEST(CycleSchedule, TheCoarseTailIsOneLaunchAtItsTop) {
+  MultigridSettings s = settings(9, Smoother::Jacobi, false, 2, 2, false);
+  s.coarse_tail_unknowns = 4096;
+  const CycleSchedule plan = CycleSchedule::plan(s, {false, true}, CycleMode::Normal);
+  const int top = plan.tail_top();
+  ASSERT_EQ(top, coarse_tail_top(s));
+  ASSERT_GT(top, 1);
+  for (int l = 1; l <= s.levels; ++l) {
+    EXPECT_EQ(plan.level(l).in_tail, l >= top) << "level " << l;
+    const int expected = l < top ? s.launches_per_call() : l == top ? 1 : 0;
+    EXPECT_EQ(plan.launches_per_call(l), expected) << "level " << l;
+  }
+  for (CycleMode mode : {CycleMode::Timed, CycleMode::Watched}) {
+    const CycleSchedule untailed = CycleSchedule::plan(s, {false, true}, mode);
+    EXPECT_EQ(untailed.tail_top(), 0);
+    for (int l = 1; l <= s.levels; ++l) EXPECT_FALSE(untailed.level(l).in_tail);
+  }
+}
+
+// What the executor runs is what the schedule plans: the backend's launches per level, counted
+// while levels are timed, are levelCalls times the timed schedule's launches per call.
+TEST(CycleSchedule, TheExecutorRunsWhatItPlans) {
+  for (Smoother sm : kSmoothers)
+    for (bool fused : {false, true})
+      for (int kappa : {1, 3, kKappaW}) {
+        const int n = 5;
+        const MultigridSettings s = settings(n, sm, fused, 2, 1, false);
+        CpuBackend backend(1);
+        Multigrid<CpuBackend> mg(backend, s);
+        const CycleSchedule& plan = mg.schedule(CycleMode::Timed);
+        mg.set_level_timing(true);
+        mg.cycle({CycleType::Kappa, kappa});
+        for (int l = 1; l <= n; ++l) {
+          const LevelStats& st = mg.level(l).stats;
+          EXPECT_EQ(st.calls, level_calls(std::min(kappa, n), l));
+          EXPECT_EQ(st.launches, st.calls * std::uint64_t(plan.launches_per_call(l)))
+              << "level " << l << " smoother " << int(sm) << " fused " << fused << " kappa " << kappa;
+        }
+      }
+}
+
+// The schedule says what a fast cycle does, in words.
+TEST(CycleSchedule, DescribesThePasses) {
+  const CycleSchedule fused =
+      CycleSchedule::plan(settings(3, Smoother::Jacobi, true, 2, 2, false), {true, false}, CycleMode::Normal);
+  const std::string text = fused.describe();
+  EXPECT_NE(text.find("level 1: down [one pass: 2 sweeps + residual + restriction]  up [one pass: prolongation + 2 "
+                      "sweeps]  2 launches a call"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("level 3: down [exact solve]  1 launch a call"), std::string::npos) << text;
+  const CycleSchedule gs =
+      CycleSchedule::plan(settings(3, Smoother::GaussSeidel, false, 2, 1, false), {true, false}, CycleMode::Normal);
+  EXPECT_NE(gs.describe().find("down [2 sweeps, residual + restriction, zero coarse correction]  up [prolongation, "
+                               "sweep]  15 launches a call"),
+            std::string::npos)
+      << gs.describe();
+}
