@@ -160,6 +160,35 @@ TEST(Cli, InfoPrintsThePapersCounts) {
   EXPECT_EQ(j["level_calls"], nlohmann::json({1, 2, 4, 7, 11}));
 }
 
+// The physical passes per level, from the library's option table: fused Jacobi, then the
+// x-zebra preset's pipelined sweeps; the JSON's launches add up to the cycle's count.
+TEST(Cli, InfoScheduleShowsThePassesPerLevel) {
+  const Outcome fused = run_cli("info --levels 4 --kappa 2 --schedule");
+  ASSERT_EQ(fused.exit_code, 0) << fused.output;
+  EXPECT_NE(fused.output.find("level 1: down [one pass: 2 sweeps + residual + restriction]  up [one pass: "
+                              "prolongation + 2 sweeps]  2 launches a call"),
+            std::string::npos)
+      << fused.output;
+  EXPECT_NE(fused.output.find("level 4: down [exact solve]"), std::string::npos) << fused.output;
+  const Outcome unfused = run_cli("info --levels 4 --kappa 2 --schedule --fused off --nu1 1 --nu2 3");
+  EXPECT_NE(unfused.output.find("level 2: down [sweep, residual + restriction, zero coarse correction]  up "
+                                "[prolongation, 3 sweeps]  7 launches a call"),
+            std::string::npos)
+      << unfused.output;
+  const Outcome zebra = run_cli("info --levels 5 --kappa 3 --preset xzebra-semi-galerkin --json");
+  ASSERT_EQ(zebra.exit_code, 0) << zebra.output;
+  const auto j = nlohmann::json::parse(zebra.output);
+  std::uint64_t launches = 0;
+  for (const auto& level : j["schedule"]) {
+    const int l = level["level"].get<int>();
+    launches +=
+        j["level_calls"][std::size_t(l - 1)].get<std::uint64_t>() * level["launches_per_call"].get<std::uint64_t>();
+    if (l < 5) EXPECT_EQ(level["down"][0]["kind"], "pipelined sweep");
+  }
+  EXPECT_EQ(j["launches_per_cycle_cpu"].get<std::uint64_t>(), launches);
+  EXPECT_EQ(run_cli("info --cycle gamma --schedule").exit_code, 2);
+}
+
 TEST(Cli, ExperimentWritesCsvJsonAndSvg) {
   const std::string dir = testing::TempDir() + "kcycle_experiment_test";
   const Outcome o = run_cli("experiment table4.4 --levels 5 --out " + dir);

@@ -1,5 +1,6 @@
 // `kcycle info`: the paper's counts for one kappa-cycle (levelCalls per level, totalCalls,
-// coarsest-level calls per counter, backend launches).
+// coarsest-level calls per counter, backend launches), and with --schedule the passes the CPU
+// backend runs on each level (the cycle's schedule).
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -12,32 +13,60 @@
 #include "commands.hpp"
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/cycle_counts.hpp"
+#include "kcycle/cycle_schedule.hpp"
+#include "kcycle/solve.hpp"
 #include "kcycle/solver_options.hpp"
+#include "solver_args.hpp"
 
 namespace kcycle::cli {
 
 namespace {
 
 struct InfoArgs {
-  int levels = 9;
-  std::string kappa = "2";
-  int nu1 = 2, nu2 = 2;
+  SolverArgs solver;
   bool json = false;
+  bool schedule = false;
 };
 
-int run(const InfoArgs& a) {
-  if (a.levels < 1 || a.levels > 62) throw InvalidOptions("--levels must be between 1 and 62");
-  const auto parsed = parse_kappa(a.kappa);
-  if (!parsed) throw InvalidOptions("--kappa must be a positive integer or W (got '" + a.kappa + "')");
-  if (a.nu1 < 0 || a.nu2 < 0) throw InvalidOptions("--nu1 and --nu2 must be non-negative");
-  const int n = a.levels;
-  const int kappa = std::min(*parsed, n);  // W: kappa >= n
-  MultigridSettings jacobi;                // the launches of a Jacobi cycle
-  jacobi.nu1 = a.nu1;
-  jacobi.nu2 = a.nu2;
-  const int per_call = jacobi.launches_per_call();
-  const std::uint64_t launches = launches_per_cycle(kappa, n, per_call);
-  const std::uint64_t paper_launches = launches_per_cycle(kappa, n, 5 + a.nu1 + a.nu2);
+// The schedule a normal cycle of these options runs on the CPU backend.
+CycleSchedule cpu_schedule(const SolverOptions& o) {
+  MultigridSettings s = multigrid_settings(o);
+  s.coarse_tail_unknowns = coarse_tail_on<CpuBackend>(s.coarse_tail_unknowns);
+  return CycleSchedule::plan(s, Multigrid<CpuBackend>::capabilities(), CycleMode::Normal);
+}
+
+nlohmann::json schedule_json(const CycleSchedule& schedule) {
+  auto passes = [](const std::vector<Pass>& list) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Pass& p : list)
+      out.push_back({{"kind", pass_kind_name(p.kind)}, {"sweeps", p.sweeps}, {"launches", p.launches}});
+    return out;
+  };
+  nlohmann::json levels = nlohmann::json::array();
+  for (int l = 1; l <= schedule.levels(); ++l) {
+    const LevelSchedule& L = schedule.level(l);
+    levels.push_back({{"level", l},
+                      {"in_coarse_tail", L.in_tail},
+                      {"down", passes(L.down)},
+                      {"up", passes(L.up)},
+                      {"launches_per_call", L.launches()}});
+  }
+  return levels;
+}
+
+int run(const InfoArgs& a, const CLI::App& cmd) {
+  const SolverOptions o = resolve(a.solver, cmd);
+  if (o.levels < 1 || o.levels > 62) throw InvalidOptions("--levels must be between 1 and 62");
+  if (o.cycle.type != CycleType::Kappa) throw InvalidOptions("info counts kappa-cycles: leave --cycle as kappa");
+  const int n = o.levels;
+  const int kappa = std::min(o.cycle.counter, n);  // W: kappa >= n
+  const std::string kappa_text = kappa_to_string(o.cycle.counter);
+  // The launches of these options' cycle on the CPU backend, level by level from its schedule.
+  const CycleSchedule schedule = cpu_schedule(o);
+  std::uint64_t launches = 0;
+  for (int l = 1; l <= n; ++l) launches += level_calls(kappa, l) * std::uint64_t(schedule.launches_per_call(l));
+  const int per_call = n > 1 ? schedule.launches_per_call(1) : 1;
+  const std::uint64_t paper_launches = launches_per_cycle(kappa, n, 5 + o.nu1 + o.nu2);
   const CudaDeviceStatus& cuda = cuda_device_status();
   if (a.json) {
     nlohmann::json level_calls_json = nlohmann::json::array();
@@ -47,18 +76,24 @@ int run(const InfoArgs& a) {
       coarsest.push_back({{"counter", kappa - j}, {"calls", coarsest_calls_with_counter(kappa, n, j)}});
     const nlohmann::json out = {
         {"levels", n},
-        {"kappa", kappa_to_string(*parsed)},
+        {"kappa", kappa_text},
         {"level_calls", level_calls_json},
         {"total_calls", total_calls(kappa, n)},
         {"coarsest_calls_by_counter", coarsest},
         {"launches_per_cycle_cpu", launches},
         {"launches_per_cycle_paper", paper_launches},
+        {"schedule", schedule_json(schedule)},
         {"cuda",
          {{"compiled", cuda.compiled}, {"usable", cuda.usable}, {"device", cuda.device}, {"reason", cuda.reason}}}};
     std::cout << out.dump(1) << "\n";
     return 0;
   }
-  std::printf("kappa=%s with %d levels (kappa=1: V, 2: F, >=%d: W)\n", kappa_to_string(*parsed).c_str(), n, n);
+  if (a.schedule) {
+    std::printf("The passes a kappa=%s cycle runs on the CPU backend, per call on each level (%s):\n%s",
+                kappa_text.c_str(), o.fused ? "fused passes on" : "fused passes off", schedule.describe().c_str());
+    return 0;
+  }
+  std::printf("kappa=%s with %d levels (kappa=1: V, 2: F, >=%d: W)\n", kappa_text.c_str(), n, n);
   std::printf("%6s %22s %14s\n", "level", "levelCalls(kappa,l)", "unknowns");
   for (int l = 1; l <= n; ++l) {
     const std::uint64_t side = (std::uint64_t(1) << (n - l + 1)) - 1;
@@ -69,10 +104,10 @@ int run(const InfoArgs& a) {
   for (int j = 0; j <= std::min(kappa - 1, n - 1); ++j)
     std::printf(" %d:%llu", kappa - j, (unsigned long long)coarsest_calls_with_counter(kappa, n, j));
   std::printf(
-      "\nlaunches per cycle, nu1=%d nu2=%d: %llu on kcycle's CPU backend (%d per call), "
-      "%llu with the paper's %d per call\n",
-      a.nu1, a.nu2, (unsigned long long)launches, per_call, (unsigned long long)paper_launches, 5 + a.nu1 + a.nu2);
-  std::printf("launches are counted alike on the CUDA backend (%s)\n",
+      "\nlaunches per cycle, nu1=%d nu2=%d: %llu on kcycle's CPU backend (%d per call on the finest level; "
+      "--schedule: every level's passes), %llu with the paper's %d per call\n",
+      o.nu1, o.nu2, (unsigned long long)launches, per_call, (unsigned long long)paper_launches, 5 + o.nu1 + o.nu2);
+  std::printf("CUDA backend (no fused passes; its coarse tail is one launch): %s\n",
               cuda.usable ? ("usable here: " + cuda.device).c_str() : ("not usable here: " + cuda.reason).c_str());
   return 0;
 }
@@ -84,12 +119,12 @@ Subcommand add_info_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "info",
       "Print levelCalls per level, totalCalls and launch counts of one kappa-cycle, and whether CUDA is usable");
-  cmd->add_option("--levels", args->levels, "Levels n")->capture_default_str();
-  cmd->add_option("--kappa", args->kappa, "Cycle counter: positive integer or W")->capture_default_str();
-  cmd->add_option("--nu1", args->nu1, "Pre-relaxations (for the launch count)")->capture_default_str();
-  cmd->add_option("--nu2", args->nu2, "Post-relaxations (for the launch count)")->capture_default_str();
+  add_solver_options(*cmd, args->solver);
+  cmd->add_flag("--schedule", args->schedule,
+                "Print the passes the CPU backend runs per call on each level (which run fused, pipelined, in the "
+                "coarse tail)");
   cmd->add_flag("--json", args->json, "Print JSON");
-  return {cmd, [args] { return run(*args); }};
+  return {cmd, [args, cmd] { return run(*args, *cmd); }};
 }
 
 }  // namespace kcycle::cli
