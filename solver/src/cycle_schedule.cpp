@@ -2,6 +2,8 @@
 
 #include <numeric>
 
+#include "kcycle/byte_model.hpp"
+
 namespace kcycle {
 
 const char* pass_kind_name(PassKind kind) {
@@ -30,14 +32,14 @@ namespace {
 
 // The passes of a relaxation phase of `sweeps` sweeps, one per sweep: the alternating
 // smoother's x and y sweeps start with x (x_first) or with y (the adjoint order).
-void add_sweeps(std::vector<Pass>& passes, const MultigridSettings& s, int sweeps, bool x_first,
+void add_sweeps(std::vector<Pass>& passes, const MultigridSettings& s, GridShape shape, int sweeps, bool x_first,
                 const CycleSchedule& schedule) {
   for (int k = 0; k < sweeps; ++k) {
     Smoother kind = s.smoother;
     if (kind == Smoother::XYZebra) kind = (k % 2 == 0) == x_first ? Smoother::XZebra : Smoother::YZebra;
     const bool pipelined = schedule.pipelines(kind);
-    passes.push_back(
-        {pipelined ? PassKind::PipelinedSweep : PassKind::Sweep, kind, 1, launches_per_relaxation(kind, pipelined)});
+    passes.push_back({pipelined ? PassKind::PipelinedSweep : PassKind::Sweep, kind, 1,
+                      launches_per_relaxation(kind, pipelined), relaxation_bytes(kind, shape, pipelined)});
   }
 }
 
@@ -63,24 +65,27 @@ CycleSchedule CycleSchedule::plan(const MultigridSettings& s, Capabilities can, 
       if (l == out.tail_top_) L.down.push_back({PassKind::CoarseTail, s.smoother, 0, 1});
       continue;
     }
+    const GridShape fine = level_shape(s.levels, l, s.coarsening);
     if (l == s.levels) {
-      L.down.push_back({PassKind::CoarseSolve, s.smoother, 0, 1});
+      L.down.push_back({PassKind::CoarseSolve, s.smoother, 0, 1, pass_bytes::coarse_solve(fine)});
       continue;
     }
+    const GridShape coarse = level_shape(s.levels, l + 1, s.coarsening);
     L.fused_down = down;
     L.fused_up = up;
     if (down) {
-      L.down.push_back({PassKind::FusedDown, s.smoother, s.nu1, 1});
+      L.down.push_back({PassKind::FusedDown, s.smoother, s.nu1, 1, pass_bytes::jacobi_restrict_residual(fine, coarse),
+                        pass_bytes::jacobi_restrict_residual_from_zero(fine, coarse)});
     } else {
-      add_sweeps(L.down, s, s.nu1, true, out);
-      L.down.push_back({PassKind::ResidualRestrict, s.smoother, 0, 1});
-      L.down.push_back({PassKind::ZeroCoarse, s.smoother, 0, 1});
+      add_sweeps(L.down, s, fine, s.nu1, true, out);
+      L.down.push_back({PassKind::ResidualRestrict, s.smoother, 0, 1, pass_bytes::restrict_residual(fine, coarse)});
+      L.down.push_back({PassKind::ZeroCoarse, s.smoother, 0, 1, pass_bytes::fill(coarse)});
     }
     if (up) {
-      L.up.push_back({PassKind::FusedUp, s.smoother, s.nu2, 1});
+      L.up.push_back({PassKind::FusedUp, s.smoother, s.nu2, 1, pass_bytes::prolong_add_jacobi(fine, coarse)});
     } else {
-      L.up.push_back({PassKind::Prolong, s.smoother, 0, 1});
-      add_sweeps(L.up, s, s.nu2, !s.symmetric_smoothing, out);
+      L.up.push_back({PassKind::Prolong, s.smoother, 0, 1, pass_bytes::prolong_add(fine, coarse)});
+      add_sweeps(L.up, s, fine, s.nu2, !s.symmetric_smoothing, out);
     }
   }
   return out;

@@ -5,6 +5,7 @@
 // which levels the coarse tail's one launch runs. It is planned from the settings, what the
 // backend can do and the mode the cycle runs in (watched operation by operation, or timed
 // level by level); Multigrid's executor interprets it, and the trace stays logical.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,10 @@ struct Pass {
   Smoother smoother = Smoother::Jacobi;  // the sweeps' smoother (x- or y-zebra for the alternating one)
   int sweeps = 0;                        // relaxation sweeps the pass runs
   int launches = 1;                      // backend launches the pass issues
+  // Bytes the pass moves (byte_model.hpp's pass_bytes, in double; 0 for the coarse tail, which
+  // is not modelled), and for the fused down pass of a correction that starts from zero (v not
+  // read), the bytes then.
+  std::uint64_t bytes = 0, bytes_from_zero = 0;
 };
 
 // What one call on a level runs: its passes on the way down (before the coarse call) and up.
