@@ -19,26 +19,28 @@ TYPED_TEST(ByteModel, EqualsTheBytesOfThePassesTheBackendIssued) {
   for (Smoother sm : {Smoother::Jacobi, Smoother::GaussSeidel, Smoother::XZebra, Smoother::YZebra, Smoother::XYZebra})
     for (Coarsening c : {Coarsening::Full, Coarsening::SemiY})
       for (bool symmetric : {false, true})
-        for (int n : {1, 2, 5}) {
-          MultigridSettings s;
-          s.levels = n;
-          s.tensor = rotated_anisotropic_tensor(1e-3, 30);
-          s.smoother = sm;
-          s.coarsening = c;
-          s.symmetric_smoothing = symmetric;
-          s.nu1 = 3;  // odd: the alternating smoother's x and y sweeps differ in number
-          s.nu2 = 1;
-          s.coarse_tail_unknowns = 0;  // the model counts per-level passes (a tail's bytes are not counted)
-          TypeParam be = this->make_backend();
-          Multigrid<TypeParam> mg(be, s);
-          for (int kappa : {1, 2, 3, kKappaW}) {
-            be.reset_launches();
-            mg.cycle({CycleType::Kappa, kappa});
-            EXPECT_EQ(double(be.bytes()), cycle_bytes(s, kappa).implemented)
-                << to_string(sm) << " " << to_string(c) << " symmetric " << symmetric << " n " << n << " kappa "
-                << kappa_to_string(kappa);
+        for (int n : {1, 2, 5})
+          for (bool fused : {false, true}) {
+            MultigridSettings s;
+            s.fused = fused;  // cleared by a backend without the fused passes (mg.settings())
+            s.levels = n;
+            s.tensor = rotated_anisotropic_tensor(1e-3, 30);
+            s.smoother = sm;
+            s.coarsening = c;
+            s.symmetric_smoothing = symmetric;
+            s.nu1 = 3;  // odd: the alternating smoother's x and y sweeps differ in number
+            s.nu2 = 1;
+            s.coarse_tail_unknowns = 0;  // the model counts per-level passes (a tail's bytes are not counted)
+            TypeParam be = this->make_backend();
+            Multigrid<TypeParam> mg(be, s);
+            for (int kappa : {1, 2, 3, kKappaW}) {
+              be.reset_launches();
+              mg.cycle({CycleType::Kappa, kappa});
+              EXPECT_EQ(double(be.bytes()), cycle_bytes(mg.settings(), kappa).implemented)
+                  << to_string(sm) << " " << to_string(c) << " symmetric " << symmetric << " n " << n << " fused "
+                  << fused << " kappa " << kappa_to_string(kappa);
+            }
           }
-        }
 }
 
 TEST(ByteModelCounts, UnfusedAddsTheResidualWriteAndReadBackPerCall) {
