@@ -53,6 +53,14 @@ TEST(CycleSchedule, LaunchesPerCallEqualTheClosedForm) {
               EXPECT_EQ(watched.launches_per_call(l), unfused.launches_per_call());
             }
             EXPECT_EQ(normal.launches_per_call(s.levels), 1);
+            EXPECT_EQ(normal.sweep_launches(1), (s.fuses_down() ? 0 : s.phase_launches(nu1, true)) +
+                                                    (s.fuses_up() ? 0 : s.phase_launches(nu2, !symmetric)));
+            // The closed form calls a pipelining smoother fused even with no sweep to pipeline.
+            if (nu1 > 0 && nu2 > 0) EXPECT_EQ(normal.fuses_any(), s.fuses_any());
+            // The paper's table 3.3: launches_per_call totalCalls(kappa, n-1) + levelCalls(kappa, n).
+            for (int kappa : {1, 2, 3, kKappaW})
+              EXPECT_EQ(normal.launches_per_cycle(kappa),
+                        launches_per_cycle(std::min(kappa, s.levels), s.levels, s.launches_per_call()));
           }
 }
 
@@ -82,6 +90,10 @@ TEST(CycleSchedule, TheCoarseTailIsOneLaunchAtItsTop) {
     const int expected = l < top ? s.launches_per_call() : l == top ? 1 : 0;
     EXPECT_EQ(plan.launches_per_call(l), expected) << "level " << l;
   }
+  // With a tail the hierarchy launches like one whose coarsest level is the tail's top.
+  for (int kappa : {1, 2, 3, kKappaW})
+    EXPECT_EQ(plan.launches_per_cycle(kappa),
+              launches_per_cycle(std::min(kappa, s.levels), launched_levels(s), s.launches_per_call()));
   for (CycleMode mode : {CycleMode::Timed, CycleMode::Watched}) {
     const CycleSchedule untailed = CycleSchedule::plan(s, {false, true}, mode);
     EXPECT_EQ(untailed.tail_top(), 0);

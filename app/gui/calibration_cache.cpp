@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "kcycle/cycle_schedule.hpp"
 #include "kcycle/execution_target.hpp"
 #include "kcycle/solve.hpp"
 
@@ -69,7 +70,7 @@ void CalibrationCache::update(UiState& ui, SolverWorker& worker, const Snapshot&
   // start a quick one made now.
   const std::filesystem::path file =
       file_for(std::string(to_string(as_run.smoother)), std::string(to_string(as_run.coarsening)), backend,
-               snap.threads, as_run.fuses_any());
+               snap.threads, CycleSchedule::per_call(as_run, kAsResolved).fuses_any());
   if (!tried_.count(file.string()) && std::filesystem::exists(file)) {
     tried_.insert(file.string());
     try {

@@ -14,6 +14,7 @@
 #include "kcycle/cost_model.hpp"
 #include "kcycle/cycle_counts.hpp"
 #include "kcycle/cycle_plan.hpp"
+#include "kcycle/cycle_schedule.hpp"
 #include "kcycle/enum_names.hpp"
 #include "kcycle/execution_target.hpp"
 #include "kcycle/options_io.hpp"
@@ -977,7 +978,8 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   std::vector<Series> series;
   std::vector<VLine> vlines;
   const SolverOptions& o = snap.options;
-  const int per_call = as_run_on(multigrid_settings(o), o.backend).launches_per_call();
+  const int per_call =
+      CycleSchedule::per_call(as_run_on(multigrid_settings(o), o.backend), kAsResolved).launches_per_call(1);
   for (int k = 0; k < 5; ++k) {
     const std::string name = "kappa=" + kappa_to_string(kKappas[k]);
     if (c) {

@@ -1,4 +1,5 @@
 #include "kcycle/advisor.hpp"
+#include "kcycle/cycle_schedule.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -72,9 +73,9 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
         const Decomposition d(options.levels, options.coarsening, px, py, agglomeration_threshold(options));
         p.seconds_per_iteration = distributed_cycle_cost(ms, kappa, d, *settings.model).seconds;
       } else {
-        p.seconds_per_iteration =
-            settings.model->predict(cycle_launches(kappa, launched_levels(ms), ms.launches_per_call()),
-                                    cycle_ops(kappa, options.levels, options.coarsening));
+        p.seconds_per_iteration = settings.model->predict(
+            double(CycleSchedule::plan(ms, kAsResolved, CycleMode::Normal).launches_per_cycle(kappa)),
+            cycle_ops(kappa, options.levels, options.coarsening));
       }
       p.from_model = true;
     } else {

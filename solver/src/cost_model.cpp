@@ -1,4 +1,5 @@
 #include "kcycle/cost_model.hpp"
+#include "kcycle/cycle_schedule.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -99,8 +100,9 @@ std::string calibration_mismatch(const Calibration& c, const MultigridSettings& 
   };
   const std::string made =
       describe(c.smoother, c.coarsening, c.backend, c.threads, c.fused, std::size_t(c.coarse_tail));
-  const std::string now = describe(std::string(to_string(as_run.smoother)), std::string(to_string(as_run.coarsening)),
-                                   backend, threads, as_run.fuses_any(), as_run.coarse_tail_unknowns.value_or(0));
+  const std::string now =
+      describe(std::string(to_string(as_run.smoother)), std::string(to_string(as_run.coarsening)), backend, threads,
+               CycleSchedule::per_call(as_run, kAsResolved).fuses_any(), as_run.coarse_tail_unknowns.value_or(0));
   return made == now ? "" : "made for " + made + "; this run: " + now;
 }
 

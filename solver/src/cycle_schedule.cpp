@@ -1,8 +1,10 @@
 #include "kcycle/cycle_schedule.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 #include "kcycle/byte_model.hpp"
+#include "kcycle/cycle_counts.hpp"
 
 namespace kcycle {
 
@@ -89,6 +91,35 @@ CycleSchedule CycleSchedule::plan(const MultigridSettings& s, Capabilities can, 
     }
   }
   return out;
+}
+
+CycleSchedule CycleSchedule::per_call(MultigridSettings settings, Capabilities can) {
+  settings.levels = 16;  // a coarse tail spans at most kMaxTailLevels below the top
+  return plan(settings, can, CycleMode::Normal);
+}
+
+std::uint64_t CycleSchedule::launches_per_cycle(int kappa) const {
+  const int k = std::min(kappa, levels());
+  std::uint64_t launches = 0;
+  for (int l = 1; l <= levels(); ++l) launches += level_calls(k, l) * std::uint64_t(launches_per_call(l));
+  return launches;
+}
+
+int CycleSchedule::sweep_launches(int l) const {
+  int launches = 0;
+  for (const std::vector<Pass>* passes : {&level(l).down, &level(l).up})
+    for (const Pass& p : *passes)
+      if (p.kind == PassKind::Sweep || p.kind == PassKind::PipelinedSweep) launches += p.launches;
+  return launches;
+}
+
+bool CycleSchedule::fuses_any() const {
+  for (const LevelSchedule& L : levels_)
+    for (const std::vector<Pass>* passes : {&L.down, &L.up})
+      for (const Pass& p : *passes)
+        if (p.kind == PassKind::FusedDown || p.kind == PassKind::FusedUp || p.kind == PassKind::PipelinedSweep)
+          return true;
+  return false;
 }
 
 std::string CycleSchedule::describe() const {

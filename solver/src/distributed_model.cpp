@@ -1,4 +1,5 @@
 #include "kcycle/distributed_model.hpp"
+#include "kcycle/cycle_schedule.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -55,7 +56,8 @@ std::vector<LevelCommCounts> distributed_cycle_counts(const MultigridSettings& s
   const auto calls = [&](int l) { return double(level_calls(k, l)); };
   // Per call above the coarsest: the relaxation passes (each exchanges first) and the zebra
   // sweeps along x and along y (each of their two passes transposed where the lines cross ranks).
-  const int passes = s.phase_launches(s.nu1, true) + s.phase_launches(s.nu2, !s.symmetric_smoothing);
+  const CycleSchedule schedule = CycleSchedule::plan(s, kAsResolved, CycleMode::Normal);
+  const int passes = n > 1 ? schedule.sweep_launches(1) : 0;
   int x_sweeps = 0, y_sweeps = 0;
   if (s.smoother == Smoother::XZebra) x_sweeps = s.nu1 + s.nu2;
   if (s.smoother == Smoother::YZebra) y_sweeps = s.nu1 + s.nu2;
@@ -98,7 +100,7 @@ std::vector<LevelCommCounts> distributed_cycle_counts(const MultigridSettings& s
 DistributedCycleCost distributed_cycle_cost(const MultigridSettings& s, int kappa, const Decomposition& d,
                                             const CostModel& model) {
   DistributedCycleCost cost;
-  cost.launches = cycle_launches(kappa, d.levels(), s.launches_per_call());
+  cost.launches = double(CycleSchedule::plan(s, kAsResolved, CycleMode::Normal).launches_per_cycle(kappa));
   const int latencies = collective_latencies(d.px() * d.py());
   for (const LevelCommCounts& c : distributed_cycle_counts(s, kappa, d)) {
     cost.ops += c.ops;

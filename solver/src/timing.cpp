@@ -1,4 +1,5 @@
 #include "kcycle/timing.hpp"
+#include "kcycle/cycle_schedule.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -229,8 +230,9 @@ Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& swe
   c.smoother = std::string(to_string(base.smoother));
   c.coarsening = std::string(to_string(base.coarsening));
   const MultigridSettings run = as_run_on(base, sweep.target.backend);
-  c.launches_per_call = run.launches_per_call();
-  c.fused = run.fuses_any();
+  const CycleSchedule per_call = CycleSchedule::per_call(run, kAsResolved);
+  c.launches_per_call = per_call.launches_per_call(1);
+  c.fused = per_call.fuses_any();
   c.coarse_tail = int(run.coarse_tail_unknowns.value_or(0));
   c.threads = sweep.target.threads;
   const double lambda = measure_message_latency(sweep.target, sweep.max_levels, base.coarsening);

@@ -19,6 +19,9 @@ struct Capabilities {
   bool fused_passes = false;  // the fused Jacobi passes and the pipelined sweeps (FusesPasses)
   bool coarse_tails = false;  // the coarse levels of a cycle as one launch (RunsCoarseTails)
 };
+// For settings already as their backend runs them (as_run_on: nothing fused or tailed that it
+// lacks), everything they ask for.
+inline constexpr Capabilities kAsResolved{true, true};
 
 // How a cycle is run. Watched: an observer sees every operation, so each runs on its own.
 // Timed: every level's operations are timed on their own (LevelStats), so no level hides in
@@ -65,6 +68,9 @@ class CycleSchedule {
   // Empty: one level, nothing planned (for members filled later).
   CycleSchedule() = default;
   static CycleSchedule plan(const MultigridSettings& settings, Capabilities can, CycleMode mode);
+  // A normal cycle's schedule on 16 levels: what a call on a level above any coarse tail runs,
+  // the same at every level count (for figures quoted per call: launches_per_call(1), fuses_any()).
+  static CycleSchedule per_call(MultigridSettings settings, Capabilities can);
 
   CycleMode mode() const { return mode_; }
   int levels() const { return int(levels_.size()); }
@@ -80,6 +86,13 @@ class CycleSchedule {
   bool zero_start_in_first_pass() const { return zero_start_in_first_pass_; }
   // Backend launches per call on level l.
   int launches_per_call(int l) const { return level(l).launches(); }
+  // Backend launches of one cycle with counter kappa: levelCalls(kappa, l) launches_per_call(l),
+  // summed over the levels (kappa >= levels: the W-cycle).
+  std::uint64_t launches_per_cycle(int kappa) const;
+  // Launches of level l's relaxation sweeps per call (each a pass over the level's grid).
+  int sweep_launches(int l) const;
+  // Whether any pass runs fused or pipelined.
+  bool fuses_any() const;
 
   // A line per level: "level 3: down [2 sweeps + residual + restriction] up [...]".
   std::string describe() const;
