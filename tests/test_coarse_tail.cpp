@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "barrier_team.hpp"
+#include "closed_forms.hpp"
 #include "kcycle/coarse_tail.hpp"
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/cycle_counts.hpp"
@@ -89,8 +90,8 @@ TEST(CoarseTail, GivesThePerLevelIterateForEverySmootherCoarseningAndKappa) {
         EXPECT_EQ(plain.trace, tail.trace) << what << ": the trace keeps the logical operations";
         // One launch stands for the whole tail: the hierarchy launches like one whose coarsest
         // level is the tail's top.
-        EXPECT_EQ(tail.launches,
-                  launches_per_cycle(std::min(kappa, with.levels), tail.tail_first, with.launches_per_call()))
+        EXPECT_EQ(tail.launches, launches_per_cycle(std::min(kappa, with.levels), tail.tail_first,
+                                                    closed_form::launches_per_call(with)))
             << what;
         EXPECT_LT(tail.launches, plain.launches) << what;
       }
@@ -134,7 +135,7 @@ TEST(CoarseTail, AWatchedCycleRunsEveryOperationOnItsOwn) {
   const OpObserver watch = [&](const TraceEvent&) { ++seen; };
   const Executed watched = run(s, {CycleType::Kappa, 2}, 1, &watch);
   EXPECT_EQ(std::size_t(seen), watched.trace.size()) << "the observer sees the tail's operations one by one";
-  EXPECT_EQ(watched.launches, launches_per_cycle(2, s.levels, s.launches_per_call()));
+  EXPECT_EQ(watched.launches, launches_per_cycle(2, s.levels, closed_form::launches_per_call(s)));
 }
 
 TEST(CoarseTail, NoTailWhereNoLevelIsSmallEnoughOrOnlyTheCoarsestIs) {

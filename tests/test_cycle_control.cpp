@@ -8,6 +8,7 @@
 #include <chrono>
 #include <thread>
 
+#include "closed_forms.hpp"
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/cycle_counts.hpp"
 #include "kcycle/image_pool.hpp"
@@ -118,7 +119,7 @@ TEST(LevelStats, CallsAndLaunchesPerLevelMatchThePaperAndTheCounter) {
         const LevelStats& st = mg.level(l).stats;
         EXPECT_EQ(st.calls, level_calls(k, l)) << "level " << l;
         // Above the coarsest level every call is launches_per_call launches; there one.
-        const std::uint64_t per_call = l < n ? std::uint64_t(mg.launches_per_call()) : 1;
+        const std::uint64_t per_call = l < n ? std::uint64_t(closed_form::launches_per_call(mg.settings())) : 1;
         EXPECT_EQ(st.launches, st.calls * per_call) << "level " << l << " smoother " << int(sm);
         launches += st.launches;
         if (l < n) {
@@ -130,7 +131,7 @@ TEST(LevelStats, CallsAndLaunchesPerLevelMatchThePaperAndTheCounter) {
         }
       }
       EXPECT_EQ(launches, backend.launches());
-      EXPECT_EQ(launches, launches_per_cycle(k, n, mg.launches_per_call()));
+      EXPECT_EQ(launches, launches_per_cycle(k, n, closed_form::launches_per_call(mg.settings())));
     }
   }
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "backend_under_test.hpp"
+#include "closed_forms.hpp"
 #include "kcycle/cycle_counts.hpp"
 #include "kcycle/cycle_plan.hpp"
 #include "kcycle/cycles.hpp"
@@ -76,8 +77,8 @@ void check_solver_counts(MultigridSettings s, int max_levels) {
       EXPECT_EQ(trace, planned_cycle({CycleType::Kappa, kappa}, n, s.nu1, s.nu2))
           << "the plan the visualizer draws is what ran: kappa=" << kappa << " n=" << n;
       // A backend's coarse tail (CUDA's by default) launches like a hierarchy ending at its top.
-      EXPECT_EQ(backend.launches(),
-                launches_per_cycle(std::min(kappa, n), launched_levels(mg.settings()), mg.launches_per_call()))
+      EXPECT_EQ(backend.launches(), launches_per_cycle(std::min(kappa, n), closed_form::launched_levels(mg.settings()),
+                                                       closed_form::launches_per_call(mg.settings())))
           << "kappa=" << kappa << " n=" << n << " smoother " << int(s.smoother);
       // Each traced relaxation is launches_per_relaxation launches, every other operation one;
       // each call entering a coarse tail is one, and nothing within it is another.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "closed_forms.hpp"
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/cycle_counts.hpp"
 #include "kcycle/cycle_schedule.hpp"
@@ -47,20 +48,21 @@ TEST(CycleSchedule, LaunchesPerCallEqualTheClosedForm) {
             unfused.fused = false;
             const CycleSchedule watched = CycleSchedule::plan(s, {true, false}, CycleMode::Watched);
             for (int l = 1; l < s.levels; ++l) {
-              EXPECT_EQ(normal.launches_per_call(l), s.launches_per_call())
+              EXPECT_EQ(normal.launches_per_call(l), closed_form::launches_per_call(s))
                   << "smoother " << int(sm) << " fused " << fused << " nu " << nu1 << "," << nu2;
               // Watched cycles run every operation on its own.
-              EXPECT_EQ(watched.launches_per_call(l), unfused.launches_per_call());
+              EXPECT_EQ(watched.launches_per_call(l), closed_form::launches_per_call(unfused));
             }
             EXPECT_EQ(normal.launches_per_call(s.levels), 1);
-            EXPECT_EQ(normal.sweep_launches(1), (s.fuses_down() ? 0 : s.phase_launches(nu1, true)) +
-                                                    (s.fuses_up() ? 0 : s.phase_launches(nu2, !symmetric)));
+            EXPECT_EQ(normal.sweep_launches(1),
+                      (closed_form::fuses_down(s) ? 0 : closed_form::phase_launches(s, nu1, true)) +
+                          (closed_form::fuses_up(s) ? 0 : closed_form::phase_launches(s, nu2, !symmetric)));
             // The closed form calls a pipelining smoother fused even with no sweep to pipeline.
-            if (nu1 > 0 && nu2 > 0) EXPECT_EQ(normal.fuses_any(), s.fuses_any());
+            if (nu1 > 0 && nu2 > 0) EXPECT_EQ(normal.fuses_any(), closed_form::fuses_any(s));
             // The paper's table 3.3: launches_per_call totalCalls(kappa, n-1) + levelCalls(kappa, n).
             for (int kappa : {1, 2, 3, kKappaW})
               EXPECT_EQ(normal.launches_per_cycle(kappa),
-                        launches_per_cycle(std::min(kappa, s.levels), s.levels, s.launches_per_call()));
+                        launches_per_cycle(std::min(kappa, s.levels), s.levels, closed_form::launches_per_call(s)));
           }
 }
 
@@ -83,17 +85,18 @@ TEST(CycleSchedule, TheCoarseTailIsOneLaunchAtItsTop) {
   s.coarse_tail_unknowns = 4096;
   const CycleSchedule plan = CycleSchedule::plan(s, {false, true}, CycleMode::Normal);
   const int top = plan.tail_top();
-  ASSERT_EQ(top, coarse_tail_top(s));
+  ASSERT_EQ(top, closed_form::coarse_tail_top(s));
   ASSERT_GT(top, 1);
   for (int l = 1; l <= s.levels; ++l) {
     EXPECT_EQ(plan.level(l).in_tail, l >= top) << "level " << l;
-    const int expected = l < top ? s.launches_per_call() : l == top ? 1 : 0;
+    const int expected = l < top ? closed_form::launches_per_call(s) : l == top ? 1 : 0;
     EXPECT_EQ(plan.launches_per_call(l), expected) << "level " << l;
   }
   // With a tail the hierarchy launches like one whose coarsest level is the tail's top.
   for (int kappa : {1, 2, 3, kKappaW})
     EXPECT_EQ(plan.launches_per_cycle(kappa),
-              launches_per_cycle(std::min(kappa, s.levels), launched_levels(s), s.launches_per_call()));
+              launches_per_cycle(std::min(kappa, s.levels), closed_form::launched_levels(s),
+                                 closed_form::launches_per_call(s)));
   for (CycleMode mode : {CycleMode::Timed, CycleMode::Watched}) {
     const CycleSchedule untailed = CycleSchedule::plan(s, {false, true}, mode);
     EXPECT_EQ(untailed.tail_top(), 0);

@@ -5,6 +5,7 @@
 // themselves are checked against real ranks in tests/mpi (TheModelsCountsAreTheBusiestRanksCounts).
 #include <gtest/gtest.h>
 
+#include "closed_forms.hpp"
 #include "kcycle/distributed_model.hpp"
 #include "kcycle/solver_options.hpp"
 #include "kcycle/stencil.hpp"
@@ -27,7 +28,7 @@ TEST(DistributedModel, OnOneRankItIsThePapersModel) {
     const Decomposition one(8, Coarsening::Full, 1, 1);
     const DistributedCycleCost c = distributed_cycle_cost(s, kappa, one, model);
     EXPECT_EQ(c.ops, cycle_ops(kappa, 8, Coarsening::Full));
-    EXPECT_EQ(c.launches, cycle_launches(kappa, 8, s.launches_per_call()));
+    EXPECT_EQ(c.launches, cycle_launches(kappa, 8, closed_form::launches_per_call(s)));
     EXPECT_EQ(c.messages, 0.0);
     EXPECT_DOUBLE_EQ(c.seconds, model.predict(c.launches, c.ops));
   }

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "closed_forms.hpp"
 #include "kcycle/byte_model.hpp"
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/cycle_counts.hpp"
@@ -75,7 +76,8 @@ TEST(FusedCycle, BitwiseTheUnfusedIterateForEveryCoarseningKappaAndSweepCount) {
           EXPECT_EQ(plain.trace, fused.trace) << "the trace keeps the logical operations";
           MultigridSettings f = s;
           f.fused = true;
-          EXPECT_EQ(fused.launches, launches_per_cycle(std::min(kappa, s.levels), s.levels, f.launches_per_call()));
+          EXPECT_EQ(fused.launches,
+                    launches_per_cycle(std::min(kappa, s.levels), s.levels, closed_form::launches_per_call(f)));
           EXPECT_LT(fused.launches, plain.launches);
           EXPECT_EQ(double(fused.bytes), cycle_bytes(f, kappa).implemented);
           EXPECT_LT(fused.bytes, plain.bytes);
@@ -213,7 +215,8 @@ TEST(FusedCycle, PipelinedSweepsGiveBitwiseTheIterateOfSeparatePasses) {
             EXPECT_EQ(plain.trace, fused.trace) << what;
             MultigridSettings f = s;
             f.fused = true;
-            EXPECT_EQ(fused.launches, launches_per_cycle(std::min(kappa, s.levels), s.levels, f.launches_per_call()))
+            EXPECT_EQ(fused.launches,
+                      launches_per_cycle(std::min(kappa, s.levels), s.levels, closed_form::launches_per_call(f)))
                 << what;
             EXPECT_EQ(double(fused.bytes), cycle_bytes(f, kappa).implemented) << what;
             EXPECT_EQ(double(plain.bytes), cycle_bytes(s, kappa).implemented) << what;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "backend_under_test.hpp"
+#include "closed_forms.hpp"
 #include "kcycle/byte_model.hpp"
 #include "kcycle/cycle_counts.hpp"
 #include "kcycle/iterative_solver.hpp"
@@ -235,7 +236,8 @@ TEST(FusedCg, TakesRzFromTheCyclesLastPass) {
     // no two-pass CG); unfused also the zeroing of the finest v and (r, z), which the fused
     // cycle folds into its first and last pass.
     const std::uint64_t cg_passes = fused ? 4 : 6;
-    EXPECT_EQ(results[fused].launches_per_iteration, launches_per_cycle(3, o.levels, s.launches_per_call()) + cg_passes)
+    EXPECT_EQ(results[fused].launches_per_iteration,
+              launches_per_cycle(3, o.levels, closed_form::launches_per_call(s)) + cg_passes)
         << "fused " << fused;
   }
   EXPECT_EQ(results[0].iterations, results[1].iterations);
@@ -294,7 +296,7 @@ TEST(FusedStandAlone, TakesItsNormsFromTheCyclesFirstAndLastSweeps) {
     const MultigridSettings s = multigrid_settings(o);
     const std::uint64_t norm_passes = fused ? 0 : 2;  // unfused: dot(v, v) and residual_norm2
     EXPECT_EQ(results[fused].launches_per_iteration,
-              launches_per_cycle(2, o.levels, s.launches_per_call()) + norm_passes)
+              launches_per_cycle(2, o.levels, closed_form::launches_per_call(s)) + norm_passes)
         << "fused " << fused;
   }
   ASSERT_EQ(results[0].iterations, results[1].iterations);

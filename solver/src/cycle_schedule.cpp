@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "kcycle/byte_model.hpp"
+#include "kcycle/coarse_tail.hpp"
 #include "kcycle/cycle_counts.hpp"
 
 namespace kcycle {
@@ -32,6 +33,24 @@ int LevelSchedule::launches() const {
 
 namespace {
 
+// The rules of what runs fused, pipelined or in the coarse tail: here and nowhere else.
+
+// A Gauss-Seidel or x-zebra sweep runs as one pass, its colours or line parities trailing each
+// other by a row (not y-zebra: a y-line spans all rows).
+bool pipelinable(Smoother kind) { return kind == Smoother::GaussSeidel || kind == Smoother::XZebra; }
+// Jacobi's pre-smoothing runs with the residual and its restriction as one pass, and its
+// post-smoothing with the prolongation.
+bool fusable_down(const MultigridSettings& s) { return s.smoother == Smoother::Jacobi && s.nu1 > 0; }
+bool fusable_up(const MultigridSettings& s) { return s.smoother == Smoother::Jacobi && s.nu2 > 0; }
+// The top of the coarse tail of a resolved threshold: the first level small enough, if a coarser
+// one follows it and the tail's levels fit; else 0.
+int coarse_tail_top(const MultigridSettings& s) {
+  const std::size_t below = s.coarse_tail_unknowns.value_or(0);
+  for (int l = std::max(1, s.levels - kMaxTailLevels + 1); l < s.levels && below > 0; ++l)
+    if (level_shape(s.levels, l, s.coarsening).unknowns() <= below) return l;
+  return 0;
+}
+
 // The passes of a relaxation phase of `sweeps` sweeps, one per sweep: the alternating
 // smoother's x and y sweeps start with x (x_first) or with y (the adjoint order).
 void add_sweeps(std::vector<Pass>& passes, const MultigridSettings& s, GridShape shape, int sweeps, bool x_first,
@@ -52,9 +71,9 @@ CycleSchedule CycleSchedule::plan(const MultigridSettings& s, Capabilities can, 
   out.mode_ = mode;
   // Fused and pipelined passes where the backend has them, unless each operation is watched.
   const bool fuses = can.fused_passes && s.fused && mode != CycleMode::Watched;
-  out.pipelined_gauss_seidel_ = fuses && s.pipelines(Smoother::GaussSeidel);
-  out.pipelined_x_zebra_ = fuses && s.pipelines(Smoother::XZebra);
-  const bool down = fuses && s.fuses_down(), up = fuses && s.fuses_up();
+  out.pipelined_gauss_seidel_ = fuses && pipelinable(Smoother::GaussSeidel);
+  out.pipelined_x_zebra_ = fuses && pipelinable(Smoother::XZebra);
+  const bool down = fuses && fusable_down(s), up = fuses && fusable_up(s);
   out.zero_start_in_first_pass_ = down && s.levels > 1;
   // The coarse tail only when nothing needs its levels' operations one by one.
   if (can.coarse_tails && mode == CycleMode::Normal) out.tail_top_ = coarse_tail_top(s);
@@ -91,6 +110,15 @@ CycleSchedule CycleSchedule::plan(const MultigridSettings& s, Capabilities can, 
     }
   }
   return out;
+}
+
+int coarse_tail_depth(std::size_t unknowns, Coarsening coarsening) {
+  MultigridSettings s;
+  s.levels = 16;
+  s.coarsening = coarsening;
+  s.coarse_tail_unknowns = unknowns;
+  const int top = CycleSchedule::plan(s, kAsResolved, CycleMode::Normal).tail_top();
+  return top > 0 ? s.levels - top : 0;
 }
 
 CycleSchedule CycleSchedule::per_call(MultigridSettings settings, Capabilities can) {

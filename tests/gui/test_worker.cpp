@@ -180,7 +180,7 @@ TEST(CalibrationCacheHandOver, ACachedCalibrationNotYetShownIsNoReasonToCalibrat
   cached.coarsening = std::string(to_string(as_run.coarsening));
   cached.backend = "cpu";
   cached.threads = 1;
-  cached.fused = as_run.fuses_any();
+  cached.fused = CycleSchedule::per_call(as_run, kAsResolved).fuses_any();
   cached.model = {1e-6, 1e-9};
   std::filesystem::create_directories(dir);
   save_calibration(cached, cache.file_for(cached.smoother, cached.coarsening, "cpu", 1, cached.fused).string());

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../closed_forms.hpp"
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/cycle_counts.hpp"
 #include "kcycle/distributed_model.hpp"
@@ -176,7 +177,9 @@ TEST(MpiBackend, ExchangesAndCollectivesPerLevelAreTheClosedForm) {
       // A relaxation phase's exchanges (one before each of its passes: a Jacobi sweep, a
       // Gauss-Seidel colour, a zebra parity), and its line transposes' all-to-alls (two for
       // each parity of a line direction that crosses ranks).
-      const auto phase_exchanges = [&](int sweeps, bool x_first) { return s.phase_launches(sweeps, x_first); };
+      const auto phase_exchanges = [&](int sweeps, bool x_first) {
+        return closed_form::phase_launches(s, sweeps, x_first);
+      };
       int l = 1;  // the level the transposes are counted for
       const auto phase_transposes = [&](int sweeps, bool x_first) {
         if (smoother != Smoother::XYZebra) return 0;

@@ -59,7 +59,8 @@ CostModel fit_cost_model(const std::vector<TimingSample>& samples, double lambda
 // times, with N_calls from `launches_per_call` (real n: generalized binomials), and
 // C(kappa) = f(kappa, 1/4) as for standard coarsening. Returns n_tp; N_tp = (2^n_tp - 1)^2.
 // tail_depth: the levels a coarse tail runs below its top in one launch (coarse_tail_depth());
-// N_calls is then that of a hierarchy tail_depth levels shorter (launched_levels()).
+// N_calls is then that of a hierarchy tail_depth levels shorter (the tail's top launches as its
+// coarsest level: CycleSchedule::tail_top()).
 double turning_point_levels(int kappa, const CostModel& model, int launches_per_call, int tail_depth = 0);
 
 // The calibration file: the fitted model and the settings it was measured for.

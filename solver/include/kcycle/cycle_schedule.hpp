@@ -5,6 +5,7 @@
 // which levels the coarse tail's one launch runs. It is planned from the settings, what the
 // backend can do and the mode the cycle runs in (watched operation by operation, or timed
 // level by level); Multigrid's executor interprets it, and the trace stays logical.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -104,5 +105,9 @@ class CycleSchedule {
   bool pipelined_gauss_seidel_ = false, pipelined_x_zebra_ = false;
   bool zero_start_in_first_pass_ = false;
 };
+
+// The levels below the top of a coarse tail of `unknowns` (as on 16 levels: with full
+// coarsening the same for every level count), which it runs in one launch per call.
+int coarse_tail_depth(std::size_t unknowns, Coarsening coarsening);
 
 }  // namespace kcycle

@@ -136,8 +136,6 @@ class Multigrid {
   Level& level(int l) { return levels_[std::size_t(l - 1)]; }
   const Level& level(int l) const { return levels_[std::size_t(l - 1)]; }
 
-  // Backend launches per call above the coarsest level.
-  int launches_per_call() const { return settings_.launches_per_call(); }
   // The top level of the coarse tail an unwatched cycle runs as one launch, or 0 (none).
   int coarse_tail_first() const { return schedule(CycleMode::Normal).tail_top(); }
   // What the backend can run besides every backend's operations.
