@@ -16,6 +16,7 @@ const char* pass_kind_name(PassKind kind) {
     case PassKind::FusedDown: return "sweeps + residual + restriction";
     case PassKind::ResidualRestrict: return "residual + restriction";
     case PassKind::ZeroCoarse: return "zero coarse correction";
+    case PassKind::ZeroInFirstPass: return "coarse correction's zero left to its first pass";
     case PassKind::Prolong: return "prolongation";
     case PassKind::FusedUp: return "prolongation + sweeps";
     case PassKind::CoarseSolve: return "exact solve";
@@ -29,6 +30,13 @@ int LevelSchedule::launches() const {
     return std::accumulate(passes.begin(), passes.end(), 0, [](int n, const Pass& p) { return n + p.launches; });
   };
   return sum(down) + sum(up);
+}
+
+const Pass* LevelSchedule::pass_at(OpKind op, int sweep) const {
+  for (const std::vector<Pass>* passes : {&down, &up})
+    for (const Pass& p : *passes)
+      if (p.at == op && p.at_sweep == sweep) return &p;
+  return nullptr;
 }
 
 namespace {
@@ -53,13 +61,16 @@ int coarse_tail_top(const MultigridSettings& s) {
 
 // The passes of a relaxation phase of `sweeps` sweeps, one per sweep: the alternating
 // smoother's x and y sweeps start with x (x_first) or with y (the adjoint order).
-void add_sweeps(std::vector<Pass>& passes, const MultigridSettings& s, GridShape shape, int sweeps, bool x_first,
-                const CycleSchedule& schedule) {
+// The passes of a relaxation phase (PreRelax or PostRelax) of `sweeps` sweeps, one per sweep:
+// forward, or in the adjoint order; the alternating smoother's x and y sweeps start with x
+// going forward, with y in the adjoint order.
+void add_sweeps(std::vector<Pass>& passes, const MultigridSettings& s, GridShape shape, OpKind phase, int sweeps,
+                bool adjoint, const CycleSchedule& schedule) {
   for (int k = 0; k < sweeps; ++k) {
     Smoother kind = s.smoother;
-    if (kind == Smoother::XYZebra) kind = (k % 2 == 0) == x_first ? Smoother::XZebra : Smoother::YZebra;
+    if (kind == Smoother::XYZebra) kind = (k % 2 == 0) != adjoint ? Smoother::XZebra : Smoother::YZebra;
     const bool pipelined = schedule.pipelines(kind);
-    passes.push_back({pipelined ? PassKind::PipelinedSweep : PassKind::Sweep, kind, 1,
+    passes.push_back({pipelined ? PassKind::PipelinedSweep : PassKind::Sweep, phase, k, kind, adjoint, 1,
                       launches_per_relaxation(kind, pipelined), relaxation_bytes(kind, shape, pipelined)});
   }
 }
@@ -83,30 +94,39 @@ CycleSchedule CycleSchedule::plan(const MultigridSettings& s, Capabilities can, 
     L.level = l;
     L.in_tail = out.tail_top_ > 0 && l >= out.tail_top_;
     if (L.in_tail) {
-      if (l == out.tail_top_) L.down.push_back({PassKind::CoarseTail, s.smoother, 0, 1});
+      if (l == out.tail_top_) L.down.push_back({PassKind::CoarseTail, OpKind::Call, 0, s.smoother, false, 0, 1});
       continue;
     }
     const GridShape fine = level_shape(s.levels, l, s.coarsening);
     if (l == s.levels) {
-      L.down.push_back({PassKind::CoarseSolve, s.smoother, 0, 1, pass_bytes::coarse_solve(fine)});
+      L.down.push_back(
+          {PassKind::CoarseSolve, OpKind::CoarseSolve, 0, s.smoother, false, 0, 1, pass_bytes::coarse_solve(fine)});
       continue;
     }
     const GridShape coarse = level_shape(s.levels, l + 1, s.coarsening);
     L.fused_down = down;
     L.fused_up = up;
     if (down) {
-      L.down.push_back({PassKind::FusedDown, s.smoother, s.nu1, 1, pass_bytes::jacobi_restrict_residual(fine, coarse),
+      L.down.push_back({PassKind::FusedDown, OpKind::Restrict, 0, s.smoother, false, s.nu1, 1,
+                        pass_bytes::jacobi_restrict_residual(fine, coarse),
                         pass_bytes::jacobi_restrict_residual_from_zero(fine, coarse)});
+      L.down.push_back({PassKind::ZeroInFirstPass, OpKind::ZeroCoarse, 0, s.smoother, false, 0, 0});
     } else {
-      add_sweeps(L.down, s, fine, s.nu1, true, out);
-      L.down.push_back({PassKind::ResidualRestrict, s.smoother, 0, 1, pass_bytes::restrict_residual(fine, coarse)});
-      L.down.push_back({PassKind::ZeroCoarse, s.smoother, 0, 1, pass_bytes::fill(coarse)});
+      add_sweeps(L.down, s, fine, OpKind::PreRelax, s.nu1, false, out);
+      L.down.push_back({PassKind::ResidualRestrict, OpKind::Restrict, 0, s.smoother, false, 0, 1,
+                        pass_bytes::restrict_residual(fine, coarse)});
+      L.down.push_back(
+          {PassKind::ZeroCoarse, OpKind::ZeroCoarse, 0, s.smoother, false, 0, 1, pass_bytes::fill(coarse)});
     }
+    // The post-smoothing runs in the adjoint order with symmetric smoothing.
+    const bool adjoint = s.symmetric_smoothing;
     if (up) {
-      L.up.push_back({PassKind::FusedUp, s.smoother, s.nu2, 1, pass_bytes::prolong_add_jacobi(fine, coarse)});
+      L.up.push_back({PassKind::FusedUp, OpKind::PostRelax, s.nu2 - 1, s.smoother, adjoint, s.nu2, 1,
+                      pass_bytes::prolong_add_jacobi(fine, coarse)});
     } else {
-      L.up.push_back({PassKind::Prolong, s.smoother, 0, 1, pass_bytes::prolong_add(fine, coarse)});
-      add_sweeps(L.up, s, fine, s.nu2, !s.symmetric_smoothing, out);
+      L.up.push_back(
+          {PassKind::Prolong, OpKind::Prolong, 0, s.smoother, false, 0, 1, pass_bytes::prolong_add(fine, coarse)});
+      add_sweeps(L.up, s, fine, OpKind::PostRelax, s.nu2, adjoint, out);
     }
   }
   return out;
@@ -155,6 +175,7 @@ std::string CycleSchedule::describe() const {
     std::string text;
     for (std::size_t k = 0; k < list.size(); ++k) {
       const Pass& p = list[k];
+      if (p.launches == 0) continue;  // bookkeeping (a zero left to the next pass), no pass of its own
       // Runs of the same single sweep read as one entry: "2 sweeps".
       std::size_t run = 1;
       while ((p.kind == PassKind::Sweep || p.kind == PassKind::PipelinedSweep) && k + run < list.size() &&

@@ -12,6 +12,7 @@
 
 #include "kcycle/multigrid_choices.hpp"
 #include "kcycle/multigrid_settings.hpp"
+#include "kcycle/trace.hpp"
 
 namespace kcycle {
 
@@ -36,6 +37,7 @@ enum class PassKind {
   FusedDown,         // the pre-smoothing sweeps, the residual and its restriction, in one pass
   ResidualRestrict,  // the residual and its restriction
   ZeroCoarse,        // the coarse level's correction set to zero
+  ZeroInFirstPass,   // the same left to the coarse level's first pass, which starts from zero (no launch)
   Prolong,           // the coarse correction interpolated and added
   FusedUp,           // the prolongation and the post-smoothing sweeps, in one pass
   CoarseSolve,       // the coarsest level's exact solve
@@ -45,7 +47,12 @@ const char* pass_kind_name(PassKind kind);
 
 struct Pass {
   PassKind kind = PassKind::Sweep;
+  // Where in the logical cycle the pass runs: at that operation (and sweep) of the trace; the
+  // other operations it covers are recorded, not run.
+  OpKind at = OpKind::Call;
+  int at_sweep = 0;
   Smoother smoother = Smoother::Jacobi;  // the sweeps' smoother (x- or y-zebra for the alternating one)
+  bool adjoint = false;                  // a sweep in the adjoint order (symmetric post-smoothing)
   int sweeps = 0;                        // relaxation sweeps the pass runs
   int launches = 1;                      // backend launches the pass issues
   // Bytes the pass moves (byte_model.hpp's pass_bytes, in double; 0 for the coarse tail, which
@@ -62,6 +69,9 @@ struct LevelSchedule {
   bool fused_up = false;    // FusedUp
   std::vector<Pass> down, up;
   int launches() const;  // per call
+  // The pass that runs at logical operation `op` (sweep `sweep` of a relaxation phase), or null:
+  // the operation is then part of another pass (or of the coarse tail), recorded only.
+  const Pass* pass_at(OpKind op, int sweep = 0) const;
 };
 
 class CycleSchedule {

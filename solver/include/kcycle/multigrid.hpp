@@ -321,98 +321,105 @@ class Multigrid {
       notify(OpKind::Call, l, counter);
       if (l == schedule_.tail_top()) run_tail(l, counter);
     }
-    void coarse_solve(int l) {
-      if (in_tail(l)) return record(OpKind::CoarseSolve, l);
-      Level& L = mg_.level(l);
-      perform(OpKind::CoarseSolve, l, Phase::CoarseSolve,
-              [&] { mg_.backend_.coarse_solve(mg_.coarse_solver_, L.f, L.v); });
-    }
+    void coarse_solve(int l) { run_planned(OpKind::CoarseSolve, l); }
     // Sweep `sweep` of a relaxation phase; see MultigridSettings::symmetric_smoothing.
-    void relax(int l, OpKind phase, int sweep) {
-      if ((phase == OpKind::PreRelax && fused_down(l)) || in_tail(l)) {
-        record(phase, l);  // the trace keeps the logical sequence; restrict_residual runs it
-        return;
-      }
-      if constexpr (kBackendFuses) {
-        if (phase == OpKind::PostRelax && fused_up(l)) {  // the last post sweep runs them all
-          if (sweep + 1 < mg_.settings_.nu2) return record(phase, l);
-          Level& L = mg_.level(l);
-          const MultigridSettings& s = mg_.settings_;
-          // The finest level's last pass also measures what the caller asked for: (f, v) (MGCG's
-          // (r, z)) and (v, v).
-          Measures* m = l == 1 ? mg_.measures_ : nullptr;
-          perform(phase, l, Phase::Relax, [&] {  // in place: v is both input and output
-            mg_.backend_.prolong_add_jacobi(L.A, s.omega, s.nu2, mg_.level(l + 1).v, L.v, L.f, L.v, s.coarsening,
-                                            m && m->f_dot_v ? &*m->f_dot_v : nullptr,
-                                            m && m->v_norm2_after ? &*m->v_norm2_after : nullptr);
-          });
-          if (m) m->up_measured = true;
-          return;
-        }
-      }
-      Level& L = mg_.level(l);
-      Backend& be = mg_.backend_;
-      const MultigridSettings& s = mg_.settings_;
-      const bool forward = phase == OpKind::PreRelax || !s.symmetric_smoothing;
-      perform(phase, l, Phase::Relax, [&] {
-        switch (s.smoother) {
-          case Smoother::Jacobi:
-            be.jacobi(L.A, s.omega, L.v, L.f, L.t);
-            std::swap(L.v, L.t);
-            break;
-          case Smoother::GaussSeidel: gauss_seidel(L, !forward); break;
-          case Smoother::XZebra: zebra_x(L, forward); break;
-          case Smoother::YZebra: be.zebra_y(L.A, L.y_line, L.v, L.f, forward); break;
-          case Smoother::XYZebra:
-            // Forward: x, y, x, ...; adjoint: y, x, y, ...
-            if ((sweep % 2 == 0) == forward)
-              zebra_x(L, forward);
-            else
-              be.zebra_y(L.A, L.y_line, L.v, L.f, forward);
-            break;
-        }
-      });
-    }
-    void restrict_residual(int l) {
-      if (in_tail(l)) return record(OpKind::Restrict, l);
-      Level& L = mg_.level(l);
-      if constexpr (kBackendFuses) {
-        if (fused_down(l)) {  // nu1 sweeps, residual and restriction in one pass
-          const MultigridSettings& s = mg_.settings_;
-          // The finest level's first sweep computes the residual of the iterate the cycle starts from.
-          Measures* m = l == 1 && !L.v_is_zero ? mg_.measures_ : nullptr;
-          double* r2 = m && m->residual2_before ? &*m->residual2_before : nullptr;
-          perform(OpKind::Restrict, l, Phase::Relax, [&] {
-            mg_.backend_.jacobi_restrict_residual(L.A, s.omega, s.nu1, L.v, L.f, L.v, mg_.level(l + 1).f, s.coarsening,
-                                                  L.v_is_zero, r2);  // in place
-            if (m) m->down_measured = true;
-            L.v_is_zero = false;
-          });
-          return;
-        }
-      }
-      perform(OpKind::Restrict, l, Phase::Restrict,
-              [&] { mg_.backend_.restrict_residual(L.A, L.v, L.f, mg_.level(l + 1).f, mg_.settings_.coarsening); });
-    }
-    void zero_coarse(int l) {
-      if (in_tail(l)) return record(OpKind::ZeroCoarse, l);
-      if (fused_down(l)) {  // the coarse call's first sweep starts from zero, or its solve overwrites v
-        mg_.level(l + 1).v_is_zero = l + 1 < coarsest();
-        return record(OpKind::ZeroCoarse, l);
-      }
-      perform(OpKind::ZeroCoarse, l, Phase::Restrict, [&] { mg_.backend_.fill(mg_.level(l + 1).v, 0.0); });
-    }
-    void prolong_add(int l) {
-      if (fused_up(l) || in_tail(l)) return record(OpKind::Prolong, l);  // the last post-smoothing sweep runs it
-      perform(OpKind::Prolong, l, Phase::Prolong,
-              [&] { mg_.backend_.prolong_add(mg_.level(l + 1).v, mg_.level(l).v, mg_.settings_.coarsening); });
-    }
+    void relax(int l, OpKind phase, int sweep) { run_planned(phase, l, sweep); }
+    void restrict_residual(int l) { run_planned(OpKind::Restrict, l); }
+    void zero_coarse(int l) { run_planned(OpKind::ZeroCoarse, l); }
+    void prolong_add(int l) { run_planned(OpKind::Prolong, l); }
 
    private:
     static constexpr bool kBackendFuses = FusesPasses<Backend>;
-    // Whether level l's operations belong to the coarse tail, which one launch runs (the trace
-    // still records each of them: it keeps the logical sequence).
-    bool in_tail(int l) const { return schedule_.level(l).in_tail; }
+
+    // The pass the schedule runs at this logical operation, if any: the trace records every
+    // operation; one that is part of another pass (or of the coarse tail) is only recorded.
+    void run_planned(OpKind op, int l, int sweep = 0) {
+      const Pass* pass = schedule_.level(l).pass_at(op, sweep);
+      if (!pass) return record(op, l);
+      if (pass->launches == 0) {  // bookkeeping only: nothing to time or show
+        record(op, l);
+        return run(*pass, l);
+      }
+      perform(op, l, phase_of(pass->kind), [&] { run(*pass, l); });
+    }
+    static Phase phase_of(PassKind kind) {
+      switch (kind) {
+        case PassKind::ResidualRestrict:
+        case PassKind::ZeroCoarse:
+        case PassKind::ZeroInFirstPass: return Phase::Restrict;  // Restrict includes zeroing the correction
+        case PassKind::Prolong: return Phase::Prolong;
+        case PassKind::CoarseSolve: return Phase::CoarseSolve;
+        default: return Phase::Relax;
+      }
+    }
+    // One planned pass on level l, on the backend.
+    void run(const Pass& pass, int l) {
+      Level& L = mg_.level(l);
+      Backend& be = mg_.backend_;
+      const MultigridSettings& s = mg_.settings_;
+      switch (pass.kind) {
+        case PassKind::Sweep:
+        case PassKind::PipelinedSweep: return sweep(L, pass);
+        case PassKind::FusedDown: return fused_down(L, l);
+        case PassKind::ResidualRestrict: return be.restrict_residual(L.A, L.v, L.f, mg_.level(l + 1).f, s.coarsening);
+        case PassKind::ZeroCoarse: return be.fill(mg_.level(l + 1).v, 0.0);
+        case PassKind::ZeroInFirstPass:
+          // The coarse call's first pass starts from zero; the coarsest level's solve overwrites v.
+          mg_.level(l + 1).v_is_zero = l + 1 < coarsest();
+          return;
+        case PassKind::Prolong: return be.prolong_add(mg_.level(l + 1).v, L.v, s.coarsening);
+        case PassKind::FusedUp: return fused_up(L, l);
+        case PassKind::CoarseSolve: return be.coarse_solve(mg_.coarse_solver_, L.f, L.v);
+        case PassKind::CoarseTail: return;  // issued by enter(), before the tail's first operation
+      }
+    }
+    void sweep(Level& L, const Pass& pass) {
+      Backend& be = mg_.backend_;
+      const bool pipelined = pass.kind == PassKind::PipelinedSweep;
+      switch (pass.smoother) {
+        case Smoother::Jacobi:
+          be.jacobi(L.A, mg_.settings_.omega, L.v, L.f, L.t);
+          std::swap(L.v, L.t);
+          break;
+        case Smoother::GaussSeidel:
+          if constexpr (kBackendFuses)
+            if (pipelined) return be.gauss_seidel_pipelined(L.A, L.v, L.f, pass.adjoint);
+          be.gauss_seidel(L.A, L.v, L.f, pass.adjoint);
+          break;
+        case Smoother::XZebra:
+          if constexpr (kBackendFuses)
+            if (pipelined) return be.zebra_x_pipelined(L.A, L.x_line, L.v, L.f, !pass.adjoint);
+          be.zebra_x(L.A, L.x_line, L.v, L.f, !pass.adjoint);
+          break;
+        case Smoother::YZebra: be.zebra_y(L.A, L.y_line, L.v, L.f, !pass.adjoint); break;
+        case Smoother::XYZebra: throw std::logic_error("the schedule resolves the alternating smoother's sweeps");
+      }
+    }
+    // nu1 sweeps, the residual and its restriction in one pass, in place; the finest level's
+    // first sweep also sums the residual of the iterate the cycle starts from, if asked.
+    void fused_down(Level& L, int l) {
+      if constexpr (kBackendFuses) {
+        const MultigridSettings& s = mg_.settings_;
+        Measures* m = l == 1 && !L.v_is_zero ? mg_.measures_ : nullptr;
+        double* r2 = m && m->residual2_before ? &*m->residual2_before : nullptr;
+        mg_.backend_.jacobi_restrict_residual(L.A, s.omega, s.nu1, L.v, L.f, L.v, mg_.level(l + 1).f, s.coarsening,
+                                              L.v_is_zero, r2);
+        if (m) m->down_measured = true;
+        L.v_is_zero = false;
+      }
+    }
+    // The prolongation and nu2 sweeps in one pass, in place; the finest level's last pass also
+    // sums what the caller asked for: (f, v) (MGCG's (r, z)) and (v, v).
+    void fused_up(Level& L, int l) {
+      if constexpr (kBackendFuses) {
+        const MultigridSettings& s = mg_.settings_;
+        Measures* m = l == 1 ? mg_.measures_ : nullptr;
+        mg_.backend_.prolong_add_jacobi(L.A, s.omega, s.nu2, mg_.level(l + 1).v, L.v, L.f, L.v, s.coarsening,
+                                        m && m->f_dot_v ? &*m->f_dot_v : nullptr,
+                                        m && m->v_norm2_after ? &*m->v_norm2_after : nullptr);
+        if (m) m->up_measured = true;
+      }
+    }
     // The tail below (and including) level `first`, entered with `counter`, as one launch.
     void run_tail(int first, int counter) {
       if constexpr (kBackendRunsTails) {
@@ -420,19 +427,6 @@ class Multigrid {
         tail.zero_first = std::exchange(mg_.level(first).v_is_zero, false);
         mg_.backend_.coarse_tail(tail);
       }
-    }
-    bool fused_down(int l) const { return schedule_.level(l).fused_down; }
-    bool fused_up(int l) const { return schedule_.level(l).fused_up; }
-    bool pipelined(Smoother kind) const { return schedule_.pipelines(kind); }
-    void gauss_seidel(Level& L, bool reverse) {
-      if constexpr (kBackendFuses)
-        if (pipelined(Smoother::GaussSeidel)) return mg_.backend_.gauss_seidel_pipelined(L.A, L.v, L.f, reverse);
-      mg_.backend_.gauss_seidel(L.A, L.v, L.f, reverse);
-    }
-    void zebra_x(Level& L, bool odd_first) {
-      if constexpr (kBackendFuses)
-        if (pipelined(Smoother::XZebra)) return mg_.backend_.zebra_x_pipelined(L.A, L.x_line, L.v, L.f, odd_first);
-      mg_.backend_.zebra_x(L.A, L.x_line, L.v, L.f, odd_first);
     }
     template <class Operation>
     void perform(OpKind kind, int l, Phase phase, Operation&& operation) {
