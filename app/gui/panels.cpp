@@ -760,6 +760,33 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   }
 }
 
+// What the backend physically runs per call on the finest level (the cycle's schedule): the
+// diagram shows the operations, this line how a fast multigrid groups them into passes.
+void physical_passes(const Snapshot& snap, bool stepping, int kappa) {
+  const SolverOptions& o = snap.options;
+  const BackendKind kind = snap.backend == "cuda" ? BackendKind::Cuda : BackendKind::Cpu;
+  const CycleSchedule schedule = CycleSchedule::plan(as_run_on(multigrid_settings(o), kind), kAsResolved,
+                                                     stepping ? CycleMode::Watched : CycleMode::Normal);
+  if (schedule.levels() < 2) return;
+  const std::string backend = kind == BackendKind::Cuda ? "CUDA" : "CPU";
+  const std::string full =
+      backend + " passes per call on level 1" + (stepping ? " while stepping (each operation on its own)" : "") + ": " +
+      schedule.describe_level(1) + "; " + std::to_string(schedule.launches_per_cycle(kappa)) + " launches a cycle";
+  // The whole line where it leaves the diagram most of the panel (a projector's large UI scale
+  // would wrap it over the diagram); else a one-line summary, the whole line on hover.
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float height = ImGui::CalcTextSize(full.c_str(), nullptr, false, avail.x).y;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  if (height <= 0.25f * avail.y) {
+    ImGui::TextWrapped("%s", full.c_str());
+  } else {
+    ImGui::Text("%s: %d launches a call, %llu a cycle (hover: the passes)", backend.c_str(),
+                schedule.launches_per_call(1), (unsigned long long)schedule.launches_per_cycle(kappa));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", full.c_str());
+  }
+  ImGui::PopStyleColor();
+}
+
 void cycle_diagram_panel(UiState& ui, const Snapshot& snap) {
   const PanelWindow window(ui, "Cycle diagram");
   if (!window) return;
@@ -815,6 +842,7 @@ void cycle_diagram_panel(UiState& ui, const Snapshot& snap) {
     }
   } else
     ImGui::TextDisabled("%zu operations a cycle; press Operation to step through one", plan.size());
+  physical_passes(snap, stepping, kappa);
 
   const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
   ImGui::Dummy(avail);

@@ -170,40 +170,50 @@ bool CycleSchedule::fuses_any() const {
   return false;
 }
 
+namespace {
+
+// "one pass: 2 sweeps + residual + restriction, ..." for a list of passes; runs of the same
+// sweep read as one entry ("2 sweeps"), passes without a launch (bookkeeping) are left out.
+std::string describe_passes(const std::vector<Pass>& list) {
+  std::string text;
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const Pass& p = list[k];
+    if (p.launches == 0) continue;
+    std::size_t run = 1;
+    while ((p.kind == PassKind::Sweep || p.kind == PassKind::PipelinedSweep) && k + run < list.size() &&
+           list[k + run].kind == p.kind && list[k + run].smoother == p.smoother)
+      ++run;
+    if (!text.empty()) text += ", ";
+    if (p.kind == PassKind::FusedDown)
+      text += "one pass: " + std::to_string(p.sweeps) + " sweeps + residual + restriction";
+    else if (p.kind == PassKind::FusedUp)
+      text += "one pass: prolongation + " + std::to_string(p.sweeps) + " sweeps";
+    else if (run > 1)
+      text += std::to_string(run) + " " + pass_kind_name(p.kind) + "s";
+    else
+      text += pass_kind_name(p.kind);
+    k += run - 1;
+  }
+  return text.empty() ? std::string("-") : text;
+}
+
+}  // namespace
+
+std::string CycleSchedule::describe_level(int l) const {
+  const LevelSchedule& L = level(l);
+  if (L.in_tail && L.down.empty()) return "in the coarse tail (launched from level " + std::to_string(tail_top_) + ")";
+  std::string out = "down [" + describe_passes(L.down) + "]";
+  if (!L.up.empty()) out += "  up [" + describe_passes(L.up) + "]";
+  return out;
+}
+
 std::string CycleSchedule::describe() const {
-  auto passes = [](const std::vector<Pass>& list) {
-    std::string text;
-    for (std::size_t k = 0; k < list.size(); ++k) {
-      const Pass& p = list[k];
-      if (p.launches == 0) continue;  // bookkeeping (a zero left to the next pass), no pass of its own
-      // Runs of the same single sweep read as one entry: "2 sweeps".
-      std::size_t run = 1;
-      while ((p.kind == PassKind::Sweep || p.kind == PassKind::PipelinedSweep) && k + run < list.size() &&
-             list[k + run].kind == p.kind && list[k + run].smoother == p.smoother)
-        ++run;
-      if (!text.empty()) text += ", ";
-      if (p.kind == PassKind::FusedDown || p.kind == PassKind::FusedUp)
-        text += std::string("one pass: ") + (p.kind == PassKind::FusedDown
-                                                 ? std::to_string(p.sweeps) + " sweeps + residual + restriction"
-                                                 : "prolongation + " + std::to_string(p.sweeps) + " sweeps");
-      else if (run > 1)
-        text += std::to_string(run) + " " + pass_kind_name(p.kind) + "s";
-      else
-        text += pass_kind_name(p.kind);
-      k += run - 1;
-    }
-    return text.empty() ? std::string("-") : text;
-  };
   std::string out;
   for (const LevelSchedule& L : levels_) {
-    out += "level " + std::to_string(L.level) + ": ";
-    if (L.in_tail && L.down.empty()) {
-      out += "in the coarse tail (launched from level " + std::to_string(tail_top_) + ")\n";
-      continue;
-    }
-    out += "down [" + passes(L.down) + "]";
-    if (!L.up.empty()) out += "  up [" + passes(L.up) + "]";
-    out += "  " + std::to_string(L.launches()) + (L.launches() == 1 ? " launch" : " launches") + " a call\n";
+    out += "level " + std::to_string(L.level) + ": " + describe_level(L.level);
+    if (!(L.in_tail && L.down.empty()))
+      out += "  " + std::to_string(L.launches()) + (L.launches() == 1 ? " launch" : " launches") + " a call";
+    out += "\n";
   }
   return out;
 }

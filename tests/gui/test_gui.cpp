@@ -350,6 +350,27 @@ TEST(Gui, CudaBackendWithoutAGpuIsShownNotFatal) {
 
 // The same paused state drawn twice: through CUDA-OpenGL interop and through the host.
 
+// Under the diagram: the passes the backend runs per call (the cycle's schedule), fused when
+// running, each operation on its own while stepping.
+TEST(Gui, TheCycleDiagramSaysWhichPassesRun) {
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 6\nset smoother jacobi\npause\nreset\nframes 3\nprint-text\nstep-op\nwait-operation 1\n"
+                    "frames 2\nprint-text\n",
+                    &out),
+            0)
+      << out;
+  const std::vector<std::string> t = shown_texts(out);
+  ASSERT_EQ(t.size(), 2u) << out;
+  EXPECT_TRUE(shows(t[0],
+                    "CPU passes per call on level 1: down [one pass: 2 sweeps + residual + restriction]  up "
+                    "[one pass: prolongation + 2 sweeps]"))
+      << t[0];
+  EXPECT_TRUE(shows(t[1],
+                    "while stepping (each operation on its own): down [2 sweeps, residual + restriction, zero "
+                    "coarse correction]  up [prolongation, 2 sweeps]"))
+      << t[1];
+}
+
 TEST(Gui, SaysWhetherTheSolveIsPausedSteppingOrDoneAndNoFactorBeforeTheFirstCycle) {
   // It said "running" (and "last factor nan") while paused before the first cycle and while stepping.
   std::string out;

@@ -105,8 +105,11 @@ class CycleSchedule {
   // Whether any pass runs fused or pipelined.
   bool fuses_any() const;
 
-  // A line per level: "level 3: down [2 sweeps + residual + restriction] up [...]".
+  // A line per level: "level 3: down [one pass: 2 sweeps + residual + restriction]  up [...]
+  // 2 launches a call".
   std::string describe() const;
+  // Level l's passes: "down [...]  up [...]".
+  std::string describe_level(int l) const;
 
  private:
   CycleMode mode_ = CycleMode::Normal;
