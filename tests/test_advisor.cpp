@@ -68,7 +68,7 @@ TEST(Advisor, LaunchCostDecidesBetweenNeighbouringKappas) {
   costly.model = CostModel{1e-3, 1e-9};
   const Advice a = advise(o, cheap), b = advise(o, costly);
   ASSERT_EQ(a.candidates.size(), b.candidates.size());
-  const int per_call = closed_form::launches_per_call(as_run_on(multigrid_settings(o), o.backend));
+  const int per_call = closed_form::launches_per_call(run_on(multigrid_settings(o), o.backend).settings);
   for (std::size_t k = 0; k < a.candidates.size(); ++k) {
     const int kappa = a.candidates[k].kappa;
     EXPECT_EQ(a.candidates[k].predicted_iterations, b.candidates[k].predicted_iterations);

@@ -444,7 +444,7 @@ TEST(CliMpi, CalibrateMeasuresLambdaAndFitsTheRest) {
   const bool model = c.model.beta > 0 && c.model.lambda > 0;
   const int expected =
       model ? kcycle::best_agglomeration_threshold(
-                  kcycle::as_run_on(kcycle::multigrid_settings(six), kcycle::BackendKind::Mpi), 2, 2, 1, c.model)
+                  kcycle::run_on(kcycle::multigrid_settings(six), kcycle::BackendKind::Mpi).settings, 2, 2, 1, c.model)
             : kcycle::kDefaultAgglomeration;
   EXPECT_EQ(solved["agglomerate_below"], expected);
   EXPECT_EQ(solved["iterations"],

@@ -188,7 +188,7 @@ int run(BenchArgs a) {
   const ExecutionTarget target = execution_target(check);
   // What runs: fused only where the backend has the fused passes (not CUDA, not MPI), a coarse
   // tail where it runs them (not MPI, by default on CUDA).
-  const MultigridSettings ran = as_run_on(multigrid_settings(check), target.backend);
+  const MultigridSettings ran = run_on(multigrid_settings(check), target.backend).settings;
   check.fused = ran.fused;
   const std::size_t tail = ran.coarse_tail_unknowns.value_or(0);
   if (a.compare_tail && tail == 0)

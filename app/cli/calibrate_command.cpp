@@ -85,7 +85,7 @@ void print_calibration_report(const Calibration& c, const MultigridSettings& set
                 "P\\kappa");
     for (int kappa : {1, 2, 3, 4, kKappaW}) std::printf(" %7s", kappa_to_string(kappa).c_str());
     std::printf("\n");
-    MultigridSettings as_run = as_run_on(settings, BackendKind::Mpi);
+    MultigridSettings as_run = run_on(settings, BackendKind::Mpi).settings;
     for (int side = 1; side <= 64; side *= 2) {
       std::printf("%8d", side * side);
       for (int kappa : {1, 2, 3, 4, kKappaW}) {

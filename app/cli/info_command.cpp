@@ -14,6 +14,7 @@
 #include "kcycle/cpu_backend.hpp"
 #include "kcycle/cycle_counts.hpp"
 #include "kcycle/cycle_schedule.hpp"
+#include "kcycle/execution_target.hpp"
 #include "kcycle/solve.hpp"
 #include "kcycle/solver_options.hpp"
 #include "solver_args.hpp"
@@ -27,13 +28,6 @@ struct InfoArgs {
   bool json = false;
   bool schedule = false;
 };
-
-// The schedule a normal cycle of these options runs on the CPU backend.
-CycleSchedule cpu_schedule(const SolverOptions& o) {
-  MultigridSettings s = multigrid_settings(o);
-  s.coarse_tail_unknowns = coarse_tail_on<CpuBackend>(s.coarse_tail_unknowns);
-  return CycleSchedule::plan(s, Multigrid<CpuBackend>::capabilities(), CycleMode::Normal);
-}
 
 nlohmann::json schedule_json(const CycleSchedule& schedule) {
   auto passes = [](const std::vector<Pass>& list) {
@@ -62,7 +56,7 @@ int run(const InfoArgs& a, const CLI::App& cmd) {
   const int kappa = std::min(o.cycle.counter, n);  // W: kappa >= n
   const std::string kappa_text = kappa_to_string(o.cycle.counter);
   // The launches of these options' cycle on the CPU backend, level by level from its schedule.
-  const CycleSchedule schedule = cpu_schedule(o);
+  const CycleSchedule schedule = run_on(multigrid_settings(o), BackendKind::Cpu).schedule;
   std::uint64_t launches = 0;
   for (int l = 1; l <= n; ++l) launches += level_calls(kappa, l) * std::uint64_t(schedule.launches_per_call(l));
   const int per_call = n > 1 ? schedule.launches_per_call(1) : 1;

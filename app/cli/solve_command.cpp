@@ -148,8 +148,8 @@ void print_json(const SolverOptions& o, const SolveResult& r, const nlohmann::js
       {"seed", o.seed},
       {"backend", r.backend},
       {"cuda_graphs", r.backend == "cuda" && o.cuda_graphs},
-      {"fused", as_run_on(multigrid_settings(o), o.backend).fused},
-      {"coarse_tail_unknowns", as_run_on(multigrid_settings(o), o.backend).coarse_tail_unknowns.value_or(0)},
+      {"fused", run_on(multigrid_settings(o), o.backend).settings.fused},
+      {"coarse_tail_unknowns", run_on(multigrid_settings(o), o.backend).settings.coarse_tail_unknowns.value_or(0)},
       {"precision", enum_name(o.precision)},
       {"history", history}};
   if (!levels.is_null()) out["levels_table"] = levels;
@@ -237,7 +237,7 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
     std::printf("time: %.4f ms per %s (median), %.4f ms per iteration with norms, total %.3f s, set-up %.3f s\n",
                 r.seconds_per_cycle * 1e3, o.solver == SolverKind::Multigrid ? "cycle" : "CG iteration",
                 r.seconds_per_iteration * 1e3, r.seconds_total, r.seconds_setup);
-    const MultigridSettings ran = as_run_on(multigrid_settings(o), o.backend);
+    const MultigridSettings ran = run_on(multigrid_settings(o), o.backend).settings;
     const std::size_t tail = ran.coarse_tail_unknowns.value_or(0);
     std::printf(
         "backend: %s%s, %llu launches per iteration, %s%s, %s\n", r.backend.c_str(),

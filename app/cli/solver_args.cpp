@@ -59,7 +59,7 @@ void resolve_auto_agglomeration(SolverOptions& o, const std::string& calibration
   const auto [px, py] = process_grid(mpi_ranks(), t.ranks_x, t.ranks_y);
   const int kappa = o.cycle.type == CycleType::Kappa ? o.cycle.counter : kKappaW;
   o.agglomerate_below =
-      best_agglomeration_threshold(as_run_on(multigrid_settings(o), BackendKind::Mpi), kappa, px, py, c.model);
+      best_agglomeration_threshold(run_on(multigrid_settings(o), BackendKind::Mpi).settings, kappa, px, py, c.model);
   if (o.agglomerate_below == 0) o.agglomerate_below = kDefaultAgglomeration;
 }
 

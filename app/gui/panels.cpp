@@ -765,8 +765,9 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
 void physical_passes(const Snapshot& snap, bool stepping, int kappa) {
   const SolverOptions& o = snap.options;
   const BackendKind kind = snap.backend == "cuda" ? BackendKind::Cuda : BackendKind::Cpu;
-  const CycleSchedule schedule = CycleSchedule::plan(as_run_on(multigrid_settings(o), kind), kAsResolved,
-                                                     stepping ? CycleMode::Watched : CycleMode::Normal);
+  const RunOn run = run_on(multigrid_settings(o), kind);
+  const CycleSchedule schedule =
+      stepping ? CycleSchedule::plan(run.settings, kAsResolved, CycleMode::Watched) : run.schedule;
   if (schedule.levels() < 2) return;
   const std::string backend = kind == BackendKind::Cuda ? "CUDA" : "CPU";
   const std::string full =
@@ -979,7 +980,7 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     const std::string backend =
         snap.backend == "cuda" ? (snap.options.cuda_graphs ? "cuda+graphs" : "cuda") : snap.backend;
     const std::string mismatch = calibration_mismatch(
-        *c, as_run_on(multigrid_settings(snap.options), snap.options.backend), backend, snap.threads);
+        *c, run_on(multigrid_settings(snap.options), snap.options.backend).settings, backend, snap.threads);
     if (!mismatch.empty())
       warning("Warning: this calibration does not match the run (" + mismatch +
               "). Its predictions do not apply: press Calibrate.");
@@ -1007,7 +1008,7 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   std::vector<VLine> vlines;
   const SolverOptions& o = snap.options;
   const int per_call =
-      CycleSchedule::per_call(as_run_on(multigrid_settings(o), o.backend), kAsResolved).launches_per_call(1);
+      CycleSchedule::per_call(run_on(multigrid_settings(o), o.backend).settings, kAsResolved).launches_per_call(1);
   for (int k = 0; k < 5; ++k) {
     const std::string name = "kappa=" + kappa_to_string(kKappas[k]);
     if (c) {

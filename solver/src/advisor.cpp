@@ -66,16 +66,16 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
                                  ? double(r.iterations)
                                  : predict_iterations(r.history, options.tolerance / p.probe_reduction, p.factor);
     if (settings.model && options.solver == SolverKind::Multigrid) {
-      const MultigridSettings ms = as_run_on(multigrid_settings(probe), probe.backend);
+      const RunOn run = run_on(multigrid_settings(probe), probe.backend);
+      const MultigridSettings& ms = run.settings;
       if (probe.backend == BackendKind::Mpi && mpi_ranks() > 1) {  // the model on this run's process grid
         const ExecutionTarget t = execution_target(BackendKind::Mpi, probe);
         const auto [px, py] = process_grid(mpi_ranks(), t.ranks_x, t.ranks_y);
         const Decomposition d(options.levels, options.coarsening, px, py, agglomeration_threshold(options));
         p.seconds_per_iteration = distributed_cycle_cost(ms, kappa, d, *settings.model).seconds;
       } else {
-        p.seconds_per_iteration = settings.model->predict(
-            double(CycleSchedule::plan(ms, kAsResolved, CycleMode::Normal).launches_per_cycle(kappa)),
-            cycle_ops(kappa, options.levels, options.coarsening));
+        p.seconds_per_iteration = settings.model->predict(double(run.schedule.launches_per_cycle(kappa)),
+                                                          cycle_ops(kappa, options.levels, options.coarsening));
       }
       p.from_model = true;
     } else {

@@ -17,21 +17,22 @@ ExecutionTarget execution_target(BackendKind kind, const SolverOptions& o) {
   return t;
 }
 
-MultigridSettings as_run_on(MultigridSettings settings, BackendKind kind) {
+RunOn run_on(const MultigridSettings& settings, BackendKind kind) {
   if (kind == BackendKind::Auto) kind = resolve_backend(kind).kind;
   // What Multigrid<B> makes of the settings (its constructor's rules) on the backend that runs.
+  RunOn out{settings, {}};
   const auto on = [&]<class B>(B*) {
-    settings.fused = settings.fused && FusesPasses<B>;
-    settings.coarse_tail_unknowns = coarse_tail_on<B>(settings.coarse_tail_unknowns);
+    out.settings = as_run_by<B>(settings);
+    out.schedule = CycleSchedule::plan(out.settings, Multigrid<B>::capabilities(), CycleMode::Normal);
   };
 #if KCYCLE_HAVE_CUDA
-  if (kind == BackendKind::Cuda) return on(static_cast<CudaBackend*>(nullptr)), settings;
+  if (kind == BackendKind::Cuda) return on(static_cast<CudaBackend*>(nullptr)), out;
 #endif
 #if KCYCLE_HAVE_MPI
-  if (kind == BackendKind::Mpi) return on(static_cast<MpiBackend*>(nullptr)), settings;
+  if (kind == BackendKind::Mpi) return on(static_cast<MpiBackend*>(nullptr)), out;
 #endif
   on(static_cast<CpuBackend*>(nullptr));
-  return settings;
+  return out;
 }
 
 }  // namespace kcycle

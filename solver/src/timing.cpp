@@ -96,8 +96,8 @@ CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, C
   }
   if constexpr (requires { backend.decomposition(); })
     if (cycle.type == CycleType::Kappa) {
-      const DistributedCycleCost c =
-          distributed_cycle_cost(as_run_on(settings, BackendKind::Mpi), cycle.counter, backend.decomposition(), {});
+      const DistributedCycleCost c = distributed_cycle_cost(run_on(settings, BackendKind::Mpi).settings, cycle.counter,
+                                                            backend.decomposition(), {});
       t.ranks = backend.ranks();
       t.px = backend.px();
       t.py = backend.py();
@@ -229,7 +229,7 @@ Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& swe
   c.backend = describe(sweep.target);
   c.smoother = std::string(to_string(base.smoother));
   c.coarsening = std::string(to_string(base.coarsening));
-  const MultigridSettings run = as_run_on(base, sweep.target.backend);
+  const MultigridSettings run = run_on(base, sweep.target.backend).settings;
   const CycleSchedule per_call = CycleSchedule::per_call(run, kAsResolved);
   c.launches_per_call = per_call.launches_per_call(1);
   c.fused = per_call.fuses_any();

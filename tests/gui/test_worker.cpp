@@ -174,7 +174,7 @@ TEST(CalibrationCacheHandOver, ACachedCalibrationNotYetShownIsNoReasonToCalibrat
   std::filesystem::remove_all(dir);
   CalibrationCache cache(dir, /*auto_calibrate=*/true);
   const SolverOptions options = small();
-  const MultigridSettings as_run = as_run_on(multigrid_settings(options), BackendKind::Cpu);
+  const MultigridSettings as_run = run_on(multigrid_settings(options), BackendKind::Cpu).settings;
   Calibration cached;
   cached.smoother = std::string(to_string(as_run.smoother));
   cached.coarsening = std::string(to_string(as_run.coarsening));

@@ -80,6 +80,15 @@ std::size_t coarse_tail_on(std::optional<std::size_t> asked) {
     return 0;
 }
 
+// What Multigrid<B> makes of `settings`: fused only where B has the fused passes, the coarse
+// tail's threshold resolved to B's default (0 where B runs no tails). run_on applies the same.
+template <class B>
+MultigridSettings as_run_by(MultigridSettings settings) {
+  settings.fused = settings.fused && FusesPasses<B>;
+  settings.coarse_tail_unknowns = coarse_tail_on<B>(settings.coarse_tail_unknowns);
+  return settings;
+}
+
 template <MultigridBackend Backend>
 class Multigrid {
  public:
@@ -97,10 +106,9 @@ class Multigrid {
   };
 
   // settings().fused is cleared where the backend has no fused passes: the settings are what runs.
-  Multigrid(Backend& backend, const MultigridSettings& settings) : backend_(backend), settings_(settings) {
+  Multigrid(Backend& backend, const MultigridSettings& settings)
+      : backend_(backend), settings_(as_run_by<Backend>(settings)) {
     if (settings.levels < 1) throw std::invalid_argument("multigrid needs at least one level");
-    settings_.fused = settings.fused && FusesPasses<Backend>;
-    settings_.coarse_tail_unknowns = coarse_tail_on<Backend>(settings.coarse_tail_unknowns);
     levels_.reserve(std::size_t(settings.levels));
     for (int l = 1; l <= settings.levels; ++l) {
       const GridShape shape = level_shape(settings.levels, l, settings.coarsening);
