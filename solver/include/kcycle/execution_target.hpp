@@ -51,7 +51,6 @@ struct RunOn {
 };
 RunOn run_on(const MultigridSettings& settings, BackendKind kind);
 
-
 // Calls body(std::type_identity<Backend>{}) with the backend type `kind` names and returns
 // what it returns. Cuda in a build without CUDA throws InvalidOptions with the reason.
 template <class Body>
