@@ -144,4 +144,4 @@ if [ "$tests" = 1 ]; then
   "$pack/bin/kcycle_team_tests" --gtest_brief=1 || { echo "gpu-pack: the pack's kcycle_team_tests failed"; exit 2; }
   bash scripts/gpu-run.sh --pack "$pack" --loads-only || { echo "gpu-pack: gpu-run.sh cannot load the pack"; exit 2; }
 fi
-echo "gpu-pack: ready: $pack/ ($mib MiB). On the GPU machine: bash scripts/gpu-run.sh STEP (see the README's GPU section)"
+echo "gpu-pack: ready: $pack/ ($mib MiB). On the GPU machine: bash scripts/gpu-run.sh STEP (see docs/cuda.md, "The GPU pack")"

@@ -237,7 +237,7 @@ PY
       export DISPLAY=:77
     fi
     if [ -z "${DISPLAY:-}" ]; then
-      note "- interop: not run: no X display here and no X server to start one (the pack takes none: see the README)"
+      note "- interop: not run: no X display here and no X server to start one (the pack takes none: see docs/cuda.md)"
       failed+=(interop)
     else
       KCYCLE_GUI_ON_DISPLAY=1 run "interop against the host upload" 240 \

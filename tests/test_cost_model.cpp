@@ -70,7 +70,7 @@ TEST(CostModel, ReproducesTable31FromThePapersAlphaBeta) {
   // out with 7 launches per cycle-routine call, i.e. 5 + nu with nu = 2 in the paper's
   // Algorithm 4, not the nu = 4 (9 launches) its text states. The W row (12.4) comes out
   // with 9 launches; with 7 it would be 12.0. No single count gives all five rows: the
-  // table is internally inconsistent (see README).
+  // table is internally inconsistent (see docs/design.md, notes on the paper).
   const CostModel paper{2.48e-6, 1.18e-9};
   const double expected[] = {8.2, 9.1, 10.0, 10.7};
   for (int kappa = 1; kappa <= 4; ++kappa)
