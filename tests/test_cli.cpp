@@ -204,31 +204,6 @@ TEST(Cli, ExperimentWritesCsvJsonAndSvg) {
   EXPECT_NE(bad.output.find("unknown experiment 'table9.9'"), std::string::npos) << bad.output;
 }
 
-TEST(Cli, ReadsTheParametersFileTheVisualizerWrites) {
-  const std::string file = testing::TempDir() + "kcycle_cli_parameters.toml";
-  std::FILE* f = std::fopen(file.c_str(), "w");
-  ASSERT_NE(f, nullptr);
-  std::fputs(
-      "# kcycle parameters\nlevels=5\neps=0.001\nangle=30\ncycle=\"kappa\"\nkappa=\"3\"\n"
-      "smoother=\"xyzebra\"\ncoarsening=\"full\"\ncoarse-operator=\"galerkin\"\nnu1=2\nnu2=2\n"
-      "symmetric=false\nomega=\"auto\"\nsolver=\"fcg\"\nproblem=0\ntol=1e-08\nmax-iter=500\nseed=3\n",
-      f);
-  std::fclose(f);
-  const Outcome o = run_cli("solve --config " + file + " --json");
-  ASSERT_EQ(o.exit_code, 0) << o.output;
-  const auto j = nlohmann::json::parse(o.output);
-  EXPECT_EQ(j["levels"], 5);
-  EXPECT_EQ(j["kappa"], "3");
-  EXPECT_EQ(j["smoother"], "xyzebra");
-  EXPECT_EQ(j["coarse_operator"], "galerkin");
-  EXPECT_EQ(j["solver"], "fcg");
-  EXPECT_EQ(j["seed"], 3);
-  // Options on the command line override the file.
-  const Outcome over = run_cli("solve --config " + file + " --levels 4 --json");
-  ASSERT_EQ(over.exit_code, 0) << over.output;
-  EXPECT_EQ(nlohmann::json::parse(over.output)["levels"], 4);
-}
-
 TEST(Cli, AParametersFileErrorNamesTheFileLineAndKey) {
   const std::string file = testing::TempDir() + "kcycle_cli_bad_parameters.toml";
   auto refused = [&](const std::string& body, const std::string& message) {

@@ -380,10 +380,9 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   tip(ui, "Write every cycle's error, residual, factor and time to kcycle-history.csv");
   ImGui::SameLine();
   if (ImGui::Button("Parameters")) {
-    std::ofstream f("kcycle-parameters.toml");
-    f << to_parameters_file(ui.params);
-    ui.notice = f ? "wrote kcycle-parameters.toml (kcycle solve --config kcycle-parameters.toml)"
-                  : "cannot write kcycle-parameters.toml";
+    ui.notice = export_parameters(ui.params, "kcycle-parameters.toml")
+                    ? "wrote kcycle-parameters.toml (kcycle solve --config kcycle-parameters.toml)"
+                    : "cannot write kcycle-parameters.toml";
   }
   tip(ui, "Write these settings to kcycle-parameters.toml, for `kcycle solve --config` or --config here");
   if (!ui.notice.empty()) ImGui::TextWrapped("%s", ui.notice.c_str());
@@ -889,6 +888,13 @@ void cycle_shapes_panel(UiState& ui, const Snapshot& snap) {
   PlotSpec spec{"levels n", "totalCalls (log)", false, true, 1, 16, 0, 0, true};
   draw_plot("total calls", spec, series, {{double(n), IM_COL32(255, 255, 255, 120), "this n"}},
             ImGui::GetContentRegionAvail());
+}
+
+bool export_parameters(const SolverOptions& params, const std::string& path) {
+  std::ofstream f(path);
+  f << to_parameters_file(params);
+  f.flush();
+  return bool(f);
 }
 
 bool export_history_csv(const Snapshot& snap, const std::string& path) {

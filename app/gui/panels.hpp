@@ -42,5 +42,8 @@ const std::vector<PanelRect>& panel_rects();
 
 // Files the Export buttons write; also used by the script.
 bool export_history_csv(const Snapshot& snap, const std::string& path);
+// The Parameters button's file (to_parameters_file): `kcycle solve --config` reads it. False
+// when it could not be written.
+bool export_parameters(const SolverOptions& params, const std::string& path);
 
 }  // namespace kcycle::gui

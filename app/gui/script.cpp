@@ -189,6 +189,12 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          if (!export_history_csv(f.snap, f.args[0])) throw std::invalid_argument("cannot write " + f.args[0]);
          return true;
        }},
+      {"parameters",  // the file the Parameters button writes
+       [](Frame& f) {
+         need(f.args, 1);
+         if (!export_parameters(f.ui.params, f.args[0])) throw std::invalid_argument("cannot write " + f.args[0]);
+         return true;
+       }},
       {"print-summary", &ScriptRunner::print_summary},
       {"ui-scale",  // fonts and sizes, as the Controls slider sets them
        [](Frame& f) {

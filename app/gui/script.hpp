@@ -24,6 +24,7 @@
 //   describe           the narration line of the operation just done (narration.hpp)
 //   frames N | wait-ms N
 //   screenshot PATH | layout PATH (panel rectangles, JSON) | csv PATH
+//   parameters PATH    the parameters file the Parameters button writes (kcycle solve --config)
 //   print-summary | fps-reset | fps-report | print-field-path
 //   print-text         every text the next frame draws (labels, values, messages)
 //   print-pins         the pinned runs' legend lines

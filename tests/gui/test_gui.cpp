@@ -350,6 +350,49 @@ TEST(Gui, CudaBackendWithoutAGpuIsShownNotFatal) {
 
 // The same paused state drawn twice: through CUDA-OpenGL interop and through the host.
 
+// The file the visualizer's Parameters button writes, set through its controls (the script's
+// set verbs), read back by `kcycle solve --config`: every setting arrives, and options on the
+// command line override the file. (Named for the CLI, whose reading it checks.)
+TEST(Cli, ReadsTheParametersFileTheVisualizerWrites) {
+  const std::string file = temp("exported_parameters.toml");
+  std::remove(file.c_str());
+  std::string out;
+  ASSERT_EQ(run_gui("pause\nset levels 5\nset eps 0.001\nset angle 30\nset kappa 3\nset smoother xyzebra\n"
+                    "set coarse-operator galerkin\nset nu1 1\nset nu2 3\nset symmetric true\nset solver fcg\n"
+                    "set problem 1\nset tol 1e-07\nset seed 3\nset max-iter 400\nframes 2\nparameters " +
+                        file + "\n",
+                    &out),
+            0)
+      << out;
+  const auto solve = [&](const std::string& args) {
+    std::string text;
+    FILE* pipe =
+        popen((std::string(KCYCLE_CLI_PATH) + " solve --config " + file + " " + args + " --json 2>&1").c_str(), "r");
+    char buf[4096];
+    for (std::size_t n; pipe && (n = fread(buf, 1, sizeof buf, pipe)) > 0;) text.append(buf, n);
+    const int status = pipe ? pclose(pipe) : -1;
+    EXPECT_EQ(status, 0) << text;
+    return nlohmann::json::parse(text, nullptr, false);
+  };
+  const auto j = solve("");
+  ASSERT_FALSE(j.is_discarded());
+  EXPECT_EQ(j["levels"], 5);
+  EXPECT_EQ(j["eps"], 0.001);
+  EXPECT_EQ(j["angle"], 30.0);
+  EXPECT_EQ(j["kappa"], "3");
+  EXPECT_EQ(j["smoother"], "xyzebra");
+  EXPECT_EQ(j["coarse_operator"], "galerkin");
+  EXPECT_EQ(j["nu1"], 1);
+  EXPECT_EQ(j["nu2"], 3);
+  EXPECT_EQ(j["symmetric_smoothing"], true);
+  EXPECT_EQ(j["solver"], "fcg");
+  EXPECT_EQ(j["problem"], 1);
+  EXPECT_EQ(j["tol"], 1e-07);
+  EXPECT_EQ(j["seed"], 3);
+  EXPECT_TRUE(j["converged"].get<bool>());
+  EXPECT_EQ(solve("--levels 4")["levels"], 4);
+}
+
 // Under the diagram: the passes the backend runs per call (the cycle's schedule), fused when
 // running, each operation on its own while stepping.
 TEST(Gui, TheCycleDiagramSaysWhichPassesRun) {
