@@ -9,8 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+
 #include <set>
 #include <string>
+#include "kcycle/options_io.hpp"
 
 #include "kcycle/backend_selection.hpp"
 #include "kcycle/cost_model.hpp"
@@ -120,12 +122,28 @@ TEST(Cli, NoSubcommandPrintsUsage) {
   EXPECT_NE(o.output.find("solve"), std::string::npos) << o.output;
 }
 
+// Every option of the library's table, with its own description, in the help of every command
+// that takes the solver options (the table registers them: nothing is left out by hand).
 TEST(Cli, HelpDescribesEveryOption) {
-  const Outcome o = run_cli("solve --help");
-  EXPECT_EQ(o.exit_code, 0);
-  for (const char* opt : {"--levels", "--eps", "--angle", "--kappa", "--smoother", "--nu1", "--nu2", "--omega",
-                          "--solver", "--problem", "--tol", "--max-iter", "--seed", "--threads", "--json"})
-    EXPECT_NE(o.output.find(opt), std::string::npos) << opt;
+  for (const char* command : {"solve", "advise", "calibrate", "info"}) {
+    const Outcome o = run_cli(std::string(command) + " --help");
+    EXPECT_EQ(o.exit_code, 0) << command;
+    for (const kcycle::OptionSpec& spec : kcycle::option_specs()) {
+      const std::string line = "--" + std::string(spec.key);
+      const std::size_t at = o.output.find("  " + line + " ");
+      ASSERT_NE(at, std::string::npos) << command << " --help lacks " << line << "\n" << o.output;
+      ASSERT_FALSE(spec.help.empty()) << line;
+      // Its description (the first words: a long one runs on), before the next option's entry
+      // (CLI11 moves it to a line of its own under a long name).
+      const std::string words(spec.help.substr(0, std::min<std::size_t>(spec.help.size(), 40)));
+      const std::size_t end = o.output.find("\n  -", at + 1);
+      EXPECT_NE(o.output.substr(at, end - at).find(words), std::string::npos)
+          << command << ": " << line << " is not described as '" << words << "...'";
+    }
+    EXPECT_NE(o.output.find("--config"), std::string::npos) << command;
+  }
+  for (const char* extra : {"--json", "--level-table"})
+    EXPECT_NE(run_cli("solve --help").output.find(extra), std::string::npos) << extra;
 }
 
 TEST(Cli, DivergenceExitsNonZeroWithStatus) {
