@@ -144,6 +144,22 @@ TEST(Cli, HelpDescribesEveryOption) {
   }
   for (const char* extra : {"--json", "--level-table"})
     EXPECT_NE(run_cli("solve --help").output.find(extra), std::string::npos) << extra;
+  // bench and experiment take a part of the table, described as the table describes it.
+  const std::pair<const char*, std::vector<std::string>> parts[] = {
+      {"bench", {"eps", "angle", "nu1", "nu2", "threads", "backend", "graphs", "fused", "coarse-tail", "kappa"}},
+      {"experiment", {"max-iter", "threads", "backend", "graphs", "fused", "precision", "coarse-tail", "line-solver"}}};
+  for (const auto& [command, keys] : parts) {
+    const Outcome o = run_cli(std::string(command) + " --help");
+    for (const std::string& key : keys) {
+      const kcycle::OptionSpec* spec = kcycle::find_option(key);
+      ASSERT_NE(spec, nullptr) << key;
+      const std::size_t at = o.output.find("  --" + key + " ");
+      ASSERT_NE(at, std::string::npos) << command << " --help lacks --" << key;
+      const std::string words(spec->help.substr(0, std::min<std::size_t>(spec->help.size(), 40)));
+      EXPECT_NE(o.output.substr(at, o.output.find("\n  -", at + 1) - at).find(words), std::string::npos)
+          << command << ": --" << key;
+    }
+  }
 }
 
 TEST(Cli, DivergenceExitsNonZeroWithStatus) {

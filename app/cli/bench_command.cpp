@@ -24,19 +24,11 @@ namespace kcycle::cli {
 namespace {
 
 struct BenchArgs {
-  int min_levels = 0;       // 0: 4 (--load: 9)
-  int max_levels = 0;       // 0: 11 (--load: 9)
-  int load = 0;             // --load N: quiet and beside N busy processes
-  std::string kappa = "3";  // --load's cycle
-  double eps = 1e-4;
-  double angle = 45;
-  int nu1 = 2, nu2 = 2;
-  int threads = 0;
-  std::string backend = "cpu";
-  std::string graphs = "on";
-  std::string fused = "on";
+  int min_levels = 0;  // 0: 4 (--load: 9)
+  int max_levels = 0;  // 0: 11 (--load: 9)
+  int load = 0;        // --load N: quiet and beside N busy processes
+  SolverArgs solver;   // the problem, sweeps, threads, backend, fused passes, coarse tail and --load's kappa
   bool compare_fused = false;
-  std::string coarse_tail = "auto";
   bool compare_tail = false;
   bool line_solvers = false;
   double min_seconds = 0.2;
@@ -91,7 +83,7 @@ void print_speedups(const char* title, const std::vector<Case>& cases, const std
 
 // --line-solvers: one x-line half-sweep of each level count's finest level, by Thomas, cyclic
 // reduction and cuSPARSE, on the same data (CudaBackend::time_x_line_solvers).
-int run_line_solvers(const BenchArgs& a, const ExecutionTarget& target) {
+int run_line_solvers(const BenchArgs& a, const SolverOptions& o, const ExecutionTarget& target) {
   if (target.backend != BackendKind::Cuda) throw InvalidOptions("--line-solvers compares GPU solvers: --backend cuda");
 #if KCYCLE_HAVE_CUDA
   CudaBackend gpu(target);
@@ -100,10 +92,10 @@ int run_line_solvers(const BenchArgs& a, const ExecutionTarget& target) {
     std::printf(
         "x-line half-sweep (odd rows of the finest level), median ms of 20: eps=%g, angle=%g\n%6s %7s %10s "
         "%10s %10s %10s  %s\n",
-        a.eps, a.angle, "levels", "nx", "thomas", "pcr", "cusparse", "pcr/thomas", "auto runs");
+        o.eps, o.angle_degrees, "levels", "nx", "thomas", "pcr", "cusparse", "pcr/thomas", "auto runs");
   for (int n = a.min_levels; n <= a.max_levels; ++n) {
     const GridShape shape = full_coarsening_shape(n, 1);
-    const Stencil9 A = discretize(rotated_anisotropic_tensor(a.eps, a.angle), shape.hx(), shape.hy());
+    const Stencil9 A = discretize(rotated_anisotropic_tensor(o.eps, o.angle_degrees), shape.hx(), shape.hy());
     const CudaBackend::LineSolverTimes t = gpu.time_x_line_solvers(A, shape, 20);
     const bool auto_pcr = shape.nx >= CudaBackend::kPcrFromPoints && t.pcr_seconds >= 0;
     rows.push_back({{"levels", n},
@@ -123,7 +115,7 @@ int run_line_solvers(const BenchArgs& a, const ExecutionTarget& target) {
   if (a.json) std::cout << nlohmann::json{{"backend", "cuda"}, {"x_line_solvers", rows}}.dump(1) << "\n";
   return 0;
 #else
-  (void)a;
+  (void)a, (void)o;
   throw InvalidOptions("this kcycle was built without the CUDA backend");
 #endif
 }
@@ -148,21 +140,20 @@ void print_team_passes(const std::vector<Case>& cases, const std::vector<int>& k
   }
 }
 
-int run(BenchArgs a) {
+// bench's defaults: those of `kcycle solve`, with --load timing Table 4.1's kappa = 3.
+SolverOptions bench_defaults() {
+  SolverOptions o;
+  o.cycle = {CycleType::Kappa, 3};
+  return o;
+}
+
+int run(BenchArgs a, const CLI::App& cmd) {
+  const SolverOptions given = resolve(a.solver, cmd, bench_defaults());
   if (a.load > 0) {
     if (a.load > 64) throw InvalidOptions("--load takes 1 to 64 busy processes");
     LoadBench b;
+    b.options = given;
     b.options.levels = a.max_levels > 0 ? a.max_levels : a.min_levels > 0 ? a.min_levels : 9;
-    b.options.eps = a.eps;
-    b.options.angle_degrees = a.angle;
-    b.options.nu1 = a.nu1;
-    b.options.nu2 = a.nu2;
-    b.options.threads = a.threads;
-    parse_backend_args(a.backend, a.graphs, b.options);
-    const auto kappa = parse_kappa(a.kappa);
-    if (!kappa) throw InvalidOptions("--kappa must be a positive integer or W");
-    b.options.cycle = {CycleType::Kappa, *kappa};
-    apply_settings(b.options, {{"fused", a.fused, "--fused"}});
     validate(b.options);
     if (b.options.backend != BackendKind::Cpu) throw InvalidOptions("--load measures the CPU backend");
     if (!(a.min_seconds > 0)) throw InvalidOptions("--min-seconds must be positive");
@@ -175,15 +166,8 @@ int run(BenchArgs a) {
   if (a.max_levels == 0) a.max_levels = 11;
   if (a.min_levels < 2 || a.max_levels < a.min_levels || a.max_levels > kMaxLevels)
     throw InvalidOptions("need 2 <= --min-levels <= --max-levels <= " + std::to_string(kMaxLevels));
-  SolverOptions check;
+  SolverOptions check = given;
   check.levels = a.max_levels;
-  check.eps = a.eps;
-  check.angle_degrees = a.angle;
-  check.nu1 = a.nu1;
-  check.nu2 = a.nu2;
-  check.threads = a.threads;
-  parse_backend_args(a.backend, a.graphs, check);
-  apply_settings(check, {{"fused", a.fused, "--fused"}, {"coarse-tail", a.coarse_tail, "--coarse-tail"}});
   validate(check);
   const ExecutionTarget target = execution_target(check);
   // What runs: fused only where the backend has the fused passes (not CUDA, not MPI), a coarse
@@ -195,7 +179,7 @@ int run(BenchArgs a) {
     throw InvalidOptions(
         "--compare-tail needs a coarse tail: give --coarse-tail N (this backend runs none by default)");
   if (!(a.min_seconds > 0)) throw InvalidOptions("--min-seconds must be positive");
-  if (a.line_solvers) return run_line_solvers(a, target);
+  if (a.line_solvers) return run_line_solvers(a, check, target);
 
   const std::vector<int> kappas = {1, 2, 3, 4, kKappaW};
   TimingPolicy policy;
@@ -211,8 +195,9 @@ int run(BenchArgs a) {
   };
   std::vector<Case> cases;
   if (!a.json) {
-    std::printf("kcycle bench: median ms per cycle, Jacobi(%d,%d), eps=%g, angle=%g, %s backend%s%s\n", a.nu1, a.nu2,
-                a.eps, a.angle, describe(target).c_str(), check.fused ? ", fused passes" : ", unfused",
+    std::printf("kcycle bench: median ms per cycle, Jacobi(%d,%d), eps=%g, angle=%g, %s backend%s%s\n", check.nu1,
+                check.nu2, check.eps, check.angle_degrees, describe(target).c_str(),
+                check.fused ? ", fused passes" : ", unfused",
                 tail > 0 ? (", coarse tail from " + std::to_string(tail) + " unknowns").c_str() : "");
     std::printf("%6s %12s", "levels", "unknowns");
     for (int k : kappas) std::printf(" %11s", ("kappa=" + kappa_to_string(k)).c_str());
@@ -221,10 +206,10 @@ int run(BenchArgs a) {
   for (int n = a.min_levels; n <= a.max_levels; ++n) {
     MultigridSettings s;
     s.levels = n;
-    s.tensor = rotated_anisotropic_tensor(a.eps, a.angle);
-    s.omega = paper_jacobi_omega(a.eps, a.angle);
-    s.nu1 = a.nu1;
-    s.nu2 = a.nu2;
+    s.tensor = rotated_anisotropic_tensor(check.eps, check.angle_degrees);
+    s.omega = paper_jacobi_omega(check.eps, check.angle_degrees);
+    s.nu1 = check.nu1;
+    s.nu2 = check.nu2;
     s.fused = check.fused;
     s.coarse_tail_unknowns = tail;
     const auto unknowns = full_coarsening_shape(n, 1).unknowns();
@@ -313,27 +298,11 @@ Subcommand add_bench_command(CLI::App& app) {
       "bench", "Median time per cycle for kappa=1,2,3,4,W over levels, and smoother bandwidth vs STREAM triad");
   cmd->add_option("--min-levels", args->min_levels, "Smallest level count (default 4)");
   cmd->add_option("--max-levels", args->max_levels, "Largest level count (default 11; --load: the level count, 9)");
-  cmd->add_option("--eps", args->eps, "Anisotropy epsilon")->capture_default_str();
-  cmd->add_option("--angle", args->angle, "Angle in degrees")->capture_default_str();
-  cmd->add_option("--nu1", args->nu1, "Pre-relaxations")->capture_default_str();
-  cmd->add_option("--nu2", args->nu2, "Post-relaxations")->capture_default_str();
-  cmd->add_option("--threads", args->threads, "Solver threads (auto or 0: the cores this process may use)")
-      ->transform(CLI::Transformer(std::map<std::string, std::string>{{"auto", "0"}}))
-      ->capture_default_str();
-  cmd->add_option("--backend", args->backend, "cpu, cuda, auto or mpi (see kcycle solve --help)")
-      ->capture_default_str();
-  cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")
-      ->capture_default_str();
-  cmd->add_option("--fused", args->fused,
-                  "CPU, Jacobi: pre-smoothing with residual and restriction, and prolongation with post-smoothing, "
-                  "each as one pass (on/off)")
-      ->capture_default_str();
+  add_solver_options(*cmd, args->solver,
+                     {"eps", "angle", "nu1", "nu2", "threads", "backend", "graphs", "fused", "coarse-tail", "kappa"},
+                     bench_defaults());
   cmd->add_flag("--compare-fused", args->compare_fused,
                 "Also time every case the other way (fused/unfused), alternately in this run, and print the speedup");
-  cmd->add_option("--coarse-tail", args->coarse_tail,
-                  "Levels of at most this many unknowns, and all coarser, as one launch (auto: the backend's default, "
-                  "off, or a number)")
-      ->capture_default_str();
   cmd->add_flag("--compare-tail", args->compare_tail,
                 "Also time every case with every level launched on its own, and print the coarse tail's speedup");
   cmd->add_flag("--line-solvers", args->line_solvers,
@@ -343,9 +312,8 @@ Subcommand add_bench_command(CLI::App& app) {
   cmd->add_option("--load", args->load,
                   "Instead: time 1 thread and the team (--threads) quietly and beside N busy processes, a cycle and "
                   "the stand-alone and MGCG solves, in 5 alternating rounds");
-  cmd->add_option("--kappa", args->kappa, "--load: the cycle's kappa")->capture_default_str();
   cmd->add_flag("--json", args->json, "Print JSON");
-  return {cmd, [args] { return run(*args); }};
+  return {cmd, [args, cmd] { return run(*args, *cmd); }};
 }
 
 }  // namespace kcycle::cli

@@ -7,6 +7,7 @@
 
 #include "kcycle/backend_selection.hpp"
 #include "kcycle/solver_options.hpp"
+#include "solver_args.hpp"
 
 namespace kcycle::cli {
 
@@ -19,25 +20,27 @@ struct ExperimentArgs {
   int min_levels = 4;
   int max_levels = 0;  // 0: the experiment's default
   std::string out;     // default results/NAME
-  int max_iter = 20000;
   double case_timeout = 300;
   double min_seconds = 0.2;
-  int threads = 0;
-  std::string backend = "cpu";
-  std::string graphs = "on";
-  BackendKind backend_kind = BackendKind::Cpu;  // parsed from `backend`
-  std::string fused = "on";
-  std::string precision = "double";
-  std::string coarse_tail = "auto";
-  std::string line_solver = "auto";
-  SolverOptions run_options;  // backend, threads, graphs, fused, precision, coarse tail, line solver, parsed
+  // The machine's side (threads, backend, graphs, fused passes, precision, coarse tail, line
+  // solver) and the iteration limit, registered from the library's option table.
+  SolverArgs solver;
+  SolverOptions run_options;                    // those options, resolved
+  BackendKind backend_kind = BackendKind::Cpu;  // run_options.backend, auto resolved
 };
+
+// experiment's defaults: those of `kcycle solve`, with room for the slow cases' iterations.
+inline SolverOptions experiment_defaults() {
+  SolverOptions o;
+  o.max_iterations = 20000;
+  return o;
+}
 
 // The options every solve and timing of an experiment runs with (the machine's side).
 inline void apply_run_options(const ExperimentArgs& a, SolverOptions& o) {
-  o.threads = a.threads;
+  o.threads = a.run_options.threads;
   o.backend = a.backend_kind;
-  o.cuda_graphs = a.graphs == "on";
+  o.cuda_graphs = a.run_options.cuda_graphs;
   o.fused = a.run_options.fused;
   o.precision = a.run_options.precision;
   o.coarse_tail = a.run_options.coarse_tail;

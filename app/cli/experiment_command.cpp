@@ -148,7 +148,7 @@ int figure_4_1(const ExperimentArgs& a, const std::string& dir) {
         o.eps = epsilons[e];
         o.angle_degrees = 45;
         o.cycle = {CycleType::Kappa, kKappas[k]};
-        o.max_iterations = a.max_iter;
+        o.max_iterations = a.run_options.max_iterations;
         apply_run_options(a, o);
         validate(o);
         const SolveResult r = timed_solve(o, a.case_timeout);
@@ -204,7 +204,7 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
       o.eps = eps;
       o.angle_degrees = angle;
       o.cycle = {CycleType::Kappa, kKappas[k]};
-      o.max_iterations = a.max_iter;
+      o.max_iterations = a.run_options.max_iterations;
       apply_run_options(a, o);
       validate(o);
       const SolveResult r = timed_solve(o, a.case_timeout);
@@ -341,31 +341,14 @@ Subcommand add_experiment_command(CLI::App& app) {
   cmd->add_option("--min-levels", args->min_levels, "fig3.1 and scaling's model fit: smallest level count")
       ->capture_default_str();
   cmd->add_option("--out", args->out, "Output folder (default results/NAME)");
-  cmd->add_option("--max-iter", args->max_iter, "Iteration limit per solve")->capture_default_str();
   cmd->add_option("--case-timeout", args->case_timeout, "Seconds before a solve is reported as timeout")
       ->capture_default_str();
   cmd->add_option("--min-seconds", args->min_seconds, "fig3.1, scaling: measured time per case")->capture_default_str();
-  cmd->add_option("--threads", args->threads, "Solver threads (auto or 0: the cores this process may use)")
-      ->transform(CLI::Transformer(std::map<std::string, std::string>{{"auto", "0"}}))
-      ->capture_default_str();
-  cmd->add_option("--backend", args->backend, "cpu, cuda, auto or mpi (see kcycle solve --help)")
-      ->capture_default_str();
-  cmd->add_option("--graphs", args->graphs, "CUDA backend: replay cycles as CUDA Graphs (on/off)")
-      ->capture_default_str();
-  cmd->add_option("--fused", args->fused, "CPU, Jacobi: fused passes (on/off; see kcycle solve --help)")
-      ->capture_default_str();
-  cmd->add_option("--precision", args->precision, "double or mixed (see kcycle solve --help)")->capture_default_str();
-  cmd->add_option("--coarse-tail", args->coarse_tail, "auto, off or unknowns (see kcycle solve --help)")
-      ->capture_default_str();
-  cmd->add_option("--line-solver", args->line_solver, "CUDA: auto, thomas or pcr (see kcycle solve --help)")
-      ->capture_default_str();
-  return {cmd, [args] {
-            SolverOptions requested;
-            parse_backend_args(args->backend, args->graphs, requested);
-            apply_settings(requested, {{"fused", args->fused, "--fused"},
-                                       {"precision", args->precision, "--precision"},
-                                       {"coarse-tail", args->coarse_tail, "--coarse-tail"},
-                                       {"line-solver", args->line_solver, "--line-solver"}});
+  add_solver_options(*cmd, args->solver,
+                     {"max-iter", "threads", "backend", "graphs", "fused", "precision", "coarse-tail", "line-solver"},
+                     experiment_defaults());
+  return {cmd, [args, cmd] {
+            const SolverOptions requested = resolve(args->solver, *cmd, experiment_defaults());
             args->run_options = requested;
             args->backend_kind = execution_target(requested).backend;  // says once if auto fell back
             return run(*args);

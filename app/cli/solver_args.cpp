@@ -1,5 +1,6 @@
 #include "solver_args.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <vector>
@@ -13,10 +14,17 @@
 namespace kcycle::cli {
 
 void add_solver_options(CLI::App& cmd, SolverArgs& args) {
+  std::vector<std::string_view> every;
+  for (const OptionSpec& spec : option_specs()) every.push_back(spec.key);
+  add_solver_options(cmd, args, every, SolverOptions{});
+}
+
+void add_solver_options(CLI::App& cmd, SolverArgs& args, const std::vector<std::string_view>& keys,
+                        const SolverOptions& defaults) {
   // The last occurrence wins, as a later key=value does in a parameters file.
   cmd.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  const SolverOptions defaults;
   for (const OptionSpec& spec : option_specs()) {
+    if (std::find(keys.begin(), keys.end(), spec.key) == keys.end()) continue;
     const std::string flag = "--" + std::string(spec.key), help(spec.help);
     if (spec.flag) {
       cmd.add_flag(flag, args.flags[std::string(spec.key)], help);
@@ -30,16 +38,17 @@ void add_solver_options(CLI::App& cmd, SolverArgs& args) {
                  "writes these); options given on the command line override it");
 }
 
-SolverOptions resolve(const SolverArgs& args, const CLI::App& cmd) {
+SolverOptions resolve(const SolverArgs& args, const CLI::App& cmd, const SolverOptions& defaults) {
   std::vector<OptionSetting> from_file;
   if (!args.config.empty()) from_file = read_parameters_file(args.config);
   std::vector<OptionSetting> given;
   for (const OptionSpec& spec : option_specs()) {
     const std::string key(spec.key), flag = "--" + key;
-    if (cmd.count(flag) == 0) continue;
+    const bool registered = spec.flag ? args.flags.count(key) > 0 : args.values.count(key) > 0;
+    if (!registered || cmd.count(flag) == 0) continue;  // not this command's (it may have its own --key), or not given
     given.push_back({key, spec.flag ? "true" : args.values.at(key), flag});
   }
-  SolverOptions options;
+  SolverOptions options = defaults;
   apply_settings(options, overlay(from_file, given));
   resolve_auto_agglomeration(options);
   return options;

@@ -3,6 +3,8 @@
 // (kcycle/options_io.hpp), and the options a command line plus --config FILE resolve to.
 #include <map>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -20,10 +22,14 @@ struct SolverArgs {
 
 // Every option of option_specs() as --key, and --config FILE.
 void add_solver_options(CLI::App& cmd, SolverArgs& args);
+// Only the options named in `keys`, from the same table (a command that sets the others
+// itself), with the defaults `defaults` has.
+void add_solver_options(CLI::App& cmd, SolverArgs& args, const std::vector<std::string_view>& keys,
+                        const SolverOptions& defaults);
 
-// The defaults, then the --config file's settings, then the options given on the command
-// line (which win). Throws InvalidOptions naming the flag or file:line; does not validate.
-SolverOptions resolve(const SolverArgs& args, const CLI::App& cmd);
+// `defaults`, then the --config file's settings, then the options given on the command line
+// (which win). Throws InvalidOptions naming the flag or file:line; does not validate.
+SolverOptions resolve(const SolverArgs& args, const CLI::App& cmd, const SolverOptions& defaults = {});
 
 // Sets options.backend and options.cuda_graphs from "--backend" and "--graphs" text; throws
 // InvalidOptions naming the option.
