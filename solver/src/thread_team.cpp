@@ -45,7 +45,6 @@ ThreadTeam::ThreadTeam(int threads, Spin spin)
       adaptive_(!(std::getenv("KCYCLE_TEAM_ADAPTIVE") && std::string_view(std::getenv("KCYCLE_TEAM_ADAPTIVE")) == "0")),
       claimed_(std::make_unique<ClaimFlag[]>(std::size_t(kMaxChunks))) {
   if (threads < 1) throw std::invalid_argument("ThreadTeam: needs at least one thread");
-  if (threads > 1 && adaptive_ && cores_taken()) start_solo_spell(Clock::now());  // before the workers run
   workers_.reserve(std::size_t(threads - 1));
   for (int member = 1; member < threads; ++member) workers_.emplace_back([this, member] { work(member); });
   // Not before every worker runs: the first passes would count them idle.
@@ -170,6 +169,7 @@ void ThreadTeam::start_solo_spell(Clock::time_point now) {
 }
 
 bool ThreadTeam::cores_taken() const {
+  if (load_probe_) return load_probe_();
   const int runnable = runnable_threads();
   if (runnable < 0) return false;   // the system does not say: try the team
   const int others = runnable - 1;  // this thread is running
@@ -178,6 +178,13 @@ bool ThreadTeam::cores_taken() const {
 
 bool ThreadTeam::alone_for_now() {
   if (size_ == 1) return true;
+  if (!load_checked_) {  // a team made on a busy machine starts alone
+    load_checked_ = true;
+    if (adaptive_ && cores_taken()) {
+      start_solo_spell(Clock::now());
+      return true;
+    }
+  }
   if (solo_until_ == Clock::time_point{}) return false;
   const auto now = Clock::now();
   if (now < solo_until_) return true;

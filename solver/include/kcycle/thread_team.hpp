@@ -98,6 +98,10 @@ class ThreadTeam {
   // one member there, as the OS does to a descheduled thread). Set it only between passes.
   using ChunkHook = std::function<void(int member, int chunk)>;
   void set_chunk_hook(ChunkHook hook) { hook_ = std::move(hook); }
+  // A test hook: asked instead of /proc/stat whether other processes' threads take the cores the
+  // workers need (at the first pass and when a solo spell ends). Set it before the first pass.
+  using LoadProbe = std::function<bool()>;
+  void set_load_probe(LoadProbe probe) { load_probe_ = std::move(probe); }
 
  private:
   struct Job {
@@ -107,7 +111,7 @@ class ThreadTeam {
   void dispatch(const Job& job, int chunks);
   // Whether other processes' threads run on the cores the workers would need (the caller's
   // own not counted; sleeping workers do not run).
-  bool cores_taken() const;
+  bool cores_taken() const;  // load_probe_'s answer where set
   void start_solo_spell(Clock::time_point now);
   // After a team pass: `worked` the caller's time until it had no chunk left to claim (it ran
   // `mine`), `took` the whole pass's.
@@ -119,7 +123,9 @@ class ThreadTeam {
 
   int size_;
   Spin spin_;
-  bool adaptive_;  // solo spells allowed
+  bool adaptive_;              // solo spells allowed
+  bool load_checked_ = false;  // the first pass has asked whether the cores are taken
+  LoadProbe load_probe_;
   // The current pass: its id (high 48 bits, from 1) and chunk count (low 16), one word so that
   // a worker reads both of the same pass.
   std::atomic<std::uint64_t> current_{0};
