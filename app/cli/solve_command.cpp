@@ -110,6 +110,7 @@ void print_json(const SolverOptions& o, const SolveResult& r, const nlohmann::js
                        {"residual", number_or_null(h.residual_norm)},
                        {"factor", number_or_null(h.factor)},
                        {"seconds", h.seconds}});
+  const MultigridSettings ran = run_on(multigrid_settings(o), o.backend).settings;
   nlohmann::json out = {
       {"status", to_string(r.status)},
       {"message", r.message},
@@ -148,8 +149,8 @@ void print_json(const SolverOptions& o, const SolveResult& r, const nlohmann::js
       {"seed", o.seed},
       {"backend", r.backend},
       {"cuda_graphs", r.backend == "cuda" && o.cuda_graphs},
-      {"fused", run_on(multigrid_settings(o), o.backend).settings.fused},
-      {"coarse_tail_unknowns", run_on(multigrid_settings(o), o.backend).settings.coarse_tail_unknowns.value_or(0)},
+      {"fused", ran.fused},
+      {"coarse_tail_unknowns", ran.coarse_tail_unknowns.value_or(0)},
       {"precision", enum_name(o.precision)},
       {"history", history}};
   if (!levels.is_null()) out["levels_table"] = levels;
