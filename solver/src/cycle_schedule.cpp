@@ -32,11 +32,22 @@ int LevelSchedule::launches() const {
   return sum(down) + sum(up);
 }
 
-const Pass* LevelSchedule::pass_at(OpKind op, int sweep) const {
+void LevelSchedule::index_passes() {
+  at_pre_sweep.clear();
+  at_post_sweep.clear();
+  at_other.fill(-1);
+  int k = 0;
   for (const std::vector<Pass>* passes : {&down, &up})
-    for (const Pass& p : *passes)
-      if (p.at == op && p.at_sweep == sweep) return &p;
-  return nullptr;
+    for (const Pass& p : *passes) {
+      if (p.at == OpKind::PreRelax || p.at == OpKind::PostRelax) {
+        std::vector<int>& sweeps = p.at == OpKind::PreRelax ? at_pre_sweep : at_post_sweep;
+        if (sweeps.size() <= std::size_t(p.at_sweep)) sweeps.resize(std::size_t(p.at_sweep) + 1, -1);
+        sweeps[std::size_t(p.at_sweep)] = k;
+      } else {
+        at_other.at(std::size_t(p.at)) = k;
+      }
+      ++k;
+    }
 }
 
 namespace {
@@ -129,6 +140,7 @@ CycleSchedule CycleSchedule::plan(const MultigridSettings& s, Capabilities can, 
       add_sweeps(L.up, s, fine, OpKind::PostRelax, s.nu2, adjoint, out);
     }
   }
+  for (LevelSchedule& L : out.levels_) L.index_passes();
   return out;
 }
 

@@ -5,6 +5,7 @@
 // which levels the coarse tail's one launch runs. It is planned from the settings, what the
 // backend can do and the mode the cycle runs in (watched operation by operation, or timed
 // level by level); Multigrid's executor interprets it, and the trace stays logical.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -70,8 +71,24 @@ struct LevelSchedule {
   std::vector<Pass> down, up;
   int launches() const;  // per call
   // The pass that runs at logical operation `op` (sweep `sweep` of a relaxation phase), or null:
-  // the operation is then part of another pass (or of the coarse tail), recorded only.
-  const Pass* pass_at(OpKind op, int sweep = 0) const;
+  // the operation is then part of another pass (or of the coarse tail), recorded only. The
+  // executor asks at every operation: a lookup in the index the planner builds, not a search.
+  const Pass* pass_at(OpKind op, int sweep = 0) const {
+    int k = -1;
+    if (op == OpKind::PreRelax || op == OpKind::PostRelax) {
+      const std::vector<int>& sweeps = op == OpKind::PreRelax ? at_pre_sweep : at_post_sweep;
+      if (sweep >= 0 && std::size_t(sweep) < sweeps.size()) k = sweeps[std::size_t(sweep)];
+    } else {
+      k = at_other[std::size_t(op)];
+    }
+    if (k < 0) return nullptr;
+    return std::size_t(k) < down.size() ? &down[std::size_t(k)] : &up[std::size_t(k) - down.size()];
+  }
+  // pass_at's index (made by index_passes from down and up): per operation the pass's place
+  // in down followed by up, or -1.
+  std::vector<int> at_pre_sweep, at_post_sweep;
+  std::array<int, 8> at_other{-1, -1, -1, -1, -1, -1, -1, -1};
+  void index_passes();
 };
 
 class CycleSchedule {
