@@ -773,15 +773,16 @@ void physical_passes(const Snapshot& snap, bool stepping, int kappa) {
       backend + " passes per call on level 1" + (stepping ? " while stepping (each operation on its own)" : "") + ": " +
       schedule.describe_level(1) + "; " + std::to_string(schedule.launches_per_cycle(kappa)) + " launches a cycle";
   // The whole line where it leaves the diagram most of the panel (a projector's large UI scale
-  // would wrap it over the diagram); else a one-line summary, the whole line on hover.
+  // would wrap it over the diagram); else a one-line summary, the whole line on hover, and
+  // nothing while stepping, where the narration needs the room.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float height = ImGui::CalcTextSize(full.c_str(), nullptr, false, avail.x).y;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   if (height <= 0.25f * avail.y) {
     ImGui::TextWrapped("%s", full.c_str());
-  } else {
-    ImGui::Text("%s: %d launches a call, %llu a cycle (hover: the passes)", backend.c_str(),
-                schedule.launches_per_call(1), (unsigned long long)schedule.launches_per_cycle(kappa));
+  } else if (!stepping) {  // while stepping the narration has the room
+    ImGui::Text("%s: %d launches a call, %llu a cycle", backend.c_str(), schedule.launches_per_call(1),
+                (unsigned long long)schedule.launches_per_cycle(kappa));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", full.c_str());
   }
   ImGui::PopStyleColor();
