@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "kcycle/coarse_tail.hpp"
-#include "kcycle/multigrid_settings.hpp"
+#include "kcycle/cycle/coarse_tail.hpp"
+#include "kcycle/cycle/multigrid_settings.hpp"
 
 namespace kcycle::closed_form {
 

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "kcycle/stencil.hpp"
+#include "kcycle/core/stencil.hpp"
 
 namespace kcycle::testing {
 

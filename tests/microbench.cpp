@@ -5,11 +5,11 @@
 
 #include <cstdlib>
 
-#include "kcycle/byte_model.hpp"
-#include "kcycle/cpu_backend.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/relaxation_factor.hpp"
-#include "kcycle/solver_options.hpp"
+#include "kcycle/backends/cpu/cpu_backend.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/io/solver_options.hpp"
+#include "kcycle/model/byte_model.hpp"
 
 namespace kcycle {
 namespace {

@@ -1,12 +1,12 @@
 #pragma once
 // A 7-level MGCG case for the tests that run PreconditionedCG by hand: the default problem, the
 // settings of a fused hierarchy for it, and its operator.
-#include "kcycle/cpu_backend.hpp"
-#include "kcycle/krylov.hpp"
-#include "kcycle/multigrid.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/solve.hpp"
-#include "kcycle/stencil.hpp"
+#include "kcycle/backends/cpu/cpu_backend.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/core/stencil.hpp"
+#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/solve/krylov.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace kcycle::testing {
 

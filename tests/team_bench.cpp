@@ -13,14 +13,14 @@
 #include <cstdlib>
 #include <vector>
 
-#include "kcycle/available_cores.hpp"
-#include "kcycle/field.hpp"
-#include "kcycle/grid.hpp"
-#include "kcycle/kernels.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/row_blocks.hpp"
-#include "kcycle/stencil.hpp"
-#include "kcycle/thread_team.hpp"
+#include "kcycle/backends/cpu/available_cores.hpp"
+#include "kcycle/backends/cpu/row_blocks.hpp"
+#include "kcycle/backends/cpu/thread_team.hpp"
+#include "kcycle/core/field.hpp"
+#include "kcycle/core/grid.hpp"
+#include "kcycle/core/kernels.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/core/stencil.hpp"
 
 namespace kcycle {
 namespace {

@@ -6,11 +6,11 @@
 #include <cmath>
 
 #include "closed_forms.hpp"
-#include "kcycle/advisor.hpp"
-#include "kcycle/cost_model.hpp"
-#include "kcycle/cycle_counts.hpp"
-#include "kcycle/execution_target.hpp"
-#include "kcycle/solve.hpp"
+#include "kcycle/backends/execution_target.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/model/advisor.hpp"
+#include "kcycle/model/cost_model.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace kcycle {
 namespace {

@@ -2,9 +2,9 @@
 // auto's fallback with its reason. (The command line's side is in test_cli.cpp.)
 #include <gtest/gtest.h>
 
-#include "kcycle/backend_selection.hpp"
-#include "kcycle/iterative_solver.hpp"
-#include "kcycle/solver_options.hpp"
+#include "kcycle/backends/backend_selection.hpp"
+#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/iterative_solver.hpp"
 
 namespace kcycle {
 namespace {

@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "backend_under_test.hpp"
-#include "kcycle/byte_model.hpp"
-#include "kcycle/cycle_counts.hpp"
-#include "kcycle/relaxation_factor.hpp"
+#include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/model/byte_model.hpp"
 
 namespace kcycle {
 namespace {

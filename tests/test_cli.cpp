@@ -12,13 +12,13 @@
 
 #include <set>
 #include <string>
-#include "kcycle/options_io.hpp"
+#include "kcycle/io/options_io.hpp"
 
-#include "kcycle/backend_selection.hpp"
-#include "kcycle/cost_model.hpp"
-#include "kcycle/distributed_model.hpp"
-#include "kcycle/execution_target.hpp"
-#include "kcycle/solve.hpp"
+#include "kcycle/backends/backend_selection.hpp"
+#include "kcycle/backends/execution_target.hpp"
+#include "kcycle/model/cost_model.hpp"
+#include "kcycle/model/distributed_model.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace {
 
@@ -217,7 +217,9 @@ TEST(Cli, InfoScheduleShowsThePassesPerLevel) {
     const int l = level["level"].get<int>();
     launches +=
         j["level_calls"][std::size_t(l - 1)].get<std::uint64_t>() * level["launches_per_call"].get<std::uint64_t>();
-    if (l < 5) EXPECT_EQ(level["down"][0]["kind"], "pipelined sweep");
+    if (l < 5) {
+      EXPECT_EQ(level["down"][0]["kind"], "pipelined sweep");
+    }
   }
   EXPECT_EQ(j["launches_per_cycle_cpu"].get<std::uint64_t>(), launches);
   EXPECT_EQ(run_cli("info --cycle gamma --schedule").exit_code, 2);

@@ -11,13 +11,13 @@
 
 #include "barrier_team.hpp"
 #include "closed_forms.hpp"
-#include "kcycle/coarse_tail.hpp"
-#include "kcycle/cpu_backend.hpp"
-#include "kcycle/cycle_counts.hpp"
-#include "kcycle/multigrid.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/relaxation_factor.hpp"
-#include "kcycle/solver_options.hpp"
+#include "kcycle/backends/cpu/cpu_backend.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/cycle/coarse_tail.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/io/solver_options.hpp"
 
 namespace kcycle {
 namespace {

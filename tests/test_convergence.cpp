@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "backend_under_test.hpp"
-#include "kcycle/solve.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace kcycle {
 namespace {

@@ -6,12 +6,12 @@
 #include <fstream>
 #include <random>
 
-#include "kcycle/cost_model.hpp"
-#include "kcycle/cpu_backend.hpp"
-#include "kcycle/cycle_counts.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/solver_options.hpp"
-#include "kcycle/timing.hpp"
+#include "kcycle/backends/cpu/cpu_backend.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/io/solver_options.hpp"
+#include "kcycle/model/cost_model.hpp"
+#include "kcycle/model/timing.hpp"
 
 namespace kcycle {
 namespace {

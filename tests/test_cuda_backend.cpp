@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "closed_forms.hpp"
-#include "kcycle/cpu_backend.hpp"
-#include "kcycle/cuda_backend.hpp"
-#include "kcycle/cycle_counts.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/solve.hpp"
-#include "kcycle/solver_options.hpp"
+#include "kcycle/backends/cpu/cpu_backend.hpp"
+#include "kcycle/backends/cuda/cuda_backend.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solve.hpp"
 #include "line_solve_rounding.hpp"
 
 namespace kcycle {

@@ -9,13 +9,13 @@
 #include <thread>
 
 #include "closed_forms.hpp"
-#include "kcycle/cpu_backend.hpp"
-#include "kcycle/cycle_counts.hpp"
-#include "kcycle/image_pool.hpp"
-#include "kcycle/iterative_solver.hpp"
-#include "kcycle/multigrid.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/relaxation_factor.hpp"
+#include "kcycle/backends/cpu/cpu_backend.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/solve/image_pool.hpp"
+#include "kcycle/solve/iterative_solver.hpp"
 
 namespace kcycle {
 namespace {

@@ -5,12 +5,12 @@
 
 #include "backend_under_test.hpp"
 #include "closed_forms.hpp"
-#include "kcycle/cycle_counts.hpp"
-#include "kcycle/cycle_plan.hpp"
-#include "kcycle/cycles.hpp"
-#include "kcycle/multigrid.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/relaxation_factor.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/cycle/cycle_plan.hpp"
+#include "kcycle/cycle/cycles.hpp"
+#include "kcycle/cycle/multigrid.hpp"
 
 namespace kcycle {
 namespace {

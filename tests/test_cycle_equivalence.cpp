@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "backend_under_test.hpp"
-#include "kcycle/multigrid.hpp"
-#include "kcycle/relaxation_factor.hpp"
+#include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/cycle/multigrid.hpp"
 
 namespace kcycle {
 namespace {

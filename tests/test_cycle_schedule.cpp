@@ -6,11 +6,11 @@
 #include <cstdint>
 
 #include "closed_forms.hpp"
-#include "kcycle/cpu_backend.hpp"
-#include "kcycle/cycle_counts.hpp"
-#include "kcycle/cycle_schedule.hpp"
-#include "kcycle/multigrid.hpp"
-#include "kcycle/solver_options.hpp"
+#include "kcycle/backends/cpu/cpu_backend.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/cycle/cycle_schedule.hpp"
+#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/io/solver_options.hpp"
 
 using namespace kcycle;
 
@@ -58,7 +58,9 @@ TEST(CycleSchedule, LaunchesPerCallEqualTheClosedForm) {
                       (closed_form::fuses_down(s) ? 0 : closed_form::phase_launches(s, nu1, true)) +
                           (closed_form::fuses_up(s) ? 0 : closed_form::phase_launches(s, nu2, !symmetric)));
             // The closed form calls a pipelining smoother fused even with no sweep to pipeline.
-            if (nu1 > 0 && nu2 > 0) EXPECT_EQ(normal.fuses_any(), closed_form::fuses_any(s));
+            if (nu1 > 0 && nu2 > 0) {
+              EXPECT_EQ(normal.fuses_any(), closed_form::fuses_any(s));
+            }
             // The paper's table 3.3: launches_per_call totalCalls(kappa, n-1) + levelCalls(kappa, n).
             for (int kappa : {1, 2, 3, kKappaW})
               EXPECT_EQ(normal.launches_per_cycle(kappa),

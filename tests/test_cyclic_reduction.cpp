@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "barrier_team.hpp"
-#include "kcycle/cpu_backend.hpp"
-#include "kcycle/cyclic_reduction.hpp"
-#include "kcycle/kernels.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/stencil.hpp"
-#include "kcycle/tridiagonal.hpp"
+#include "kcycle/backends/cpu/cpu_backend.hpp"
+#include "kcycle/core/cyclic_reduction.hpp"
+#include "kcycle/core/kernels.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/core/stencil.hpp"
+#include "kcycle/core/tridiagonal.hpp"
 #include "line_solve_rounding.hpp"
 
 namespace kcycle {

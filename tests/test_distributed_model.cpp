@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "closed_forms.hpp"
-#include "kcycle/distributed_model.hpp"
-#include "kcycle/solver_options.hpp"
-#include "kcycle/stencil.hpp"
+#include "kcycle/core/stencil.hpp"
+#include "kcycle/io/solver_options.hpp"
+#include "kcycle/model/distributed_model.hpp"
 
 namespace kcycle {
 namespace {

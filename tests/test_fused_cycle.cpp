@@ -8,13 +8,13 @@
 #include <string>
 
 #include "closed_forms.hpp"
-#include "kcycle/byte_model.hpp"
-#include "kcycle/cpu_backend.hpp"
-#include "kcycle/cycle_counts.hpp"
-#include "kcycle/kernels.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/relaxation_factor.hpp"
-#include "kcycle/solver_options.hpp"
+#include "kcycle/backends/cpu/cpu_backend.hpp"
+#include "kcycle/core/kernels.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/io/solver_options.hpp"
+#include "kcycle/model/byte_model.hpp"
 
 namespace kcycle {
 namespace {

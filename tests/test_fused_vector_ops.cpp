@@ -9,13 +9,13 @@
 
 #include "backend_under_test.hpp"
 #include "closed_forms.hpp"
-#include "kcycle/byte_model.hpp"
-#include "kcycle/cycle_counts.hpp"
-#include "kcycle/iterative_solver.hpp"
-#include "kcycle/krylov.hpp"
-#include "kcycle/mixed_precision.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/solve.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/model/byte_model.hpp"
+#include "kcycle/solve/iterative_solver.hpp"
+#include "kcycle/solve/krylov.hpp"
+#include "kcycle/solve/mixed_precision.hpp"
+#include "kcycle/solve/solve.hpp"
 #include "small_mgcg_case.hpp"
 
 namespace kcycle {

@@ -8,13 +8,13 @@
 #include <optional>
 #include <vector>
 
-#include "kcycle/byte_model.hpp"
-#include "kcycle/cpu_backend.hpp"
-#include "kcycle/iterative_solver.hpp"
-#include "kcycle/krylov.hpp"
-#include "kcycle/mixed_precision.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/solve.hpp"
+#include "kcycle/backends/cpu/cpu_backend.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/model/byte_model.hpp"
+#include "kcycle/solve/iterative_solver.hpp"
+#include "kcycle/solve/krylov.hpp"
+#include "kcycle/solve/mixed_precision.hpp"
+#include "kcycle/solve/solve.hpp"
 #include "small_mgcg_case.hpp"
 
 namespace kcycle {

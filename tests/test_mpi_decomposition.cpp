@@ -6,7 +6,7 @@
 
 #include <stdexcept>
 
-#include "kcycle/mpi_decomposition.hpp"
+#include "kcycle/backends/mpi/mpi_decomposition.hpp"
 
 namespace kcycle {
 namespace {

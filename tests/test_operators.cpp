@@ -3,11 +3,11 @@
 
 #include <cmath>
 
-#include "kcycle/banded_lu.hpp"
-#include "kcycle/cpu_backend.hpp"
-#include "kcycle/kernels.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/relaxation_factor.hpp"
+#include "kcycle/backends/cpu/cpu_backend.hpp"
+#include "kcycle/core/banded_lu.hpp"
+#include "kcycle/core/kernels.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/core/relaxation_factor.hpp"
 
 namespace kcycle {
 namespace {

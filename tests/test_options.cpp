@@ -4,7 +4,7 @@
 #include <cmath>
 #include <functional>
 
-#include "kcycle/solve.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace kcycle {
 namespace {

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "kcycle/cost_model.hpp"
-#include "kcycle/enum_names.hpp"
-#include "kcycle/options_io.hpp"
+#include "kcycle/io/enum_names.hpp"
+#include "kcycle/io/options_io.hpp"
+#include "kcycle/model/cost_model.hpp"
 
 namespace kcycle {
 namespace {

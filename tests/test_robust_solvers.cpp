@@ -5,10 +5,10 @@
 #include <random>
 
 #include "backend_under_test.hpp"
-#include "kcycle/galerkin.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/solve.hpp"
-#include "kcycle/tridiagonal.hpp"
+#include "kcycle/core/galerkin.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/core/tridiagonal.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace kcycle {
 namespace {

@@ -12,16 +12,16 @@
 #include <thread>
 #include <vector>
 
-#include "kcycle/available_cores.hpp"
-#include "kcycle/cpu_backend.hpp"
-#include "kcycle/cycle_counts.hpp"
-#include "kcycle/iterative_solver.hpp"
-#include "kcycle/multigrid.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/relaxation_factor.hpp"
-#include "kcycle/solve.hpp"
-#include "kcycle/thread_team.hpp"
-#include "kcycle/timing.hpp"
+#include "kcycle/backends/cpu/available_cores.hpp"
+#include "kcycle/backends/cpu/cpu_backend.hpp"
+#include "kcycle/backends/cpu/thread_team.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/model/timing.hpp"
+#include "kcycle/solve/iterative_solver.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace kcycle {
 namespace {

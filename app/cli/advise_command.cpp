@@ -6,8 +6,8 @@
 #include <string>
 
 #include "commands.hpp"
-#include "kcycle/advisor.hpp"
-#include "kcycle/solve.hpp"
+#include "kcycle/model/advisor.hpp"
+#include "kcycle/solve/solve.hpp"
 #include "solver_args.hpp"
 
 namespace kcycle::cli {

@@ -9,13 +9,13 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "kcycle/byte_model.hpp"
-#include "kcycle/cuda_backend.hpp"
-#include "kcycle/execution_target.hpp"
-#include "kcycle/relaxation_factor.hpp"
-#include "kcycle/solve.hpp"
-#include "kcycle/solver_options.hpp"
-#include "kcycle/timing.hpp"
+#include "kcycle/backends/cuda/cuda_backend.hpp"
+#include "kcycle/backends/execution_target.hpp"
+#include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/io/solver_options.hpp"
+#include "kcycle/model/byte_model.hpp"
+#include "kcycle/model/timing.hpp"
+#include "kcycle/solve/solve.hpp"
 #include "load_bench.hpp"
 #include "solver_args.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "kcycle/cost_model.hpp"
+#include "kcycle/model/cost_model.hpp"
 
 namespace kcycle::cli {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "kcycle/backend_selection.hpp"
-#include "kcycle/solver_options.hpp"
+#include "kcycle/backends/backend_selection.hpp"
+#include "kcycle/io/solver_options.hpp"
 #include "solver_args.hpp"
 
 namespace kcycle::cli {

@@ -8,15 +8,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kcycle/backend_selection.hpp"
+#include "kcycle/backends/backend_selection.hpp"
 
 #include "commands.hpp"
-#include "kcycle/cpu_backend.hpp"
-#include "kcycle/cycle_counts.hpp"
-#include "kcycle/cycle_schedule.hpp"
-#include "kcycle/execution_target.hpp"
-#include "kcycle/solve.hpp"
-#include "kcycle/solver_options.hpp"
+#include "kcycle/backends/cpu/cpu_backend.hpp"
+#include "kcycle/backends/execution_target.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/cycle/cycle_schedule.hpp"
+#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solve.hpp"
 #include "solver_args.hpp"
 
 namespace kcycle::cli {

@@ -9,10 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "busy_processes.hpp"
-#include "kcycle/available_cores.hpp"
-#include "kcycle/execution_target.hpp"
-#include "kcycle/solve.hpp"
-#include "kcycle/timing.hpp"
+#include "kcycle/backends/cpu/available_cores.hpp"
+#include "kcycle/backends/execution_target.hpp"
+#include "kcycle/model/timing.hpp"
+#include "kcycle/solve/solve.hpp"
 #include "solver_args.hpp"
 
 namespace kcycle::cli {

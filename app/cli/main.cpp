@@ -7,8 +7,8 @@
 #include <string>
 
 #include "commands.hpp"
-#include "kcycle/mpi_runtime.hpp"
-#include "kcycle/solver_options.hpp"
+#include "kcycle/backends/mpi/mpi_runtime.hpp"
+#include "kcycle/io/solver_options.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-#include "kcycle/mpi_runtime.hpp"
+#include "kcycle/backends/mpi/mpi_runtime.hpp"
 
 namespace kcycle::cli {
 

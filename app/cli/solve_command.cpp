@@ -10,11 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "kcycle/execution_target.hpp"
-#include "kcycle/iterative_solver.hpp"
-#include "kcycle/mpi_runtime.hpp"
-#include "kcycle/relaxation_factor.hpp"
-#include "kcycle/solve.hpp"
+#include "kcycle/backends/execution_target.hpp"
+#include "kcycle/backends/mpi/mpi_runtime.hpp"
+#include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/solve/iterative_solver.hpp"
+#include "kcycle/solve/solve.hpp"
 #include "solver_args.hpp"
 
 namespace kcycle::cli {

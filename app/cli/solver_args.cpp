@@ -5,11 +5,11 @@
 #include <filesystem>
 #include <vector>
 
-#include "kcycle/cost_model.hpp"
-#include "kcycle/distributed_model.hpp"
-#include "kcycle/execution_target.hpp"
-#include "kcycle/mpi_runtime.hpp"
-#include "kcycle/solve.hpp"
+#include "kcycle/backends/execution_target.hpp"
+#include "kcycle/backends/mpi/mpi_runtime.hpp"
+#include "kcycle/model/cost_model.hpp"
+#include "kcycle/model/distributed_model.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace kcycle::cli {
 

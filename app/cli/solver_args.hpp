@@ -1,6 +1,6 @@
 #pragma once
 // The solver options on a CLI11 parser, registered from the library's one option table
-// (kcycle/options_io.hpp), and the options a command line plus --config FILE resolve to.
+// (kcycle/io/options_io.hpp), and the options a command line plus --config FILE resolve to.
 #include <map>
 #include <string>
 #include <string_view>
@@ -8,9 +8,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "kcycle/options_io.hpp"
-#include "kcycle/solver_options.hpp"
-#include "kcycle/timing.hpp"
+#include "kcycle/io/options_io.hpp"
+#include "kcycle/io/solver_options.hpp"
+#include "kcycle/model/timing.hpp"
 
 namespace kcycle::cli {
 

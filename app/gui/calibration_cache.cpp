@@ -2,9 +2,9 @@
 
 #include <cstdlib>
 
-#include "kcycle/cycle_schedule.hpp"
-#include "kcycle/execution_target.hpp"
-#include "kcycle/solve.hpp"
+#include "kcycle/backends/execution_target.hpp"
+#include "kcycle/cycle/cycle_schedule.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace kcycle::gui {
 

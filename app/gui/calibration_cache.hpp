@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "kcycle/cost_model.hpp"
+#include "kcycle/model/cost_model.hpp"
 #include "solver_worker.hpp"
 #include "ui_state.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kcycle/solver_options.hpp"
+#include "kcycle/io/solver_options.hpp"
 
 namespace kcycle::gui {
 

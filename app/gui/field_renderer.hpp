@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "field_sizes.hpp"
-#include "kcycle/iterative_solver.hpp"
+#include "kcycle/solve/iterative_solver.hpp"
 #include "pixel_buffer_interop.hpp"
 
 namespace kcycle::gui {

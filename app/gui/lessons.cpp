@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "kcycle/solve.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace kcycle::gui {
 

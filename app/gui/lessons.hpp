@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "kcycle/solver_options.hpp"
+#include "kcycle/io/solver_options.hpp"
 #include "solver_worker.hpp"
 
 namespace kcycle::gui {

@@ -23,8 +23,8 @@
 
 #include "calibration_cache.hpp"
 #include "field_renderer.hpp"
-#include "kcycle/available_cores.hpp"
-#include "kcycle/options_io.hpp"
+#include "kcycle/backends/cpu/available_cores.hpp"
+#include "kcycle/io/options_io.hpp"
 #include "panels.hpp"
 #include "screenshot.hpp"
 #include "script.hpp"

@@ -1,6 +1,6 @@
 #include "narration.hpp"
 
-#include "kcycle/solver_options.hpp"
+#include "kcycle/io/solver_options.hpp"
 
 namespace kcycle::gui {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kcycle/trace.hpp"
+#include "kcycle/cycle/trace.hpp"
 
 namespace kcycle::gui {
 

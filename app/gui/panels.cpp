@@ -11,14 +11,14 @@
 #include <string>
 
 #include "cycle_diagram.hpp"
-#include "kcycle/cost_model.hpp"
-#include "kcycle/cycle_counts.hpp"
-#include "kcycle/cycle_plan.hpp"
-#include "kcycle/cycle_schedule.hpp"
-#include "kcycle/enum_names.hpp"
-#include "kcycle/execution_target.hpp"
-#include "kcycle/options_io.hpp"
-#include "kcycle/timing.hpp"
+#include "kcycle/backends/execution_target.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/cycle/cycle_plan.hpp"
+#include "kcycle/cycle/cycle_schedule.hpp"
+#include "kcycle/io/enum_names.hpp"
+#include "kcycle/io/options_io.hpp"
+#include "kcycle/model/cost_model.hpp"
+#include "kcycle/model/timing.hpp"
 #include "lessons.hpp"
 #include "narration.hpp"
 #include "plot.hpp"
@@ -84,7 +84,7 @@ class PanelWindow {
   bool open_ = false;
 };
 
-// A combo over an enum's name table (kcycle/enum_names.hpp), showing its labels.
+// A combo over an enum's name table (kcycle/io/enum_names.hpp), showing its labels.
 template <class Enum>
 bool combo(const char* label, Enum& value) {
   const auto& table = name_table<Enum>();

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kcycle/backend_selection.hpp"
+#include "kcycle/backends/backend_selection.hpp"
 
 namespace kcycle::gui {
 

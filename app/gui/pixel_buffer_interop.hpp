@@ -5,7 +5,7 @@
 // Declared without CUDA or GL headers (pixel_buffer_interop.cu; a stub without CUDA).
 #include <cstddef>
 
-#include "kcycle/device_image.hpp"
+#include "kcycle/solve/device_image.hpp"
 
 namespace kcycle::gui {
 

@@ -1,7 +1,7 @@
 // Built when the CUDA backend is not: there is no device image to draw from.
 #include <stdexcept>
 
-#include "kcycle/backend_selection.hpp"
+#include "kcycle/backends/backend_selection.hpp"
 #include "pixel_buffer_interop.hpp"
 
 namespace kcycle::gui {

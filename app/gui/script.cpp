@@ -7,8 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "kcycle/enum_names.hpp"
-#include "kcycle/options_io.hpp"
+#include "kcycle/io/enum_names.hpp"
+#include "kcycle/io/options_io.hpp"
 #include "lessons.hpp"
 #include "narration.hpp"
 #include "panels.hpp"

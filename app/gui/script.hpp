@@ -4,7 +4,7 @@
 // visualizer under Xvfb and take screenshots.
 //
 //   set NAME VALUE     any solver option, by the key the CLI and parameters files use
-//                      (kcycle/options_io.hpp: levels eps angle kappa smoother ...), or a view
+//                      (kcycle/io/options_io.hpp: levels eps angle kappa smoother ...), or a view
 //                      setting: view-level residual follow spectrum speed zoom interop x-seconds shapes
 //                      before-after lock-range slice slice-y average-minify advanced
 //   run | pause | step | step-op | step-relax | step-call | reset | pin | calibrate N
@@ -17,7 +17,7 @@
 //   wait-calibrated    until a calibration is in use and none is running
 //   sweep-kappa PATH   solve with kappa = 1, 2, 3, 4, W at the current settings and write
 //                      kappa,iterations,converged,seconds_per_cycle,seconds_total,
-//                      predicted_seconds_total,best (kcycle/kappa_sweep.hpp)
+//                      predicted_seconds_total,best (kcycle/model/kappa_sweep.hpp)
 //   wait-stepping      until the worker is paused inside a cycle
 //   wait-operation N   until stepping has reached the cycle's N-th operation
 //   print-stepping     the operation just done, its level and the level the field shows

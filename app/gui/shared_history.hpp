@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "kcycle/solve.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace kcycle::gui {
 

@@ -4,9 +4,9 @@
 #include <chrono>
 #include <cmath>
 
-#include "kcycle/iterative_solver.hpp"
-#include "kcycle/kernels.hpp"
-#include "kcycle/timing.hpp"
+#include "kcycle/core/kernels.hpp"
+#include "kcycle/model/timing.hpp"
+#include "kcycle/solve/iterative_solver.hpp"
 
 namespace kcycle::gui {
 

@@ -20,11 +20,11 @@
 #include <vector>
 
 #include "host_copy.hpp"
-#include "kcycle/cost_model.hpp"
-#include "kcycle/iterative_solver.hpp"
-#include "kcycle/kappa_sweep.hpp"
-#include "kcycle/solve.hpp"
-#include "kcycle/trace.hpp"
+#include "kcycle/cycle/trace.hpp"
+#include "kcycle/model/cost_model.hpp"
+#include "kcycle/model/kappa_sweep.hpp"
+#include "kcycle/solve/iterative_solver.hpp"
+#include "kcycle/solve/solve.hpp"
 #include "shared_history.hpp"
 #include "sine_spectrum.hpp"
 

@@ -18,7 +18,7 @@ struct PinnedRun {
   double seconds_per_cycle = 0;  // median, as the status bar shows it
 };
 
-// The cycle the diagram draws, planned once per cycle choice (kcycle/cycle_plan.hpp).
+// The cycle the diagram draws, planned once per cycle choice (kcycle/cycle/cycle_plan.hpp).
 struct CyclePlan {
   CycleChoice choice;
   int levels = 0, nu1 = 0, nu2 = 0;

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "kcycle/backend_selection.hpp"
-#include "kcycle/cost_model.hpp"
-#include "kcycle/cycle_counts.hpp"
+#include "kcycle/backends/backend_selection.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/model/cost_model.hpp"
 
 namespace {
 

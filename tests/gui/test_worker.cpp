@@ -12,7 +12,7 @@
 
 #include "calibration_cache.hpp"
 #include "field_sizes.hpp"
-#include "kcycle/execution_target.hpp"
+#include "kcycle/backends/execution_target.hpp"
 #include "solver_worker.hpp"
 
 namespace kcycle::gui {

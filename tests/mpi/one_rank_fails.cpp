@@ -5,7 +5,7 @@
 
 #include <cstdio>
 
-#include "kcycle/mpi_runtime.hpp"
+#include "kcycle/backends/mpi/mpi_runtime.hpp"
 
 int main() {
   kcycle::start_mpi();

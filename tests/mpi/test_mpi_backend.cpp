@@ -11,14 +11,14 @@
 #include <vector>
 
 #include "../closed_forms.hpp"
-#include "kcycle/cpu_backend.hpp"
-#include "kcycle/cycle_counts.hpp"
-#include "kcycle/distributed_model.hpp"
-#include "kcycle/mpi_backend.hpp"
-#include "kcycle/mpi_runtime.hpp"
-#include "kcycle/multigrid.hpp"
-#include "kcycle/problem.hpp"
-#include "kcycle/solver_options.hpp"
+#include "kcycle/backends/cpu/cpu_backend.hpp"
+#include "kcycle/backends/mpi/mpi_backend.hpp"
+#include "kcycle/backends/mpi/mpi_runtime.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/io/solver_options.hpp"
+#include "kcycle/model/distributed_model.hpp"
 
 namespace kcycle {
 namespace {

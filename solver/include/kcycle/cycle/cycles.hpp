@@ -1,0 +1,70 @@
+#pragma once
+// The three recursive cycle schemes of the paper, written once over an `Ops` object that
+// performs (and may record) each operation. Levels are numbered as in the paper: 1 is the
+// finest, `ops.coarsest()` the coarsest.
+//
+// Ops must provide: int coarsest(); void enter(level, counter); void coarse_solve(level);
+// void relax(level, OpKind PreRelax|PostRelax, sweep index); void restrict_residual(level);
+// void zero_coarse(level); void prolong_add(level); int nu1(); int nu2().
+// They compile for the device too: the coarse tail (coarse_tail.hpp) runs them in one kernel.
+#include "kcycle/core/host_device.hpp"
+#include "kcycle/cycle/trace.hpp"
+
+namespace kcycle {
+
+// Algorithm 3: one recursive call with the same counter, then one with kappa-1 while it
+// stays positive. kappa = 1 is the V-cycle, 2 the F-cycle, >= levels the W-cycle.
+KCYCLE_NO_HD_CHECK
+template <class Ops>
+KCYCLE_HD_RECURSIVE void kappa_cycle(Ops& ops, int level, int kappa) {
+  ops.enter(level, kappa);
+  if (level == ops.coarsest()) {
+    ops.coarse_solve(level);
+    return;
+  }
+  for (int s = 0; s < ops.nu1(); ++s) ops.relax(level, OpKind::PreRelax, s);
+  ops.restrict_residual(level);
+  ops.zero_coarse(level);
+  kappa_cycle(ops, level + 1, kappa);
+  if (kappa > 1) kappa_cycle(ops, level + 1, kappa - 1);
+  ops.prolong_add(level);
+  for (int s = 0; s < ops.nu2(); ++s) ops.relax(level, OpKind::PostRelax, s);
+}
+
+// Algorithm 1: the classical cycle with cycle index gamma (1 = V, 2 = W).
+KCYCLE_NO_HD_CHECK
+template <class Ops>
+KCYCLE_HD_RECURSIVE void gamma_cycle(Ops& ops, int level, int gamma) {
+  ops.enter(level, gamma);
+  if (level == ops.coarsest()) {
+    ops.coarse_solve(level);
+    return;
+  }
+  for (int s = 0; s < ops.nu1(); ++s) ops.relax(level, OpKind::PreRelax, s);
+  ops.restrict_residual(level);
+  ops.zero_coarse(level);
+  for (int g = 0; g < gamma; ++g) gamma_cycle(ops, level + 1, gamma);
+  ops.prolong_add(level);
+  for (int s = 0; s < ops.nu2(); ++s) ops.relax(level, OpKind::PostRelax, s);
+}
+
+// Algorithm 2: the F-cycle, one recursive F-cycle followed by a V-cycle. Its calls are
+// recorded with counter 2 (F) and 1 (V).
+KCYCLE_NO_HD_CHECK
+template <class Ops>
+KCYCLE_HD_RECURSIVE void f_cycle(Ops& ops, int level) {
+  ops.enter(level, 2);
+  if (level == ops.coarsest()) {
+    ops.coarse_solve(level);
+    return;
+  }
+  for (int s = 0; s < ops.nu1(); ++s) ops.relax(level, OpKind::PreRelax, s);
+  ops.restrict_residual(level);
+  ops.zero_coarse(level);
+  f_cycle(ops, level + 1);
+  gamma_cycle(ops, level + 1, 1);
+  ops.prolong_add(level);
+  for (int s = 0; s < ops.nu2(); ++s) ops.relax(level, OpKind::PostRelax, s);
+}
+
+}  // namespace kcycle

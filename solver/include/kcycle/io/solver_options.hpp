@@ -1,0 +1,100 @@
+#pragma once
+// Everything a solve is set up from, with validation that names the offending parameter.
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kcycle/backends/backend_selection.hpp"
+#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/io/enum_names.hpp"
+
+namespace kcycle {
+
+// kappa = W: any counter >= levels gives the W-cycle (Proposition 2.1).
+inline constexpr int kKappaW = std::numeric_limits<int>::max();
+inline constexpr int kMaxLevels = 16;
+
+inline constexpr int kDefaultAgglomeration = 8;
+inline constexpr int kCoarseTailAuto =
+    -1;  // --coarse-tail auto  // points a side (--agglomerate-below without a model)
+
+struct SolverOptions {
+  int levels = 7;
+  double eps = 1e-4;
+  double angle_degrees = 45.0;
+  CycleChoice cycle{CycleType::Kappa, 2};
+  Smoother smoother = Smoother::Jacobi;
+  Coarsening coarsening = Coarsening::Full;
+  CoarseOperator coarse_operator = CoarseOperator::Rediscretized;
+  int nu1 = 2;
+  int nu2 = 2;
+  bool symmetric_smoothing = false;  // see MultigridSettings
+  OmegaMode omega_mode = OmegaMode::Paper;
+  double omega = 0.0;  // used when omega_mode == Fixed
+  SolverKind solver = SolverKind::Multigrid;
+  ProblemKind problem = ProblemKind::RandomError;
+  double tolerance = 1e-8;  // stop when the monitored norm drops by this factor
+  int max_iterations = 10000;
+  double divergence_factor = 1e6;  // stop when the monitored norm grows by this factor
+  std::uint64_t seed = 1;
+  int threads = 0;  // 0 (auto): every core this process may use (available_cores())
+  BackendKind backend = BackendKind::Cpu;
+  bool cuda_graphs = true;                    // CUDA backend: replay each cycle as a recorded graph
+  LineSolver line_solver = LineSolver::Auto;  // CUDA backend: how x-lines are solved
+  int ranks_x = 0, ranks_y = 0;               // MPI backend: process grid (0, 0: MPI_Dims_create's)
+  // MPI backend: fold ranks where a block would have fewer points a side; 0 (auto): what the
+  // calibrated model prefers (the command line resolves it), else kDefaultAgglomeration
+  // (agglomeration_threshold()).
+  int agglomerate_below = 0;
+  bool fused = true;  // see MultigridSettings::fused (faster at every size measured)
+  // Levels of at most this many unknowns, and all coarser ones, run as one coarse tail
+  // (MultigridSettings::coarse_tail_unknowns); 0: off; kCoarseTailAuto: the backend's default.
+  int coarse_tail = kCoarseTailAuto;
+  Precision precision = Precision::Double;  // Mixed: CPU only; the stand-alone cycle becomes iterative refinement
+
+  friend bool operator==(const SolverOptions&, const SolverOptions&) = default;
+};
+
+class InvalidOptions : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// Throws InvalidOptions with a message a user can act on. Also refuses a level count whose
+// memory would exceed what the machine has available.
+void validate(const SolverOptions& options);
+
+// Bytes the solve will allocate (hierarchy, Krylov vectors, problem data).
+std::size_t estimated_memory_bytes(const SolverOptions& options);
+// MemAvailable from /proc/meminfo, if readable.
+std::optional<std::size_t> available_memory_bytes();
+
+// "W", "w", "inf" -> kKappaW; a positive integer -> itself; otherwise nothing.
+std::optional<int> parse_kappa(std::string_view text);
+std::string kappa_to_string(int kappa);
+
+// The MPI backend's fold threshold the options ask for: agglomerate_below, or by default
+// kDefaultAgglomeration points a side.
+inline int agglomeration_threshold(const SolverOptions& o) {
+  return o.agglomerate_below > 0 ? o.agglomerate_below : kDefaultAgglomeration;
+}
+
+// The paper's six solvers (section 4). Applying a preset sets smoother, coarsening, coarse
+// operator and solver; everything else is left as it is.
+struct Preset {
+  std::string_view name;
+  Smoother smoother;
+  Coarsening coarsening;
+  CoarseOperator coarse_operator;
+  SolverKind solver;
+  std::string_view description;
+};
+const std::vector<Preset>& presets();
+std::optional<Preset> find_preset(std::string_view name);
+void apply(const Preset& preset, SolverOptions& options);
+
+}  // namespace kcycle

@@ -1,0 +1,103 @@
+#pragma once
+// The paper's run-time model (section 3): T = alpha * N_calls + beta * N_ops per cycle,
+// where N_calls is the number of backend operation launches and N_ops the work. Here also:
+// the exact operation count of Proposition 2.6, the least-squares fit of (alpha, beta)
+// (equation 3.2), turning points (appendix) and the calibration file the advisor and the
+// visualizer reuse.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kcycle/cycle/multigrid.hpp"
+
+namespace kcycle {
+
+// f(kappa, c) of Proposition 2.6: (1 - (c/(1-c))^kappa) / (1 - 2c), or 2 kappa at c = 1/2.
+// kappa = kKappaW gives the W-cycle limit 1/(1-2c) (infinite for c >= 1/2).
+double work_factor(int kappa, double c);
+
+// Proposition 2.6, exactly: the operations of one kappa-cycle on n levels with a constant
+// coarsening factor c, C operations per unknown on every level but the coarsest, which has
+// N1 unknowns and costs Ctilde per unknown: f(kappa,c) C N_n + P_{kappa,c}(n).
+double proposition_ops(int kappa, int levels, double c, double C, double Ctilde, double N1);
+
+// Work of one cycle on kcycle's grids, counted level by level: sum over levels of
+// levelCalls(kappa, l) * unknowns(l). This is N_ops with C = 1 and no approximation of c.
+double cycle_ops(int kappa, int levels, Coarsening coarsening);
+
+// Backend launches of one cycle: launches_per_call * totalCalls(kappa, n-1) + levelCalls(kappa, n).
+double cycle_launches(int kappa, int levels, int launches_per_call);
+
+struct CostModel {
+  double alpha = 0;   // seconds per launch
+  double beta = 0;    // seconds per unit of N_ops (one unknown visited by one cycle call)
+  double lambda = 0;  // seconds per message (the MPI backend; distributed_model.hpp), else 0
+  double predict(double launches, double ops, double messages = 0) const {
+    return alpha * launches + beta * ops + lambda * messages;
+  }
+};
+
+struct TimingSample {
+  int kappa;
+  int levels;
+  double launches;
+  double ops;  // on a process grid: the busiest rank's, level by level (distributed_model.hpp)
+  double seconds;
+  double messages = 0;  // on a process grid: the busiest rank's, level by level, collectives as latencies
+  double spread = 1;    // how much its repetitions varied (CycleTiming::spread)
+};
+
+// Least squares over the samples, as the paper's equation 3.2 (unweighted, so the large
+// cases dominate, as in the paper), with alpha, beta >= 0. lambda: seconds per message,
+// measured apart (the MPI backend's latency benchmark); the fit is then of alpha and beta to
+// the time the messages leave, T - lambda * messages.
+CostModel fit_cost_model(const std::vector<TimingSample>& samples, double lambda = 0);
+
+// The turning point n_tp where alpha * N_calls = beta * N_ops, by the paper's appendix
+// iteration n <- log2(1 + sqrt(alpha/beta * N_calls(kappa, n) / C(kappa))) from n = 2, 20
+// times, with N_calls from `launches_per_call` (real n: generalized binomials), and
+// C(kappa) = f(kappa, 1/4) as for standard coarsening. Returns n_tp; N_tp = (2^n_tp - 1)^2.
+// tail_depth: the levels a coarse tail runs below its top in one launch (coarse_tail_depth());
+// N_calls is then that of a hierarchy tail_depth levels shorter (the tail's top launches as its
+// coarsest level: CycleSchedule::tail_top()).
+double turning_point_levels(int kappa, const CostModel& model, int launches_per_call, int tail_depth = 0);
+
+// The calibration file: the fitted model and the settings it was measured for.
+struct Calibration {
+  CostModel model;
+  std::string backend = "cpu";
+  std::string smoother;
+  std::string coarsening;
+  int launches_per_call = 0;  // as issued: a fused pass is one launch
+  bool fused = false;         // timed with fused Jacobi passes (MultigridSettings::fused)
+  int coarse_tail = 0;        // timed with a coarse tail from levels of this many unknowns (0: none)
+  int threads = 0;
+  int ranks = 1;  // MPI: the ranks it was timed on (model.lambda is theirs)
+  std::vector<TimingSample> samples;
+  // The largest spread of its samples. From kNoisySpread the machine was busy while it timed:
+  // the calibration is noisy (said when made, and not saved over a clean one).
+  double spread = 1;
+  static constexpr double kNoisySpread = 2.0;
+  bool noisy() const { return spread >= kNoisySpread; }
+};
+// "timings varied 3.1x (kappa=3, 9 levels): the machine was busy; calibration marked noisy",
+// or "" for a clean calibration.
+std::string noise_note(const Calibration& calibration);
+// What differs between the cycle a calibration timed and one that runs with `as_run` settings
+// (run_on's) on `backend` (describe()'s name) with `threads` threads: "" when nothing does,
+// else "made for <smoother>/<coarsening>, <backend>, N threads[, fused]; this run: ..." so that a
+// prediction from it is not shown as if it applied.
+std::string calibration_mismatch(const Calibration& calibration, const MultigridSettings& as_run,
+                                 const std::string& backend, int threads);
+void save_calibration(const Calibration& calibration, const std::string& path);
+// save_calibration, unless `calibration` is noisy and `path` holds a clean one: then nothing is
+// written and the reason is returned ("" when saved).
+std::string save_calibration_unless_noisier(const Calibration& calibration, const std::string& path);
+// Throws InvalidOptions naming the file, the key and what was expected when the file is
+// missing or malformed (unknown key, wrong type, non-finite number, truncated JSON).
+Calibration load_calibration(const std::string& path);
+// The same from text; `source` names it in messages.
+Calibration parse_calibration(std::string_view text, const std::string& source);
+
+}  // namespace kcycle

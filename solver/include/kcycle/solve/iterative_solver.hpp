@@ -1,0 +1,127 @@
+#pragma once
+// A solve that advances one iteration at a time: the stand-alone cycle, or CG / flexible CG
+// preconditioned by one cycle, on the backend the options select. solve() loops over it;
+// the visualizer's worker steps it, draws any level's field between steps, and may watch
+// every operation inside a cycle. The stopping rules live here once for all backends.
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kcycle/backends/backend_selection.hpp"
+#include "kcycle/backends/mpi/mpi_decomposition.hpp"
+#include "kcycle/core/field.hpp"
+#include "kcycle/core/problem.hpp"
+#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/solve/device_image.hpp"
+#include "kcycle/solve/solve.hpp"
+
+namespace kcycle {
+
+class IterativeSolver {
+ public:
+  // Validates the options (throws InvalidOptions, also when --backend cuda finds no GPU),
+  // picks the backend and sets up hierarchy, problem and norms.
+  IterativeSolver(const SolverOptions& options, DiscreteProblem problem);
+  ~IterativeSolver();
+  IterativeSolver(const IterativeSolver&) = delete;
+  IterativeSolver& operator=(const IterativeSolver&) = delete;
+
+  // One iteration; updates the status (Running until converged, diverged, NaN, breakdown or
+  // the iteration limit). hooks.observer sees every operation of the cycle and may throw;
+  // the time it holds an operation is not counted as cycle time. hooks.stop cancels the
+  // cycle at its next call: the status becomes Cancelled and CycleCancelled is thrown.
+  // An error the backend raises (a CUDA error, say) ends the solve: the status becomes
+  // Failed, the message says why, and the error is thrown on.
+  const IterationRecord& step(const CycleHooks& hooks = {});
+  void cancel() { status_ = SolveStatus::Cancelled; }
+
+  // A test seam: `fault` runs where the backend does device work ("cycle" before each step,
+  // "picture" before each picture) and may throw, as a failing device would.
+  using EngineFault = std::function<void(std::string_view operation)>;
+  void inject_fault(EngineFault fault) { fault_ = std::move(fault); }
+
+  // Per-level counters and timers of every cycle from now on (see Multigrid::set_level_timing);
+  // index 0 is level 1.
+  void set_level_timing(bool on);
+  std::vector<LevelStats> level_stats() const;
+  // The MPI backend's halo exchanges, messages, bytes and collectives per level, over all
+  // ranks (a collective: every rank calls it); empty on the other backends.
+  std::vector<CommStats> comm_stats_all_ranks();
+  // The MPI backend's process grid, ranks across x and y ({1, 1} on the other backends).
+  std::array<int, 2> process_grid() const;
+
+  SolveStatus status() const { return status_; }
+  bool running() const { return status_ == SolveStatus::Running; }
+  // Off (the default): a stand-alone cycle with fused passes takes the residual of its iterate
+  // from the next cycle's first sweep, so the newest record's residual reads NaN until the
+  // next step (the last record of a finished solve always has it). On: step() computes it at
+  // once (one pass more per iteration), for callers that keep each record as step() returns it.
+  void measure_norms_promptly(bool on) { prompt_norms_ = on; }
+  const std::vector<IterationRecord>& history() const { return history_; }
+  const SolverOptions& options() const { return options_; }
+  const DiscreteProblem& problem() const { return problem_; }
+  double initial_error() const { return initial_error_; }
+  double initial_residual() const { return initial_residual_; }
+
+  // The backend that runs the solve ("cpu" or "cuda"), and auto's fallback line (or "").
+  std::string_view backend_name() const;
+  const std::string& backend_note() const { return backend_note_; }
+  int levels() const;
+  GridShape level_shape(int level) const;
+  // What the visualizer draws of `level` (kernels::image_value): the error on the finest
+  // level, the correction v on coarser ones, or the residual; nx * ny floats, row-major.
+  void level_image(int level, bool residual_view, std::vector<float>& out);
+  // The same kept on the device (null on a host backend), with its smallest and largest value;
+  // the floats come to the host only when `host_copy` is given (on a host backend the picture
+  // is drawn there anyway). The visualizer copies only what something on the host shows.
+  struct LevelPicture {
+    std::shared_ptr<const DeviceImage> device;
+    float min = 0, max = 0;
+  };
+  LevelPicture level_device_image(int level, bool residual_view, std::vector<float>* host_copy);
+  // Whether level_device_image keeps pictures on the device (the CUDA backend).
+  bool pictures_on_device() const;
+  // Every device picture this solve made. Freeing one waits for the device; a caller that
+  // lets the solve go while readers still hold pictures keeps these, to free them on its own
+  // thread once the readers are done (the visualizer's worker), not on a reader's.
+  std::vector<std::shared_ptr<const DeviceImage>> device_pictures() const;
+  // The current iterate on the finest level, copied to the host.
+  Field iterate() const;
+
+  // The summary so far: norms, reductions, times, status message, and (unless asked not
+  // to: a copy per call) the whole history.
+  SolveResult result(bool with_history = true) const;
+
+  class Engine;  // the hierarchy and Krylov state on one backend (iterative_solver.cpp)
+
+ private:
+  SolverOptions options_;
+  DiscreteProblem problem_;
+  std::string backend_note_;
+  MultigridSettings settings_;
+  std::unique_ptr<Engine> engine_;
+  SolveStatus status_ = SolveStatus::Running;
+  std::vector<IterationRecord> history_;
+  std::vector<double> step_seconds_;
+  double initial_error_ = 0, initial_residual_ = 0, monitored0_ = 0, previous_ = 0;
+  double best_ = 0;         // the smallest monitored norm that halved the one before it
+  int best_iteration_ = 0;  // when it was reached (stall detection)
+  // The last record's residual is left to the next step's first sweep (Engine::Norms); it
+  // reads NaN until then, and the last record of a finished solve always has it.
+  bool residual_pending_ = false;
+  bool prompt_norms_ = false;
+  EngineFault fault_;
+  std::string failure_;  // what the backend raised (status Failed)
+  double seconds_setup_ = 0, seconds_loop_ = 0;
+  std::uint64_t launches_per_iteration_ = 0;
+  // Jacobi's LFA smoothing factor (NaN for other smoothers): computed once, since result()
+  // runs at every visualizer publish and the factor takes thousands of cosines.
+  double smoothing_factor_ = NAN;
+};
+
+}  // namespace kcycle

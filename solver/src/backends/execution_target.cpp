@@ -1,0 +1,38 @@
+#include "kcycle/backends/execution_target.hpp"
+
+namespace kcycle {
+
+std::string describe(const ExecutionTarget& t) {
+  if (t.backend == BackendKind::Cpu) return "cpu";
+  if (t.backend == BackendKind::Mpi) return "mpi";
+  return t.graphs ? "cuda+graphs" : "cuda";
+}
+
+ExecutionTarget execution_target(BackendKind kind, const SolverOptions& o) {
+  ExecutionTarget t{kind, o.threads, o.cuda_graphs, o.line_solver, o.ranks_x, o.ranks_y, agglomeration_threshold(o)};
+  if (kind == BackendKind::Mpi && t.ranks_x == 0 && t.ranks_y == 0) {
+    if (o.smoother == Smoother::XZebra) t.ranks_x = 1;  // and ranks_y: all of them
+    if (o.smoother == Smoother::YZebra) t.ranks_y = 1;
+  }
+  return t;
+}
+
+RunOn run_on(const MultigridSettings& settings, BackendKind kind) {
+  if (kind == BackendKind::Auto) kind = resolve_backend(kind).kind;
+  // What Multigrid<B> makes of the settings (its constructor's rules) on the backend that runs.
+  RunOn out{settings, {}};
+  const auto on = [&]<class B>(B*) {
+    out.settings = as_run_by<B>(settings);
+    out.schedule = CycleSchedule::plan(out.settings, Multigrid<B>::capabilities(), CycleMode::Normal);
+  };
+#if KCYCLE_HAVE_CUDA
+  if (kind == BackendKind::Cuda) return on(static_cast<CudaBackend*>(nullptr)), out;
+#endif
+#if KCYCLE_HAVE_MPI
+  if (kind == BackendKind::Mpi) return on(static_cast<MpiBackend*>(nullptr)), out;
+#endif
+  on(static_cast<CpuBackend*>(nullptr));
+  return out;
+}
+
+}  // namespace kcycle

@@ -1,0 +1,583 @@
+#include "kcycle/solve/iterative_solver.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <optional>
+#include <sstream>
+#include <type_traits>
+
+#include "kcycle/backends/execution_target.hpp"
+#include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/solve/image_pool.hpp"
+#include "kcycle/solve/krylov.hpp"
+#include "kcycle/solve/mixed_precision.hpp"
+
+namespace kcycle {
+
+namespace {
+
+// A solve whose monitored norm has not halved in this many iterations has stalled (slower
+// than a factor 0.9986 per iteration; the paper's slowest case, the 12-level V-cycle, is 0.9973).
+constexpr int kStallIterations = 500;
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+const SolverOptions& validated(const SolverOptions& o) {
+  validate(o);
+  return o;
+}
+
+}  // namespace
+
+class IterativeSolver::Engine {
+ public:
+  virtual ~Engine() = default;
+  virtual std::string_view backend_name() const = 0;
+  virtual int levels() const = 0;
+  virtual GridShape shape(int level) const = 0;
+  virtual StepResult step(const CycleHooks& hooks) = 0;
+  virtual std::uint64_t launches() const = 0;
+  virtual void set_level_timing(bool on) = 0;
+  virtual std::vector<LevelStats> level_stats() const = 0;
+  // A distributed backend's communication per level over all ranks (a collective); else empty.
+  virtual std::vector<CommStats> comm_stats_all_ranks() { return {}; }
+  virtual std::array<int, 2> process_grid() const { return {1, 1}; }
+  virtual double error_norm() = 0;     // of the iterate, h-scaled L2
+  virtual double residual_norm() = 0;  // of the iterate, h-scaled L2 (f - A x computed)
+  // Both after a step, from the step's own passes where it has them (CG: residual_recursive).
+  // A stand-alone cycle with fused passes measures the residual of the iterate it starts from
+  // (its first sweep computes it anyway): the residual of a step's iterate is then pending
+  // until the next step measures it (previous_residual), or residual_norm() computes it.
+  struct Norms {
+    double error = NAN, residual = NAN;
+    bool residual_recursive = false;
+    bool residual_pending = false;
+    std::optional<double> previous_residual;
+  };
+  virtual Norms norms_after_step() = 0;
+  // Whether the next step (with these hooks) measures the residual of the current iterate.
+  virtual bool step_measures_residual(const CycleHooks&) const { return false; }
+  // The picture of `level` into *out (when given), on the device into *on_device (when given
+  // and the backend keeps one), and its range into *range (when given).
+  virtual void image(int level, bool residual_view, std::vector<float>* out,
+                     std::shared_ptr<const DeviceImage>* on_device, std::array<float, 2>* range) = 0;
+  virtual Field iterate() = 0;
+  virtual bool device_memory() const { return false; }
+  virtual std::vector<std::shared_ptr<const DeviceImage>> pictures() const { return {}; }
+};
+
+namespace {
+
+std::array<float, 2> range_of(const std::vector<float>& values) {
+  if (values.empty()) return {0.0f, 0.0f};
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  return {*lo, *hi};
+}
+
+// A host backend's picture: drawn into *out, or into `scratch` when only its range is asked for.
+template <class Draw>
+void host_picture(std::vector<float>* out, std::vector<float>& scratch, std::size_t count,
+                  std::shared_ptr<const DeviceImage>* on_device, std::array<float, 2>* range, Draw&& draw) {
+  std::vector<float>& values = out ? *out : scratch;
+  values.resize(count);
+  draw(values.data());
+  if (on_device) on_device->reset();
+  if (range) *range = range_of(values);
+}
+
+#if KCYCLE_HAVE_CUDA
+struct CudaImage final : DeviceImage {
+  CudaImage(int w, int h) : values(std::size_t(w) * std::size_t(h)) { nx = w, ny = h; }
+  const float* data() const override { return values.data(); }
+  cuda::DeviceBuffer<float> values;
+};
+#endif
+
+// The solve's state on one backend: the hierarchy, the iterate, the problem's vectors.
+template <MultigridBackend Backend>
+class EngineOn final : public IterativeSolver::Engine {
+ public:
+  using Vector = typename Backend::Vector;
+
+  EngineOn(const ExecutionTarget& target, const SolverOptions& options, const MultigridSettings& settings,
+           const DiscreteProblem& problem)
+      : backend_(make_backend<Backend>(target)),
+        mg_(prepared_for(backend_, settings), settings),
+        exact_is_zero_(problem.exact_is_zero),
+        has_exact_(problem.exact.has_value()) {
+    const GridShape fine = mg_.level(1).shape;
+    if (!(problem.rhs.shape() == fine))
+      throw InvalidOptions("the problem's grid does not match the finest level of --levels");
+    x_ = backend_.make_vector(fine);
+    work_ = backend_.make_vector(fine);
+    backend_.upload(problem.rhs, rhs_);
+    if (has_exact_ && !exact_is_zero_) backend_.upload(*problem.exact, exact_);
+    // The iterate: the finest level's own vectors for the stand-alone cycle, x for CG.
+    if (options.solver == SolverKind::Multigrid) {
+      backend_.copy(rhs_, mg_.level(1).f);
+      backend_.upload(problem.initial_guess, mg_.level(1).v);
+    } else {
+      backend_.upload(problem.initial_guess, x_);
+      cg_.emplace(backend_, mg_.level(1).A, mg_, rhs_, x_, options.cycle, options.solver == SolverKind::FCG,
+                  has_exact_ && !exact_is_zero_ ? &exact_ : nullptr, mg_.settings().fused);
+    }
+    cycle_ = options.cycle;
+  }
+
+  std::string_view backend_name() const override { return Backend::name(); }
+  int levels() const override { return mg_.levels(); }
+  GridShape shape(int level) const override { return mg_.level(level).shape; }
+  std::uint64_t launches() const override { return backend_.launches(); }
+
+  StepResult step(const CycleHooks& hooks) override {
+    StepResult result = StepResult::Ok;
+    if (cg_)
+      result = cg_->step(hooks);
+    else
+      measured_ = mg_.cycle_measuring(cycle_, hooks);
+    backend_.synchronize();  // the step's time is the device's, not just the issuing
+    return result;
+  }
+
+  void set_level_timing(bool on) override {
+    mg_.set_level_timing(on);
+    mg_.reset_level_stats();
+  }
+  std::vector<LevelStats> level_stats() const override {
+    std::vector<LevelStats> stats;
+    for (int l = 1; l <= mg_.levels(); ++l) stats.push_back(mg_.level(l).stats);
+    return stats;
+  }
+  std::vector<CommStats> comm_stats_all_ranks() override {
+    if constexpr (requires { backend_.comm_stats_all_ranks(); })
+      return backend_.comm_stats_all_ranks();
+    else
+      return {};
+  }
+  std::array<int, 2> process_grid() const override {
+    if constexpr (requires { backend_.px(); })
+      return {backend_.px(), backend_.py()};
+    else
+      return {1, 1};
+  }
+
+  double error_norm() override {
+    const Vector& x = current();
+    const double scale = x.shape().hx() * x.shape().hy();
+    if (exact_is_zero_) return std::sqrt(scale * backend_.dot(x, x));
+    if (!has_exact_) return NAN;
+    backend_.copy(x, work_);
+    return std::sqrt(scale * backend_.axpy_norm2(-1.0, exact_, work_, nullptr));
+  }
+
+  double residual_norm() override {
+    const Vector& x = current();
+    return std::sqrt(x.shape().hx() * x.shape().hy() * backend_.residual_norm2(mg_.level(1).A, x, rhs_));
+  }
+
+  Norms norms_after_step() override {
+    const double scale = current().shape().hx() * current().shape().hy();
+    Norms n;
+    if (cg_) {
+      n.error = has_exact_ || exact_is_zero_ ? std::sqrt(scale * cg_->error_norm2()) : NAN;
+      n.residual = std::sqrt(scale * cg_->residual_norm2());
+      n.residual_recursive = true;
+      return n;
+    }
+    // The error |v| from the last sweep's sums where the exact solution is zero (the paper's
+    // problem); the residual from the next cycle's first sweep.
+    n.error = exact_is_zero_ && measured_.norm2_after ? std::sqrt(scale * *measured_.norm2_after) : error_norm();
+    if (measured_.residual2_before) n.previous_residual = std::sqrt(scale * *measured_.residual2_before);
+    n.residual_pending = measured_.residual2_before.has_value();  // this step fused: so will the next, likely
+    if (!n.residual_pending) n.residual = residual_norm();
+    return n;
+  }
+  bool step_measures_residual(const CycleHooks& hooks) const override {
+    return !cg_ && mg_.fuses_finest_down() && !(hooks.observer && *hooks.observer);
+  }
+
+  void image(int level, bool residual_view, std::vector<float>* out, std::shared_ptr<const DeviceImage>* on_device,
+             std::array<float, 2>* range) override {
+    const auto& L = mg_.level(level);
+    const bool fine = level == 1;
+    const Vector& v = fine ? current() : L.v;
+    const Vector& f = fine ? rhs_ : L.f;
+    const Vector* exact = fine && has_exact_ && !exact_is_zero_ ? &exact_ : nullptr;
+    if constexpr (!Backend::kDeviceMemory) {  // the picture is drawn straight into host memory
+      host_picture(out, scratch_image_, L.shape.unknowns(), on_device, range,
+                   [&](float* values) { backend_.image(L.A, residual_view, v, f, exact, values); });
+    } else {
+#if KCYCLE_HAVE_CUDA
+      const std::shared_ptr<CudaImage> picture =
+          images_.acquire(level, [&] { return new CudaImage(L.shape.nx, L.shape.ny); });
+      backend_.image(L.A, residual_view, v, f, exact, picture->values.data());
+      if (out) {  // the floats come back only when asked for
+        out->resize(L.shape.unknowns());
+        backend_.download(picture->data(), out->size(), out->data());  // also waits for the kernel
+        if (range) *range = range_of(*out);
+      } else if (range) {
+        *range = backend_.value_range(picture->data(), picture->values.size());  // two floats back, not nx * ny
+      }
+      if (on_device) *on_device = std::move(picture);
+#endif
+    }
+  }
+
+  bool device_memory() const override { return Backend::kDeviceMemory; }
+#if KCYCLE_HAVE_CUDA
+  std::vector<std::shared_ptr<const DeviceImage>> pictures() const override {
+    const auto all = images_.all();
+    return {all.begin(), all.end()};
+  }
+#endif
+  Field iterate() override {
+    Field host;
+    backend_.download(current(), host);
+    return host;
+  }
+
+ private:
+  const Vector& current() const { return cg_ ? x_ : mg_.level(1).v; }
+
+  Backend backend_;
+  Multigrid<Backend> mg_;
+  bool exact_is_zero_, has_exact_;
+  Vector x_, work_, rhs_, exact_;
+  std::optional<PreconditionedCG<Backend>> cg_;
+  CycleChoice cycle_;
+  typename Multigrid<Backend>::CycleMeasures measured_;  // by the last stand-alone step
+  std::vector<float> scratch_image_;                     // a host picture nobody asked the floats of
+#if KCYCLE_HAVE_CUDA
+  ImagePool<CudaImage> images_;  // the device pictures published, per level, reused
+#endif
+};
+
+// A mixed-precision solve on the CPU: the hierarchy in float (MixedPrecisionCycle), the
+// iterate, the problem, CG and every norm in double. Stand-alone, each step is one step of
+// iterative refinement: r = f - A x in double, x <- x + M r.
+class MixedEngine final : public IterativeSolver::Engine {
+ public:
+  MixedEngine(int threads, const SolverOptions& options, const MultigridSettings& settings,
+              const DiscreteProblem& problem)
+      : backend_(threads),
+        float_backend_(backend_.team()),  // one team for the float cycle and the double CG
+        cycle_(backend_, float_backend_, settings),
+        A_(cycle_.hierarchy().level(1).A),
+        choice_(options.cycle),
+        fused_(settings.fused),
+        exact_is_zero_(problem.exact_is_zero),
+        has_exact_(problem.exact.has_value()) {
+    const GridShape fine = cycle_.hierarchy().level(1).shape;
+    if (!(problem.rhs.shape() == fine))
+      throw InvalidOptions("the problem's grid does not match the finest level of --levels");
+    x_ = backend_.make_vector(fine);
+    if (!fused_) r_ = backend_.make_vector(fine);  // the fused refinement writes no double residual
+    z_ = backend_.make_vector(fine);
+    backend_.upload(problem.rhs, rhs_);
+    if (has_exact_ && !exact_is_zero_) backend_.upload(*problem.exact, exact_);
+    backend_.upload(problem.initial_guess, x_);
+    if (options.solver != SolverKind::Multigrid)
+      cg_.emplace(backend_, A_, cycle_, rhs_, x_, choice_, options.solver == SolverKind::FCG, exact(), settings.fused);
+  }
+
+  std::string_view backend_name() const override { return CpuBackend::name(); }
+  int levels() const override { return cycle_.hierarchy().levels(); }
+  GridShape shape(int level) const override { return cycle_.hierarchy().level(level).shape; }
+  std::uint64_t launches() const override { return backend_.launches() + float_backend_.launches(); }
+
+  StepResult step(const CycleHooks& hooks) override {
+    if (cg_) return cg_->step(hooks);
+    // In double: refinement reaches what double attains. Its norm is the previous record's.
+    if (fused_) {  // the residual rounded into the hierarchy, z read in float: two passes
+      const auto norms = cycle_.refine(A_, rhs_, x_, exact(), choice_, hooks);
+      residual2_before_ = norms.residual2_before;
+      error2_ = norms.error2_after;
+      return StepResult::Ok;
+    }
+    residual2_before_ = backend_.residual_norm2(A_, x_, rhs_, &r_);
+    cycle_.apply(r_, z_, choice_, hooks);
+    error2_ = backend_.axpy_norm2(1.0, z_, x_, exact());
+    return StepResult::Ok;
+  }
+
+  void set_level_timing(bool on) override {
+    cycle_.hierarchy().set_level_timing(on);
+    cycle_.hierarchy().reset_level_stats();
+  }
+  std::vector<LevelStats> level_stats() const override {
+    std::vector<LevelStats> stats;
+    for (int l = 1; l <= levels(); ++l) stats.push_back(cycle_.hierarchy().level(l).stats);
+    return stats;
+  }
+
+  double error_norm() override {
+    if (!has_exact_ && !exact_is_zero_) return NAN;
+    backend_.copy(x_, z_);
+    return std::sqrt(scale() * (exact() ? backend_.axpy_norm2(-1.0, *exact(), z_, nullptr) : backend_.dot(x_, x_)));
+  }
+  double residual_norm() override { return std::sqrt(scale() * backend_.residual_norm2(A_, x_, rhs_)); }
+  Norms norms_after_step() override {
+    const bool known = has_exact_ || exact_is_zero_;
+    if (cg_) {
+      Norms n;
+      n.error = known ? std::sqrt(scale() * cg_->error_norm2()) : NAN;
+      n.residual = std::sqrt(scale() * cg_->residual_norm2());
+      n.residual_recursive = true;
+      return n;
+    }
+    Norms n;
+    n.error = known ? std::sqrt(scale() * error2_) : NAN;
+    n.previous_residual = std::sqrt(scale() * residual2_before_);
+    n.residual_pending = true;  // the next refinement step computes it
+    return n;
+  }
+
+  void image(int level, bool residual_view, std::vector<float>* out, std::shared_ptr<const DeviceImage>* on_device,
+             std::array<float, 2>* range) override {
+    host_picture(out, scratch_image_, shape(level).unknowns(), on_device, range, [&](float* values) {
+      if (level == 1) return backend_.image(A_, residual_view, x_, rhs_, exact(), values);
+      auto& L = cycle_.hierarchy().level(level);
+      float_backend_.image(L.A, residual_view, L.v, L.f, nullptr, values);
+    });
+  }
+  Field iterate() override { return x_; }
+  bool step_measures_residual(const CycleHooks&) const override { return !cg_; }
+
+ private:
+  const Field* exact() const { return has_exact_ && !exact_is_zero_ ? &exact_ : nullptr; }
+  double scale() const { return x_.shape().hx() * x_.shape().hy(); }
+
+  CpuBackend backend_;
+  FloatCpuBackend float_backend_;
+  MixedPrecisionCycle cycle_;
+  Stencil9 A_;
+  CycleChoice choice_;
+  bool fused_, exact_is_zero_, has_exact_;
+  Field x_, r_, z_, rhs_, exact_;
+  std::optional<PreconditionedCG<CpuBackend, MixedPrecisionCycle>> cg_;
+  double error2_ = NAN, residual2_before_ = NAN;
+  std::vector<float> scratch_image_;  // a picture nobody asked the floats of
+};
+
+std::unique_ptr<IterativeSolver::Engine> make_engine(BackendKind kind, const SolverOptions& o,
+                                                     const MultigridSettings& s, const DiscreteProblem& p) {
+  if (o.precision == Precision::Mixed) return std::make_unique<MixedEngine>(o.threads, o, s, p);
+  const ExecutionTarget target = execution_target(kind, o);
+  return with_backend_type(kind,
+                           [&]<class Backend>(std::type_identity<Backend>) -> std::unique_ptr<IterativeSolver::Engine> {
+                             return std::make_unique<EngineOn<Backend>>(target, o, s, p);
+                           });
+}
+
+}  // namespace
+
+IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem problem)
+    : options_(validated(options)), problem_(std::move(problem)), settings_(multigrid_settings(options)) {
+  const auto setup_start = Clock::now();
+  if (options_.smoother == Smoother::Jacobi)
+    smoothing_factor_ =
+        jacobi_smoothing_factor(rotated_anisotropic_stencil(options_.eps, options_.angle_degrees), settings_.omega);
+  // Mixed precision runs on the CPU (validate() refuses it with --backend cuda).
+  const ResolvedBackend backend = resolve_backend(
+      options_.precision == Precision::Mixed && options_.backend == BackendKind::Auto ? BackendKind::Cpu
+                                                                                      : options_.backend);
+  backend_note_ = backend.note;
+  engine_ = make_engine(backend.kind, options_, settings_, problem_);
+  initial_error_ = engine_->error_norm();
+  initial_residual_ = engine_->residual_norm();
+  monitored0_ = problem_.monitor == Monitor::Error ? initial_error_ : initial_residual_;
+  previous_ = monitored0_;
+  best_ = monitored0_;
+  if (!std::isfinite(monitored0_))
+    status_ = SolveStatus::NotANumber;
+  else if (monitored0_ == 0.0)
+    status_ = SolveStatus::Converged;  // nothing to do
+  step_seconds_.reserve(std::size_t(std::min(options_.max_iterations, 100000)));
+  seconds_setup_ = seconds_since(setup_start);
+}
+
+IterativeSolver::~IterativeSolver() = default;
+
+std::string_view IterativeSolver::backend_name() const { return engine_->backend_name(); }
+int IterativeSolver::levels() const { return engine_->levels(); }
+GridShape IterativeSolver::level_shape(int level) const { return engine_->shape(level); }
+Field IterativeSolver::iterate() const { return engine_->iterate(); }
+
+void IterativeSolver::level_image(int level, bool residual_view, std::vector<float>& out) {
+  if (fault_) fault_("picture");
+  engine_->image(level, residual_view, &out, nullptr, nullptr);
+}
+
+bool IterativeSolver::pictures_on_device() const { return engine_->device_memory(); }
+std::vector<std::shared_ptr<const DeviceImage>> IterativeSolver::device_pictures() const { return engine_->pictures(); }
+
+IterativeSolver::LevelPicture IterativeSolver::level_device_image(int level, bool residual_view,
+                                                                  std::vector<float>* host_copy) {
+  LevelPicture picture;
+  std::array<float, 2> range{};
+  if (fault_) fault_("picture");
+  engine_->image(level, residual_view, host_copy, &picture.device, &range);
+  picture.min = range[0];
+  picture.max = range[1];
+  return picture;
+}
+
+void IterativeSolver::set_level_timing(bool on) { engine_->set_level_timing(on); }
+std::vector<LevelStats> IterativeSolver::level_stats() const { return engine_->level_stats(); }
+
+std::vector<CommStats> IterativeSolver::comm_stats_all_ranks() { return engine_->comm_stats_all_ranks(); }
+std::array<int, 2> IterativeSolver::process_grid() const { return engine_->process_grid(); }
+
+const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
+  // A watcher holding an operation (the visualizer's stepping) is not cycle time.
+  double watched = 0;
+  OpObserver timed_observer;
+  CycleHooks inner = hooks;
+  if (hooks.observer && *hooks.observer) {
+    timed_observer = [&](const TraceEvent& e) {
+      const auto held_from = Clock::now();
+      struct AddHeld {
+        double& total;
+        Clock::time_point from;
+        ~AddHeld() { total += seconds_since(from); }
+      } add{watched, held_from};
+      (*hooks.observer)(e);
+    };
+    inner.observer = &timed_observer;
+  }
+  // The last record's residual was left to this step's first sweep; a step that will not
+  // measure it (watched) computes it while the iterate is still that record's.
+  if (residual_pending_ && !engine_->step_measures_residual(inner)) {
+    history_.back().residual_norm = engine_->residual_norm();
+    residual_pending_ = false;
+  }
+  const std::uint64_t launches0 = engine_->launches();
+  const auto t0 = Clock::now();
+  StepResult step = StepResult::Ok;
+  try {
+    if (fault_) fault_("cycle");
+    step = engine_->step(inner);
+  } catch (const CycleCancelled&) {
+    status_ = SolveStatus::Cancelled;  // the hierarchy is mid-cycle: this solve cannot go on
+    throw;
+  } catch (const std::exception& e) {
+    status_ = SolveStatus::Failed;  // the device's state is unknown: neither can this one
+    failure_ = e.what();
+    throw;
+  }
+  const double dt = seconds_since(t0) - watched;
+  step_seconds_.push_back(dt);
+
+  IterationRecord rec;
+  rec.iteration = int(history_.size()) + 1;
+  rec.seconds = dt;
+  const Engine::Norms norms = engine_->norms_after_step();
+  if (residual_pending_ && norms.previous_residual) history_.back().residual_norm = *norms.previous_residual;
+  rec.error_norm = norms.error;
+  rec.residual_norm = norms.residual;
+  const bool by_residual = problem_.monitor == Monitor::Residual;
+  // A monitored residual is needed now, not after the next step.
+  residual_pending_ = norms.residual_pending && !by_residual && !prompt_norms_ && std::isfinite(rec.error_norm);
+  if (norms.residual_pending && !residual_pending_) rec.residual_norm = engine_->residual_norm();
+  launches_per_iteration_ = engine_->launches() - launches0;  // the cycle and the passes its norms took
+  // CG's recursive residual can keep falling below what the iterate attains: a solve that
+  // stops on the residual confirms it with f - A x before it says converged.
+  if (by_residual && norms.residual_recursive && rec.residual_norm <= options_.tolerance * monitored0_)
+    rec.residual_norm = engine_->residual_norm();
+  const double monitored = by_residual ? rec.residual_norm : rec.error_norm;
+  rec.factor = monitored / previous_;
+  previous_ = monitored;
+  history_.push_back(rec);
+  seconds_loop_ += seconds_since(t0) - watched;
+
+  if (step == StepResult::Breakdown)
+    status_ = SolveStatus::Breakdown;
+  else if (!std::isfinite(monitored) || (!residual_pending_ && !std::isfinite(rec.residual_norm)))
+    status_ = SolveStatus::NotANumber;
+  else if (monitored <= options_.tolerance * monitored0_)
+    status_ = SolveStatus::Converged;
+  else if (monitored > options_.divergence_factor * monitored0_)
+    status_ = SolveStatus::Diverged;
+  else if (rec.iteration >= options_.max_iterations)
+    status_ = SolveStatus::MaxIterations;
+  else if (monitored < 0.5 * best_)
+    best_ = monitored, best_iteration_ = rec.iteration;
+  else if (rec.iteration - best_iteration_ >= kStallIterations)
+    status_ = SolveStatus::Stalled;  // rounding (or float's) floor: it will not get there
+  // The last record reports the true residual f - A x (one pass, once per solve).
+  if (status_ != SolveStatus::Running && (norms.residual_recursive || residual_pending_)) {
+    history_.back().residual_norm = engine_->residual_norm();
+    residual_pending_ = false;
+  }
+  return history_.back();
+}
+
+SolveResult IterativeSolver::result(bool with_history) const {
+  SolveResult r;
+  r.status = status_;
+  r.iterations = int(history_.size());
+  r.initial_error = initial_error_;
+  r.initial_residual = initial_residual_;
+  r.final_error = history_.empty() ? initial_error_ : history_.back().error_norm;
+  r.final_residual = history_.empty() ? initial_residual_ : history_.back().residual_norm;
+  r.error_reduction = r.final_error / r.initial_error;
+  r.residual_reduction = r.final_residual / r.initial_residual;
+  const double reduction = problem_.monitor == Monitor::Error ? r.error_reduction : r.residual_reduction;
+  r.mean_factor = r.iterations > 0 ? std::pow(reduction, 1.0 / r.iterations) : 0.0;
+  r.seconds_setup = seconds_setup_;
+  r.seconds_total = seconds_loop_;
+  r.seconds_per_iteration = r.iterations > 0 ? seconds_loop_ / r.iterations : 0.0;
+  if (!step_seconds_.empty()) {
+    std::vector<double> sorted = step_seconds_;
+    std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(sorted.size() / 2), sorted.end());
+    r.seconds_per_cycle = sorted[sorted.size() / 2];
+  }
+  r.omega = settings_.omega;
+  r.smoothing_factor = smoothing_factor_;
+  r.unknowns = engine_->shape(1).unknowns();
+  r.backend = std::string(engine_->backend_name());
+  r.backend_note = backend_note_;
+  r.launches_per_iteration = launches_per_iteration_;
+  r.monitor = problem_.monitor;
+  if (with_history) r.history = history_;
+
+  std::ostringstream msg;
+  const char* what = problem_.monitor == Monitor::Error ? "error" : "residual";
+  switch (status_) {
+    case SolveStatus::Running: msg << "running: " << what << " reduced by " << reduction << " so far"; break;
+    case SolveStatus::Converged:
+      msg << "converged: " << what << " reduced by " << reduction << " in " << r.iterations << " iterations";
+      break;
+    case SolveStatus::MaxIterations:
+      msg << "not converged: " << what << " reduced only by " << reduction << " after " << r.iterations
+          << " iterations (the iteration limit, max-iter)";
+      break;
+    case SolveStatus::Diverged:
+      msg << "diverged: " << what << " grew by " << reduction << " after " << r.iterations << " iterations";
+      break;
+    case SolveStatus::NotANumber:
+      msg << "stopped: the " << what << " became NaN or infinite at iteration " << r.iterations;
+      break;
+    case SolveStatus::Breakdown:
+      msg << "stopped: CG broke down at iteration " << r.iterations
+          << " (the preconditioner or operator is not positive definite; try the fcg solver)";
+      break;
+    case SolveStatus::Cancelled: msg << "cancelled after " << r.iterations << " iterations"; break;
+    case SolveStatus::Failed:
+      msg << "failed after " << r.iterations << " iterations: the " << r.backend << " backend raised: " << failure_;
+      break;
+    case SolveStatus::Stalled:
+      msg << "stalled: " << what << " reduced only by " << reduction << "; it has not halved in the last "
+          << kStallIterations << " iterations (the rounding floor of "
+          << (options_.precision == Precision::Mixed ? "this mixed-precision solve" : "double precision")
+          << " is above the tolerance, tol)";
+      break;
+  }
+  r.message = msg.str();
+  return r;
+}
+
+}  // namespace kcycle
