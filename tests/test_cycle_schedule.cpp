@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "closed_forms.hpp"
 #include "kcycle/backends/cpu/cpu_backend.hpp"
+#include "kcycle/core/problem.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
 #include "kcycle/cycle/multigrid.hpp"
@@ -81,7 +83,7 @@ TEST(CycleSchedule, WithoutTheCapabilityNothingFuses) {
 }
 
 // The coarse tail: the levels from its top down are one launch a call at the top, none below;
-// timed and watched cycles have no tail.
+// a watched cycle has none, a timed one times it as one launch.
 TEST(CycleSchedule, TheCoarseTailIsOneLaunchAtItsTop) {
   MultigridSettings s = settings(9, Smoother::Jacobi, false, 2, 2, false);
   s.coarse_tail_unknowns = 4096;
@@ -100,11 +102,13 @@ TEST(CycleSchedule, TheCoarseTailIsOneLaunchAtItsTop) {
     EXPECT_EQ(plan.launches_per_cycle(kappa),
               launches_per_cycle(std::min(kappa, s.levels), closed_form::launched_levels(s),
                                  closed_form::launches_per_call(s)));
-  for (CycleMode mode : {CycleMode::Timed, CycleMode::Watched}) {
-    const CycleSchedule untailed = CycleSchedule::plan(s, {false, true}, mode);
-    EXPECT_EQ(untailed.tail_top(), 0);
-    for (int l = 1; l <= s.levels; ++l) EXPECT_FALSE(untailed.level(l).in_tail);
-  }
+  // Watched, each operation runs on its own; timed, the tail is timed as the one launch it is.
+  const CycleSchedule watched = CycleSchedule::plan(s, {false, true}, CycleMode::Watched);
+  EXPECT_EQ(watched.tail_top(), 0);
+  for (int l = 1; l <= s.levels; ++l) EXPECT_FALSE(watched.level(l).in_tail);
+  const CycleSchedule timed = CycleSchedule::plan(s, {false, true}, CycleMode::Timed);
+  EXPECT_EQ(timed.tail_top(), top);
+  for (int l = 1; l <= s.levels; ++l) EXPECT_EQ(timed.launches_per_call(l), plan.launches_per_call(l));
 }
 
 // What the executor runs is what the schedule plans: the backend's launches per level, counted
@@ -127,6 +131,50 @@ TEST(CycleSchedule, TheExecutorRunsWhatItPlans) {
               << "level " << l << " smoother " << int(sm) << " fused " << fused << " kappa " << kappa;
         }
       }
+}
+
+// Timing levels times what normally runs: with a coarse tail the timed cycle runs the same
+// passes (bitwise the same iterate, the same launches), the tail's one launch and its time on
+// its top level, the levels below it counting calls only.
+TEST(CycleSchedule, ATimedCycleTimesTheCoarseTailAsItsOneLaunch) {
+  MultigridSettings s = settings(9, Smoother::GaussSeidel, true, 2, 1, false);
+  s.coarse_tail_unknowns = 4096;
+  CpuBackend normal_backend(1), timed_backend(1);
+  Multigrid<CpuBackend> normal(normal_backend, s), timed(timed_backend, s);
+  for (Multigrid<CpuBackend>* mg : {&normal, &timed}) {
+    fill_uniform_random(mg->level(1).v, 5);
+    fill_uniform_random(mg->level(1).f, 6);
+  }
+  timed.set_level_timing(true);
+  const int kappa = 2, top = timed.schedule(CycleMode::Timed).tail_top();
+  ASSERT_EQ(top, 4);
+  normal_backend.reset_launches();
+  timed_backend.reset_launches();
+  normal.cycle({CycleType::Kappa, kappa});
+  timed.cycle({CycleType::Kappa, kappa});
+  const Field& a = normal.level(1).v;
+  const Field& b = timed.level(1).v;
+  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.values().size_bytes())) << "timing changed the iterate";
+  EXPECT_EQ(timed_backend.launches(), normal_backend.launches());
+  std::uint64_t launches = 0;
+  for (int l = 1; l <= s.levels; ++l) {
+    const LevelStats& st = timed.level(l).stats;
+    EXPECT_EQ(st.calls, level_calls(kappa, l)) << "level " << l;
+    launches += st.launches;
+    const double tail_seconds = st.seconds[std::size_t(Phase::CoarseTail)];
+    if (l < top) {
+      EXPECT_GT(st.seconds[std::size_t(Phase::Relax)], 0.0) << "level " << l;
+      EXPECT_EQ(tail_seconds, 0.0) << "level " << l;
+    } else if (l == top) {
+      EXPECT_EQ(st.launches, st.calls) << "one launch a call";
+      EXPECT_GT(tail_seconds, 0.0);
+      EXPECT_EQ(st.total_seconds(), tail_seconds);
+    } else {
+      EXPECT_EQ(st.launches, 0u) << "level " << l;
+      EXPECT_EQ(st.total_seconds(), 0.0) << "level " << l;
+    }
+  }
+  EXPECT_EQ(launches, timed_backend.launches());
 }
 
 // The schedule says what a fast cycle does, in words.

@@ -1,6 +1,7 @@
 #pragma once
-// The visualizer's panels, one function each. They read the worker's latest snapshot, edit
-// the UI state, and send commands to the worker; none of them touches solver data directly.
+// The visualizer's panels, one function each, one file each (panels/). They read the worker's
+// latest snapshot, edit the UI state, and send commands to the worker; none of them touches
+// solver data directly. They draw with panels/widgets.hpp.
 #include <imgui.h>
 
 #include "field_renderer.hpp"
@@ -8,12 +9,6 @@
 #include "ui_state.hpp"
 
 namespace kcycle::gui {
-
-// Panel rectangles in window pixels, for the scripted tests.
-struct PanelRect {
-  const char* name;
-  float x, y, w, h;
-};
 
 void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
@@ -34,11 +29,12 @@ void cycle_diagram_panel(UiState& ui, const Snapshot& snap);
 void convergence_panel(UiState& ui, const Snapshot& snap);
 void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 void status_bar(UiState& ui, const Snapshot& snap);
+// What the solve is doing, in words (the status bar's and the convergence panel's).
+std::string activity(const Snapshot& snap);
 
 // Places the next panel: fixed in scripted runs (tests look for panels by position), a
 // default the user may move otherwise (remembered in imgui.ini).
 void place_panel(const UiState& ui, ImVec2 pos, ImVec2 size);
-const std::vector<PanelRect>& panel_rects();
 
 // Files the Export buttons write; also used by the script.
 bool export_history_csv(const Snapshot& snap, const std::string& path);

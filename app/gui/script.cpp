@@ -12,6 +12,7 @@
 #include "lessons.hpp"
 #include "narration.hpp"
 #include "panels.hpp"
+#include "view_settings.hpp"
 
 namespace kcycle::gui {
 
@@ -78,6 +79,13 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          f.worker.pause();
          f.worker.set_view(f.ui.view);
          f.runner.generation_ = f.worker.set_options(f.ui.params);
+         return true;
+       }},
+      {"print-controls",  // every control the last frame drew: "control LABEL<tab>TOOLTIP"
+       [](Frame& f) {
+         for (const DrawnControl& c : f.ui.controls_drawn)
+           std::printf("control %s\t%s\n", c.label.c_str(), c.tooltip.c_str());
+         std::fflush(stdout);
          return true;
        }},
       {"print-tooltip",  // the tooltip of the control labelled ARGS (shown as if hovered)
@@ -199,9 +207,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
       {"ui-scale",  // fonts and sizes, as the Controls slider sets them
        [](Frame& f) {
          need(f.args, 1);
-         const double scale = number(f.args[0]);
-         if (!(scale >= 0.5 && scale <= 3.0)) throw std::invalid_argument("ui-scale must be between 0.5 and 3");
-         f.ui.ui_scale = float(scale);
+         set_view_setting(f.ui, *find_view_setting("ui-scale"), number(f.args[0]));
          return true;
        }},
       {"print-pins",  // the pinned runs' legend lines, as the convergence plot draws them
@@ -357,42 +363,11 @@ bool ScriptRunner::set(Frame& f) {
     f.runner.generation_ = f.worker.set_options(f.ui.params);
     return true;
   }
-  ViewRequest view = f.ui.view;
-  if (name == "view-level")
-    view.level = int(number(value));
-  else if (name == "residual")
-    view.residual = number(value) != 0;
-  else if (name == "follow")
-    view.follow_cycle = number(value) != 0;
-  else if (name == "spectrum")
-    view.spectrum = number(value) != 0;
-  else if (name == "speed")
-    f.ui.speed = float(number(value)), f.worker.set_speed(f.ui.speed);
-  else if (name == "zoom")
-    f.ui.zoom = float(number(value));
-  else if (name == "interop")
-    f.ui.interop = number(value) != 0;
-  else if (name == "x-seconds")
-    f.ui.x_in_seconds = number(value) != 0;
-  else if (name == "shapes")
-    f.ui.show_shapes = number(value) != 0;
-  else if (name == "before-after")
-    view.before_after = number(value) != 0;
-  else if (name == "lock-range")
-    f.ui.lock_range = number(value) != 0;
-  else if (name == "slice")
-    f.ui.show_slice = number(value) != 0;
-  else if (name == "slice-y")
-    f.ui.slice_y = float(number(value));
-  else if (name == "average-minify")
-    f.ui.average_minify = number(value) != 0;
-  else if (name == "advanced")
-    f.ui.show_advanced = number(value) != 0;
-  else
+  const ViewSetting* setting = find_view_setting(name);
+  if (!setting)
     throw std::invalid_argument("unknown parameter " + name + " (solver options: " + option_keys() +
-                                "; view: view-level, residual, follow, spectrum, speed, zoom, interop, x-seconds, "
-                                "shapes, before-after, lock-range, slice, slice-y, average-minify, advanced)");
-  if (!(view == f.ui.view)) f.ui.view = view, f.worker.set_view(view);
+                                "; view: " + view_setting_keys() + ")");
+  set_view_setting(f.ui, *setting, number(value));  // the main loop tells the worker
   return true;
 }
 
@@ -400,7 +375,7 @@ bool ScriptRunner::write_layout(Frame& f) {
   need(f.args, 1);
   std::ofstream out(f.args[0]);
   out << "{\n";
-  const auto& rects = panel_rects();
+  const auto& rects = f.ui.panel_rects;
   for (std::size_t k = 0; k < rects.size(); ++k)
     out << "  \"" << rects[k].name << "\": [" << rects[k].x << ", " << rects[k].y << ", " << rects[k].w << ", "
         << rects[k].h << "]" << (k + 1 < rects.size() ? "," : "") << "\n";

@@ -5,12 +5,12 @@
 //
 //   set NAME VALUE     any solver option, by the key the CLI and parameters files use
 //                      (kcycle/io/options_io.hpp: levels eps angle kappa smoother ...), or a view
-//                      setting: view-level residual follow spectrum speed zoom interop x-seconds shapes
-//                      before-after lock-range slice slice-y average-minify advanced
+//                      setting (view_settings.hpp: view-level follow residual zoom speed ...)
 //   run | pause | step | step-op | step-relax | step-call | reset | pin | calibrate N
 //   autoplay N         step by itself, N operations a second (0: stop, holding the operation)
 //   lesson K           teaching preset K (lessons.hpp), as the lesson combo applies it
 //   print-tooltip L    the tooltip of the control labelled L (fails if it has none)
+//   print-controls     every control the last frame drew, with its tooltip
 //   wait-cycles N      until the current run has done N cycles (timeout 120 s; 480 s for
 //                      sweep-kappa and wait-calibrated)
 //   wait-done          until the current run stops (converged, limit, ...)
@@ -28,7 +28,7 @@
 //   print-summary | fps-reset | fps-report | print-field-path
 //   print-text         every text the next frame draws (labels, values, messages)
 //   print-pins         the pinned runs' legend lines
-//   ui-scale X         fonts and sizes times X (0.5 .. 3), for a projector
+//   ui-scale X         fonts and sizes times X (0.5 .. 3), for a projector (= set ui-scale X)
 //   stress N           N random parameter changes, one per frame
 //   quit
 #include <cstdint>

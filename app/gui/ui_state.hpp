@@ -25,6 +25,17 @@ struct CyclePlan {
   Trace trace;
 };
 
+// A panel's rectangle in window pixels (the script's write-layout, for tests).
+struct PanelRect {
+  std::string name;
+  float x, y, w, h;
+};
+
+// A control the frame drew, and its tooltip (the script's print-controls).
+struct DrawnControl {
+  std::string label, tooltip;
+};
+
 struct UiState {
   SolverOptions params;  // edited by the Parameters panel; sent to the worker on change
   ViewRequest view;
@@ -67,6 +78,8 @@ struct UiState {
   std::shared_ptr<const CyclePlan> plan;
   bool capture_text = false;
   std::string shown_text;
+  std::vector<PanelRect> panel_rects;
+  std::vector<DrawnControl> controls_drawn;  // this frame's, in the order drawn
 };
 
 }  // namespace kcycle::gui

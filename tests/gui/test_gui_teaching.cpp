@@ -4,8 +4,10 @@
 // the paused start, tooltips and the calibration cache.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -210,60 +212,28 @@ TEST(GuiTeaching, EachLessonSetsItsProblemStartsPausedAndSaysWhatToDo) {
   }
 }
 
+// Every control the frame draws (the frame's own record of them, UiState::controls_drawn:
+// every control goes through panels/widgets.hpp, Layout.PanelsDrawControlsOnlyThroughWidgets),
+// with the settings that show the conditional ones: each has a tooltip, and each tooltip shows
+// when its control is probed as if hovered.
 TEST(GuiTeaching, EveryControlHasATooltip) {
-  const std::vector<std::string> controls = {"lesson",
-                                             "preset",
-                                             "epsilon",
-                                             "angle (deg)",
-                                             "levels",
-                                             "problem",
-                                             "seed",
-                                             "kappa",
-                                             "smoother",
-                                             "nu1 (pre)",
-                                             "nu2 (post)",
-                                             "omega",
-                                             "coarsening",
-                                             "coarse operator",
-                                             "symmetric smoothing",
-                                             "solver",
-                                             "precision",
-                                             "backend",
-                                             "fused passes (unwatched cycles)",
-                                             "tolerance",
-                                             "Run",
-                                             "Reset",
-                                             "Cycle",
-                                             "Operation",
-                                             "Relaxation",
-                                             "Call",
-                                             "autoplay",
-                                             "operations/s",
-                                             "cycles/s",
-                                             "level shown",
-                                             "follow the cycle when stepping",
-                                             "before | after relaxation",
-                                             "residual instead of error",
-                                             "Fourier inset",
-                                             "1D slice",
-                                             "at y",
-                                             "auto range",
-                                             "lock for the cycle",
-                                             "zoom",
-                                             "average when minifying",
-                                             "cycle shapes",
-                                             "advanced",
-                                             "UI scale",
-                                             "Screenshot",
-                                             "History CSV",
-                                             "Parameters",
-                                             "Pin this run",
-                                             "Clear pins",
-                                             "x: seconds",
-                                             "max levels",
-                                             "Calibrate",
-                                             "Sweep kappa"};
-  std::string script = "wait-cycles 0\nset slice 1\n";
+  const std::string reveal = "wait-cycles 0\nset slice 1\nset omega 0.7\nset auto-range 0\nframes 2\n";
+  std::string listed;
+  ASSERT_EQ(run_gui(reveal + "print-controls\n", &listed, 1900, "--start paused"), 0) << listed;
+  std::vector<std::string> controls;
+  std::istringstream lines(listed);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("control ", 0) != 0) continue;
+    const std::size_t tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    controls.push_back(line.substr(8, tab - 8));
+    EXPECT_GT(line.size(), tab + 1 + 10) << "a control without a real tooltip: " << line;
+  }
+  // The frame drew them all: the six panels' controls, the conditional ones included.
+  EXPECT_GE(controls.size(), 50u) << listed;
+  for (const char* c : {"lesson", "kappa", "omega value", "range +/-", "at y", "Calibrate", "x: seconds", "UI scale"})
+    EXPECT_NE(std::find(controls.begin(), controls.end(), c), controls.end()) << c << "\n" << listed;
+  std::string script = reveal;
   for (const std::string& c : controls) script += "print-tooltip " + c + "\n";
   std::string out;
   ASSERT_EQ(run_gui(script, &out, 1900, "--start paused"), 0) << out;

@@ -97,8 +97,9 @@ CycleSchedule CycleSchedule::plan(const MultigridSettings& s, Capabilities can, 
   out.pipelined_x_zebra_ = fuses && pipelinable(Smoother::XZebra);
   const bool down = fuses && fusable_down(s), up = fuses && fusable_up(s);
   out.zero_start_in_first_pass_ = down && s.levels > 1;
-  // The coarse tail only when nothing needs its levels' operations one by one.
-  if (can.coarse_tails && mode == CycleMode::Normal) out.tail_top_ = coarse_tail_top(s);
+  // The coarse tail unless its levels' operations are watched one by one (timed, it is timed
+  // as the one launch it is).
+  if (can.coarse_tails && mode != CycleMode::Watched) out.tail_top_ = coarse_tail_top(s);
   out.levels_.resize(std::size_t(s.levels));
   for (int l = 1; l <= s.levels; ++l) {
     LevelSchedule& L = out.levels_[std::size_t(l - 1)];

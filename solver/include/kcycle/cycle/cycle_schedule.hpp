@@ -27,8 +27,8 @@ struct Capabilities {
 inline constexpr Capabilities kAsResolved{true, true};
 
 // How a cycle is run. Watched: an observer sees every operation, so each runs on its own.
-// Timed: every level's operations are timed on their own (LevelStats), so no level hides in
-// the coarse tail.
+// Timed: every pass is timed on its own (LevelStats); the passes are the normal cycle's, the
+// coarse tail timed as its one launch.
 enum class CycleMode { Normal, Watched, Timed };
 
 // One physical pass of a call on a level.

@@ -47,14 +47,20 @@ struct CycleHooks {
 };
 
 // The measured side of the model, per level (HPGMG style): filled while
-// Multigrid::set_level_timing(true); each operation then waits for the device.
-enum class Phase { Relax, Restrict, Prolong, CoarseSolve };
-inline constexpr int kPhases = 4;
+// Multigrid::set_level_timing(true); each pass then waits for the device. The passes timed are
+// those a normal cycle runs (CycleMode::Timed): a coarse tail is timed as one launch, on its
+// top level (CoarseTail); the levels below it count calls but no launches or time.
+enum class Phase { Relax, Restrict, Prolong, CoarseSolve, CoarseTail };
+inline constexpr int kPhases = 5;
 struct LevelStats {
   std::uint64_t calls = 0;                // cycle-routine calls on this level
   std::uint64_t launches = 0;             // backend launches issued for this level's operations
   std::array<double, kPhases> seconds{};  // per Phase; Restrict includes zeroing the correction
-  double total_seconds() const { return seconds[0] + seconds[1] + seconds[2] + seconds[3]; }
+  double total_seconds() const {
+    double total = 0;
+    for (double t : seconds) total += t;
+    return total;
+  }
 };
 
 // A backend with the fused Jacobi passes and the pipelined sweeps (MultigridSettings::fused):
@@ -182,7 +188,7 @@ class Multigrid {
   }
 
   // Per-level counters and timers (LevelStats), off unless asked for: timing waits for the
-  // device after every operation, and cycles run operation by operation (no graph replay).
+  // device after every pass, and cycles are not replayed as graphs (a replay is one launch).
   void set_level_timing(bool on) { level_timing_ = on; }
   bool level_timing() const { return level_timing_; }
   void reset_level_stats() {
@@ -327,7 +333,11 @@ class Multigrid {
       if (mg_.level_timing_) ++mg_.level(l).stats.calls;
       record(OpKind::Call, l, counter);
       notify(OpKind::Call, l, counter);
-      if (l == schedule_.tail_top()) run_tail(l, counter);
+      if (l != schedule_.tail_top()) return;
+      if (mg_.level_timing_)
+        timed(mg_.level(l).stats, Phase::CoarseTail, [&] { run_tail(l, counter); });
+      else
+        run_tail(l, counter);
     }
     void coarse_solve(int l) { run_planned(OpKind::CoarseSolve, l); }
     // Sweep `sweep` of a relaxation phase; see MultigridSettings::symmetric_smoothing.
@@ -446,7 +456,7 @@ class Multigrid {
       notify(kind, l);
     }
     template <class Operation>
-    void timed(LevelStats& stats, Phase phase, Operation& operation) {
+    void timed(LevelStats& stats, Phase phase, Operation&& operation) {
       using Clock = std::chrono::steady_clock;
       Backend& be = mg_.backend_;
       const std::uint64_t launches0 = be.launches();

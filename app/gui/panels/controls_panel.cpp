@@ -1,0 +1,108 @@
+// The Controls panel: run, step and autoplay; the view; the lecture switches; the exports.
+#include "panels.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "lessons.hpp"
+#include "panels/widgets.hpp"
+#include "view_settings.hpp"
+
+namespace kcycle::gui {
+
+namespace {
+
+// What to do next: the lesson's instructions, and before the first cycle how to start.
+void guidance(UiState& ui, const Snapshot& snap) {
+  const ImVec4 hint(0.55f, 0.85f, 1.0f, 1.0f);
+  ImGui::PushStyleColor(ImGuiCol_Text, hint);
+  if (ui.lesson >= 0) ImGui::TextWrapped("Lesson: %s", lessons()[std::size_t(ui.lesson)].what_to_do.c_str());
+  const bool at_start = snap.error.empty() && snap.history.empty() && !snap.running && !snap.stepping &&
+                        snap.autoplay == 0 && snap.status == SolveStatus::Running;
+  if (at_start)
+    ImGui::TextWrapped(
+        "Paused on the initial error (cycle 0). Press Operation to step through the first cycle, Relaxation to "
+        "watch the smoother work, autoplay to let it play, or Run to solve.");
+  ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
+  const PanelWindow window(ui, "Controls");
+  if (!window) return;
+  guidance(ui, snap);
+  const bool solving = snap.running && snap.status == SolveStatus::Running && snap.error.empty();
+  if (button(ui, solving ? "Pause" : "Run",
+             "Solve cycle after cycle (at most 'cycles/s' a second); Pause stops at the end of the cycle",
+             ImVec2(70 * ui.ui_scale, 0)))
+    solving ? worker.pause() : worker.run();
+  ImGui::SameLine();
+  if (button(ui, "Reset", "Start again from the initial error, keeping every setting")) worker.reset();
+  ImGui::SameLine();
+  if (button(ui, "Cycle", "Run to the end of the cycle (one whole cycle when not inside one)")) worker.step_cycle();
+  ImGui::TextUnformatted("step:");
+  ImGui::SameLine();
+  if (button(ui, "Operation",
+             "Carry out the cycle's next operation (a sweep, a transfer, a zeroing or a call) and stop"))
+    worker.step_operation();
+  ImGui::SameLine();
+  if (button(ui, "Relaxation", "Run on to the end of the next relaxation sweep (a circle in the diagram)"))
+    worker.step_operation(SolverWorker::StepTo::Relaxation);
+  ImGui::SameLine();
+  if (button(ui, "Call", "Run on to the next recursive call (an X in the diagram)"))
+    worker.step_operation(SolverWorker::StepTo::Call);
+  bool autoplay = snap.autoplay > 0;
+  if (checkbox(ui, "autoplay", autoplay,
+               "Step through the cycles by itself, operation by operation, at 'operations/s'"))
+    worker.autoplay(autoplay ? ui.autoplay_rate : 0.0);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(std::max(60.0f, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("operations/s").x -
+                                              ImGui::GetStyle().ItemInnerSpacing.x));
+  view_control(ui, "operations-rate");
+  view_control(ui, "speed");
+
+  section("view");
+  view_control(ui, "view-level", float(std::max(1, snap.options.levels)));
+  view_control(ui, "follow");
+  view_control(ui, "before-after");
+  view_control(ui, "residual");
+  view_control(ui, "spectrum");
+  view_control(ui, "slice");
+  if (ui.show_slice) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(120 * ui.ui_scale);
+    view_control(ui, "slice-y");
+  }
+  view_control(ui, "auto-range");
+  ImGui::SameLine();
+  view_control(ui, "lock-range");
+  if (!ui.auto_range) view_control(ui, "range");
+  view_control(ui, "zoom");
+  view_control(ui, "average-minify");
+  if (snap.backend == "cuda") view_control(ui, "interop");
+
+  section("lecture");
+  view_control(ui, "shapes");
+  ImGui::SameLine();
+  view_control(ui, "advanced");
+  view_control(ui, "ui-scale");
+
+  section("export");
+  if (button(ui, "Screenshot", "Write the window to kcycle-screenshot.png"))
+    ui.screenshot_path = "kcycle-screenshot.png";
+  ImGui::SameLine();
+  if (button(ui, "History CSV", "Write every cycle's error, residual, factor and time to kcycle-history.csv"))
+    ui.notice =
+        export_history_csv(snap, "kcycle-history.csv") ? "wrote kcycle-history.csv" : "cannot write kcycle-history.csv";
+  ImGui::SameLine();
+  if (button(ui, "Parameters",
+             "Write these settings to kcycle-parameters.toml, for `kcycle solve --config` or --config here"))
+    ui.notice = export_parameters(ui.params, "kcycle-parameters.toml")
+                    ? "wrote kcycle-parameters.toml (kcycle solve --config kcycle-parameters.toml)"
+                    : "cannot write kcycle-parameters.toml";
+  if (!ui.notice.empty()) ImGui::TextWrapped("%s", ui.notice.c_str());
+}
+
+}  // namespace kcycle::gui

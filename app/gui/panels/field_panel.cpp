@@ -1,0 +1,297 @@
+// The error field (or residual, or a coarse correction): the picture, its colour bar, the
+// Fourier inset, the 1D slice, and before | after a relaxation phase.
+#include "panels.hpp"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // LogEnabled: print-text
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "narration.hpp"
+#include "panels/widgets.hpp"
+#include "plot.hpp"
+
+namespace kcycle::gui {
+
+namespace {
+
+// The field's floats into its texture: through CUDA-OpenGL interop when the image is on the
+// device and interop works, else from the host. Records which path the status bar shows.
+void upload_field(UiState& ui, const FieldImage& img, FieldRenderer& field) {
+  const bool on_device = ui.interop && img.device && field.upload_from_device(*img.device, img.version);
+  if (!on_device) field.upload(img.values, img.nx, img.ny, img.version);  // no floats here: keeps the last
+  ui.view.host_draws = !on_device && img.device;  // interop cannot draw it: every picture's floats must come
+  ui.field_path = on_device     ? "CUDA-OpenGL interop"
+                  : !img.device ? "host upload"
+                  : !ui.interop ? "host upload (interop off)"
+                                : "host upload (" + field.interop_error() + ")";
+}
+
+// The part of the field shown, (u0, v0, du, dv), after zoom about the pan centre.
+std::array<float, 4> visible_part(UiState& ui) {
+  const float extent = 1.0f / ui.zoom;
+  ui.pan[0] = std::clamp(ui.pan[0], extent / 2, 1 - extent / 2);
+  ui.pan[1] = std::clamp(ui.pan[1], extent / 2, 1 - extent / 2);
+  return {ui.pan[0] - extent / 2, ui.pan[1] - extent / 2, extent, extent};
+}
+
+// Under the cursor: the point's value as a tooltip; drag pans, the wheel zooms.
+// `host`: the newest picture of this view with its floats on the host (null: none yet).
+void hover_pan_zoom(UiState& ui, const FieldImage& img, const FieldImage* host, ImVec2 p0, float side,
+                    const std::array<float, 4>& view) {
+  if (!ImGui::IsItemHovered()) return;
+  ui.view.host_values = true;  // the value under the cursor comes from the host's copy
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  const float u = view[0] + (m.x - p0.x) / side * view[2], v = view[1] + (1 - (m.y - p0.y) / side) * view[3];
+  const int i = std::clamp(int(u * img.nx), 0, img.nx - 1), j = std::clamp(int(v * img.ny), 0, img.ny - 1);
+  if (host)
+    ImGui::SetTooltip("(i, j) = (%d, %d)\nx = %.4f, y = %.4f\nvalue = %.4e", i + 1, j + 1, (i + 1.0) / (img.nx + 1),
+                      (j + 1.0) / (img.ny + 1), host->values[std::size_t(j) * std::size_t(img.nx) + std::size_t(i)]);
+  else
+    ImGui::SetTooltip("(i, j) = (%d, %d)\nx = %.4f, y = %.4f\nvalue: copying from the GPU", i + 1, j + 1,
+                      (i + 1.0) / (img.nx + 1), (j + 1.0) / (img.ny + 1));
+  if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    const ImVec2 d = ImGui::GetIO().MouseDelta;
+    ui.pan[0] -= d.x / side * view[2];
+    ui.pan[1] += d.y / side * view[3];
+  }
+  const float wheel = ImGui::GetIO().MouseWheel;
+  if (wheel != 0) ui.zoom = std::clamp(ui.zoom * std::pow(1.25f, wheel), 1.0f, 16.0f);
+}
+
+// The diverging map from -range (bottom) to +range (top) beside the field, with labels.
+void colourbar(ImVec2 p0, float side, float range) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 b0(p0.x + side + 10, p0.y), b1(p0.x + side + 26, p0.y + side);
+  static const ImU32 stops[] = {IM_COL32(180, 4, 38, 255), IM_COL32(244, 154, 123, 255), IM_COL32(221, 221, 221, 255),
+                                IM_COL32(141, 176, 254, 255), IM_COL32(59, 76, 192, 255)};
+  for (int k = 0; k < 4; ++k) {
+    const float y0 = b0.y + (b1.y - b0.y) * k / 4, y1 = b0.y + (b1.y - b0.y) * (k + 1) / 4;
+    dl->AddRectFilledMultiColor(ImVec2(b0.x, y0), ImVec2(b1.x, y1), stops[k], stops[k], stops[k + 1], stops[k + 1]);
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.1e", range);
+  ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, b0.y));
+  ImGui::TextUnformatted(text);
+  ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, (b0.y + b1.y) / 2 - 7));
+  ImGui::TextUnformatted(" 0");
+  std::snprintf(text, sizeof text, "%+.1e", -range);
+  ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, b1.y - 14));
+  ImGui::TextUnformatted(text);
+}
+
+// Fourier inset: sine-series magnitudes, low wave numbers at the lower left. Rough error
+// sits at the upper right and vanishes under relaxation; smooth error stays lower left.
+void fourier_inset(const FieldImage& img, ImVec2 p0, float side, FieldRenderer& spectrum) {
+  if (img.spectrum.empty()) {
+    ImGui::SetCursorScreenPos(ImVec2(p0.x + 6, p0.y + 4));
+    ImGui::TextDisabled("Fourier inset: levels of up to 511 x 511 points");
+    return;
+  }
+  const float inset = std::min(side * 0.45f, std::max(110.0f, side * 0.3f));
+  float smax = -300;
+  for (float v : img.spectrum) smax = std::max(smax, v);
+  const float smin = smax - 8;  // eight decades
+  spectrum.upload(img.spectrum, img.nx, img.ny, img.version);
+  // Nearest wave numbers, not averages: a mipmap pyramid per publish costs software renderers
+  // several fps, and the inset is read for where the energy sits, not point by point.
+  spectrum.set_average_minification(false);
+  const float full[4] = {0, 0, 1, 1};
+  const GLuint stex = spectrum.render(int(inset), int(inset), false, smin, smax, full);
+  const float line = ImGui::GetTextLineHeight();
+  const ImVec2 q0(p0.x + side - inset - 4, p0.y + 4);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(stex)), q0, ImVec2(q0.x + inset, q0.y + inset),
+               ImVec2(0, 1), ImVec2(1, 0));
+  dl->AddRect(q0, ImVec2(q0.x + inset, q0.y + inset), IM_COL32(255, 255, 255, 200));
+  // Axes: wave numbers k (x) from 1 at the left to nx, l (y) from 1 at the bottom to ny.
+  const ImU32 text = IM_COL32(255, 255, 255, 230);
+  const float below = q0.y + inset + 1;
+  const char* title = "Fourier |c_kl|, log";
+  const float strip = std::max(inset, ImGui::CalcTextSize(title).x + 4);
+  dl->AddRectFilled(ImVec2(q0.x + inset - strip, below), ImVec2(q0.x + inset, below + 2 * line + 2),
+                    IM_COL32(20, 20, 24, 220));
+  const std::string kmax = "k=" + std::to_string(img.nx), lmax = "l=" + std::to_string(img.ny);
+  const float kmax_w = ImGui::CalcTextSize(kmax.c_str()).x, arrow_w = ImGui::CalcTextSize("k ->").x;
+  dl->AddText(ImVec2(q0.x + 2, below), text, "1");
+  dl->AddText(ImVec2(q0.x + inset - kmax_w - 2, below), text, kmax.c_str());
+  if (inset - kmax_w - 16 > arrow_w + 8)  // room between "1" and "k=nx"
+    dl->AddText(ImVec2(q0.x + 14 + (inset - kmax_w - 16 - arrow_w) / 2, below), text, "k ->");
+  dl->AddText(ImVec2(q0.x + inset - strip + 2, below + line), text, title);
+  dl->AddRectFilled(ImVec2(q0.x + 1, q0.y + 1), ImVec2(q0.x + ImGui::CalcTextSize(lmax.c_str()).x + 5, q0.y + line + 1),
+                    IM_COL32(20, 20, 24, 200));
+  dl->AddText(ImVec2(q0.x + 3, q0.y + 1), text, lmax.c_str());
+  if (ImGui::GetCurrentContext()->LogEnabled)  // print-text: what the inset's axes say
+    ImGui::LogText("Fourier inset: k = 1..%d (x), l = 1..%d (y), log |c_kl| over 8 decades\n", img.nx, img.ny);
+}
+
+// The colour range of a level's picture: its own largest magnitude (auto), or with the lock
+// the range that level had when first shown in the current cycle, or the fixed one.
+float colour_range(UiState& ui, const Snapshot& snap, const FieldImage& img) {
+  const float own = std::max(std::abs(img.min), std::abs(img.max));
+  if (!ui.auto_range) return ui.fixed_range;
+  if (!ui.lock_range) return own;
+  const std::size_t cycle = snap.history.size();  // cycles finished: the one under way is the next
+  if (ui.locked_generation != snap.generation || ui.locked_cycle != cycle || ui.locked_ranges.empty()) {
+    ui.locked_ranges.assign(32, 0.0f);
+    ui.locked_generation = snap.generation;
+    ui.locked_cycle = cycle;
+  }
+  float& locked = ui.locked_ranges[std::size_t(std::clamp(img.level, 0, 31))];
+  if (!(locked > 0)) locked = own;  // a zero correction sets nothing: its first sweep does
+  return locked;
+}
+
+// Before | after: the relaxation phase under way on the shown level, and the field it started
+// from (kept by the worker while stepping with ViewRequest::before_after).
+const FieldImage* phase_start(const Snapshot& snap, const FieldImage& now) {
+  const Trace* trace = snap.cycle_trace.get();
+  const FieldImage* before = snap.phase_before.get();
+  if (!snap.stepping || !before || !trace || snap.trace_position < 1 ||
+      std::size_t(snap.trace_position) > trace->size())
+    return nullptr;
+  const TraceEvent& e = (*trace)[std::size_t(snap.trace_position - 1)];
+  const bool relaxing = e.kind == OpKind::PreRelax || e.kind == OpKind::PostRelax;
+  if (!relaxing || e.level != now.level || before->level != now.level || before->nx != now.nx ||
+      before->residual != now.residual)
+    return nullptr;
+  return before;
+}
+
+// Words over a zero picture, so an all-zero map does not read as "no data".
+void zero_note(ImVec2 p0, float side, const char* note) {
+  const ImVec2 size = ImGui::CalcTextSize(note, nullptr, false, side - 16);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 at(p0.x + std::max(8.0f, (side - size.x) / 2), p0.y + side / 2 - size.y / 2);
+  dl->AddRectFilled(ImVec2(at.x - 6, at.y - 4), ImVec2(at.x + size.x + 6, at.y + size.y + 4),
+                    IM_COL32(30, 30, 36, 230));
+  ImGui::SetCursorScreenPos(at);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPos().x + side - 16);
+  ImGui::TextUnformatted(note);
+  ImGui::PopTextWrapPos();
+}
+
+// One picture of a field at p0, side x side pixels, through `renderer`.
+void draw_field(UiState& ui, FieldRenderer& renderer, ImVec2 p0, float side, float range,
+                const std::array<float, 4>& view) {
+  renderer.set_average_minification(ui.average_minify);
+  const GLuint tex = renderer.render(int(side), int(side), true, -range, range, view.data());
+  ImGui::SetCursorScreenPos(p0);
+  // The offscreen texture's rows run bottom-up like the field's y: flip v so y points up.
+  ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(tex)), ImVec2(side, side), ImVec2(0, 1),
+               ImVec2(1, 0));
+}
+
+// The slice's row (1-based) in a level of ny rows, and its place on a picture at p0.
+int slice_row(const UiState& ui, int ny) { return std::clamp(int(std::lround(ui.slice_y * (ny + 1))), 1, ny); }
+
+void mark_slice(const UiState& ui, int ny, ImVec2 p0, float side, const std::array<float, 4>& view) {
+  const float v = (float(slice_row(ui, ny)) - 0.5f) / float(ny);  // texture coordinate of the row's centre
+  const float t = (v - view[1]) / view[3];
+  if (t < 0 || t > 1) return;
+  const float y = p0.y + (1 - t) * side;
+  ImGui::GetWindowDrawList()->AddLine(ImVec2(p0.x, y), ImVec2(p0.x + side, y), IM_COL32(255, 255, 80, 200), 1.5f);
+}
+
+// The values along the slice's row: now, and (grey) where the relaxation phase started.
+void slice_plot(const UiState& ui, const FieldImage& now, const FieldImage* before, float range, ImVec2 size) {
+  const int j = slice_row(ui, now.ny);
+  auto row = [&](const FieldImage& img, const char* label, ImU32 colour) {
+    Series s{label, {}, {}, colour, 1.5f};
+    for (int i = 1; i <= img.nx; ++i) {
+      s.x.push_back(double(i) / (img.nx + 1));
+      s.y.push_back(img.values[std::size_t(j - 1) * std::size_t(img.nx) + std::size_t(i - 1)]);
+    }
+    return s;
+  };
+  std::vector<Series> series;
+  if (before) series.push_back(row(*before, "before", IM_COL32(170, 170, 170, 255)));
+  series.push_back(row(now, before ? "after" : "values", IM_COL32(255, 255, 80, 255)));
+  char xlabel[64];
+  std::snprintf(xlabel, sizeof xlabel, "x along row %d (y = %.3f)", j, double(j) / (now.ny + 1));
+  const PlotSpec spec{xlabel, "value", false, false, 0.0, 1.0, -double(range), double(range)};
+  draw_plot("slice", spec, series, {}, size);
+}
+
+}  // namespace
+
+void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
+  const PanelWindow window(ui, "Error field");
+  if (!window) return;
+  const FieldImage* img = snap.field.get();
+  if (!snap.error.empty()) {  // the field of the last accepted parameters would not match them
+    ImGui::TextWrapped("Not solving: %s", snap.error.c_str());
+    return;
+  }
+  if (!img || (img->values.empty() && !img->device)) {
+    ImGui::TextWrapped("starting...");
+    return;
+  }
+  // The host's floats of this view: this picture's, or the newest copied (HostCopyRule).
+  if (!img->values.empty()) ui.host_field = snap.field;
+  const FieldImage* host = ui.host_field.get();
+  if (host &&
+      (host->level != img->level || host->nx != img->nx || host->ny != img->ny || host->residual != img->residual))
+    host = nullptr;
+  ui.view.host_values = ui.show_slice;  // and below: hovering
+  const bool finest = img->level == 1;
+  ImGui::Text("%s on level %d of %d (%d x %d)%s",
+              img->residual ? "residual f - Av"
+              : finest      ? "error u - u*"
+                            : "correction v",
+              img->level, snap.options.levels, img->nx, img->ny, snap.stepping ? "  [stepping]" : "");
+  // A coarse correction is zero between its zeroing and its first sweep: said in words, not
+  // drawn as a blank map with an all-"maximum" spectrum.
+  const bool zero = img->min == 0.0f && img->max == 0.0f;
+  const FieldImage* before = ui.view.before_after ? phase_start(snap, *img) : nullptr;
+  float range = colour_range(ui, snap, *img);
+  if (before && ui.auto_range && !ui.lock_range)  // one scale for both: the drop shows
+    range = std::max({range, std::abs(before->min), std::abs(before->max)});
+  if (!(range > 0)) range = 1.0f;
+  if (ui.lock_range && ui.auto_range)
+    ImGui::TextDisabled("colour range locked through cycle %zu: +/-%.2e", snap.history.size() + 1, double(range));
+  upload_field(ui, *img, renderers.field);
+
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float bar_w = 100, gap = 8;  // colourbar and its labels; between the two pictures
+  const float label_h = before ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
+  const float slice_h = ui.show_slice ? std::max(90.0f, avail.y * 0.28f) : 0.0f;
+  const int panes = before ? 2 : 1;
+  const float side =
+      std::max(50.0f, std::min((avail.x - bar_w - gap * (panes - 1)) / panes, avail.y - 8 - label_h - slice_h));
+  const std::array<float, 4> view = visible_part(ui);
+  ImVec2 p0 = ImGui::GetCursorScreenPos();
+  if (before) {
+    const Trace& trace = *snap.cycle_trace;
+    const std::size_t op = std::size_t(snap.trace_position - 1);
+    const bool pre = trace[op].kind == OpKind::PreRelax;
+    ImGui::Text("before the %s-relaxation", pre ? "pre" : "post");
+    ImGui::SameLine(side + gap + ImGui::GetStyle().WindowPadding.x);
+    ImGui::Text("after %s", narrate(trace, op, snap.options.nu1, snap.options.nu2).c_str());
+    p0 = ImGui::GetCursorScreenPos();
+    renderers.before.upload(before->values, before->nx, before->ny, before->version);
+    draw_field(ui, renderers.before, p0, side, range, view);
+    if (before->min == 0.0f && before->max == 0.0f) zero_note(p0, side, "zero: a coarse correction starts from zero");
+    if (ui.show_slice) mark_slice(ui, before->ny, p0, side, view);
+    p0.x += side + gap;
+  }
+  draw_field(ui, renderers.field, p0, side, range, view);
+  hover_pan_zoom(ui, *img, host, p0, side, view);
+  if (ui.show_slice) mark_slice(ui, img->ny, p0, side, view);
+  if (zero) {
+    zero_note(p0, side, "zero field: this correction starts from zero; its first sweep fills it");
+  } else {
+    colourbar(p0, side, range);
+    if (ui.view.spectrum && host) fourier_inset(*host, p0, side, renderers.spectrum);
+  }
+  if (ui.show_slice && host) {
+    ImGui::SetCursorScreenPos(ImVec2(ImGui::GetWindowPos().x + ImGui::GetStyle().WindowPadding.x, p0.y + side + 6));
+    slice_plot(ui, *host, before, range, ImVec2(avail.x, slice_h - 10));
+  }
+}
+
+}  // namespace kcycle::gui

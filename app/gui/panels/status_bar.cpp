@@ -1,0 +1,61 @@
+// The status bar: the backend, frame rate, time per cycle, cycles, memory and what the solve is
+// doing.
+#include "panels.hpp"
+
+#include <imgui.h>
+
+#include <cstdio>
+#include <string>
+
+#include "kcycle/model/timing.hpp"
+#include "panels/widgets.hpp"
+
+namespace kcycle::gui {
+
+// What the solve is doing, in words: the solver's status once it has stopped; before that,
+// whether the worker runs it, holds it inside a cycle (stepping) or has it paused.
+std::string activity(const Snapshot& snap) {
+  if (!snap.error.empty()) return "not solving (parameters refused)";
+  if (snap.status != SolveStatus::Running) return std::string(to_string(snap.status));
+  if (snap.autoplay > 0) {
+    char text[96];
+    std::snprintf(text, sizeof text, "autoplay, %.1f operations/s (operation %d of the cycle)", snap.autoplay,
+                  std::max(snap.trace_position, 0));
+    return text;
+  }
+  if (snap.stepping) return "stepping (operation " + std::to_string(snap.trace_position) + " of the cycle)";
+  return snap.running ? "running" : "paused";
+}
+
+void status_bar(UiState& ui, const Snapshot& snap) {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float height = 28 * ui.ui_scale;
+  ImGui::SetNextWindowPos(ImVec2(vp->Pos.x, vp->Pos.y + vp->Size.y - height));
+  ImGui::SetNextWindowSize(ImVec2(vp->Size.x, height));
+  const PanelWindow window(ui, "##status",
+                           ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                               ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
+  long rss_pages = 0;
+  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+    long size = 0;
+    if (std::fscanf(f, "%ld %ld", &size, &rss_pages) != 2) rss_pages = 0;
+    std::fclose(f);
+  }
+  const std::string backend =
+      snap.backend.empty() ? std::string("none (parameters refused)")
+      : snap.backend == "cuda"
+          ? std::string("CUDA") + (snap.options.cuda_graphs ? " + graphs" : "") + ", field: " + ui.field_path
+          : "CPU (" + std::to_string(snap.threads) + (snap.threads == 1 ? " solver thread)" : " solver threads)");
+  char per_cycle[64] = "no cycle timed yet";
+  if (snap.seconds_per_cycle > 0)
+    std::snprintf(per_cycle, sizeof per_cycle, "%.3f ms per cycle%s", snap.seconds_per_cycle * 1e3,
+                  snap.cycle_time_spread >= kBusySpread ? " (busy machine)" : "");
+  ImGui::Text("backend: %s | %.0f fps | %s | %zu cycles | memory %.0f MiB | %s", backend.c_str(), ui.fps, per_cycle,
+              snap.history.size(), double(rss_pages) * 4096.0 / (1 << 20), activity(snap).c_str());
+  if (!snap.backend_note.empty()) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "| %s", snap.backend_note.c_str());
+  }
+}
+
+}  // namespace kcycle::gui

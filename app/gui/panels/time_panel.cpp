@@ -1,0 +1,156 @@
+// Time per cycle: the calibrated model T = alpha launches + beta operations against the level
+// count for each kappa, the measured times, the turning points, and the kappa sweep.
+#include "panels.hpp"
+
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "kcycle/backends/execution_target.hpp"
+#include "kcycle/cycle/cycle_schedule.hpp"
+#include "kcycle/model/cost_model.hpp"
+#include "kcycle/model/timing.hpp"
+#include "panels/widgets.hpp"
+#include "plot.hpp"
+#include "view_settings.hpp"
+
+namespace kcycle::gui {
+
+namespace {
+
+const ImU32 kKappaColors[] = {IM_COL32(31, 119, 180, 255), IM_COL32(255, 127, 14, 255), IM_COL32(44, 160, 44, 255),
+                              IM_COL32(214, 39, 40, 255), IM_COL32(148, 103, 189, 255)};
+const int kKappas[] = {1, 2, 3, 4, kKappaW};
+
+// The last kappa sweep: time to the tolerance per kappa, measured beside predicted (the
+// paper's Table 4.1 at the current settings), the fastest marked.
+void kappa_sweep_table(const Snapshot& snap) {
+  if (snap.sweeping) {
+    ImGui::Text("sweeping kappa: %s", snap.sweep_note.c_str());
+    return;
+  }
+  const KappaSweep* sweep = snap.kappa_sweep.get();
+  if (!sweep) return;
+  if (!ImGui::BeginTable("kappa sweep", 5, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) return;
+  for (const char* h : {"kappa", "cycles", "ms/cycle", "total s (measured)", "predicted s"}) ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const KappaSweepRow& r : sweep->rows) {
+    ImGui::TableNextRow();
+    const bool best = r.kappa == sweep->best_kappa;
+    const ImVec4 colour = best ? ImVec4(0.5f, 1.0f, 0.5f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    ImGui::TableNextColumn();
+    ImGui::TextColored(colour, "%s%s", kappa_to_string(r.kappa).c_str(), best ? " (fastest)" : "");
+    ImGui::TableNextColumn();
+    ImGui::Text(r.converged ? "%d" : "%d (not converged)", r.iterations);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3f", r.seconds_per_cycle * 1e3);
+    ImGui::TableNextColumn();
+    ImGui::TextColored(colour, "%.3f", r.seconds_total);
+    ImGui::TableNextColumn();
+    if (std::isfinite(r.predicted_seconds_total))
+      ImGui::Text("%.3f", r.predicted_seconds_total);
+    else
+      ImGui::TextDisabled("-");
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
+  const PanelWindow window(ui, "Time per cycle");
+  if (!window) return;
+  const Calibration* c = snap.calibration.get();
+  if (snap.calibrating) {
+    ImGui::Text("calibrating: timing cycles for kappa = 1, 2, 3, 4, W: %s", snap.calibration_note.c_str());
+    ImGui::ProgressBar(float(snap.calibration_progress), ImVec2(-1, 0));
+  } else if (c)
+    ImGui::Text("model T = a L + b W (%s): alpha %.3g us/launch, beta %.3g ns/unknown  %s", c->backend.c_str(),
+                c->model.alpha * 1e6, c->model.beta * 1e9, snap.calibration_note.c_str());
+  else
+    ImGui::TextWrapped("No calibration yet: press Calibrate, or run `kcycle calibrate` (kcycle-calibration.json).");
+  if (c && !snap.calibrating && !snap.backend.empty()) {  // a model of another cycle predicts nothing here
+    const std::string backend =
+        snap.backend == "cuda" ? (snap.options.cuda_graphs ? "cuda+graphs" : "cuda") : snap.backend;
+    const std::string mismatch = calibration_mismatch(
+        *c, run_on(multigrid_settings(snap.options), snap.options.backend).settings, backend, snap.threads);
+    if (!mismatch.empty())
+      warning("Warning: this calibration does not match the run (" + mismatch +
+              "). Its predictions do not apply: press Calibrate.");
+  }
+  if (c && c->noisy()) warning(noise_note(*c) + ": its predictions are rough; calibrate on a quieter machine.");
+  const Calibration* other = snap.compare_calibration.get();
+  if (other && c)
+    ImGui::TextDisabled("faint: %s, alpha %.3g us/launch, beta %.3g ns/unknown (alpha ratio %.2f)",
+                        other->backend.c_str(), other->model.alpha * 1e6, other->model.beta * 1e9,
+                        other->model.alpha > 0 ? c->model.alpha / other->model.alpha : 0.0);
+  ImGui::SetNextItemWidth(120);
+  view_control(ui, "max-levels");
+  ImGui::SameLine();
+  if (button(ui, "Calibrate",
+             "Time cycles of this configuration and fit T = alpha launches + beta operations (the paper's model)") &&
+      !snap.calibrating)
+    worker.calibrate(ui.calibrate_levels);
+  ImGui::SameLine();
+  if (button(ui, "Sweep kappa",
+             "Solve to the tolerance with kappa = 1, 2, 3, 4 and W at these settings: measured total time beside "
+             "the model's prediction") &&
+      !snap.sweeping)
+    worker.sweep_kappa();
+  kappa_sweep_table(snap);
+
+  std::vector<Series> series;
+  std::vector<VLine> vlines;
+  const SolverOptions& o = snap.options;
+  const int per_call =
+      CycleSchedule::per_call(run_on(multigrid_settings(o), o.backend).settings, kAsResolved).launches_per_call(1);
+  for (int k = 0; k < 5; ++k) {
+    const std::string name = "kappa=" + kappa_to_string(kKappas[k]);
+    if (c) {
+      Series model{name + " model", {}, {}, kKappaColors[k], 1.5f, true};
+      Series measured{"", {}, {}, kKappaColors[k], 1.5f, false, true, false};
+      for (int n = 3; n <= 13; ++n) {
+        model.x.push_back(n);
+        model.y.push_back(
+            1e3 * c->model.predict(cycle_launches(kKappas[k], n, per_call), cycle_ops(kKappas[k], n, o.coarsening)));
+      }
+      for (const TimingSample& s : c->samples)
+        if (s.kappa == kKappas[k]) measured.x.push_back(s.levels), measured.y.push_back(s.seconds * 1e3);
+      series.push_back(model);
+      series.push_back(measured);
+      if (other) {  // the other backend's model, faint and without markers
+        Series faint{"", {}, {}, (kKappaColors[k] & 0x00FFFFFFu) | 0x60000000u, 1.0f, true};
+        for (int n = 3; n <= 13; ++n) {
+          faint.x.push_back(n);
+          faint.y.push_back(1e3 * other->model.predict(cycle_launches(kKappas[k], n, per_call),
+                                                       cycle_ops(kKappas[k], n, o.coarsening)));
+        }
+        series.push_back(faint);
+      }
+      const double tp = turning_point_levels(kKappas[k], c->model, per_call);
+      if (std::isfinite(tp)) vlines.push_back({tp, kKappaColors[k], "tp"});
+    }
+  }
+  // The fastest recent cycle, as calibrations keep the fastest repetition of each case.
+  if (snap.fastest_seconds_per_cycle > 0 && o.solver == SolverKind::Multigrid)
+    series.push_back({"this run (fastest cycle)",
+                      {double(o.levels)},
+                      {snap.fastest_seconds_per_cycle * 1e3},
+                      IM_COL32(255, 255, 255, 255),
+                      2.0f,
+                      false,
+                      true,
+                      false});
+  if (snap.cycle_time_spread >= kBusySpread) {
+    char text[96];
+    std::snprintf(text, sizeof text, "Cycle times varied %.1fx: the machine is busy (the fastest is shown).",
+                  snap.cycle_time_spread);
+    warning(text);
+  }
+  PlotSpec spec{"levels n", "ms per cycle (log)", false, true, 3, 13, 0, 0};
+  draw_plot("times", spec, series, vlines, ImGui::GetContentRegionAvail());
+}
+
+}  // namespace kcycle::gui

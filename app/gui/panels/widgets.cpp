@@ -1,0 +1,111 @@
+#include "panels/widgets.hpp"
+
+#include <imgui_internal.h>  // LogToBuffer (print-text), HoveredIdTimer
+
+namespace kcycle::gui {
+
+namespace {
+
+void record_rect(UiState& ui, const char* name) {
+  const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
+  for (PanelRect& r : ui.panel_rects)
+    if (r.name == name) {
+      r = {name, p.x, p.y, s.x, s.y};
+      return;
+    }
+  ui.panel_rects.push_back({name, p.x, p.y, s.x, s.y});
+}
+
+// The tooltip of the control just drawn, after a short hover; or at once when the script
+// probes that control (print-tooltip: scripted runs have no mouse). Records the control.
+void tip(UiState& ui, const char* label, const char* text) {
+  ui.controls_drawn.push_back({label, text});
+  const bool probed = ui.tooltip_probe == label;
+  if (probed) ui.tooltip_found = text;
+  if (!probed && !(ImGui::IsItemHovered() && GImGui->HoveredIdTimer > 0.35f)) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+PanelWindow::PanelWindow(UiState& ui, const char* name, ImGuiWindowFlags flags) : ui_(ui) {
+  open_ = ImGui::Begin(name, nullptr, flags);
+  if (!open_) return;
+  record_rect(ui_, name);
+  if (ui_.capture_text) ImGui::LogToBuffer();
+}
+
+PanelWindow::~PanelWindow() {
+  if (open_ && ui_.capture_text) ui_.shown_text += std::string(ImGui::GetCurrentContext()->LogBuffer.c_str()) + "\n";
+  ImGui::End();
+}
+
+void place_panel(const UiState& ui, ImVec2 pos, ImVec2 size) {
+  const ImGuiCond cond = ui.scripted ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  ImGui::SetNextWindowPos(pos, cond);
+  ImGui::SetNextWindowSize(size, cond);
+}
+
+void section(const char* label) {
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", label);
+  ImGui::Separator();
+}
+
+void warning(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.2f, 1.0f));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
+
+bool button(UiState& ui, const char* label, const char* tooltip, ImVec2 size) {
+  const bool pressed = ImGui::Button(label, size);
+  tip(ui, label, tooltip);
+  return pressed;
+}
+
+bool checkbox(UiState& ui, const char* label, bool& value, const char* tooltip) {
+  const bool changed = ImGui::Checkbox(label, &value);
+  tip(ui, label, tooltip);
+  return changed;
+}
+
+bool slider(UiState& ui, const char* label, float& value, float min, float max, const char* format, const char* tooltip,
+            ImGuiSliderFlags flags) {
+  const bool changed = ImGui::SliderFloat(label, &value, min, max, format, flags);
+  tip(ui, label, tooltip);
+  return changed;
+}
+
+bool slider(UiState& ui, const char* label, int& value, int min, int max, const char* format, const char* tooltip) {
+  const bool changed = ImGui::SliderInt(label, &value, min, max, format);
+  tip(ui, label, tooltip);
+  return changed;
+}
+
+bool input_int(UiState& ui, const char* label, int& value, const char* tooltip) {
+  // An InputInt is a group (field, "-", "+"): the tooltip shows over any of its parts.
+  ImGui::BeginGroup();
+  const bool changed = ImGui::InputInt(label, &value);
+  ImGui::EndGroup();
+  tip(ui, label, tooltip);
+  return changed;
+}
+
+int choose(UiState& ui, const char* label, const std::string& preview, const std::vector<std::string>& names,
+           int selected, const char* tooltip) {
+  int picked = -1;
+  if (ImGui::BeginCombo(label, preview.c_str())) {
+    for (std::size_t k = 0; k < names.size(); ++k)
+      if (ImGui::Selectable(names[k].c_str(), int(k) == selected)) picked = int(k);
+    ImGui::EndCombo();
+  }
+  tip(ui, label, tooltip);
+  return picked;
+}
+
+}  // namespace kcycle::gui

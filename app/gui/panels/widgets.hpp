@@ -1,0 +1,64 @@
+#pragma once
+// What every panel draws with: its window, headings, warnings and controls. Every control is
+// drawn through these functions, each of which takes the control's tooltip, and each records
+// the control in UiState::controls_drawn: the frame can say what it drew (the script's
+// print-controls), and Layout.PanelsDrawControlsOnlyThroughWidgets keeps every panel on them.
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+#include "kcycle/io/enum_names.hpp"
+#include "ui_state.hpp"
+
+namespace kcycle::gui {
+
+// One panel's window for the scope of a panel function: Begin, its rectangle (UiState's
+// panel_rects, for the layout file), and for the script's print-text the text it drew (ImGui
+// logs a window's text until its End, which clears the log: so each window reads its own).
+class PanelWindow {
+ public:
+  PanelWindow(UiState& ui, const char* name, ImGuiWindowFlags flags = 0);
+  ~PanelWindow();
+  PanelWindow(const PanelWindow&) = delete;
+  PanelWindow& operator=(const PanelWindow&) = delete;
+  explicit operator bool() const { return open_; }
+
+ private:
+  UiState& ui_;
+  bool open_ = false;
+};
+
+// A labelled separator (ImGui 1.86 has no SeparatorText).
+void section(const char* label);
+// A warning in orange, wrapped to the panel (at projector scales a line runs past its edge).
+void warning(const std::string& text);
+
+// The controls: each true when the user changed the value (a button: pressed).
+bool button(UiState& ui, const char* label, const char* tooltip, ImVec2 size = ImVec2(0, 0));
+bool checkbox(UiState& ui, const char* label, bool& value, const char* tooltip);
+bool slider(UiState& ui, const char* label, float& value, float min, float max, const char* format, const char* tooltip,
+            ImGuiSliderFlags flags = 0);
+bool slider(UiState& ui, const char* label, int& value, int min, int max, const char* format, const char* tooltip);
+bool input_int(UiState& ui, const char* label, int& value, const char* tooltip);
+// A combo over `names`, showing `preview` while closed: the index picked this frame, or -1.
+int choose(UiState& ui, const char* label, const std::string& preview, const std::vector<std::string>& names,
+           int selected, const char* tooltip);
+
+// A combo over an enum's name table (kcycle/io/enum_names.hpp), showing its labels.
+template <class Enum>
+bool enum_combo(UiState& ui, const char* label, Enum& value, const char* tooltip) {
+  const auto& table = name_table<Enum>();
+  std::vector<std::string> names;
+  int selected = -1;
+  for (const auto& entry : table) {
+    if (entry.value == value) selected = int(names.size());
+    names.emplace_back(entry.label);
+  }
+  const int picked = choose(ui, label, std::string(enum_label(value)), names, selected, tooltip);
+  if (picked < 0 || table[std::size_t(picked)].value == value) return false;
+  value = table[std::size_t(picked)].value;
+  return true;
+}
+
+}  // namespace kcycle::gui

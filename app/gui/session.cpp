@@ -1,0 +1,103 @@
+#include "session.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "calibration_cache.hpp"
+#include "kcycle/backends/cpu/available_cores.hpp"
+#include "kcycle/io/options_io.hpp"
+
+namespace kcycle::gui {
+
+std::filesystem::path config_dir() {
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  std::filesystem::path dir =
+      xdg && *xdg ? std::filesystem::path(xdg) : std::filesystem::path(home ? home : ".") / ".config";
+  return dir / "kcycle";
+}
+
+namespace {
+
+SolverOptions default_parameters() {
+  SolverOptions o;
+  o.levels = 7;
+  o.eps = 1e-4;
+  o.angle_degrees = 45;
+  o.cycle = {CycleType::Kappa, 2};
+  o.max_iterations = 100000;
+  return o;
+}
+
+}  // namespace
+
+std::optional<int> parse_gui_options(int argc, char** argv, GuiOptions& o) {
+  CLI::App app{"kcycle-gui: watch multigrid kappa-cycles solve rotated anisotropic diffusion"};
+  app.name("kcycle-gui");
+  o.threads = std::max(1, available_cores() - 1);
+  o.cache_dir = default_cache_dir().string();
+  std::string interop = "on", start, auto_calibrate;
+  app.add_option("--script", o.script_path, "Drive the UI from a script (see app/gui/script.hpp), then exit");
+  app.add_option("--screenshot", o.screenshot_path, "Write a PNG of the window when the script ends");
+  app.add_option("--config", o.config_path, "Start with these parameters (a file from Export or `kcycle`)");
+  app.add_option("--calibration", o.calibration_path,
+                 "Cost-model calibration for the time plot (default: ./kcycle-calibration.json)");
+  app.add_option("--width", o.width, "Window width")->capture_default_str();
+  app.add_option("--height", o.height, "Window height")->capture_default_str();
+  app.add_option("--threads", o.threads, "Solver threads (default: all cores but one, left to drawing)")
+      ->capture_default_str();
+  app.add_option("--start", start, "paused (on the initial error, the default) or running (the default under --script)")
+      ->check(CLI::IsMember({"paused", "running"}));
+  app.add_option("--auto-calibrate", auto_calibrate,
+                 "on: at first start, time the configuration in the background when no cached calibration fits it "
+                 "(default on; off under --script)")
+      ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--cache-dir", o.cache_dir, "Where calibrations are kept")->capture_default_str();
+  app.add_option("--interop", interop, "CUDA backend: draw the field through CUDA-OpenGL interop (on/off)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  o.interop = interop == "on";
+  if (!start.empty()) o.running = start == "running";
+  if (!auto_calibrate.empty()) o.auto_calibrate = auto_calibrate == "on";
+  return std::nullopt;
+}
+
+UiState starting_ui_state(const GuiOptions& options) {
+  UiState ui;
+  ui.scripted = !options.script_path.empty();
+  ui.interop = options.interop;
+  ui.params = default_parameters();
+  const std::filesystem::path last = config_dir() / "last-parameters.toml";
+  if (!ui.scripted) {  // the UI scale the last session used
+    float scale = 1.0f;
+    if (std::ifstream(config_dir() / "ui-scale.txt") >> scale) ui.ui_scale = std::clamp(scale, 0.5f, 3.0f);
+  }
+  if (!options.config_path.empty()) {
+    ui.params = load_parameters_file(options.config_path);
+  } else if (!ui.scripted && std::filesystem::exists(last)) {
+    try {
+      ui.params = load_parameters_file(last.string());
+    } catch (const std::exception& e) {  // an old or damaged file: start from the defaults, saying why
+      ui.notice = std::string("started from the defaults: ") + e.what();
+    }
+  }
+  return ui;
+}
+
+void save_session(const UiState& ui) {
+  if (ui.scripted) return;
+  std::filesystem::create_directories(config_dir());
+  std::ofstream(config_dir() / "last-parameters.toml") << to_parameters_file(ui.params);
+  std::ofstream(config_dir() / "ui-scale.txt") << ui.ui_scale << "\n";
+}
+
+}  // namespace kcycle::gui
