@@ -1,6 +1,7 @@
 #include "view_settings.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 #include "panels/widgets.hpp"
@@ -75,6 +76,13 @@ std::string view_setting_keys() {
 namespace {
 
 // The field a setting names, in the UI state or its view request.
+// 0.5, 16, 1e-10: a range's ends as a person writes them.
+std::string shown(float x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", double(x));
+  return text;
+}
+
 template <class T>
 T& field_of(UiState& ui, T UiState::*member) {
   return ui.*member;
@@ -98,8 +106,7 @@ void set_view_setting(UiState& ui, const ViewSetting& s, double value) {
           field = value != 0;
         } else {
           if (value < s.min || value > s.max)
-            throw std::invalid_argument(key + " must be between " + std::to_string(s.min) + " and " +
-                                        std::to_string(s.max));
+            throw std::invalid_argument(key + " must be between " + shown(s.min) + " and " + shown(s.max));
           if (std::is_same_v<T, int> && value != std::floor(value))
             throw std::invalid_argument(key + " must be a whole number");
           field = T(value);
