@@ -200,7 +200,7 @@ TEST(Cli, InfoScheduleShowsThePassesPerLevel) {
   const Outcome fused = run_cli("info --levels 4 --kappa 2 --schedule");
   ASSERT_EQ(fused.exit_code, 0) << fused.output;
   EXPECT_NE(fused.output.find("level 1: down [one pass: 2 sweeps + residual + restriction]  up [one pass: "
-                              "prolongation + 2 sweeps]  2 launches a call"),
+                              "prolongation + 2 sweeps + norms]  2 launches a call"),
             std::string::npos)
       << fused.output;
   EXPECT_NE(fused.output.find("level 4: down [exact solve]"), std::string::npos) << fused.output;

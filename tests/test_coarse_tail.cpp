@@ -50,7 +50,7 @@ Executed run(const MultigridSettings& s, CycleChoice choice, int cycles = 2, con
   Executed r;
   for (int c = 0; c < cycles; ++c) {
     be.reset_launches();
-    mg.cycle(choice, CycleHooks{&r.trace, watch, {}});
+    mg.cycle(choice, CycleHooks{&r.trace, watch, {}, {}});
   }
   r.launches = be.launches();
   r.iterate = mg.level(1).v;

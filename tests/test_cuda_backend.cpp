@@ -252,7 +252,7 @@ TEST_F(CudaBackendTest, AWatchedCycleRunsOperationByOperation) {
   Multigrid<CudaBackend> mg(gpu, s);
   int seen = 0;
   const OpObserver count = [&](const TraceEvent&) { ++seen; };
-  mg.cycle({CycleType::Kappa, 2}, CycleHooks{nullptr, &count, {}});
+  mg.cycle({CycleType::Kappa, 2}, CycleHooks{nullptr, &count, {}, {}});
   EXPECT_GT(seen, 0);
   EXPECT_EQ(gpu.graph_captures(), 0u) << "an observer sees every operation, so nothing is recorded";
 }
@@ -265,7 +265,7 @@ TEST_F(CudaBackendTest, CancellableCyclesStillReplayGraphs) {
   CudaBackend gpu(true);
   Multigrid<CudaBackend> mg(gpu, multigrid_settings(o));
   std::stop_source stop;
-  for (int c = 0; c < 5; ++c) mg.cycle({CycleType::Kappa, 3}, CycleHooks{nullptr, nullptr, stop.get_token()});
+  for (int c = 0; c < 5; ++c) mg.cycle({CycleType::Kappa, 3}, CycleHooks{nullptr, nullptr, stop.get_token(), {}});
   EXPECT_EQ(gpu.graph_captures(), 1u);
   EXPECT_EQ(gpu.graph_replays(), 4u);
   mg.set_level_timing(true);
@@ -273,7 +273,7 @@ TEST_F(CudaBackendTest, CancellableCyclesStillReplayGraphs) {
   EXPECT_EQ(gpu.graph_captures(), 1u) << "a timed cycle runs operation by operation";
   EXPECT_EQ(mg.level(1).stats.calls, 1u);
   stop.request_stop();
-  EXPECT_THROW(mg.cycle({CycleType::Kappa, 3}, CycleHooks{nullptr, nullptr, stop.get_token()}), CycleCancelled);
+  EXPECT_THROW(mg.cycle({CycleType::Kappa, 3}, CycleHooks{nullptr, nullptr, stop.get_token(), {}}), CycleCancelled);
 }
 
 // Cyclic reduction for x-lines against Thomas: the same iterate to rounding, cycle after cycle,

@@ -35,7 +35,7 @@ TEST(Cancel, AStopRequestedBeforeTheCycleRunsNothing) {
   stop.request_stop();
   Trace trace;
   backend.reset_launches();
-  EXPECT_THROW(mg.cycle({CycleType::Kappa, 3}, CycleHooks{&trace, nullptr, stop.get_token()}), CycleCancelled);
+  EXPECT_THROW(mg.cycle({CycleType::Kappa, 3}, CycleHooks{&trace, nullptr, stop.get_token(), {}}), CycleCancelled);
   EXPECT_TRUE(trace.empty());
   EXPECT_EQ(backend.launches(), 0u);
 }
@@ -51,7 +51,7 @@ TEST(Cancel, AStopMidCycleEndsItAtTheNextCall) {
     if (e.kind == OpKind::PreRelax) stop.request_stop();
   };
   EXPECT_THROW(
-      mg.cycle({CycleType::Kappa, kKappaW}, CycleHooks{&trace, &request_at_first_relaxation, stop.get_token()}),
+      mg.cycle({CycleType::Kappa, kKappaW}, CycleHooks{&trace, &request_at_first_relaxation, stop.get_token(), {}}),
       CycleCancelled);
   // Call(1), nu1 pre-relaxations, restriction, zeroing: then the call on level 2 refuses.
   const std::size_t expected = 1 + std::size_t(mg.settings().nu1) + 2;
@@ -67,7 +67,7 @@ TEST(Cancel, AnUntriggeredTokenChangesNothing) {
   fill_uniform_random(without.level(1).v, 3);
   std::stop_source stop;
   Trace t1, t2;
-  with.cycle({CycleType::Kappa, 2}, CycleHooks{&t1, nullptr, stop.get_token()});
+  with.cycle({CycleType::Kappa, 2}, CycleHooks{&t1, nullptr, stop.get_token(), {}});
   without.cycle({CycleType::Kappa, 2}, &t2);
   EXPECT_EQ(t1, t2);
   const auto x = with.level(1).v.values(), y = without.level(1).v.values();
@@ -82,7 +82,7 @@ TEST(Cancel, TheSolverReportsACancelledCycle) {
   solver.step();
   std::stop_source stop;
   stop.request_stop();
-  EXPECT_THROW(solver.step({nullptr, nullptr, stop.get_token()}), CycleCancelled);
+  EXPECT_THROW(solver.step({nullptr, nullptr, stop.get_token(), {}}), CycleCancelled);
   EXPECT_EQ(solver.status(), SolveStatus::Cancelled);
   EXPECT_EQ(solver.history().size(), 1u);
 }
@@ -96,7 +96,7 @@ TEST(Watch, TheTimeAWatcherHoldsAnOperationIsNotCycleTime) {
   const OpObserver slow_watcher = [&](const TraceEvent&) {
     if (++seen <= 4) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   };
-  const IterationRecord rec = solver.step({nullptr, &slow_watcher, {}});
+  const IterationRecord rec = solver.step({nullptr, &slow_watcher, {}, {}});
   EXPECT_GT(seen, 4);
   EXPECT_LT(rec.seconds, 0.1) << "the 200 ms the watcher held were counted as cycle time";
   EXPECT_GE(rec.seconds, 0.0);

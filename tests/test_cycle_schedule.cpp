@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "closed_forms.hpp"
 #include "kcycle/backends/cpu/cpu_backend.hpp"
@@ -133,6 +135,51 @@ TEST(CycleSchedule, TheExecutorRunsWhatItPlans) {
       }
 }
 
+// The iterate's sums come from one pass, planned once: the finest level's fused up pass (the
+// cycle's last), in normal and timed cycles, never watched ones. A cycle asked for them writes
+// the sums of the iterate it ends with there, and leaves them alone where no pass yields them.
+TEST(CycleSchedule, OnlyTheFinestUpPassYieldsTheIteratesSums) {
+  for (Smoother sm : kSmoothers)
+    for (bool fused : {false, true})
+      for (int nu2 : {0, 1, 2})
+        for (CycleMode mode : {CycleMode::Normal, CycleMode::Watched, CycleMode::Timed}) {
+          const MultigridSettings s = settings(7, sm, fused, 2, nu2, false);  // 127 rows: 4 blocks on 2 threads
+          const std::string what = "smoother " + std::to_string(int(sm)) + " fused " + std::to_string(fused) + " nu2 " +
+                                   std::to_string(nu2) + " mode " + std::to_string(int(mode));
+          const CycleSchedule plan = CycleSchedule::plan(s, {true, false}, mode);
+          const bool expected = sm == Smoother::Jacobi && fused && nu2 > 0 && mode != CycleMode::Watched;
+          ASSERT_EQ(plan.sums_pass() != nullptr, expected) << what;
+          int yielding = 0;
+          for (int l = 1; l <= s.levels; ++l)
+            for (const auto* passes : {&plan.level(l).down, &plan.level(l).up})
+              for (const Pass& p : *passes) yielding += p.yields_sums;
+          EXPECT_EQ(yielding, expected ? 1 : 0) << what;
+          if (expected) EXPECT_EQ(plan.sums_pass()->kind, PassKind::FusedUp) << what;
+          if (mode == CycleMode::Watched) continue;
+          CpuBackend backend(2);
+          Multigrid<CpuBackend> mg(backend, s);
+          mg.set_level_timing(mode == CycleMode::Timed);
+          Field start(mg.level(1).shape), rhs(mg.level(1).shape);
+          fill_uniform_random(start, 3);
+          fill_uniform_random(rhs, 4);
+          backend.upload(start, mg.level(1).v);
+          backend.upload(rhs, mg.level(1).f);
+          double f_dot_v = NAN, v_norm2 = NAN, residual2 = NAN;
+          CycleHooks hooks;
+          hooks.sums = {&f_dot_v, &v_norm2, &residual2};
+          ASSERT_EQ(&mg.schedule_for(hooks), &mg.schedule(mode)) << what;
+          mg.cycle({CycleType::Kappa, 2}, hooks);
+          const auto& fine = mg.level(1);
+          if (!expected) {
+            EXPECT_TRUE(std::isnan(f_dot_v) && std::isnan(v_norm2) && std::isnan(residual2)) << what;
+            continue;
+          }
+          EXPECT_NEAR(f_dot_v / backend.dot(fine.f, fine.v), 1.0, 1e-12) << what;
+          EXPECT_NEAR(v_norm2 / backend.dot(fine.v, fine.v), 1.0, 1e-12) << what;
+          EXPECT_NEAR(residual2 / backend.residual_norm2(fine.A, fine.v, fine.f), 1.0, 1e-12) << what;
+        }
+}
+
 // Timing levels times what normally runs: with a coarse tail the timed cycle runs the same
 // passes (bitwise the same iterate, the same launches), the tail's one launch and its time on
 // its top level, the levels below it counting calls only.
@@ -183,6 +230,10 @@ TEST(CycleSchedule, DescribesThePasses) {
       CycleSchedule::plan(settings(3, Smoother::Jacobi, true, 2, 2, false), {true, false}, CycleMode::Normal);
   const std::string text = fused.describe();
   EXPECT_NE(text.find("level 1: down [one pass: 2 sweeps + residual + restriction]  up [one pass: prolongation + 2 "
+                      "sweeps + norms]  2 launches a call"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("level 2: down [one pass: 2 sweeps + residual + restriction]  up [one pass: prolongation + 2 "
                       "sweeps]  2 launches a call"),
             std::string::npos)
       << text;

@@ -36,9 +36,9 @@ Executed run(MultigridSettings s, bool fused, int kappa, int threads, int cycles
   for (int c = 0; c < cycles; ++c) {
     be.reset_launches();
     if (from_zero)
-      mg.cycle_from_zero({CycleType::Kappa, kappa}, CycleHooks{&r.trace, watch, {}});
+      mg.cycle_from_zero({CycleType::Kappa, kappa}, CycleHooks{&r.trace, watch, {}, {}});
     else
-      mg.cycle({CycleType::Kappa, kappa}, CycleHooks{&r.trace, watch, {}});
+      mg.cycle({CycleType::Kappa, kappa}, CycleHooks{&r.trace, watch, {}, {}});
   }
   r.launches = be.launches();  // of the last cycle
   r.bytes = be.bytes();
@@ -164,12 +164,9 @@ void expect_fused_passes_in_place_are_the_separate_operations() {
         }
         be.restrict_residual(A, expected, f, fc);
         be.upload(hv, v);
-        double residual2 = 0.0;
-        be.jacobi_restrict_residual(A, 0.8, nu, v, f, v, fc_in_place, Coarsening::Full, false, &residual2);
+        be.jacobi_restrict_residual(A, 0.8, nu, v, f, v, fc_in_place, Coarsening::Full, false);
         EXPECT_EQ(0, std::memcmp(v.data(), expected.data(), v.values().size_bytes())) << "down, v: " << what;
         EXPECT_EQ(0, std::memcmp(fc.data(), fc_in_place.data(), fc.values().size_bytes())) << "down, fc: " << what;
-        be.upload(hv, t);
-        EXPECT_NEAR(residual2 / be.residual_norm2(A, t, f), 1.0, 1e-12) << "the first sweep's residual: " << what;
         // Up: prolongation with the correction, then nu sweeps.
         be.upload(hv, expected);
         be.prolong_add(vc, expected);
@@ -178,8 +175,13 @@ void expect_fused_passes_in_place_are_the_separate_operations() {
           std::swap(expected, t);
         }
         be.upload(hv, v);
-        be.prolong_add_jacobi(A, 0.8, nu, vc, v, f, v);
+        double f_dot_v = 0, v_norm2 = 0, residual2 = 0;
+        be.prolong_add_jacobi(A, 0.8, nu, vc, v, f, v, Coarsening::Full, &f_dot_v, &v_norm2, &residual2);
         EXPECT_EQ(0, std::memcmp(v.data(), expected.data(), v.values().size_bytes())) << "up: " << what;
+        // The sums of the iterate it writes, the residual's rows beside other blocks included.
+        EXPECT_NEAR(f_dot_v / be.dot(f, expected), 1.0, 1e-12) << "up, (f, v): " << what;
+        EXPECT_NEAR(v_norm2 / be.dot(expected, expected), 1.0, 1e-12) << "up, (v, v): " << what;
+        EXPECT_NEAR(residual2 / be.residual_norm2(A, expected, f), 1.0, 1e-12) << "up, |f - A v|^2: " << what;
       }
 }
 TEST(FusedPasses, InPlaceAreBitwiseTheSeparateOperationsForAnyThreadCount) {

@@ -281,9 +281,9 @@ TEST(FusedCg, TwoPassIteratesAreBitwiseThoseWithAStoredAp) {
     }
 }
 
-TEST(FusedStandAlone, TakesItsNormsFromTheCyclesFirstAndLastSweeps) {
-  // Fused, the finest down pass sums the residual of the iterate it starts from (the record
-  // before) and the up pass |v| (the error: the exact solution is zero): no norm passes.
+TEST(FusedStandAlone, TakesItsNormsFromTheCyclesLastPass) {
+  // Fused, the finest up pass sums |v| (the error: the exact solution is zero) and |f - A v|
+  // of the iterate it writes: no norm passes.
   SolveResult results[2];
   for (bool fused : {false, true}) {
     SolverOptions o;
@@ -308,32 +308,35 @@ TEST(FusedStandAlone, TakesItsNormsFromTheCyclesFirstAndLastSweeps) {
   }
 }
 
-TEST(FusedStandAlone, LaggedResidualsEqualThoseComputedAtOnceInBothPrecisions) {
-  // Mixed: each refinement step's residual f - A x is the record before's.
+// Every record is complete when step() returns it, fused or not, in both precisions (mixed:
+// the refinement step ends with the new x's residual, the next step's right-hand side), and
+// the norms are those of the unfused solve, whose passes compute them on their own.
+TEST(FusedStandAlone, EveryRecordIsCompleteWhenStepReturnsIt) {
   for (Precision precision : {Precision::Double, Precision::Mixed}) {
     SolverOptions o;
     o.levels = 6;
     o.threads = 2;
     o.cycle = {CycleType::Kappa, 2};
     o.precision = precision;
-    IterativeSolver lagged(o, make_problem(o)), prompt(o, make_problem(o));
-    prompt.measure_norms_promptly(true);
-    for (int k = 0; k < 8; ++k) {
-      lagged.step();
-      prompt.step();
-      EXPECT_TRUE(std::isnan(lagged.history().back().residual_norm));
-      EXPECT_TRUE(std::isfinite(prompt.history().back().residual_norm));
+    SolverOptions unfused = o;
+    unfused.fused = false;
+    IterativeSolver fused_solver(o, make_problem(o)), plain_solver(unfused, make_problem(unfused));
+    while (fused_solver.running() && plain_solver.running()) {
+      const IterationRecord fused = fused_solver.step(), plain = plain_solver.step();
+      ASSERT_TRUE(std::isfinite(fused.residual_norm)) << to_string(precision) << " record " << fused.iteration;
+      EXPECT_NEAR(fused.residual_norm / plain.residual_norm, 1.0, 1e-12)
+          << to_string(precision) << " record " << fused.iteration;
+      EXPECT_NEAR(fused.error_norm / plain.error_norm, 1.0, 1e-12)
+          << to_string(precision) << " record " << fused.iteration;
     }
-    while (lagged.running()) lagged.step();
-    while (prompt.running()) prompt.step();
-    ASSERT_EQ(lagged.history().size(), prompt.history().size());
-    for (std::size_t k = 0; k < lagged.history().size(); ++k)
-      EXPECT_NEAR(lagged.history()[k].residual_norm / prompt.history()[k].residual_norm, 1.0, 1e-12)
-          << to_string(precision) << " record " << k + 1;
+    EXPECT_EQ(fused_solver.status(), SolveStatus::Converged) << to_string(precision);
+    EXPECT_EQ(fused_solver.history().size(), plain_solver.history().size()) << to_string(precision);
   }
 }
 
-TEST(FusedStandAlone, AWatchedStepComputesTheResidualLeftPendingBeforeIt) {
+// A watched step runs every operation on its own (no sums pass): its norms take passes of
+// their own, and the records before and after it are as complete as the unwatched ones.
+TEST(FusedStandAlone, AWatchedStepBetweenFusedStepsKeepsEveryRecordComplete) {
   SolverOptions o;
   o.levels = 6;
   o.threads = 2;
@@ -342,18 +345,18 @@ TEST(FusedStandAlone, AWatchedStepComputesTheResidualLeftPendingBeforeIt) {
   unfused.fused = false;
   IterativeSolver plain_solver(unfused, make_problem(unfused));
   IterativeSolver solver(o, make_problem(o));
-  solver.step();
-  EXPECT_TRUE(std::isnan(solver.history().back().residual_norm)) << "left to the next cycle's first sweep";
   int seen = 0;
   const OpObserver watch = [&](const TraceEvent&) { ++seen; };
-  solver.step(CycleHooks{nullptr, &watch, {}});  // stepping runs unfused and measures nothing
+  std::vector<IterationRecord> records;
+  records.push_back(solver.step());
+  records.push_back(solver.step(CycleHooks{nullptr, &watch, {}, {}}));
+  records.push_back(solver.step());
   EXPECT_GT(seen, 0);
-  plain_solver.step();
-  plain_solver.step();
-  for (int k = 0; k < 2; ++k)
-    EXPECT_NEAR(solver.history()[std::size_t(k)].residual_norm / plain_solver.history()[std::size_t(k)].residual_norm,
-                1.0, 1e-12)
-        << "record " << k + 1;
+  for (const IterationRecord& rec : records) {
+    const IterationRecord plain = plain_solver.step();
+    EXPECT_NEAR(rec.residual_norm / plain.residual_norm, 1.0, 1e-12) << "record " << rec.iteration;
+    EXPECT_NEAR(rec.error_norm / plain.error_norm, 1.0, 1e-12) << "record " << rec.iteration;
+  }
 }
 
 }  // namespace

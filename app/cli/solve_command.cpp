@@ -204,21 +204,7 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
   };
   IterativeSolver solver(o, make_problem(o));
   solver.set_level_timing(args.level_table);
-  // A record is printed once its residual is known: the newest one's may come with the next
-  // step (IterativeSolver::measure_norms_promptly).
-  std::size_t next_to_print = 0;
-  const auto print_known = [&] {
-    const std::vector<IterationRecord>& h = solver.history();
-    for (; next_to_print < h.size(); ++next_to_print) {
-      if (solver.running() && next_to_print + 1 == h.size() && std::isnan(h[next_to_print].residual_norm)) break;
-      on_iteration(h[next_to_print]);
-    }
-  };
-  while (solver.running()) {
-    solver.step();
-    print_known();
-  }
-  print_known();
+  while (solver.running()) on_iteration(solver.step());
   const SolveResult r = solver.result();
   const std::vector<CommStats> communication = solver.comm_stats_all_ranks();  // every rank: a collective
   if (!text) {

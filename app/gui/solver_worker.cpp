@@ -416,7 +416,6 @@ void SolverWorker::rebuild(const SolverOptions& options) {
   error_.clear();
   try {
     solver_ = make_solver_(options);
-    solver_->measure_norms_promptly(true);  // history_ is append-only: each record complete when pushed
   } catch (const std::exception& e) {
     error_ = e.what();
   }
@@ -497,7 +496,7 @@ void SolverWorker::iterate() {
     watch = [&](const TraceEvent& e) { hold_operation(e, trace, ++position, view); };
   const auto t0 = Clock::now();
   try {
-    history_.push_back(solver_->step({trace.get(), &watch, stop}));
+    history_.push_back(solver_->step({trace.get(), &watch, stop, {}}));
   } catch (const CycleCancelled&) {
     return;  // a restart or stop is pending; next_work() picks it up
   }

@@ -406,7 +406,7 @@ TEST(Gui, TheCycleDiagramSaysWhichPassesRun) {
   ASSERT_EQ(t.size(), 2u) << out;
   EXPECT_TRUE(shows(t[0],
                     "CPU passes per call on level 1: down [one pass: 2 sweeps + residual + restriction]  up "
-                    "[one pass: prolongation + 2 sweeps]"))
+                    "[one pass: prolongation + 2 sweeps + norms]"))
       << t[0];
   EXPECT_TRUE(shows(t[1],
                     "while stepping (each operation on its own): down [2 sweeps, residual + restriction, zero "

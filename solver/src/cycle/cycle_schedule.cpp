@@ -133,8 +133,9 @@ CycleSchedule CycleSchedule::plan(const MultigridSettings& s, Capabilities can, 
     // The post-smoothing runs in the adjoint order with symmetric smoothing.
     const bool adjoint = s.symmetric_smoothing;
     if (up) {
+      // The finest level's up pass ends the cycle: it also sums the iterate it writes.
       L.up.push_back({PassKind::FusedUp, OpKind::PostRelax, s.nu2 - 1, s.smoother, adjoint, s.nu2, 1,
-                      pass_bytes::prolong_add_jacobi(fine, coarse)});
+                      pass_bytes::prolong_add_jacobi(fine, coarse), 0, l == 1});
     } else {
       L.up.push_back(
           {PassKind::Prolong, OpKind::Prolong, 0, s.smoother, false, 0, 1, pass_bytes::prolong_add(fine, coarse)});
@@ -164,6 +165,13 @@ std::uint64_t CycleSchedule::launches_per_cycle(int kappa) const {
   std::uint64_t launches = 0;
   for (int l = 1; l <= levels(); ++l) launches += level_calls(k, l) * std::uint64_t(launches_per_call(l));
   return launches;
+}
+
+const Pass* CycleSchedule::sums_pass() const {
+  if (levels_.empty()) return nullptr;
+  for (const Pass& p : levels_.front().up)
+    if (p.yields_sums) return &p;
+  return nullptr;
 }
 
 int CycleSchedule::sweep_launches(int l) const {
@@ -200,7 +208,7 @@ std::string describe_passes(const std::vector<Pass>& list) {
     if (p.kind == PassKind::FusedDown)
       text += "one pass: " + std::to_string(p.sweeps) + " sweeps + residual + restriction";
     else if (p.kind == PassKind::FusedUp)
-      text += "one pass: prolongation + " + std::to_string(p.sweeps) + " sweeps";
+      text += "one pass: prolongation + " + std::to_string(p.sweeps) + " sweeps" + (p.yields_sums ? " + norms" : "");
     else if (run > 1)
       text += std::to_string(run) + " " + pass_kind_name(p.kind) + "s";
     else

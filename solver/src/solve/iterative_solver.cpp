@@ -47,19 +47,13 @@ class IterativeSolver::Engine {
   virtual std::array<int, 2> process_grid() const { return {1, 1}; }
   virtual double error_norm() = 0;     // of the iterate, h-scaled L2
   virtual double residual_norm() = 0;  // of the iterate, h-scaled L2 (f - A x computed)
-  // Both after a step, from the step's own passes where it has them (CG: residual_recursive).
-  // A stand-alone cycle with fused passes measures the residual of the iterate it starts from
-  // (its first sweep computes it anyway): the residual of a step's iterate is then pending
-  // until the next step measures it (previous_residual), or residual_norm() computes it.
+  // Both of the step's new iterate, from the step's own passes where it has them (the cycle's
+  // sums pass; CG: residual_recursive), else from passes of their own.
   struct Norms {
     double error = NAN, residual = NAN;
     bool residual_recursive = false;
-    bool residual_pending = false;
-    std::optional<double> previous_residual;
   };
   virtual Norms norms_after_step() = 0;
-  // Whether the next step (with these hooks) measures the residual of the current iterate.
-  virtual bool step_measures_residual(const CycleHooks&) const { return false; }
   // The picture of `level` into *out (when given), on the device into *on_device (when given
   // and the backend keeps one), and its range into *range (when given).
   virtual void image(int level, bool residual_view, std::vector<float>* out,
@@ -134,10 +128,18 @@ class EngineOn final : public IterativeSolver::Engine {
 
   StepResult step(const CycleHooks& hooks) override {
     StepResult result = StepResult::Ok;
-    if (cg_)
+    if (cg_) {
       result = cg_->step(hooks);
-    else
-      measured_ = mg_.cycle_measuring(cycle_, hooks);
+    } else {
+      // The new iterate's norms from the cycle's last pass, where the schedule has one.
+      CycleHooks summing = hooks;
+      summed_ = mg_.schedule_for(hooks).sums_pass() != nullptr;
+      if (summed_) {
+        summing.sums.residual2 = &residual2_;
+        if (exact_is_zero_) summing.sums.v_norm2 = &norm2_;
+      }
+      mg_.cycle(cycle_, summing);
+    }
     backend_.synchronize();  // the step's time is the device's, not just the issuing
     return result;
   }
@@ -187,16 +189,11 @@ class EngineOn final : public IterativeSolver::Engine {
       n.residual_recursive = true;
       return n;
     }
-    // The error |v| from the last sweep's sums where the exact solution is zero (the paper's
-    // problem); the residual from the next cycle's first sweep.
-    n.error = exact_is_zero_ && measured_.norm2_after ? std::sqrt(scale * *measured_.norm2_after) : error_norm();
-    if (measured_.residual2_before) n.previous_residual = std::sqrt(scale * *measured_.residual2_before);
-    n.residual_pending = measured_.residual2_before.has_value();  // this step fused: so will the next, likely
-    if (!n.residual_pending) n.residual = residual_norm();
+    // The error |v| where the exact solution is zero (the paper's problem) and the residual,
+    // summed by the cycle's last pass where it ran one.
+    n.error = summed_ && exact_is_zero_ ? std::sqrt(scale * norm2_) : error_norm();
+    n.residual = summed_ ? std::sqrt(scale * residual2_) : residual_norm();
     return n;
-  }
-  bool step_measures_residual(const CycleHooks& hooks) const override {
-    return !cg_ && mg_.fuses_finest_down() && !(hooks.observer && *hooks.observer);
   }
 
   void image(int level, bool residual_view, std::vector<float>* out, std::shared_ptr<const DeviceImage>* on_device,
@@ -248,8 +245,9 @@ class EngineOn final : public IterativeSolver::Engine {
   Vector x_, work_, rhs_, exact_;
   std::optional<PreconditionedCG<Backend>> cg_;
   CycleChoice cycle_;
-  typename Multigrid<Backend>::CycleMeasures measured_;  // by the last stand-alone step
-  std::vector<float> scratch_image_;                     // a host picture nobody asked the floats of
+  bool summed_ = false;               // the last stand-alone step's sums pass summed its norms:
+  double residual2_ = 0, norm2_ = 0;  // |f - A v|^2 and |v|^2 of its iterate
+  std::vector<float> scratch_image_;  // a host picture nobody asked the floats of
 #if KCYCLE_HAVE_CUDA
   ImagePool<CudaImage> images_;  // the device pictures published, per level, reused
 #endif
@@ -290,16 +288,19 @@ class MixedEngine final : public IterativeSolver::Engine {
 
   StepResult step(const CycleHooks& hooks) override {
     if (cg_) return cg_->step(hooks);
-    // In double: refinement reaches what double attains. Its norm is the previous record's.
+    // In double: refinement reaches what double attains. The residual of the new x is the next
+    // step's right-hand side (the first step computes its own).
     if (fused_) {  // the residual rounded into the hierarchy, z read in float: two passes
       const auto norms = cycle_.refine(A_, rhs_, x_, exact(), choice_, hooks);
-      residual2_before_ = norms.residual2_before;
       error2_ = norms.error2_after;
+      residual2_ = norms.residual2_after;
       return StepResult::Ok;
     }
-    residual2_before_ = backend_.residual_norm2(A_, x_, rhs_, &r_);
+    if (!r_is_residual_) backend_.residual_norm2(A_, x_, rhs_, &r_);
     cycle_.apply(r_, z_, choice_, hooks);
     error2_ = backend_.axpy_norm2(1.0, z_, x_, exact());
+    residual2_ = backend_.residual_norm2(A_, x_, rhs_, &r_);
+    r_is_residual_ = true;
     return StepResult::Ok;
   }
 
@@ -330,8 +331,7 @@ class MixedEngine final : public IterativeSolver::Engine {
     }
     Norms n;
     n.error = known ? std::sqrt(scale() * error2_) : NAN;
-    n.previous_residual = std::sqrt(scale() * residual2_before_);
-    n.residual_pending = true;  // the next refinement step computes it
+    n.residual = std::sqrt(scale() * residual2_);
     return n;
   }
 
@@ -344,7 +344,6 @@ class MixedEngine final : public IterativeSolver::Engine {
     });
   }
   Field iterate() override { return x_; }
-  bool step_measures_residual(const CycleHooks&) const override { return !cg_; }
 
  private:
   const Field* exact() const { return has_exact_ && !exact_is_zero_ ? &exact_ : nullptr; }
@@ -358,7 +357,8 @@ class MixedEngine final : public IterativeSolver::Engine {
   bool fused_, exact_is_zero_, has_exact_;
   Field x_, r_, z_, rhs_, exact_;
   std::optional<PreconditionedCG<CpuBackend, MixedPrecisionCycle>> cg_;
-  double error2_ = NAN, residual2_before_ = NAN;
+  double error2_ = NAN, residual2_ = NAN;
+  bool r_is_residual_ = false;        // r_ holds f - A x (the last unfused refinement step's)
   std::vector<float> scratch_image_;  // a picture nobody asked the floats of
 };
 
@@ -448,12 +448,6 @@ const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
     };
     inner.observer = &timed_observer;
   }
-  // The last record's residual was left to this step's first sweep; a step that will not
-  // measure it (watched) computes it while the iterate is still that record's.
-  if (residual_pending_ && !engine_->step_measures_residual(inner)) {
-    history_.back().residual_norm = engine_->residual_norm();
-    residual_pending_ = false;
-  }
   const std::uint64_t launches0 = engine_->launches();
   const auto t0 = Clock::now();
   StepResult step = StepResult::Ok;
@@ -475,13 +469,9 @@ const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
   rec.iteration = int(history_.size()) + 1;
   rec.seconds = dt;
   const Engine::Norms norms = engine_->norms_after_step();
-  if (residual_pending_ && norms.previous_residual) history_.back().residual_norm = *norms.previous_residual;
   rec.error_norm = norms.error;
   rec.residual_norm = norms.residual;
   const bool by_residual = problem_.monitor == Monitor::Residual;
-  // A monitored residual is needed now, not after the next step.
-  residual_pending_ = norms.residual_pending && !by_residual && !prompt_norms_ && std::isfinite(rec.error_norm);
-  if (norms.residual_pending && !residual_pending_) rec.residual_norm = engine_->residual_norm();
   launches_per_iteration_ = engine_->launches() - launches0;  // the cycle and the passes its norms took
   // CG's recursive residual can keep falling below what the iterate attains: a solve that
   // stops on the residual confirms it with f - A x before it says converged.
@@ -495,7 +485,7 @@ const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
 
   if (step == StepResult::Breakdown)
     status_ = SolveStatus::Breakdown;
-  else if (!std::isfinite(monitored) || (!residual_pending_ && !std::isfinite(rec.residual_norm)))
+  else if (!std::isfinite(monitored) || !std::isfinite(rec.residual_norm))
     status_ = SolveStatus::NotANumber;
   else if (monitored <= options_.tolerance * monitored0_)
     status_ = SolveStatus::Converged;
@@ -508,10 +498,8 @@ const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
   else if (rec.iteration - best_iteration_ >= kStallIterations)
     status_ = SolveStatus::Stalled;  // rounding (or float's) floor: it will not get there
   // The last record reports the true residual f - A x (one pass, once per solve).
-  if (status_ != SolveStatus::Running && (norms.residual_recursive || residual_pending_)) {
+  if (status_ != SolveStatus::Running && norms.residual_recursive)
     history_.back().residual_norm = engine_->residual_norm();
-    residual_pending_ = false;
-  }
   return history_.back();
 }
 

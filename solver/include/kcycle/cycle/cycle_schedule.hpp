@@ -60,6 +60,9 @@ struct Pass {
   // is not modelled), and for the fused down pass of a correction that starts from zero (v not
   // read), the bytes then.
   std::uint64_t bytes = 0, bytes_from_zero = 0;
+  // The pass ends a cycle on the finest level and sums its iterate on the way, in cache: (f, v),
+  // |v|^2 and |f - A v|^2 (FinestSums), where the caller asks for them (no pass of their own).
+  bool yields_sums = false;
 };
 
 // What one call on a level runs: its passes on the way down (before the coarse call) and up.
@@ -112,6 +115,9 @@ class CycleSchedule {
   // Whether the finest level's correction may start as a zero that its first pass does not
   // read (the fused down pass, or the coarse tail, starts from zero): no zeroing pass of its own.
   bool zero_start_in_first_pass() const { return zero_start_in_first_pass_; }
+  // The pass that sums the iterate a cycle ends with (Pass::yields_sums), or null: the solve's
+  // norms then take passes of their own.
+  const Pass* sums_pass() const;
   // Backend launches per call on level l.
   int launches_per_call(int l) const { return level(l).launches(); }
   // Backend launches of one cycle with counter kappa: levelCalls(kappa, l) launches_per_call(l),

@@ -40,10 +40,20 @@ class CycleCancelled : public std::runtime_error {
 // What a cycle runs with besides its choice. Cancelling and watching are apart: the stop
 // token costs one atomic load per call and leaves graph replay on; an observer sees every
 // operation, so a watched cycle runs operation by operation.
+// Sums of the finest level's iterate as the cycle ends: those asked for (not null) are written
+// by the pass the schedule says yields them (CycleSchedule::sums_pass), if the cycle runs one;
+// a caller that needs them otherwise takes passes of its own.
+struct FinestSums {
+  double* f_dot_v = nullptr;    // (f, v): MGCG's (r, z)
+  double* v_norm2 = nullptr;    // (v, v): the error's norm when the exact solution is zero
+  double* residual2 = nullptr;  // |f - A v|^2
+};
+
 struct CycleHooks {
   Trace* trace = nullptr;                // records every executed operation
   const OpObserver* observer = nullptr;  // watches every operation (stepping)
   std::stop_token stop;                  // checked at every call's entry
+  FinestSums sums;                       // written by the schedule's sums pass
 };
 
 // The measured side of the model, per level (HPGMG style): filled while
@@ -70,8 +80,7 @@ concept FusesPasses = MultigridBackend<B> &&
     requires(B& be, typename B::Vector& x, const Stencil9& A, const typename B::LineFactor& line) {
   be.jacobi_restrict_residual(A, 0.0, 1, x, x, x, x, Coarsening{}, true);
   be.prolong_add_jacobi(A, 0.0, 1, x, x, x, x, Coarsening{}, static_cast<double*>(nullptr),
-                        static_cast<double*>(nullptr));
-  be.jacobi_restrict_residual(A, 0.0, 1, x, x, x, x, Coarsening{}, false, static_cast<double*>(nullptr));
+                        static_cast<double*>(nullptr), static_cast<double*>(nullptr));
   be.gauss_seidel_pipelined(A, x, x, true);
   be.zebra_x_pipelined(A, line, x, x, true);
 };
@@ -209,12 +218,12 @@ class Multigrid {
     }
     run_cycle(choice, hooks);
   }
-  void cycle(CycleChoice choice, Trace* trace = nullptr) { cycle(choice, CycleHooks{trace, nullptr, {}}); }
+  void cycle(CycleChoice choice, Trace* trace = nullptr) { cycle(choice, CycleHooks{trace, nullptr, {}, {}}); }
 
   // One cycle from a zero iterate on the finest level (its v is overwritten). With the fused
   // down pass the zeroing is left to the first sweep (no pass, v not read).
   void cycle_from_zero(CycleChoice choice, const CycleHooks& hooks = {}) {
-    if (schedule(mode_of(hooks)).zero_start_in_first_pass())
+    if (schedule_for(hooks).zero_start_in_first_pass())
       level(1).v_is_zero = true;
     else
       backend_.fill(level(1).v, 0.0);
@@ -223,14 +232,14 @@ class Multigrid {
 
   // z <- M r: one cycle from a zero initial guess, the MGCG preconditioner. r and z are
   // swapped in and out of the finest level, so nothing is copied. Returns (r, z) when the
-  // cycle's last pass computed it on the way (the fused up pass on the finest level), so CG
-  // needs no pass of its own for it; otherwise nothing.
+  // cycle's last pass sums it on the way (the schedule's sums pass), so CG needs no pass of its
+  // own for it; otherwise nothing.
   std::optional<double> precondition(Vector& r, Vector& z, CycleChoice choice, const CycleHooks& hooks = {}) {
     Level& fine = level(1);
     std::swap(fine.f, r);
     std::optional<double> f_dot_v;
     try {
-      f_dot_v = cycle_from_zero_measuring(choice, hooks);
+      f_dot_v = cycle_from_zero_summing_f_dot_v(choice, hooks);
     } catch (...) {
       std::swap(fine.f, r);  // give the caller's vectors back
       std::swap(fine.v, z);
@@ -240,52 +249,21 @@ class Multigrid {
     std::swap(fine.v, z);
     return f_dot_v;
   }
-  // cycle_from_zero, returning the finest level's (f, v) where the cycle's last pass summed it.
-  std::optional<double> cycle_from_zero_measuring(CycleChoice choice, const CycleHooks& hooks = {}) {
-    Measures m;
-    m.f_dot_v = 0.0;
-    measuring(m, [&] { cycle_from_zero(choice, hooks); });
-    if (!m.up_measured) return std::nullopt;
-    return m.f_dot_v;
+  // cycle_from_zero, returning the finest level's (f, v) where the schedule's sums pass sums it.
+  std::optional<double> cycle_from_zero_summing_f_dot_v(CycleChoice choice, CycleHooks hooks = {}) {
+    double f_dot_v = 0.0;
+    const bool summed = schedule_for(hooks).sums_pass() != nullptr;
+    if (summed) hooks.sums.f_dot_v = &f_dot_v;
+    cycle_from_zero(choice, hooks);
+    if (!summed) return std::nullopt;
+    return f_dot_v;
   }
 
-  // What a cycle's finest passes measured on the way (with fused passes): |f - A v|^2 of the
-  // iterate the cycle started from, summed by its first sweep, and |v|^2 of the iterate it
-  // ends with, summed by its last. Empty where no pass computed it: a norm then needs a pass
-  // of its own.
-  struct CycleMeasures {
-    std::optional<double> residual2_before, norm2_after;
-  };
-  // Whether an unwatched cycle's finest level runs the fused down pass (which measures the
-  // residual it starts from).
-  bool fuses_finest_down() const { return schedule(CycleMode::Normal).zero_start_in_first_pass(); }
-  CycleMeasures cycle_measuring(CycleChoice choice, const CycleHooks& hooks) {
-    Measures m;
-    m.residual2_before = 0.0;
-    m.v_norm2_after = 0.0;
-    measuring(m, [&] { cycle(choice, hooks); });
-    CycleMeasures out;
-    if (m.down_measured) out.residual2_before = m.residual2_before;
-    if (m.up_measured) out.norm2_after = m.v_norm2_after;
-    return out;
-  }
+  // What a cycle with these hooks physically runs: watched (an observer), timed (level timing
+  // on) or normal.
+  const CycleSchedule& schedule_for(const CycleHooks& hooks) const { return schedule(mode_of(hooks)); }
 
  private:
-  // The sums the finest level's fused passes are asked for (those set), and which passes ran.
-  struct Measures {
-    std::optional<double> f_dot_v, v_norm2_after, residual2_before;
-    bool down_measured = false, up_measured = false;
-  };
-  template <class Cycle>
-  void measuring(Measures& m, Cycle&& run) {
-    measures_ = &m;
-    struct Reset {
-      Measures*& p;
-      ~Reset() { p = nullptr; }
-    } reset{measures_};
-    run();
-  }
-
   static constexpr bool kBackendRunsTails = RunsCoarseTails<Backend>;
 
   CycleMode mode_of(const CycleHooks& hooks) const {
@@ -294,7 +272,7 @@ class Multigrid {
   }
 
   void run_cycle(CycleChoice choice, const CycleHooks& hooks) {
-    Executor ops{*this, hooks, choice.type, schedule(mode_of(hooks))};
+    Executor ops{*this, hooks, choice.type, schedule_for(hooks)};
     switch (choice.type) {
       case CycleType::Kappa:
         // Not clamped: kappa >= levels gives the W-cycle by the recursion itself (Proposition
@@ -386,7 +364,7 @@ class Multigrid {
           mg_.level(l + 1).v_is_zero = l + 1 < coarsest();
           return;
         case PassKind::Prolong: return be.prolong_add(mg_.level(l + 1).v, L.v, s.coarsening);
-        case PassKind::FusedUp: return fused_up(L, l);
+        case PassKind::FusedUp: return fused_up(L, l, pass);
         case PassKind::CoarseSolve: return be.coarse_solve(mg_.coarse_solver_, L.f, L.v);
         case PassKind::CoarseTail: return;  // issued by enter(), before the tail's first operation
       }
@@ -413,29 +391,23 @@ class Multigrid {
         case Smoother::XYZebra: throw std::logic_error("the schedule resolves the alternating smoother's sweeps");
       }
     }
-    // nu1 sweeps, the residual and its restriction in one pass, in place; the finest level's
-    // first sweep also sums the residual of the iterate the cycle starts from, if asked.
+    // nu1 sweeps, the residual and its restriction in one pass, in place.
     void fused_down(Level& L, int l) {
       if constexpr (kBackendFuses) {
         const MultigridSettings& s = mg_.settings_;
-        Measures* m = l == 1 && !L.v_is_zero ? mg_.measures_ : nullptr;
-        double* r2 = m && m->residual2_before ? &*m->residual2_before : nullptr;
         mg_.backend_.jacobi_restrict_residual(L.A, s.omega, s.nu1, L.v, L.f, L.v, mg_.level(l + 1).f, s.coarsening,
-                                              L.v_is_zero, r2);
-        if (m) m->down_measured = true;
+                                              L.v_is_zero);
         L.v_is_zero = false;
       }
     }
-    // The prolongation and nu2 sweeps in one pass, in place; the finest level's last pass also
-    // sums what the caller asked for: (f, v) (MGCG's (r, z)) and (v, v).
-    void fused_up(Level& L, int l) {
+    // The prolongation and nu2 sweeps in one pass, in place; the pass that ends the cycle also
+    // sums what the caller asked for (FinestSums).
+    void fused_up(Level& L, int l, const Pass& pass) {
       if constexpr (kBackendFuses) {
         const MultigridSettings& s = mg_.settings_;
-        Measures* m = l == 1 ? mg_.measures_ : nullptr;
+        const FinestSums sums = pass.yields_sums ? hooks_.sums : FinestSums{};
         mg_.backend_.prolong_add_jacobi(L.A, s.omega, s.nu2, mg_.level(l + 1).v, L.v, L.f, L.v, s.coarsening,
-                                        m && m->f_dot_v ? &*m->f_dot_v : nullptr,
-                                        m && m->v_norm2_after ? &*m->v_norm2_after : nullptr);
-        if (m) m->up_measured = true;
+                                        sums.f_dot_v, sums.v_norm2, sums.residual2);
       }
     }
     // The tail below (and including) level `first`, entered with `counter`, as one launch.
@@ -483,7 +455,6 @@ class Multigrid {
   std::vector<Level> levels_;
   typename Backend::CoarseSolver coarse_solver_;
   bool level_timing_ = false;
-  Measures* measures_ = nullptr;            // set for one cycle by precondition() and cycle_measuring()
   std::uint64_t recordings_ = 0;            // who owns this hierarchy's recorded cycles, at the backend
   std::array<CycleSchedule, 3> schedules_;  // by CycleMode
 };

@@ -32,11 +32,11 @@ class IterativeSolver {
   IterativeSolver& operator=(const IterativeSolver&) = delete;
 
   // One iteration; updates the status (Running until converged, diverged, NaN, breakdown or
-  // the iteration limit). hooks.observer sees every operation of the cycle and may throw;
-  // the time it holds an operation is not counted as cycle time. hooks.stop cancels the
-  // cycle at its next call: the status becomes Cancelled and CycleCancelled is thrown.
-  // An error the backend raises (a CUDA error, say) ends the solve: the status becomes
-  // Failed, the message says why, and the error is thrown on.
+  // the iteration limit). The record it returns is complete: the norms of the new iterate. hooks.observer sees every
+  // operation of the cycle and may throw; the time it holds an operation is not counted as cycle time. hooks.stop
+  // cancels the cycle at its next call: the status becomes Cancelled and CycleCancelled is thrown. An error the backend
+  // raises (a CUDA error, say) ends the solve: the status becomes Failed, the message says why, and the error is thrown
+  // on.
   const IterationRecord& step(const CycleHooks& hooks = {});
   void cancel() { status_ = SolveStatus::Cancelled; }
 
@@ -57,11 +57,6 @@ class IterativeSolver {
 
   SolveStatus status() const { return status_; }
   bool running() const { return status_ == SolveStatus::Running; }
-  // Off (the default): a stand-alone cycle with fused passes takes the residual of its iterate
-  // from the next cycle's first sweep, so the newest record's residual reads NaN until the
-  // next step (the last record of a finished solve always has it). On: step() computes it at
-  // once (one pass more per iteration), for callers that keep each record as step() returns it.
-  void measure_norms_promptly(bool on) { prompt_norms_ = on; }
   const std::vector<IterationRecord>& history() const { return history_; }
   const SolverOptions& options() const { return options_; }
   const DiscreteProblem& problem() const { return problem_; }
@@ -111,10 +106,6 @@ class IterativeSolver {
   double initial_error_ = 0, initial_residual_ = 0, monitored0_ = 0, previous_ = 0;
   double best_ = 0;         // the smallest monitored norm that halved the one before it
   int best_iteration_ = 0;  // when it was reached (stall detection)
-  // The last record's residual is left to the next step's first sweep (Engine::Norms); it
-  // reads NaN until then, and the last record of a finished solve always has it.
-  bool residual_pending_ = false;
-  bool prompt_norms_ = false;
   EngineFault fault_;
   std::string failure_;  // what the backend raised (status Failed)
   double seconds_setup_ = 0, seconds_loop_ = 0;

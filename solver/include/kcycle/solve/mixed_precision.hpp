@@ -26,6 +26,7 @@ class MixedPrecisionCycle {
   // float rounding on its way: the next precondition(r) takes it as it is.
   FloatField& right_hand_side_for(const Field& r) {
     rounded_ = &r;
+    residual_of_ = nullptr;
     return hierarchy_.level(1).f;
   }
 
@@ -36,21 +37,25 @@ class MixedPrecisionCycle {
     backend_.assign(hierarchy_.level(1).v, z);
   }
 
-  // One step of iterative refinement, x <- x + M (f - A x), in two passes of its own: the
-  // residual in double, rounded straight into the finest right-hand side (no double residual
-  // written), and x's update reading z in float where the cycle left it. Bitwise apply()'s step
-  // (the widening of z is exact). Returns |f - A x|^2 of the x it started from and |x - exact|^2
-  // (|x|^2 without exact) of the new one.
+  // One step of iterative refinement, x <- x + M (f - A x), in two passes of its own: x's
+  // update reading z in float where the cycle left it, then the new x's residual in double,
+  // rounded straight into the finest right-hand side (no double residual written), where the
+  // next step's cycle reads it (the first step computes its own). Bitwise apply()'s step (the
+  // widening of z is exact). Returns |x - exact|^2 (|x|^2 without exact) and |f - A x|^2 of
+  // the new x.
   struct RefinementNorms {
-    double residual2_before, error2_after;
+    double error2_after, residual2_after;
   };
   RefinementNorms refine(const Stencil9& A, const Field& f, Field& x, const Field* exact, CycleChoice choice,
                          const CycleHooks& hooks = {}) {
-    RefinementNorms norms{};
-    norms.residual2_before = backend_.residual_norm2_rounded(A, x, f, hierarchy_.level(1).f);
+    if (residual_of_ != &x) backend_.residual_norm2_rounded(A, x, f, hierarchy_.level(1).f);
     rounded_ = nullptr;
+    residual_of_ = nullptr;  // until the new x's residual is there
     hierarchy_.cycle_from_zero(choice, hooks);
+    RefinementNorms norms{};
     norms.error2_after = backend_.axpy_norm2(1.0, correction(), x, exact);
+    norms.residual2_after = backend_.residual_norm2_rounded(A, x, f, hierarchy_.level(1).f);
+    residual_of_ = &x;
     return norms;
   }
 
@@ -62,19 +67,21 @@ class MixedPrecisionCycle {
   // the tests and Table 4.2 stay). Otherwise nothing, and CG takes (r, z).
   std::optional<double> precondition(const Field& r, CycleChoice choice, const CycleHooks& hooks = {}) {
     round_into_hierarchy(r);
-    return hierarchy_.cycle_from_zero_measuring(choice, hooks);
+    return hierarchy_.cycle_from_zero_summing_f_dot_v(choice, hooks);
   }
   const FloatField& correction() const { return hierarchy_.level(1).v; }
 
  private:
   void round_into_hierarchy(const Field& r) {
+    residual_of_ = nullptr;
     if (std::exchange(rounded_, nullptr) != &r) float_backend_.assign(r, hierarchy_.level(1).f);
   }
 
   CpuBackend& backend_;
   FloatCpuBackend& float_backend_;
   Multigrid<FloatCpuBackend> hierarchy_;
-  const Field* rounded_ = nullptr;  // the r whose rounding the finest f holds (right_hand_side_for)
+  const Field* rounded_ = nullptr;      // the r whose rounding the finest f holds (right_hand_side_for)
+  const Field* residual_of_ = nullptr;  // the x whose residual's rounding it holds (refine)
 };
 
 }  // namespace kcycle

@@ -59,9 +59,7 @@ struct SolveResult {
   bool converged() const { return status == SolveStatus::Converged; }
 };
 
-// Called after every iteration; return false to cancel the solve. The record is the newest one: with fused stand-alone
-// cycles its residual is NaN until the next step measures it (IterativeSolver::measure_norms_promptly); the result's
-// history has all.
+// Called after every iteration with its record (complete: the new iterate's norms); return false to cancel the solve.
 using IterationCallback = std::function<bool(const IterationRecord&)>;
 
 // The damping factor a solve with these options uses (paper formula, LFA, or fixed).

@@ -337,10 +337,6 @@ class JacobiStream {
     return target(k, r);
   }
 
-  // Also the sums of the squares of the residuals f - A v the first sweep computes on the owned
-  // rows (the residual of the iterate the pass starts from), row r's into per_row[r].
-  void measure_first_residual(double* per_row) { first_residual2_ = per_row; }
-
   // prepare(r): makes sweep 0's row r (called in order, once per row); after(i): runs at the
   // end of step i, when the last sweep's rows up to i - nu + 1 exist.
   template <class Prepare, class After>
@@ -364,17 +360,6 @@ class JacobiStream {
           continue;
         }
         const T w = w_;
-        if (k == 1 && first_residual2_ && r >= own_first_ && r <= own_last_) {
-          SquareSum<T> squares;
-          for_row_points(nx_, vm, v0, vp, [&](int x, const auto& u) {
-            using V = std::decay_t<decltype(u.c)>;
-            const V res = kernels::residual_at(S, u, load<V>(f0 + x));
-            squares.add(res);
-            store(o + x, kernels::jacobi_update(u.c, w, res));
-          });
-          first_residual2_[r] = squares.total();
-          continue;
-        }
         for_row_points(nx_, vm, v0, vp, [&](int x, const auto& u) {
           using V = std::decay_t<decltype(u.c)>;
           store(o + x, kernels::jacobi_at(S, w, u, load<V>(f0 + x)));
@@ -401,7 +386,6 @@ class JacobiStream {
   std::size_t stride_;
   bool in_place_, halo_copied_ = false;
   Source source_ = Source::Field;
-  double* first_residual2_ = nullptr;
 };
 
 }  // namespace
@@ -437,9 +421,8 @@ struct StreamScratch {
 template <class T>
 void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omega, int nu, const BasicField<T>& v,
                                                   const BasicField<T>& f, BasicField<T>& out, BasicField<T>& fc,
-                                                  Coarsening coarsening, bool v_is_zero, double* residual2_in) {
+                                                  Coarsening coarsening, bool v_is_zero) {
   if (nu < 1) throw std::logic_error("jacobi_restrict_residual: needs at least one sweep");
-  if (v_is_zero && residual2_in) throw std::logic_error("jacobi_restrict_residual: a zero v's residual is f");
   count(v.shape(), v_is_zero ? pass_bytes::jacobi_restrict_residual_from_zero(v.shape(), fc.shape())
                              : pass_bytes::jacobi_restrict_residual(v.shape(), fc.shape()));
   const int nx = v.shape().nx, ny = v.shape().ny, nyc = fc.shape().ny, nxc = fc.shape().nx;
@@ -457,7 +440,6 @@ void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omeg
   // In place, every chunk copies the rows beyond its block before its neighbours write them.
   const bool copies = out.data() == v.data() && !v_is_zero;
   if (copies) preparation_.start_pass(pieces);
-  double* first_residual2 = residual2_in ? row_sums(0, ny) : nullptr;
   run_chunks(v.shape(), pieces, [&](int chunk, int member) {
     if (copies)
       preparation_.around(chunk, [&](int c) {
@@ -471,7 +453,6 @@ void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omeg
     JacobiStream<T> stream = stream_of(chunk, member, coarse_rows, a, b);
     if (coarse_rows.begin >= coarse_rows.end) return;
     if (copies) stream.read_copied_halo();
-    if (first_residual2) stream.measure_first_residual(first_residual2);
     using Source = typename JacobiStream<T>::Source;
     // In place, one sweep would overwrite a row of v before the next row's sweep reads it:
     // v's rows then pass through ring 0 first.
@@ -503,13 +484,13 @@ void BasicCpuBackend<T>::jacobi_restrict_residual(const Stencil9& A, double omeg
       }
     });
   });
-  if (residual2_in) *residual2_in = row_total(0, ny);
 }
 
 template <class T>
 void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int nu, const BasicField<T>& vc,
                                             const BasicField<T>& v, const BasicField<T>& f, BasicField<T>& out,
-                                            Coarsening coarsening, double* f_dot_out, double* out_norm2) {
+                                            Coarsening coarsening, double* f_dot_out, double* out_norm2,
+                                            double* out_residual2) {
   if (nu < 1) throw std::logic_error("prolong_add_jacobi: needs at least one sweep");
   count(v.shape(), pass_bytes::prolong_add_jacobi(v.shape(), vc.shape()));
   const int nx = v.shape().nx, ny = v.shape().ny, nxc = vc.shape().nx;
@@ -522,7 +503,18 @@ void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int
   };
   const bool copies = out.data() == v.data();
   if (copies) preparation_.start_pass(pieces);
-  double *f_dot_rows = row_sums(0, ny), *norm_rows = row_sums(1, ny);
+  double *f_dot_rows = row_sums(0, ny), *norm_rows = row_sums(1, ny), *residual_rows = row_sums(2, ny);
+  // |f - A out|^2 of row q, from the rows of out that `row` gives.
+  auto residual2_of_row = [&](int q, auto&& row) {
+    const T *vm = row(q - 1), *v0 = row(q), *vp = row(q + 1), *f0 = f.row(q);
+    const BasicStencil9<T> S = stencil_as<T>(A);  // in registers
+    SquareSum<T> squares;
+    for_row_points(nx, vm, v0, vp, [&](int x, const auto& u) {
+      using V = std::decay_t<decltype(u.c)>;
+      squares.add(kernels::residual_at(S, u, load<V>(f0 + x)));
+    });
+    return squares.total();
+  };
   run_chunks(v.shape(), pieces, [&](int c, int member) {
     if (copies)
       preparation_.around(c, [&](int d) {
@@ -534,9 +526,19 @@ void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int
     JacobiStream<T> stream = stream_of(c, member, rows);
     if (rows.begin >= rows.end) return;
     if (copies) stream.read_copied_halo();
+    // The residual of row q once the last sweep has written the rows beside it, if they are
+    // this block's or the boundary's (the rows beside another block's come after the pass).
+    const auto in_block = [&](int q) { return q >= rows.begin && q <= rows.end - 1; };
+    const auto written_here = [&](int q) { return in_block(q) || q == 0 || q == ny + 1; };
+    auto residual_row = [&](int r) {
+      const int q = r - 1;
+      if (in_block(q) && written_here(q - 1) && written_here(q + 1))
+        residual_rows[q] = residual2_of_row(q, [&](int p) { return stream.row(nu, p); });
+    };
     // (f, out) and (out, out) of each row, as soon as its last sweep is written (in cache).
     auto dot_row = [&](int i) {
       const int r = i - nu + 1;
+      if (out_residual2) residual_row(r);
       if (r < rows.begin || r > rows.end - 1) return;
       const T *fr = f.row(r), *o = out.row(r);
       if (f_dot_out) {
@@ -574,6 +576,15 @@ void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int
   });
   if (f_dot_out) *f_dot_out = row_total(0, ny);
   if (out_norm2) *out_norm2 = row_total(1, ny);
+  if (out_residual2) {
+    // The rows beside another block: two per block edge, from out as the pass left it.
+    for (int c = 0; c + 1 < pieces; ++c) {
+      const int edge = block_of(ny, c, pieces).end;  // the first row of the next block
+      for (int q : {edge - 1, edge})
+        if (q >= 1 && q <= ny) residual_rows[q] = residual2_of_row(q, [&](int p) { return out.row(p); });
+    }
+    *out_residual2 = row_total(2, ny);
+  }
 }
 
 template <class T>

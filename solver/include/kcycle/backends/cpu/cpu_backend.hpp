@@ -109,20 +109,19 @@ class BasicCpuBackend {
   // memory (rows stream through per-thread rings): bitwise what nu jacobi() calls (ping-pong
   // between v and out) and restrict_residual() give. v itself is left as it was. One launch.
   // v_is_zero: v stands for zero and is not read (its zeroing was skipped; jacobi_from_zero).
-  // residual2_in: also |f - A v|^2, summed from the residuals the first sweep computes anyway
-  // (the stand-alone solve's residual norm without a pass of its own).
   void jacobi_restrict_residual(const Stencil9& A, double omega, int nu, const Vector& v, const Vector& f, Vector& out,
-                                Vector& fc, Coarsening coarsening = Coarsening::Full, bool v_is_zero = false,
-                                double* residual2_in = nullptr);
+                                Vector& fc, Coarsening coarsening = Coarsening::Full, bool v_is_zero = false);
   // v <- v + Prolong(vc): bilinear (Full) or linear in y (SemiY).
   // out <- nu Jacobi sweeps applied to v + Prolong(vc), in one pass over memory: bitwise what
   // prolong_add() and nu jacobi() calls give. v itself is left as it was. One launch.
   // f_dot_out: also (f, out), summed row by row as the pass writes them (MGCG's (r, z) when the
   // finest level's f is r), in a fixed order for a given thread count. out_norm2: (out, out)
-  // likewise (the error norm when the exact solution is zero).
+  // likewise (the error norm when the exact solution is zero). out_residual2: |f - A out|^2,
+  // each row's once the rows beside it are written (those beside another thread's block after
+  // the pass): the stand-alone solve's residual norm without a pass of its own.
   void prolong_add_jacobi(const Stencil9& A, double omega, int nu, const Vector& vc, const Vector& v, const Vector& f,
                           Vector& out, Coarsening coarsening = Coarsening::Full, double* f_dot_out = nullptr,
-                          double* out_norm2 = nullptr);
+                          double* out_norm2 = nullptr, double* out_residual2 = nullptr);
   void prolong_add(const Vector& vc, Vector& v, Coarsening coarsening = Coarsening::Full);
   void coarse_solve(const BandedLU& lu, const Vector& f, Vector& v);
 
@@ -239,10 +238,11 @@ class BasicCpuBackend {
   double sum_rows(const GridShape& shape, RowSum&& row_sum);
   // Per-row partial sums of a pass over rows 1..ny (slot 0 or 1; both grown at once, so a
   // pointer to one stays valid when the other is asked for), and their total in row order.
+  static constexpr std::size_t kRowSumSlots = 3;  // the most sums one pass takes (prolong_add_jacobi)
   double* row_sums(int slot, int ny) {
     if (ny + 2 > row_sum_stride_) {
       row_sum_stride_ = ny + 2;
-      row_sums_.assign(2 * std::size_t(row_sum_stride_), 0.0);
+      row_sums_.assign(kRowSumSlots * std::size_t(row_sum_stride_), 0.0);
     }
     return row_sums_.data() + std::size_t(slot) * std::size_t(row_sum_stride_);
   }
