@@ -154,7 +154,9 @@ TEST(CycleSchedule, OnlyTheFinestUpPassYieldsTheIteratesSums) {
             for (const auto* passes : {&plan.level(l).down, &plan.level(l).up})
               for (const Pass& p : *passes) yielding += p.yields_sums;
           EXPECT_EQ(yielding, expected ? 1 : 0) << what;
-          if (expected) EXPECT_EQ(plan.sums_pass()->kind, PassKind::FusedUp) << what;
+          if (expected) {
+            EXPECT_EQ(plan.sums_pass()->kind, PassKind::FusedUp) << what;
+          }
           if (mode == CycleMode::Watched) continue;
           CpuBackend backend(2);
           Multigrid<CpuBackend> mg(backend, s);

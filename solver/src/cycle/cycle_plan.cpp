@@ -25,11 +25,7 @@ struct PlanOps {
 
 Trace planned_cycle(CycleChoice choice, int levels, int nu1, int nu2) {
   PlanOps ops{levels, nu1, nu2, {}};
-  switch (choice.type) {
-    case CycleType::Kappa: kappa_cycle(ops, 1, choice.counter); break;
-    case CycleType::Gamma: gamma_cycle(ops, 1, choice.counter); break;
-    case CycleType::F: f_cycle(ops, 1); break;
-  }
+  cycle_call(ops, choice.type, 1, choice.first_counter());
   return std::move(ops.trace);
 }
 

@@ -70,16 +70,13 @@ int coarse_tail_top(const MultigridSettings& s) {
   return 0;
 }
 
-// The passes of a relaxation phase of `sweeps` sweeps, one per sweep: the alternating
-// smoother's x and y sweeps start with x (x_first) or with y (the adjoint order).
 // The passes of a relaxation phase (PreRelax or PostRelax) of `sweeps` sweeps, one per sweep:
 // forward, or in the adjoint order; the alternating smoother's x and y sweeps start with x
 // going forward, with y in the adjoint order.
 void add_sweeps(std::vector<Pass>& passes, const MultigridSettings& s, GridShape shape, OpKind phase, int sweeps,
                 bool adjoint, const CycleSchedule& schedule) {
   for (int k = 0; k < sweeps; ++k) {
-    Smoother kind = s.smoother;
-    if (kind == Smoother::XYZebra) kind = (k % 2 == 0) != adjoint ? Smoother::XZebra : Smoother::YZebra;
+    const Smoother kind = sweep_smoother(s.smoother, k, adjoint);
     const bool pipelined = schedule.pipelines(kind);
     passes.push_back({pipelined ? PassKind::PipelinedSweep : PassKind::Sweep, phase, k, kind, adjoint, 1,
                       launches_per_relaxation(kind, pipelined), relaxation_bytes(kind, shape, pipelined)});

@@ -76,18 +76,16 @@ class TailOps {
                           L.stride());
     team_.sync();
   }
-  // Multigrid's Executor::relax, sweep for sweep.
+  // The sweep the schedule plans for this operation (CycleSchedule's passes, sweep_smoother).
   KCYCLE_HD_NOINLINE void relax(int l, OpKind phase, int sweep) {
     TailLevel& L = at(l);
-    const bool forward = phase == OpKind::PreRelax || !tail_.symmetric_smoothing;
-    switch (tail_.smoother) {
+    const bool adjoint = phase == OpKind::PostRelax && tail_.symmetric_smoothing;
+    switch (sweep_smoother(tail_.smoother, sweep, adjoint)) {
       case Smoother::Jacobi: return jacobi(L);
-      case Smoother::GaussSeidel: return gauss_seidel(L, !forward);
-      case Smoother::XZebra: return zebra_x(L, forward);
-      case Smoother::YZebra: return zebra_y(L, forward);
-      case Smoother::XYZebra:
-        if ((sweep % 2 == 0) == forward) return zebra_x(L, forward);
-        return zebra_y(L, forward);
+      case Smoother::GaussSeidel: return gauss_seidel(L, adjoint);
+      case Smoother::XZebra: return zebra_x(L, !adjoint);
+      case Smoother::YZebra: return zebra_y(L, !adjoint);
+      case Smoother::XYZebra: return;  // sweep_smoother says x or y
     }
   }
   KCYCLE_HD_NOINLINE void restrict_residual(int l) {
@@ -187,16 +185,7 @@ KCYCLE_HD_RECURSIVE void run_coarse_tail(const Team& team, CoarseTail& tail) {
   double* given[kMaxTailLevels];  // each level's v as the caller passed it
   for (int k = 0; k < tail.count; ++k) given[k] = tail.levels[k].v;
   if (tail.zero_first) ops.zero(top.v, top);
-  switch (tail.scheme) {
-    case CycleType::Kappa: kappa_cycle(ops, tail.first, tail.counter); break;
-    case CycleType::Gamma: gamma_cycle(ops, tail.first, tail.counter); break;
-    case CycleType::F:
-      if (tail.counter == 2)
-        f_cycle(ops, tail.first);
-      else
-        gamma_cycle(ops, tail.first, 1);
-      break;
-  }
+  cycle_call(ops, tail.scheme, tail.first, tail.counter);
   // An odd number of Jacobi sweeps leaves a level's iterate in its other buffer: every level's
   // goes back where the caller keeps it (the prolongation reads the top one there, the
   // visualizer draws the others from there).

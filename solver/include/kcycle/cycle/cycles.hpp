@@ -8,6 +8,7 @@
 // void zero_coarse(level); void prolong_add(level); int nu1(); int nu2().
 // They compile for the device too: the coarse tail (coarse_tail.hpp) runs them in one kernel.
 #include "kcycle/core/host_device.hpp"
+#include "kcycle/cycle/multigrid_choices.hpp"
 #include "kcycle/cycle/trace.hpp"
 
 namespace kcycle {
@@ -65,6 +66,22 @@ KCYCLE_HD_RECURSIVE void f_cycle(Ops& ops, int level) {
   gamma_cycle(ops, level + 1, 1);
   ops.prolong_add(level);
   for (int s = 0; s < ops.nu2(); ++s) ops.relax(level, OpKind::PostRelax, s);
+}
+
+// A call of `scheme` on `level` with `counter` as the trace records it: kappa_cycle,
+// gamma_cycle, or for the F scheme f_cycle (counter 2) or one of its V-cycles (counter 1).
+// Every executor starts here: Multigrid's and the planner's at the finest level with the
+// choice's first counter, the coarse tail at its top with the counter of the call it replaces.
+KCYCLE_NO_HD_CHECK
+template <class Ops>
+KCYCLE_HD_RECURSIVE void cycle_call(Ops& ops, CycleType scheme, int level, int counter) {
+  switch (scheme) {
+    case CycleType::Kappa: return kappa_cycle(ops, level, counter);
+    case CycleType::Gamma: return gamma_cycle(ops, level, counter);
+    case CycleType::F:
+      if (counter == 1) return gamma_cycle(ops, level, 1);
+      return f_cycle(ops, level);
+  }
 }
 
 }  // namespace kcycle

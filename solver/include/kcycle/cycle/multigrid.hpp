@@ -273,15 +273,9 @@ class Multigrid {
 
   void run_cycle(CycleChoice choice, const CycleHooks& hooks) {
     Executor ops{*this, hooks, choice.type, schedule_for(hooks)};
-    switch (choice.type) {
-      case CycleType::Kappa:
-        // Not clamped: kappa >= levels gives the W-cycle by the recursion itself (Proposition
-        // 2.1), and the trace records each call's counter as the paper's Algorithm 3 sets it.
-        kappa_cycle(ops, 1, choice.counter);
-        break;
-      case CycleType::Gamma: gamma_cycle(ops, 1, choice.counter); break;
-      case CycleType::F: f_cycle(ops, 1); break;
-    }
+    // Not clamped: kappa >= levels gives the W-cycle by the recursion itself (Proposition 2.1),
+    // and the trace records each call's counter as the paper's Algorithm 3 sets it.
+    cycle_call(ops, choice.type, 1, choice.first_counter());
   }
 
   // This hierarchy, the buffers a cycle touches (Jacobi and MGCG swap them between cycles) and

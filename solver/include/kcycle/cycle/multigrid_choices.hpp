@@ -1,6 +1,7 @@
 #pragma once
 // What a hierarchy's cycles are chosen from: the smoother and the recursive scheme. Apart
 // from multigrid.hpp so that device code (the coarse tail) can include them.
+#include "kcycle/core/host_device.hpp"
 
 namespace kcycle {
 
@@ -21,12 +22,21 @@ constexpr int launches_per_relaxation(Smoother s, bool pipelined = false) {
 // The x sweeps among `sweeps` sweeps of the alternating smoother, which starts with x
 // (x_first) or with y (the adjoint order of symmetric post-smoothing).
 constexpr int alternating_x_sweeps(int sweeps, bool x_first) { return x_first ? (sweeps + 1) / 2 : sweeps / 2; }
+// The smoother sweep `sweep` of a relaxation phase runs: the alternating smoother's x and y
+// sweeps take turns, x first going forward, y first in the adjoint order; every other smoother
+// is itself. The schedule's planner and the coarse tail both take it from here.
+KCYCLE_HD constexpr Smoother sweep_smoother(Smoother s, int sweep, bool adjoint) {
+  if (s != Smoother::XYZebra) return s;
+  return (sweep % 2 == 0) != adjoint ? Smoother::XZebra : Smoother::YZebra;
+}
 // Which recursive scheme a cycle follows (Algorithms 1-3 of the paper).
 enum class CycleType { Kappa, Gamma, F };
 struct CycleChoice {
   CycleType type = CycleType::Kappa;
   int counter = 1;  // kappa for Kappa (any value >= levels is the W-cycle), gamma for Gamma
   friend bool operator==(const CycleChoice&, const CycleChoice&) = default;
+  // The counter of the cycle's first call, as the trace records it (the F-cycle's is 2).
+  constexpr int first_counter() const { return type == CycleType::F ? 2 : counter; }
 };
 
 }  // namespace kcycle
