@@ -11,6 +11,7 @@
 #include "kcycle/model/advisor.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/solve/solve.hpp"
+#include "kcycle/solve/resolved_run.hpp"
 
 namespace kcycle {
 namespace {
@@ -72,7 +73,7 @@ TEST(Advisor, LaunchCostDecidesBetweenNeighbouringKappas) {
   costly.model = CostModel{1e-3, 1e-9};
   const Advice a = advise(o, cheap), b = advise(o, costly);
   ASSERT_EQ(a.candidates.size(), b.candidates.size());
-  const int per_call = closed_form::launches_per_call(run_on(multigrid_settings(o), o.backend).settings);
+  const int per_call = closed_form::launches_per_call(resolve(o, o.backend).settings);
   for (std::size_t k = 0; k < a.candidates.size(); ++k) {
     const int kappa = a.candidates[k].kappa;
     EXPECT_EQ(a.candidates[k].predicted_iterations, b.candidates[k].predicted_iterations);

@@ -19,6 +19,7 @@
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/distributed_model.hpp"
 #include "kcycle/solve/solve.hpp"
+#include "kcycle/solve/resolved_run.hpp"
 
 namespace {
 
@@ -455,7 +456,7 @@ TEST(CliMpi, CalibrateMeasuresLambdaAndFitsTheRest) {
   const bool model = c.model.beta > 0 && c.model.lambda > 0;
   const int expected =
       model ? kcycle::best_agglomeration_threshold(
-                  kcycle::run_on(kcycle::multigrid_settings(six), kcycle::BackendKind::Mpi).settings, 2, 2, 1, c.model)
+                  kcycle::resolve(six, kcycle::BackendKind::Mpi).settings, 2, 2, 1, c.model)
             : kcycle::kDefaultAgglomeration;
   EXPECT_EQ(solved["agglomerate_below"], expected);
   EXPECT_EQ(solved["iterations"],

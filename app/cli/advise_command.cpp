@@ -23,7 +23,7 @@ struct AdviseArgs {
 
 int run(const AdviseArgs& a, const CLI::App& cmd) {
   SolverOptions o = resolve(a.solver, cmd);
-  execution_target(o);  // --backend cuda without a GPU stops here; auto says why it fell back
+  resolved_run(o);  // --backend cuda without a GPU stops here; auto says why it fell back
   validate(o);
   if (a.probe < 2) throw InvalidOptions("--probe must be at least 2 iterations");
   AdvisorSettings settings;

@@ -169,10 +169,11 @@ int run(BenchArgs a, const CLI::App& cmd) {
   SolverOptions check = given;
   check.levels = a.max_levels;
   validate(check);
-  const ExecutionTarget target = execution_target(check);
   // What runs: fused only where the backend has the fused passes (not CUDA, not MPI), a coarse
   // tail where it runs them (not MPI, by default on CUDA).
-  const MultigridSettings ran = run_on(multigrid_settings(check), target.backend).settings;
+  const ResolvedRun run = resolved_run(check);
+  const ExecutionTarget& target = run.target;
+  const MultigridSettings& ran = run.settings;
   check.fused = ran.fused;
   const std::size_t tail = ran.coarse_tail_unknowns.value_or(0);
   if (a.compare_tail && tail == 0)

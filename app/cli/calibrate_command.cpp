@@ -20,7 +20,7 @@
 
 namespace kcycle::cli {
 
-void print_calibration_report(const Calibration& c, const MultigridSettings& settings) {
+void print_calibration_report(const Calibration& c, const SolverOptions& options) {
   std::printf("alpha = %.4g s per launch, beta = %.4g s per unknown visited (%d launches per call as issued, %s)\n",
               c.model.alpha, c.model.beta, c.launches_per_call,
               c.fused ? "fused Jacobi passes" : "every operation its own pass");
@@ -67,7 +67,7 @@ void print_calibration_report(const Calibration& c, const MultigridSettings& set
     }
     std::printf("\n");
     if (c.coarse_tail > 0) {  // the tail's levels launch once a call: the launch term starts that much later
-      const int depth = coarse_tail_depth(std::size_t(c.coarse_tail), settings.coarsening);
+      const int depth = coarse_tail_depth(std::size_t(c.coarse_tail), options.coarsening);
       std::printf("  with the coarse tail (%d levels below its top as one launch):", depth);
       for (int kappa : {1, 2, 3, 4, kKappaW})
         std::printf("  kappa=%s: n_tp %.1f", kappa_to_string(kappa).c_str(),
@@ -85,7 +85,7 @@ void print_calibration_report(const Calibration& c, const MultigridSettings& set
                 "P\\kappa");
     for (int kappa : {1, 2, 3, 4, kKappaW}) std::printf(" %7s", kappa_to_string(kappa).c_str());
     std::printf("\n");
-    MultigridSettings as_run = run_on(settings, BackendKind::Mpi).settings;
+    MultigridSettings as_run = resolve(options, BackendKind::Mpi).settings;
     for (int side = 1; side <= 64; side *= 2) {
       std::printf("%8d", side * side);
       for (int kappa : {1, 2, 3, 4, kKappaW}) {
@@ -130,18 +130,19 @@ int run(const CalibrateArgs& a, const CLI::App& cmd) {
   CalibrationSweep sweep;
   sweep.min_levels = a.min_levels;
   sweep.max_levels = a.max_levels;
-  sweep.target = execution_target(o);
+  const ResolvedRun run = resolved_run(o);
+  sweep.target = run.target;
   sweep.policy.min_seconds = a.min_seconds;
   std::printf("kcycle calibrate: %s backend, %s(%d,%d), %s coarsening, %s operators, eps=%g, angle=%g, levels %d..%d\n",
               describe(sweep.target).c_str(), std::string(to_string(o.smoother)).c_str(), o.nu1, o.nu2,
               std::string(to_string(o.coarsening)).c_str(), std::string(to_string(o.coarse_operator)).c_str(), o.eps,
               o.angle_degrees, a.min_levels, a.max_levels);
   Progress progress(5 * (a.max_levels - a.min_levels + 1));
-  const Calibration c = calibrate(multigrid_settings(o), sweep, [&](const TimingSample& s) {
+  const Calibration c = calibrate(run.settings, sweep, [&](const TimingSample& s) {
     progress.done("kappa=" + kappa_to_string(s.kappa) + " levels=" + std::to_string(s.levels) + ": " +
                   std::to_string(s.seconds * 1e3) + " ms");
   });
-  print_calibration_report(c, multigrid_settings(o));
+  print_calibration_report(c, o);
   if (c.noisy()) std::printf("%s\n", noise_note(c).c_str());
   if (mpi_rank() != 0) return 0;  // one file, whatever the ranks
   if (a.force) {

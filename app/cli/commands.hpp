@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "kcycle/io/solver_options.hpp"
 #include "kcycle/model/cost_model.hpp"
 
 namespace kcycle::cli {
@@ -23,6 +24,6 @@ Subcommand add_experiment_command(CLI::App& app);
 
 // alpha, beta, relative errors per (kappa, n) like the paper's Table 3.2, turning points.
 // settings: the cycle calibrated (the turning points on process grids need its counts).
-void print_calibration_report(const Calibration& calibration, const MultigridSettings& settings);
+void print_calibration_report(const Calibration& calibration, const SolverOptions& options);
 
 }  // namespace kcycle::cli

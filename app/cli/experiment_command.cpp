@@ -55,13 +55,14 @@ int figure_3_1(const ExperimentArgs& a, const std::string& dir) {
   CalibrationSweep sweep;
   sweep.min_levels = a.min_levels;
   sweep.max_levels = max_levels;
-  sweep.target = execution_target(o);
+  const ResolvedRun run = resolved_run(o);
+  sweep.target = run.target;
   sweep.policy.min_seconds = a.min_seconds;
   Progress progress(5 * (max_levels - a.min_levels + 1));
-  const Calibration c = calibrate(multigrid_settings(o), sweep, [&](const TimingSample& s) {
+  const Calibration c = calibrate(run.settings, sweep, [&](const TimingSample& s) {
     progress.done("fig3.1 kappa=" + kappa_to_string(s.kappa) + " levels=" + std::to_string(s.levels));
   });
-  print_calibration_report(c, multigrid_settings(o));
+  print_calibration_report(c, o);
   save_calibration(c, dir + "/calibration.json");
 
   std::string csv =
@@ -350,7 +351,7 @@ Subcommand add_experiment_command(CLI::App& app) {
   return {cmd, [args, cmd] {
             const SolverOptions requested = resolve(args->solver, *cmd, experiment_defaults());
             args->run_options = requested;
-            args->backend_kind = execution_target(requested).backend;  // says once if auto fell back
+            args->backend_kind = resolved_run(requested).target.backend;  // says once if auto fell back
             return run(*args);
           }};
 }

@@ -56,7 +56,7 @@ int run(const InfoArgs& a, const CLI::App& cmd) {
   const int kappa = std::min(o.cycle.counter, n);  // W: kappa >= n
   const std::string kappa_text = kappa_to_string(o.cycle.counter);
   // The launches of these options' cycle on the CPU backend, level by level from its schedule.
-  const CycleSchedule schedule = run_on(multigrid_settings(o), BackendKind::Cpu).schedule;
+  const CycleSchedule schedule = resolve(o, BackendKind::Cpu).schedule;
   std::uint64_t launches = 0;
   for (int l = 1; l <= n; ++l) launches += level_calls(kappa, l) * std::uint64_t(schedule.launches_per_call(l));
   const int per_call = n > 1 ? schedule.launches_per_call(1) : 1;

@@ -42,7 +42,8 @@ Times time_all(SolverOptions o, int threads, double min_seconds) {
   Times t;
   TimingPolicy policy;
   policy.min_seconds = min_seconds;
-  t.cycle = time_cycle(multigrid_settings(o), o.cycle, execution_target(o), policy).median_seconds;
+  const ResolvedRun run = resolved_run(o);
+  t.cycle = time_cycle(run.settings, o.cycle, run.target, policy).median_seconds;
   o.solver = SolverKind::Multigrid;
   t.standalone = median_solve_seconds(o, min_seconds);
   o.solver = SolverKind::PCG;

@@ -58,8 +58,9 @@ int scaling_experiment(const ExperimentArgs& a, const std::string& dir) {
   apply_run_options(a, o);
   o.fused = false;  // what the MPI backend runs
   validate(o);
-  const MultigridSettings settings = run_on(multigrid_settings(o), BackendKind::Mpi).settings;
-  ExecutionTarget target = execution_target(BackendKind::Mpi, o);
+  const ResolvedRun mpi = resolve(o, BackendKind::Mpi);
+  const MultigridSettings& settings = mpi.settings;
+  ExecutionTarget target = mpi.target;
   target.ranks_x = target.ranks_y = 0;  // each rank count on MPI_Dims_create's grid
   TimingPolicy policy;
   policy.min_seconds = a.min_seconds;

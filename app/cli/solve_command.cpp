@@ -105,8 +105,8 @@ void print_communication(const std::vector<CommStats>& stats, int iterations, st
 
 nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
 
-void print_json(const SolverOptions& o, const SolveResult& r, const nlohmann::json& levels,
-                const nlohmann::json& communication, std::array<int, 2> grid) {
+void print_json(const SolverOptions& o, const MultigridSettings& ran, const SolveResult& r,
+                const nlohmann::json& levels, const nlohmann::json& communication, std::array<int, 2> grid) {
   nlohmann::json history = nlohmann::json::array();
   for (const IterationRecord& h : r.history)
     history.push_back({{"iteration", h.iteration},
@@ -114,7 +114,6 @@ void print_json(const SolverOptions& o, const SolveResult& r, const nlohmann::js
                        {"residual", number_or_null(h.residual_norm)},
                        {"factor", number_or_null(h.factor)},
                        {"seconds", h.seconds}});
-  const MultigridSettings ran = run_on(multigrid_settings(o), o.backend).settings;
   nlohmann::json out = {
       {"status", to_string(r.status)},
       {"message", r.message},
@@ -170,7 +169,8 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
   const SolverOptions o = resolve(args.solver, cmd);
   if (args.every < 0) throw InvalidOptions("--every must be non-negative");
   validate(o);
-  execution_target(o);  // --backend cuda without a GPU stops here; auto says why it fell back
+  // --backend cuda without a GPU stops here; auto says why it fell back.
+  const MultigridSettings ran = resolved_run(o).settings;
   const bool text = !args.json;
   if (text) {
     std::printf(
@@ -208,7 +208,7 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
   const SolveResult r = solver.result();
   const std::vector<CommStats> communication = solver.comm_stats_all_ranks();  // every rank: a collective
   if (!text) {
-    print_json(o, r, args.level_table ? level_table_json(solver) : nlohmann::json(),
+    print_json(o, ran, r, args.level_table ? level_table_json(solver) : nlohmann::json(),
                communication_json(communication, r.iterations), solver.process_grid());
   } else {
     if (!args.quiet && printed_last != r.iterations && !r.history.empty()) {
@@ -228,7 +228,6 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
     std::printf("time: %.4f ms per %s (median), %.4f ms per iteration with norms, total %.3f s, set-up %.3f s\n",
                 r.seconds_per_cycle * 1e3, o.solver == SolverKind::Multigrid ? "cycle" : "CG iteration",
                 r.seconds_per_iteration * 1e3, r.seconds_total, r.seconds_setup);
-    const MultigridSettings ran = run_on(multigrid_settings(o), o.backend).settings;
     const std::size_t tail = ran.coarse_tail_unknowns.value_or(0);
     std::printf(
         "backend: %s%s, %llu launches per iteration, %s%s, %s\n", r.backend.c_str(),

@@ -64,11 +64,10 @@ void resolve_auto_agglomeration(SolverOptions& o, const std::string& calibration
     return;  // not ours to judge here: `advise` and the GUI report a broken file
   }
   if (c.backend != "mpi" || !(c.model.lambda > 0) || !(c.model.beta > 0)) return;  // no model of messages
-  const ExecutionTarget t = kcycle::execution_target(BackendKind::Mpi, o);
-  const auto [px, py] = process_grid(mpi_ranks(), t.ranks_x, t.ranks_y);
+  const ResolvedRun mpi = kcycle::resolve(o, BackendKind::Mpi);
+  const auto [px, py] = process_grid(mpi_ranks(), mpi.target.ranks_x, mpi.target.ranks_y);
   const int kappa = o.cycle.type == CycleType::Kappa ? o.cycle.counter : kKappaW;
-  o.agglomerate_below =
-      best_agglomeration_threshold(run_on(multigrid_settings(o), BackendKind::Mpi).settings, kappa, px, py, c.model);
+  o.agglomerate_below = best_agglomeration_threshold(mpi.settings, kappa, px, py, c.model);
   if (o.agglomerate_below == 0) o.agglomerate_below = kDefaultAgglomeration;
 }
 
@@ -76,10 +75,10 @@ void parse_backend_args(const std::string& backend, const std::string& graphs, S
   apply_settings(options, {{"backend", backend, "--backend"}, {"graphs", graphs, "--graphs"}});
 }
 
-ExecutionTarget execution_target(const SolverOptions& o) {
-  const ResolvedBackend resolved = resolve_backend(o.backend);
-  if (!resolved.note.empty()) std::fprintf(stderr, "%s\n", resolved.note.c_str());
-  return kcycle::execution_target(resolved.kind, o);
+ResolvedRun resolved_run(const SolverOptions& o) {
+  ResolvedRun run = kcycle::resolve(o);
+  if (!run.note.empty()) std::fprintf(stderr, "%s\n", run.note.c_str());
+  return run;
 }
 
 std::string cycle_name(const SolverOptions& o) {

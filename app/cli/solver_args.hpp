@@ -11,6 +11,7 @@
 #include "kcycle/io/options_io.hpp"
 #include "kcycle/io/solver_options.hpp"
 #include "kcycle/model/timing.hpp"
+#include "kcycle/solve/resolved_run.hpp"
 
 namespace kcycle::cli {
 
@@ -35,9 +36,9 @@ SolverOptions resolve(const SolverArgs& args, const CLI::App& cmd, const SolverO
 // InvalidOptions naming the option.
 void parse_backend_args(const std::string& backend, const std::string& graphs, SolverOptions& options);
 
-// The backend the options ask for, resolved: throws InvalidOptions when --backend cuda finds
+// The run the options make (kcycle::resolve): throws InvalidOptions when --backend cuda finds
 // no usable GPU; prints --backend auto's one line (on stderr) when it falls back to the CPU.
-ExecutionTarget execution_target(const SolverOptions& options);
+ResolvedRun resolved_run(const SolverOptions& options);
 // --agglomerate-below auto on the MPI backend under mpirun: the threshold that the model in
 // `calibration_file` (a `kcycle calibrate --backend mpi`) prefers for these options on this
 // run's process grid; left to the default without such a model. resolve() calls it.

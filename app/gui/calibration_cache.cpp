@@ -5,6 +5,7 @@
 #include "kcycle/backends/execution_target.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
 #include "kcycle/solve/solve.hpp"
+#include "kcycle/solve/resolved_run.hpp"
 
 namespace kcycle::gui {
 
@@ -63,7 +64,7 @@ void CalibrationCache::update(UiState& ui, SolverWorker& worker, const Snapshot&
       }
     }
   }
-  const MultigridSettings as_run = run_on(multigrid_settings(snap.options), snap.options.backend).settings;
+  const MultigridSettings as_run = resolve(snap.options, snap.options.backend).settings;
   const std::string backend = backend_name(snap);
   if (snap.calibration && calibration_mismatch(*snap.calibration, as_run, backend, snap.threads).empty()) return;
   // Nothing in use fits this configuration: a cached calibration that does, or at the first

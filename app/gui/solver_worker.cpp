@@ -7,6 +7,7 @@
 #include "kcycle/core/kernels.hpp"
 #include "kcycle/model/timing.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
+#include "kcycle/solve/resolved_run.hpp"
 
 namespace kcycle::gui {
 
@@ -336,11 +337,14 @@ void SolverWorker::run_calibration(const SolverOptions& options, int max_levels)
   CalibrationSweep sweep;
   sweep.min_levels = 3;
   sweep.max_levels = max_levels;
+  ResolvedRun run;
   try {
-    sweep.target = {resolve_backend(options.backend).kind, threads_, options.cuda_graphs};
+    run = resolve(options);
   } catch (const std::exception&) {
-    sweep.target = {BackendKind::Cpu, threads_, false};  // the solve after it reports why
+    run = resolve(options, BackendKind::Cpu);  // the solve after it reports why
   }
+  run.target.threads = threads_;
+  sweep.target = run.target;
   sweep.policy.min_seconds = 0.05;
   std::string note;
   std::shared_ptr<const Calibration> result;
@@ -364,7 +368,7 @@ void SolverWorker::run_calibration(const SolverOptions& options, int max_levels)
       calibration_note_ = "timed 0 of " + std::to_string(cases) + " cases";
     }
     publish(false, 1, -1, false);
-    result = std::make_shared<Calibration>(kcycle::calibrate(multigrid_settings(options), sweep, progress));
+    result = std::make_shared<Calibration>(kcycle::calibrate(run.settings, sweep, progress));
     note = "calibrated on levels 3.." + std::to_string(max_levels);
   } catch (const std::exception& e) {
     note = std::string("calibration failed: ") + e.what();

@@ -13,6 +13,7 @@
 #include "calibration_cache.hpp"
 #include "field_sizes.hpp"
 #include "kcycle/backends/execution_target.hpp"
+#include "kcycle/solve/resolved_run.hpp"
 #include "solver_worker.hpp"
 
 namespace kcycle::gui {
@@ -174,7 +175,7 @@ TEST(CalibrationCacheHandOver, ACachedCalibrationNotYetShownIsNoReasonToCalibrat
   std::filesystem::remove_all(dir);
   CalibrationCache cache(dir, /*auto_calibrate=*/true);
   const SolverOptions options = small();
-  const MultigridSettings as_run = run_on(multigrid_settings(options), BackendKind::Cpu).settings;
+  const MultigridSettings as_run = resolve(options, BackendKind::Cpu).settings;
   Calibration cached;
   cached.smoother = std::string(to_string(as_run.smoother));
   cached.coarsening = std::string(to_string(as_run.coarsening));

@@ -12,6 +12,7 @@
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/cycle/cycle_plan.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
+#include "kcycle/solve/resolved_run.hpp"
 #include "narration.hpp"
 #include "panels/widgets.hpp"
 
@@ -24,7 +25,7 @@ namespace {
 void physical_passes(const Snapshot& snap, bool stepping, int kappa) {
   const SolverOptions& o = snap.options;
   const BackendKind kind = snap.backend == "cuda" ? BackendKind::Cuda : BackendKind::Cpu;
-  const RunOn run = run_on(multigrid_settings(o), kind);
+  const ResolvedRun run = resolve(o, kind);
   const CycleSchedule schedule =
       stepping ? CycleSchedule::plan(run.settings, kAsResolved, CycleMode::Watched) : run.schedule;
   if (schedule.levels() < 2) return;

@@ -12,6 +12,7 @@
 #include "kcycle/cycle/cycle_schedule.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/timing.hpp"
+#include "kcycle/solve/resolved_run.hpp"
 #include "panels/widgets.hpp"
 #include "plot.hpp"
 #include "view_settings.hpp"
@@ -75,7 +76,7 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     const std::string backend =
         snap.backend == "cuda" ? (snap.options.cuda_graphs ? "cuda+graphs" : "cuda") : snap.backend;
     const std::string mismatch = calibration_mismatch(
-        *c, run_on(multigrid_settings(snap.options), snap.options.backend).settings, backend, snap.threads);
+        *c, resolve(snap.options, snap.options.backend).settings, backend, snap.threads);
     if (!mismatch.empty())
       warning("Warning: this calibration does not match the run (" + mismatch +
               "). Its predictions do not apply: press Calibrate.");
@@ -105,7 +106,7 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   std::vector<VLine> vlines;
   const SolverOptions& o = snap.options;
   const int per_call =
-      CycleSchedule::per_call(run_on(multigrid_settings(o), o.backend).settings, kAsResolved).launches_per_call(1);
+      CycleSchedule::per_call(resolve(o, o.backend).settings, kAsResolved).launches_per_call(1);
   for (int k = 0; k < 5; ++k) {
     const std::string name = "kappa=" + kappa_to_string(kKappas[k]);
     if (c) {

@@ -17,22 +17,4 @@ ExecutionTarget execution_target(BackendKind kind, const SolverOptions& o) {
   return t;
 }
 
-RunOn run_on(const MultigridSettings& settings, BackendKind kind) {
-  if (kind == BackendKind::Auto) kind = resolve_backend(kind).kind;
-  // What Multigrid<B> makes of the settings (its constructor's rules) on the backend that runs.
-  RunOn out{settings, {}};
-  const auto on = [&]<class B>(B*) {
-    out.settings = as_run_by<B>(settings);
-    out.schedule = CycleSchedule::plan(out.settings, Multigrid<B>::capabilities(), CycleMode::Normal);
-  };
-#if KCYCLE_HAVE_CUDA
-  if (kind == BackendKind::Cuda) return on(static_cast<CudaBackend*>(nullptr)), out;
-#endif
-#if KCYCLE_HAVE_MPI
-  if (kind == BackendKind::Mpi) return on(static_cast<MpiBackend*>(nullptr)), out;
-#endif
-  on(static_cast<CpuBackend*>(nullptr));
-  return out;
-}
-
 }  // namespace kcycle

@@ -9,6 +9,7 @@
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
 #include "kcycle/model/distributed_model.hpp"
 #include "kcycle/solve/solve.hpp"
+#include "kcycle/solve/resolved_run.hpp"
 
 namespace kcycle {
 
@@ -66,10 +67,10 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
                                  ? double(r.iterations)
                                  : predict_iterations(r.history, options.tolerance / p.probe_reduction, p.factor);
     if (settings.model && options.solver == SolverKind::Multigrid) {
-      const RunOn run = run_on(multigrid_settings(probe), probe.backend);
+      const ResolvedRun run = resolve(probe, probe.backend);
       const MultigridSettings& ms = run.settings;
       if (probe.backend == BackendKind::Mpi && mpi_ranks() > 1) {  // the model on this run's process grid
-        const ExecutionTarget t = execution_target(BackendKind::Mpi, probe);
+        const ExecutionTarget& t = run.target;
         const auto [px, py] = process_grid(mpi_ranks(), t.ranks_x, t.ranks_y);
         const Decomposition d(options.levels, options.coarsening, px, py, agglomeration_threshold(options));
         p.seconds_per_iteration = distributed_cycle_cost(ms, kappa, d, *settings.model).seconds;

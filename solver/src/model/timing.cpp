@@ -96,8 +96,7 @@ CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, C
   }
   if constexpr (requires { backend.decomposition(); })
     if (cycle.type == CycleType::Kappa) {
-      const DistributedCycleCost c = distributed_cycle_cost(run_on(settings, BackendKind::Mpi).settings, cycle.counter,
-                                                            backend.decomposition(), {});
+      const DistributedCycleCost c = distributed_cycle_cost(mg.settings(), cycle.counter, backend.decomposition(), {});
       t.ranks = backend.ranks();
       t.px = backend.px();
       t.py = backend.py();
@@ -222,27 +221,26 @@ double measure_message_latency(const ExecutionTarget& target, int levels, Coarse
   return 0.0;
 }
 
-Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& sweep,
+Calibration calibrate(const MultigridSettings& as_run, const CalibrationSweep& sweep,
                       const std::function<void(const TimingSample&)>& on_case) {
   const std::vector<int> kappas = sweep.kappas.empty() ? std::vector<int>{1, 2, 3, 4, kKappaW} : sweep.kappas;
   Calibration c;
   c.backend = describe(sweep.target);
-  c.smoother = std::string(to_string(base.smoother));
-  c.coarsening = std::string(to_string(base.coarsening));
-  const MultigridSettings run = run_on(base, sweep.target.backend).settings;
-  const CycleSchedule per_call = CycleSchedule::per_call(run, kAsResolved);
+  c.smoother = std::string(to_string(as_run.smoother));
+  c.coarsening = std::string(to_string(as_run.coarsening));
+  const CycleSchedule per_call = CycleSchedule::per_call(as_run, kAsResolved);
   c.launches_per_call = per_call.launches_per_call(1);
   c.fused = per_call.fuses_any();
-  c.coarse_tail = int(run.coarse_tail_unknowns.value_or(0));
+  c.coarse_tail = int(as_run.coarse_tail_unknowns.value_or(0));
   c.threads = sweep.target.threads;
-  const double lambda = measure_message_latency(sweep.target, sweep.max_levels, base.coarsening);
+  const double lambda = measure_message_latency(sweep.target, sweep.max_levels, as_run.coarsening);
   for (int n = sweep.min_levels; n <= sweep.max_levels; ++n)
     for (int kappa : kappas) {
-      MultigridSettings s = base;
+      MultigridSettings s = as_run;
       s.levels = n;
       const CycleTiming t = time_cycle(s, {CycleType::Kappa, kappa}, sweep.target, sweep.policy);
       c.ranks = t.ranks;
-      const double ops = t.ranks > 1 ? t.ops : cycle_ops(kappa, n, base.coarsening);
+      const double ops = t.ranks > 1 ? t.ops : cycle_ops(kappa, n, as_run.coarsening);
       // The fastest repetition: what the cycle costs when nothing else runs (the spread says
       // whether something did). On a process grid the median, as lambda is measured: the fit
       // takes lambda's share out of each time.

@@ -13,6 +13,7 @@
 #include "kcycle/solve/image_pool.hpp"
 #include "kcycle/solve/krylov.hpp"
 #include "kcycle/solve/mixed_precision.hpp"
+#include "kcycle/solve/resolved_run.hpp"
 
 namespace kcycle {
 
@@ -362,30 +363,27 @@ class MixedEngine final : public IterativeSolver::Engine {
   std::vector<float> scratch_image_;  // a picture nobody asked the floats of
 };
 
-std::unique_ptr<IterativeSolver::Engine> make_engine(BackendKind kind, const SolverOptions& o,
-                                                     const MultigridSettings& s, const DiscreteProblem& p) {
-  if (o.precision == Precision::Mixed) return std::make_unique<MixedEngine>(o.threads, o, s, p);
-  const ExecutionTarget target = execution_target(kind, o);
-  return with_backend_type(kind,
+std::unique_ptr<IterativeSolver::Engine> make_engine(const ResolvedRun& run, const SolverOptions& o,
+                                                     const DiscreteProblem& p) {
+  if (o.precision == Precision::Mixed) return std::make_unique<MixedEngine>(o.threads, o, run.settings, p);
+  return with_backend_type(run.target.backend,
                            [&]<class Backend>(std::type_identity<Backend>) -> std::unique_ptr<IterativeSolver::Engine> {
-                             return std::make_unique<EngineOn<Backend>>(target, o, s, p);
+                             return std::make_unique<EngineOn<Backend>>(run.target, o, run.settings, p);
                            });
 }
 
 }  // namespace
 
 IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem problem)
-    : options_(validated(options)), problem_(std::move(problem)), settings_(multigrid_settings(options)) {
+    : options_(validated(options)), problem_(std::move(problem)) {
   const auto setup_start = Clock::now();
+  const ResolvedRun run = resolve(options_);  // throws where the backend asked for is not there
+  settings_ = run.settings;
+  backend_note_ = run.note;
   if (options_.smoother == Smoother::Jacobi)
     smoothing_factor_ =
         jacobi_smoothing_factor(rotated_anisotropic_stencil(options_.eps, options_.angle_degrees), settings_.omega);
-  // Mixed precision runs on the CPU (validate() refuses it with --backend cuda).
-  const ResolvedBackend backend = resolve_backend(
-      options_.precision == Precision::Mixed && options_.backend == BackendKind::Auto ? BackendKind::Cpu
-                                                                                      : options_.backend);
-  backend_note_ = backend.note;
-  engine_ = make_engine(backend.kind, options_, settings_, problem_);
+  engine_ = make_engine(run, options_, problem_);
   initial_error_ = engine_->error_norm();
   initial_residual_ = engine_->residual_norm();
   monitored0_ = problem_.monitor == Monitor::Error ? initial_error_ : initial_residual_;

@@ -41,16 +41,6 @@ Backend& prepared_for(Backend& backend, const MultigridSettings& settings) {
   return backend;
 }
 
-// What a hierarchy's settings run as on a backend of `kind` (auto: the backend it resolves to):
-// the settings as that backend runs them (fused only where it has the fused passes, the coarse
-// tail's threshold resolved to its default) and the schedule of a normal cycle, planned with
-// its capabilities. The one place this is decided: launch counts and models read it.
-struct RunOn {
-  MultigridSettings settings;
-  CycleSchedule schedule;
-};
-RunOn run_on(const MultigridSettings& settings, BackendKind kind);
-
 // Calls body(std::type_identity<Backend>{}) with the backend type `kind` names and returns
 // what it returns. Cuda in a build without CUDA throws InvalidOptions with the reason.
 template <class Body>

@@ -22,7 +22,7 @@ struct Capabilities {
   bool fused_passes = false;  // the fused Jacobi passes and the pipelined sweeps (FusesPasses)
   bool coarse_tails = false;  // the coarse levels of a cycle as one launch (RunsCoarseTails)
 };
-// For settings already as their backend runs them (run_on: nothing fused or tailed that it
+// For settings already as their backend runs them (resolve(): nothing fused or tailed that it
 // lacks), everything they ask for.
 inline constexpr Capabilities kAsResolved{true, true};
 

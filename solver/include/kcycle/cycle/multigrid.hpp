@@ -96,7 +96,7 @@ std::size_t coarse_tail_on(std::optional<std::size_t> asked) {
 }
 
 // What Multigrid<B> makes of `settings`: fused only where B has the fused passes, the coarse
-// tail's threshold resolved to B's default (0 where B runs no tails). run_on applies the same.
+// tail's threshold resolved to B's default (0 where B runs no tails). resolve() applies the same.
 template <class B>
 MultigridSettings as_run_by(MultigridSettings settings) {
   settings.fused = settings.fused && FusesPasses<B>;

@@ -85,7 +85,7 @@ struct Calibration {
 // or "" for a clean calibration.
 std::string noise_note(const Calibration& calibration);
 // What differs between the cycle a calibration timed and one that runs with `as_run` settings
-// (run_on's) on `backend` (describe()'s name) with `threads` threads: "" when nothing does,
+// (resolve()'s) on `backend` (describe()'s name) with `threads` threads: "" when nothing does,
 // else "made for <smoother>/<coarsening>, <backend>, N threads[, fused]; this run: ..." so that a
 // prediction from it is not shown as if it applied.
 std::string calibration_mismatch(const Calibration& calibration, const MultigridSettings& as_run,

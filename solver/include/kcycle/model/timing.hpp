@@ -79,7 +79,9 @@ double measure_message_latency(const ExecutionTarget& target, int levels, Coarse
 
 // The paper's calibration (section 3.2): time one cycle for every kappa and level count,
 // then fit alpha and beta. On a process grid, lambda is measured first and the fit is of the
-// rest of the time (fit_cost_model). `on_case` (optional) is told each finished case, for progress.
+// rest of the time (fit_cost_model). `as_run`: the settings as the sweep's target runs them
+// (resolve()); they say what the calibration records (fused, launches per call, the tail).
+// `on_case` (optional) is told each finished case, for progress.
 struct CalibrationSweep {
   int min_levels = 4;
   int max_levels = 11;
@@ -87,7 +89,7 @@ struct CalibrationSweep {
   ExecutionTarget target;
   TimingPolicy policy;
 };
-Calibration calibrate(const MultigridSettings& base, const CalibrationSweep& sweep,
+Calibration calibrate(const MultigridSettings& as_run, const CalibrationSweep& sweep,
                       const std::function<void(const TimingSample&)>& on_case = {});
 
 }  // namespace kcycle
