@@ -19,12 +19,10 @@ inline bool pipelines(const MultigridSettings& s, Smoother kind) {
 }
 inline bool fuses_down(const MultigridSettings& s) { return s.fused && s.smoother == Smoother::Jacobi && s.nu1 > 0; }
 inline bool fuses_up(const MultigridSettings& s) { return s.fused && s.smoother == Smoother::Jacobi && s.nu2 > 0; }
-// Whether any pass of the cycle runs fused or pipelined.
-inline bool fuses_any(const MultigridSettings& s) {
-  const bool x_sweeps = s.smoother == Smoother::XZebra || s.smoother == Smoother::XYZebra;
-  return fuses_down(s) || fuses_up(s) || (s.smoother == Smoother::GaussSeidel && pipelines(s, s.smoother)) ||
-         (x_sweeps && pipelines(s, Smoother::XZebra));
-}
+// Whether any pass of the cycle runs fused or pipelined: with fused passes on, every level
+// above the coarsest has one (Jacobi's down pass, or the restriction that zeroes the coarse
+// correction in its launch).
+inline bool fuses_any(const MultigridSettings& s) { return s.fused && s.levels > 1; }
 // Launches of a relaxation phase of `sweeps` sweeps (x_first: see alternating_x_sweeps).
 inline int phase_launches(const MultigridSettings& s, int sweeps, bool x_first) {
   const auto sweep = [&](Smoother kind) { return launches_per_relaxation(kind, pipelines(s, kind)); };
@@ -32,12 +30,13 @@ inline int phase_launches(const MultigridSettings& s, int sweeps, bool x_first) 
   const int x = alternating_x_sweeps(sweeps, x_first);
   return x * sweep(Smoother::XZebra) + (sweeps - x) * sweep(Smoother::YZebra);
 }
-// Backend launches per call above the coarsest level: a fused pass is one launch, and with the
-// fused down pass the coarse correction is not zeroed by a pass of its own.
+// Backend launches per call above the coarsest level: a fused pass is one launch, and with
+// fused passes on the coarse correction is not zeroed by a pass of its own (the fused down
+// pass or the restriction's launch does it).
 inline int launches_per_call(const MultigridSettings& s) {
   const int pre = fuses_down(s) ? 0 : phase_launches(s, s.nu1, true);
   const int post = fuses_up(s) ? 0 : phase_launches(s, s.nu2, !s.symmetric_smoothing);
-  return kTransferLaunchesPerCall - (fuses_down(s) ? 1 : 0) + pre + post;
+  return kTransferLaunchesPerCall - (s.fused ? 1 : 0) + pre + post;
 }
 // The top level of the coarse tail of settings whose threshold is resolved: the first level
 // small enough, if a coarser one follows it and the tail's levels fit; else 0.

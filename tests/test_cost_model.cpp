@@ -202,7 +202,10 @@ TEST(CostModel, ACalibrationSaysWhatItDoesNotMatch) {
   EXPECT_EQ(calibration_mismatch(c, s, "cpu", 1),
             "made for jacobi/full, cpu, 2 threads, fused; this run: jacobi/full, cpu, 1 thread, fused");
   MultigridSettings zebra = s;
-  zebra.smoother = Smoother::YZebra;  // nothing of it fuses
+  zebra.smoother = Smoother::YZebra;
+  EXPECT_EQ(calibration_mismatch(c, zebra, "cpu", 2),
+            "made for jacobi/full, cpu, 2 threads, fused; this run: yzebra/full, cpu, 2 threads, fused");
+  zebra.fused = false;
   EXPECT_EQ(calibration_mismatch(c, zebra, "cpu", 2),
             "made for jacobi/full, cpu, 2 threads, fused; this run: yzebra/full, cpu, 2 threads");
   EXPECT_NE(calibration_mismatch(c, s, "cuda+graphs", 2), "");

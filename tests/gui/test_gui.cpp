@@ -466,7 +466,7 @@ TEST(Gui, ACalibrationOfAnotherCycleShowsAWarning) {
   EXPECT_FALSE(shows(t[0], "Warning: this calibration does not match")) << t[0];
   EXPECT_TRUE(shows(t[1],
                     "Warning: this calibration does not match the run (made for jacobi/full, cpu, 1 thread, "
-                    "fused; this run: yzebra/full, cpu, 1 thread)"))
+                    "fused; this run: yzebra/full, cpu, 1 thread, fused)"))
       << t[1];
 }
 

@@ -15,6 +15,7 @@ const char* pass_kind_name(PassKind kind) {
     case PassKind::PipelinedSweep: return "pipelined sweep";
     case PassKind::FusedDown: return "sweeps + residual + restriction";
     case PassKind::ResidualRestrict: return "residual + restriction";
+    case PassKind::RestrictAndZero: return "residual + restriction + zero coarse correction";
     case PassKind::ZeroCoarse: return "zero coarse correction";
     case PassKind::ZeroInFirstPass: return "coarse correction's zero left to its first pass";
     case PassKind::Prolong: return "prolongation";
@@ -120,6 +121,10 @@ CycleSchedule CycleSchedule::plan(const MultigridSettings& s, Capabilities can, 
                         pass_bytes::jacobi_restrict_residual(fine, coarse),
                         pass_bytes::jacobi_restrict_residual_from_zero(fine, coarse)});
       L.down.push_back({PassKind::ZeroInFirstPass, OpKind::ZeroCoarse, 0, s.smoother, false, 0, 0});
+    } else if (fuses) {  // the coarse correction zeroed in the restriction's launch
+      add_sweeps(L.down, s, fine, OpKind::PreRelax, s.nu1, false, out);
+      L.down.push_back({PassKind::RestrictAndZero, OpKind::Restrict, 0, s.smoother, false, 0, 1,
+                        pass_bytes::restrict_residual_and_zero(fine, coarse)});
     } else {
       add_sweeps(L.down, s, fine, OpKind::PreRelax, s.nu1, false, out);
       L.down.push_back({PassKind::ResidualRestrict, OpKind::Restrict, 0, s.smoother, false, 0, 1,
@@ -183,7 +188,8 @@ bool CycleSchedule::fuses_any() const {
   for (const LevelSchedule& L : levels_)
     for (const std::vector<Pass>* passes : {&L.down, &L.up})
       for (const Pass& p : *passes)
-        if (p.kind == PassKind::FusedDown || p.kind == PassKind::FusedUp || p.kind == PassKind::PipelinedSweep)
+        if (p.kind == PassKind::FusedDown || p.kind == PassKind::FusedUp || p.kind == PassKind::PipelinedSweep ||
+            p.kind == PassKind::RestrictAndZero)
           return true;
   return false;
 }

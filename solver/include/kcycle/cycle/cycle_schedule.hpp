@@ -37,6 +37,7 @@ enum class PassKind {
   PipelinedSweep,    // one sweep whose colours or line parities trail each other in one pass
   FusedDown,         // the pre-smoothing sweeps, the residual and its restriction, in one pass
   ResidualRestrict,  // the residual and its restriction
+  RestrictAndZero,   // the same and the coarse level's correction set to zero, in one launch
   ZeroCoarse,        // the coarse level's correction set to zero
   ZeroInFirstPass,   // the same left to the coarse level's first pass, which starts from zero (no launch)
   Prolong,           // the coarse correction interpolated and added

@@ -83,6 +83,7 @@ concept FusesPasses = MultigridBackend<B> &&
                         static_cast<double*>(nullptr), static_cast<double*>(nullptr));
   be.gauss_seidel_pipelined(A, x, x, true);
   be.zebra_x_pipelined(A, line, x, x, true);
+  be.restrict_residual_and_zero(A, x, x, x, x, Coarsening{});
 };
 
 // The coarse tail's threshold on backend B: the one asked for, else B's default; 0 where B
@@ -335,6 +336,7 @@ class Multigrid {
     static Phase phase_of(PassKind kind) {
       switch (kind) {
         case PassKind::ResidualRestrict:
+        case PassKind::RestrictAndZero:
         case PassKind::ZeroCoarse:
         case PassKind::ZeroInFirstPass: return Phase::Restrict;  // Restrict includes zeroing the correction
         case PassKind::Prolong: return Phase::Prolong;
@@ -352,6 +354,10 @@ class Multigrid {
         case PassKind::PipelinedSweep: return sweep(L, pass);
         case PassKind::FusedDown: return fused_down(L, l);
         case PassKind::ResidualRestrict: return be.restrict_residual(L.A, L.v, L.f, mg_.level(l + 1).f, s.coarsening);
+        case PassKind::RestrictAndZero:
+          if constexpr (kBackendFuses)
+            be.restrict_residual_and_zero(L.A, L.v, L.f, mg_.level(l + 1).f, mg_.level(l + 1).v, s.coarsening);
+          return;
         case PassKind::ZeroCoarse: return be.fill(mg_.level(l + 1).v, 0.0);
         case PassKind::ZeroInFirstPass:
           // The coarse call's first pass starts from zero; the coarsest level's solve overwrites v.

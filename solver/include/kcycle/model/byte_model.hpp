@@ -36,6 +36,10 @@ inline std::uint64_t pipelined_sweep(GridShape s) { return 3 * kDouble * n(s); }
 inline std::uint64_t restrict_residual(GridShape fine, GridShape coarse) {
   return 2 * kDouble * n(fine) + kDouble * n(coarse);
 }
+// The same and the coarse correction zeroed, in one launch: both writes.
+inline std::uint64_t restrict_residual_and_zero(GridShape fine, GridShape coarse) {
+  return restrict_residual(fine, coarse) + kDouble * std::uint64_t(coarse.storage());
+}
 // nu Jacobi sweeps, the residual and the restriction in one pass: read v and f, write the
 // smoothed v and the coarse right-hand side (the intermediate sweeps stay in cache).
 inline std::uint64_t jacobi_restrict_residual(GridShape fine, GridShape coarse) {

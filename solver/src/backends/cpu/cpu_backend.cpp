@@ -238,6 +238,19 @@ template <class T>
 void BasicCpuBackend<T>::restrict_residual(const Stencil9& A, const BasicField<T>& v, const BasicField<T>& f,
                                            BasicField<T>& fc, Coarsening coarsening) {
   count(v.shape(), pass_bytes::restrict_residual(v.shape(), fc.shape()));
+  restrict_rows(A, v, f, fc, nullptr, coarsening);
+}
+
+template <class T>
+void BasicCpuBackend<T>::restrict_residual_and_zero(const Stencil9& A, const BasicField<T>& v, const BasicField<T>& f,
+                                                    BasicField<T>& fc, BasicField<T>& vc, Coarsening coarsening) {
+  count(v.shape(), pass_bytes::restrict_residual_and_zero(v.shape(), fc.shape()));
+  restrict_rows(A, v, f, fc, &vc, coarsening);
+}
+
+template <class T>
+void BasicCpuBackend<T>::restrict_rows(const Stencil9& A, const BasicField<T>& v, const BasicField<T>& f,
+                                       BasicField<T>& fc, BasicField<T>* vc, Coarsening coarsening) {
   if (v.stride() > restrict_row_stride_)
     throw std::logic_error("restrict_residual: field not made by this backend's make_vector");
   const int nxf = v.shape().nx, nyc = fc.shape().ny, nxc = fc.shape().nx;
@@ -267,6 +280,10 @@ void BasicCpuBackend<T>::restrict_residual(const Stencil9& A, const BasicField<T
         for (int i = 1; i <= nxc; ++i) c[i] = kernels::full_weighting_y(ring[0], ring[1], ring[2], i);
       }
       std::swap(ring[0], ring[2]);
+    }
+    if (vc) {  // the block's coarse rows, and the ring rows beside the first and last block
+      const int first = rows.begin == 1 ? 0 : rows.begin, last = rows.end == nyc + 1 ? nyc + 1 : rows.end - 1;
+      if (rows.begin < rows.end) std::fill(vc->row(first), vc->row(last) + vc->stride(), T(0));
     }
   });
 }

@@ -105,6 +105,10 @@ class BasicCpuBackend {
   // residual is formed row by row in scratch and never written to memory.
   void restrict_residual(const Stencil9& A, const Vector& v, const Vector& f, Vector& fc,
                          Coarsening coarsening = Coarsening::Full);
+  // The same, and vc (the coarse level's correction) set to zero, ring included, in one launch:
+  // each thread block zeroes the coarse rows it restricts into.
+  void restrict_residual_and_zero(const Stencil9& A, const Vector& v, const Vector& f, Vector& fc, Vector& vc,
+                                  Coarsening coarsening = Coarsening::Full);
   // out <- nu Jacobi sweeps applied to v, and fc <- Restrict(f - A out), in one pass over
   // memory (rows stream through per-thread rings): bitwise what nu jacobi() calls (ping-pong
   // between v and out) and restrict_residual() give. v itself is left as it was. One launch.
@@ -250,7 +254,10 @@ class BasicCpuBackend {
   template <class Fill>
   void for_values(const GridShape& shape, std::size_t n, Fill&& fill);  // fill(begin, end) over [0, n)
   T* stream_scratch(int nu, int chunks, int stride);  // the fused passes' rings and halo rows, grown once
-  T* wavefront_scratch(std::size_t values);           // the pipelined sweeps' halo rows, grown once
+  // restrict_residual's loop; zeroes *vc's rows as it goes where given.
+  void restrict_rows(const Stencil9& A, const Vector& v, const Vector& f, Vector& fc, Vector* vc,
+                     Coarsening coarsening);
+  T* wavefront_scratch(std::size_t values);  // the pipelined sweeps' halo rows, grown once
   template <class U>
   void convert(const BasicField<U>& x, Vector& y);
   template <class Out>  // Out: Vector, or FloatField for the residual's rounding
