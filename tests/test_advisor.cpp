@@ -10,8 +10,8 @@
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/model/advisor.hpp"
 #include "kcycle/model/cost_model.hpp"
-#include "kcycle/solve/solve.hpp"
 #include "kcycle/solve/resolved_run.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace kcycle {
 namespace {

@@ -18,8 +18,8 @@
 #include "kcycle/backends/execution_target.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/distributed_model.hpp"
-#include "kcycle/solve/solve.hpp"
 #include "kcycle/solve/resolved_run.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace {
 
@@ -454,10 +454,9 @@ TEST(CliMpi, CalibrateMeasuresLambdaAndFitsTheRest) {
   six.levels = 6;
   // (A fit that left no work or no message term, on a loaded machine: the default.)
   const bool model = c.model.beta > 0 && c.model.lambda > 0;
-  const int expected =
-      model ? kcycle::best_agglomeration_threshold(
-                  kcycle::resolve(six, kcycle::BackendKind::Mpi).settings, 2, 2, 1, c.model)
-            : kcycle::kDefaultAgglomeration;
+  const int expected = model ? kcycle::best_agglomeration_threshold(
+                                   kcycle::resolve(six, kcycle::BackendKind::Mpi).settings, 2, 2, 1, c.model)
+                             : kcycle::kDefaultAgglomeration;
   EXPECT_EQ(solved["agglomerate_below"], expected);
   EXPECT_EQ(solved["iterations"],
             nlohmann::json::parse(run_cli("solve --threads 1 --levels 6 --json").output)["iterations"]);

@@ -4,8 +4,8 @@
 
 #include "kcycle/backends/execution_target.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
-#include "kcycle/solve/solve.hpp"
 #include "kcycle/solve/resolved_run.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace kcycle::gui {
 

@@ -75,8 +75,8 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   if (c && !snap.calibrating && !snap.backend.empty()) {  // a model of another cycle predicts nothing here
     const std::string backend =
         snap.backend == "cuda" ? (snap.options.cuda_graphs ? "cuda+graphs" : "cuda") : snap.backend;
-    const std::string mismatch = calibration_mismatch(
-        *c, resolve(snap.options, snap.options.backend).settings, backend, snap.threads);
+    const std::string mismatch =
+        calibration_mismatch(*c, resolve(snap.options, snap.options.backend).settings, backend, snap.threads);
     if (!mismatch.empty())
       warning("Warning: this calibration does not match the run (" + mismatch +
               "). Its predictions do not apply: press Calibrate.");
@@ -105,8 +105,7 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   std::vector<Series> series;
   std::vector<VLine> vlines;
   const SolverOptions& o = snap.options;
-  const int per_call =
-      CycleSchedule::per_call(resolve(o, o.backend).settings, kAsResolved).launches_per_call(1);
+  const int per_call = CycleSchedule::per_call(resolve(o, o.backend).settings, kAsResolved).launches_per_call(1);
   for (int k = 0; k < 5; ++k) {
     const std::string name = "kappa=" + kappa_to_string(kKappas[k]);
     if (c) {

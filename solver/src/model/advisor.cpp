@@ -8,8 +8,8 @@
 #include "kcycle/backends/execution_target.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
 #include "kcycle/model/distributed_model.hpp"
-#include "kcycle/solve/solve.hpp"
 #include "kcycle/solve/resolved_run.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace kcycle {
 
