@@ -23,7 +23,7 @@ namespace kcycle::cli {
 void print_calibration_report(const Calibration& c, const SolverOptions& options) {
   std::printf("alpha = %.4g s per launch, beta = %.4g s per unknown visited (%d launches per call as issued, %s)\n",
               c.model.alpha, c.model.beta, c.launches_per_call,
-              c.fused ? "fused Jacobi passes" : "every operation its own pass");
+              c.fused ? "fused passes" : "every operation its own pass");
   if (c.coarse_tail > 0)
     std::printf(
         "timed with a coarse tail (levels of <= %d unknowns as one launch): alpha was fitted to the launches "

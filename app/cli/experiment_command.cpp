@@ -232,7 +232,7 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
               std::string(preset.description).c_str(), eps, levels,
               (unsigned long long)full_coarsening_shape(levels, 1).unknowns(),
               std::string(enum_name(a.run_options.precision)).c_str(),
-              a.run_options.fused ? "fused Jacobi passes" : "unfused");
+              a.run_options.fused ? "fused passes" : "unfused");
   if (angles.size() == 1) {
     // The layout of Tables 4.1 and 4.2: relative to W (stand-alone) or F (CG), as the paper.
     const std::size_t ref = cg ? 1 : 4;
