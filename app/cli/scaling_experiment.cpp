@@ -40,110 +40,9 @@ std::string number(double x, const char* format) {
   return text;
 }
 
-}  // namespace
-
-int scaling_experiment(const ExperimentArgs& a, const std::string& dir) {
-  const int world = mpi_ranks();
-  if (a.backend_kind != BackendKind::Mpi)
-    throw InvalidOptions(
-        "experiment scaling runs on the MPI backend: mpirun -np P kcycle experiment scaling "
-        "--backend mpi");
-  if (world < 2)
-    throw InvalidOptions("experiment scaling needs mpirun -np P with P >= 2: lambda is measured between ranks");
-  const int levels = a.levels > 0 ? a.levels : 9;  // the strong-scaling problem; weak: levels - 1 on one rank
-  if (levels < 4 || a.min_levels >= levels)
-    throw InvalidOptions("experiment scaling needs --levels >= 4 and --min-levels below it");
-  SolverOptions o;
-  o.levels = levels;
-  apply_run_options(a, o);
-  o.fused = false;  // what the MPI backend runs
-  validate(o);
-  const ResolvedRun mpi = resolve(o, BackendKind::Mpi);
-  const MultigridSettings& settings = mpi.settings;
-  ExecutionTarget target = mpi.target;
-  target.ranks_x = target.ranks_y = 0;  // each rank count on MPI_Dims_create's grid
-  TimingPolicy policy;
-  policy.min_seconds = a.min_seconds;
-
-  // The model, fitted on all the ranks.
-  CalibrationSweep sweep;
-  sweep.min_levels = a.min_levels;
-  sweep.max_levels = levels;
-  sweep.target = target;
-  sweep.policy = policy;
-  std::vector<int> measured_ranks;
-  for (int p = 1; p <= world; p *= 2) measured_ranks.push_back(p);
-  if (measured_ranks.back() != world) measured_ranks.push_back(world);
-  int weak_timings = 0;
-  for (int p = 1; p <= world; p *= 4) ++weak_timings;
-  Progress progress(5 * (levels - a.min_levels + 1) +
-                    int(kKappas.size()) * (int(measured_ranks.size()) + weak_timings));
-  const Calibration c = calibrate(settings, sweep, [&](const TimingSample& s) {
-    progress.done("model: kappa=" + kappa_to_string(s.kappa) + " levels=" + std::to_string(s.levels));
-  });
-  const bool oversubscribed = world > std::max(1, int(std::thread::hardware_concurrency()));
-  std::printf("kcycle experiment scaling: %s(%d,%d), eps=%g, angle=%g; %d ranks%s\n",
-              std::string(to_string(o.smoother)).c_str(), o.nu1, o.nu2, o.eps, o.angle_degrees, world,
-              oversubscribed ? " on fewer cores: the counts are exact, the times only indicative" : "");
-  std::printf("model on %d ranks: alpha %.3g s/launch, beta %.3g s/unknown, lambda %.3g s/message\n", c.ranks,
-              c.model.alpha, c.model.beta, c.model.lambda);
-
-  std::vector<ScalingRow> rows;
-  for (int kappa : kKappas) {
-    // Strong: `levels` levels on p ranks. Measured where the ranks are, modelled on square grids
-    // up to 4096 ranks where the grid still gives every rank two points a side.
-    double t1 = NAN;
-    for (int p : measured_ranks) {
-      const CycleTiming t = time_cycle_on_ranks(settings, {CycleType::Kappa, kappa}, target, p, policy);
-      progress.done("strong: kappa=" + kappa_to_string(kappa) + " on " + std::to_string(p) + " ranks");
-      const Decomposition d(levels, settings.coarsening, t.px, t.py, agglomeration_threshold(o));
-      const DistributedCycleCost m = distributed_cycle_cost(settings, kappa, d, c.model);
-      if (p == 1) t1 = t.median_seconds;
-      rows.push_back({"strong", kappa, p, t.px, t.py, levels, t.median_seconds, m.seconds, t1 / (p * t.median_seconds),
-                      NAN, m.ops, m.messages});
-    }
-    const double model1 =
-        distributed_cycle_cost(settings, kappa, Decomposition(levels, settings.coarsening, 1, 1), c.model).seconds;
-    for (ScalingRow& r : rows)
-      if (r.study == "strong" && r.kappa == kappa) r.model_efficiency = model1 / (r.ranks * r.model);
-    for (int side = 2; side * side <= kPredictedRanks; side *= 2) {
-      if (side * side <= world) continue;  // measured above
-      try {
-        const Decomposition d(levels, settings.coarsening, side, side, agglomeration_threshold(o));
-        const DistributedCycleCost m = distributed_cycle_cost(settings, kappa, d, c.model);
-        rows.push_back({"strong", kappa, side * side, side, side, levels, NAN, m.seconds, NAN,
-                        model1 / (side * side * m.seconds), m.ops, m.messages});
-      } catch (const std::exception&) {
-        break;  // fewer than 2 points a rank
-      }
-    }
-    // Weak: levels - 1 levels on one rank, one more for every 4 times the ranks.
-    MultigridSettings base = settings;
-    base.levels = levels - 1;
-    const std::vector<ScalingPoint> predicted =
-        weak_scaling_prediction(base, kappa, c.model, kPredictedRanks, agglomeration_threshold(o));
-    double w1 = NAN;
-    for (const ScalingPoint& q : predicted) {
-      ScalingRow r{"weak", kappa,          q.ranks, q.px,         q.py,       q.levels,
-                   NAN,    q.cost.seconds, NAN,     q.efficiency, q.cost.ops, q.cost.messages};
-      if (q.ranks <= world) {
-        MultigridSettings s = base;
-        s.levels = q.levels;
-        ExecutionTarget square = target;
-        square.ranks_x = q.px;
-        square.ranks_y = q.py;
-        const CycleTiming t = time_cycle_on_ranks(s, {CycleType::Kappa, kappa}, square, q.ranks, policy);
-        progress.done("weak: kappa=" + kappa_to_string(kappa) + " on " + std::to_string(q.ranks) + " ranks");
-        if (q.ranks == 1) w1 = t.median_seconds;
-        r.measured = t.median_seconds;
-        r.measured_efficiency = w1 / t.median_seconds;
-      }
-      rows.push_back(r);
-    }
-  }
-
-  // Report: per kappa, measured and modelled efficiency at the most ranks measured, and the
-  // model's at 4096.
+// Per kappa, measured and modelled efficiency at the most ranks measured, and the model's at
+// 4096 ranks.
+void print_scaling_table(const std::vector<ScalingRow>& rows, int world, int levels) {
   std::printf("\n%-6s %-7s %8s %10s %12s %12s %10s %10s\n", "study", "kappa", "ranks", "levels", "measured ms",
               "model ms", "meas. eff", "model eff");
   for (const ScalingRow& r : rows) {
@@ -156,7 +55,11 @@ int scaling_experiment(const ExperimentArgs& a, const std::string& dir) {
       "(model at 4096 ranks: square 64 x 64 grid; weak: %d levels on one rank, %d at 4096; the levels where a "
       "block keeps 8 points a side are split, the rest live on rank 0)\n",
       levels - 1, levels - 1 + 6);
+}
 
+// scaling.csv, .json and .svg: every row, the model's constants and the efficiency plots.
+void write_scaling_files(const std::vector<ScalingRow>& rows, const Calibration& c, int world, bool oversubscribed,
+                         const std::string& dir) {
   std::string csv =
       "study,kappa,ranks,px,py,levels,measured_ms,model_ms,measured_efficiency,model_efficiency,ops,messages\n";
   nlohmann::json json_rows = nlohmann::json::array();
@@ -207,21 +110,148 @@ int scaling_experiment(const ExperimentArgs& a, const std::string& dir) {
     }
     panels.push_back(plot);
   }
-  if (mpi_rank() == 0) {  // one set of files
-    write_text(dir + "/scaling.csv", csv);
-    write_text(
-        dir + "/scaling.json",
-        nlohmann::json({{"alpha_seconds", c.model.alpha},
-                        {"beta_seconds", c.model.beta},
-                        {"lambda_seconds", c.model.lambda},
-                        {"ranks", world},
-                        {"cores", std::thread::hardware_concurrency()},
-                        {"oversubscribed", oversubscribed},
-                        {"note", oversubscribed ? "more ranks than cores: counts exact, times only indicative" : ""},
-                        {"rows", json_rows}})
-            .dump(1));
-    write_svg(panels, dir + "/scaling.svg");
+  write_text(dir + "/scaling.csv", csv);
+  write_text(
+      dir + "/scaling.json",
+      nlohmann::json({{"alpha_seconds", c.model.alpha},
+                      {"beta_seconds", c.model.beta},
+                      {"lambda_seconds", c.model.lambda},
+                      {"ranks", world},
+                      {"cores", std::thread::hardware_concurrency()},
+                      {"oversubscribed", oversubscribed},
+                      {"note", oversubscribed ? "more ranks than cores: counts exact, times only indicative" : ""},
+                      {"rows", json_rows}})
+          .dump(1));
+  write_svg(panels, dir + "/scaling.svg");
+}
+
+// What both studies measure and model with: the run on the MPI backend, the model fitted on all
+// the ranks, and the ranks measured.
+struct ScalingStudy {
+  const MultigridSettings& settings;
+  const ExecutionTarget& target;
+  const TimingPolicy& policy;
+  const Calibration& c;
+  int levels, world, agglomerate_below;
+  std::vector<int> measured_ranks;  // 1, 2, 4, ... and all of them
+  Progress& progress;
+};
+
+void strong_rows(const ScalingStudy& st, int kappa, std::vector<ScalingRow>& rows) {
+  // Strong: `levels` levels on p ranks. Measured where the ranks are, modelled on square grids
+  // up to 4096 ranks where the grid still gives every rank two points a side.
+  double t1 = NAN;
+  for (int p : st.measured_ranks) {
+    const CycleTiming t = time_cycle_on_ranks(st.settings, {CycleType::Kappa, kappa}, st.target, p, st.policy);
+    st.progress.done("strong: kappa=" + kappa_to_string(kappa) + " on " + std::to_string(p) + " ranks");
+    const Decomposition d(st.levels, st.settings.coarsening, t.px, t.py, st.agglomerate_below);
+    const DistributedCycleCost m = distributed_cycle_cost(st.settings, kappa, d, st.c.model);
+    if (p == 1) t1 = t.median_seconds;
+    rows.push_back({"strong", kappa, p, t.px, t.py, st.levels, t.median_seconds, m.seconds, t1 / (p * t.median_seconds),
+                    NAN, m.ops, m.messages});
   }
+  const double model1 =
+      distributed_cycle_cost(st.settings, kappa, Decomposition(st.levels, st.settings.coarsening, 1, 1), st.c.model)
+          .seconds;
+  for (ScalingRow& r : rows)
+    if (r.study == "strong" && r.kappa == kappa) r.model_efficiency = model1 / (r.ranks * r.model);
+  for (int side = 2; side * side <= kPredictedRanks; side *= 2) {
+    if (side * side <= st.world) continue;  // measured above
+    try {
+      const Decomposition d(st.levels, st.settings.coarsening, side, side, st.agglomerate_below);
+      const DistributedCycleCost m = distributed_cycle_cost(st.settings, kappa, d, st.c.model);
+      rows.push_back({"strong", kappa, side * side, side, side, st.levels, NAN, m.seconds, NAN,
+                      model1 / (side * side * m.seconds), m.ops, m.messages});
+    } catch (const std::exception&) {
+      break;  // fewer than 2 points a rank
+    }
+  }
+}
+
+void weak_rows(const ScalingStudy& st, int kappa, std::vector<ScalingRow>& rows) {
+  // Weak: levels - 1 levels on one rank, one more for every 4 times the ranks.
+  MultigridSettings base = st.settings;
+  base.levels = st.levels - 1;
+  const std::vector<ScalingPoint> predicted =
+      weak_scaling_prediction(base, kappa, st.c.model, kPredictedRanks, st.agglomerate_below);
+  double w1 = NAN;
+  for (const ScalingPoint& q : predicted) {
+    ScalingRow r{"weak", kappa,          q.ranks, q.px,         q.py,       q.levels,
+                 NAN,    q.cost.seconds, NAN,     q.efficiency, q.cost.ops, q.cost.messages};
+    if (q.ranks <= st.world) {
+      MultigridSettings s = base;
+      s.levels = q.levels;
+      ExecutionTarget square = st.target;
+      square.ranks_x = q.px;
+      square.ranks_y = q.py;
+      const CycleTiming t = time_cycle_on_ranks(s, {CycleType::Kappa, kappa}, square, q.ranks, st.policy);
+      st.progress.done("weak: kappa=" + kappa_to_string(kappa) + " on " + std::to_string(q.ranks) + " ranks");
+      if (q.ranks == 1) w1 = t.median_seconds;
+      r.measured = t.median_seconds;
+      r.measured_efficiency = w1 / t.median_seconds;
+    }
+    rows.push_back(r);
+  }
+}
+
+}  // namespace
+
+int scaling_experiment(const ExperimentArgs& a, const std::string& dir) {
+  const int world = mpi_ranks();
+  if (a.backend_kind != BackendKind::Mpi)
+    throw InvalidOptions(
+        "experiment scaling runs on the MPI backend: mpirun -np P kcycle experiment scaling "
+        "--backend mpi");
+  if (world < 2)
+    throw InvalidOptions("experiment scaling needs mpirun -np P with P >= 2: lambda is measured between ranks");
+  const int levels = a.levels > 0 ? a.levels : 9;  // the strong-scaling problem; weak: levels - 1 on one rank
+  if (levels < 4 || a.min_levels >= levels)
+    throw InvalidOptions("experiment scaling needs --levels >= 4 and --min-levels below it");
+  SolverOptions o;
+  o.levels = levels;
+  apply_run_options(a, o);
+  o.fused = false;  // what the MPI backend runs
+  validate(o);
+  const ResolvedRun mpi = resolve(o, BackendKind::Mpi);
+  const MultigridSettings& settings = mpi.settings;
+  ExecutionTarget target = mpi.target;
+  target.ranks_x = target.ranks_y = 0;  // each rank count on MPI_Dims_create's grid
+  TimingPolicy policy;
+  policy.min_seconds = a.min_seconds;
+
+  // The model, fitted on all the ranks.
+  CalibrationSweep sweep;
+  sweep.min_levels = a.min_levels;
+  sweep.max_levels = levels;
+  sweep.target = target;
+  sweep.policy = policy;
+  std::vector<int> measured_ranks;
+  for (int p = 1; p <= world; p *= 2) measured_ranks.push_back(p);
+  if (measured_ranks.back() != world) measured_ranks.push_back(world);
+  int weak_timings = 0;
+  for (int p = 1; p <= world; p *= 4) ++weak_timings;
+  Progress progress(5 * (levels - a.min_levels + 1) +
+                    int(kKappas.size()) * (int(measured_ranks.size()) + weak_timings));
+  const Calibration c = calibrate(settings, sweep, [&](const TimingSample& s) {
+    progress.done("model: kappa=" + kappa_to_string(s.kappa) + " levels=" + std::to_string(s.levels));
+  });
+  const bool oversubscribed = world > std::max(1, int(std::thread::hardware_concurrency()));
+  std::printf("kcycle experiment scaling: %s(%d,%d), eps=%g, angle=%g; %d ranks%s\n",
+              std::string(to_string(o.smoother)).c_str(), o.nu1, o.nu2, o.eps, o.angle_degrees, world,
+              oversubscribed ? " on fewer cores: the counts are exact, the times only indicative" : "");
+  std::printf("model on %d ranks: alpha %.3g s/launch, beta %.3g s/unknown, lambda %.3g s/message\n", c.ranks,
+              c.model.alpha, c.model.beta, c.model.lambda);
+
+  const ScalingStudy study{settings,       target,  policy, c, levels, world, agglomeration_threshold(o),
+                           measured_ranks, progress};
+  std::vector<ScalingRow> rows;
+  for (int kappa : kKappas) {
+    strong_rows(study, kappa, rows);
+    weak_rows(study, kappa, rows);
+  }
+
+  print_scaling_table(rows, world, levels);
+  if (mpi_rank() == 0) write_scaling_files(rows, c, world, oversubscribed, dir);  // one set of files
   return 0;
 }
 
