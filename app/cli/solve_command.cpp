@@ -232,8 +232,7 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
     std::printf(
         "backend: %s%s, %llu launches per iteration, %s%s, %s\n", r.backend.c_str(),
         r.backend == "cuda" ? (o.cuda_graphs ? " (cycles replayed as CUDA Graphs)" : " (graphs off)") : "",
-        (unsigned long long)r.launches_per_iteration,
-        ran.fused ? "fused passes" : "every operation its own pass",
+        (unsigned long long)r.launches_per_iteration, ran.fused ? "fused passes" : "every operation its own pass",
         tail > 0 ? (", levels of <= " + std::to_string(tail) + " unknowns as one coarse-tail launch").c_str() : "",
         o.precision == Precision::Mixed ? "mixed precision (float hierarchy, double CG and norms)"
                                         : "double precision");
