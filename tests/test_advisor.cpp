@@ -10,11 +10,19 @@
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/model/advisor.hpp"
 #include "kcycle/model/cost_model.hpp"
+#include "kcycle/model/level_cost_model.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "kcycle/solve/solve.hpp"
 
 namespace kcycle {
 namespace {
+
+// A calibration holding only the paper's model (no samples: no per-level costs).
+Calibration calibrated(CostModel model) {
+  Calibration c;
+  c.model = model;
+  return c;
+}
 
 struct Case {
   double eps;
@@ -39,7 +47,7 @@ TEST(Advisor, PicksAKappaWithin15PercentOfBruteForce) {
       o.solver = c.solver;
       o.threads = 2;
       AdvisorSettings settings;
-      settings.model = model;
+      settings.calibration = calibrated(model);
       const Advice advice = advise(o, settings);
 
       double best = INFINITY, picked = NAN;
@@ -69,8 +77,8 @@ TEST(Advisor, LaunchCostDecidesBetweenNeighbouringKappas) {
   o.angle_degrees = 45;
   o.threads = 2;
   AdvisorSettings cheap, costly;
-  cheap.model = CostModel{0.0, 1e-9};
-  costly.model = CostModel{1e-3, 1e-9};
+  cheap.calibration = calibrated({0.0, 1e-9});
+  costly.calibration = calibrated({1e-3, 1e-9});
   const Advice a = advise(o, cheap), b = advise(o, costly);
   ASSERT_EQ(a.candidates.size(), b.candidates.size());
   const int per_call = closed_form::launches_per_call(resolve(o, o.backend).settings);
@@ -85,6 +93,77 @@ TEST(Advisor, LaunchCostDecidesBetweenNeighbouringKappas) {
   EXPECT_LT(calls(b.recommended_kappa), calls(a.recommended_kappa))
       << "free launches: kappa=" << kappa_to_string(a.recommended_kappa)
       << ", 1 ms launches: kappa=" << kappa_to_string(b.recommended_kappa);
+}
+
+// A synthetic machine whose levels cost what no alpha/beta pair describes (a cache step between
+// levels that fit and levels that do not, and a launch floor). The calibration's samples carry
+// its per-level costs, as calibrate() records them; the per-level model must reproduce every
+// cycle time exactly, where the paper's model fitted to the same samples cannot.
+TEST(LevelCostModel, ReproducesASyntheticMachineExactly) {
+  const auto cost_per_call = [](int levels, int l) {
+    const double unknowns = double(level_shape(levels, l, Coarsening::Full).unknowns());
+    return 2e-6 + unknowns * (unknowns > 3e4 ? 4e-9 : 0.7e-9);  // slower once out of cache
+  };
+  const auto machine = [&](int kappa, int levels) {
+    double t = 0;
+    for (int l = 1; l <= levels; ++l) t += double(level_calls(std::min(kappa, levels), l)) * cost_per_call(levels, l);
+    return t;
+  };
+  Calibration c;
+  for (int n = 4; n <= 10; ++n)
+    for (int kappa : {1, 2, 3, 4, kKappaW}) {
+      TimingSample s{kappa, n, cycle_launches(kappa, n, 2), cycle_ops(kappa, n, Coarsening::Full), machine(kappa, n)};
+      s.median_seconds = s.seconds;
+      for (int l = 1; l <= n; ++l) s.level_seconds.push_back(cost_per_call(n, l));
+      c.samples.push_back(s);
+    }
+  c.model = fit_cost_model(c.samples);
+  // Through the file, as advise and the visualizer read it.
+  const std::string file = ::testing::TempDir() + "synthetic_calibration.json";
+  save_calibration(c, file);
+  const Calibration read = load_calibration(file);
+  double worst_paper = 0;
+  for (int n = 4; n <= 10; ++n) {
+    const std::optional<LevelCosts> costs = level_costs(read, n);
+    ASSERT_TRUE(costs.has_value()) << n;
+    for (int kappa : {1, 2, 3, 4, 5, kKappaW}) {  // 5: a kappa the calibration did not time
+      EXPECT_NEAR(costs->cycle_seconds(kappa) / machine(kappa, n), 1.0, 1e-12) << "kappa " << kappa << " n " << n;
+      const double paper = read.model.predict(cycle_launches(kappa, n, 2), cycle_ops(kappa, n, Coarsening::Full));
+      worst_paper = std::max(worst_paper, std::abs(paper / machine(kappa, n) - 1.0));
+    }
+  }
+  EXPECT_GT(worst_paper, 0.05) << "the synthetic machine should be one alpha/beta cannot describe";
+  EXPECT_FALSE(level_costs(read, 11).has_value()) << "no samples at 11 levels";
+}
+
+// The advisor says which model priced the cycles: the per-level costs where the calibration has
+// them at this level count, the paper's model where it has not, the probes without one.
+TEST(Advisor, UsesThePerLevelCostsWhereTheCalibrationHasThem) {
+  SolverOptions o;
+  o.levels = 6;
+  o.eps = 1e-2;
+  o.threads = 2;
+  Calibration c = calibrated({1e-6, 1e-9});
+  for (int kappa : {1, kKappaW}) {
+    TimingSample s{kappa, 6, 1, 1, 1e-3};
+    s.level_seconds = {50e-6, 20e-6, 10e-6, 5e-6, 3e-6, 1e-6};
+    c.samples.push_back(s);
+  }
+  AdvisorSettings settings;
+  settings.kappas = {1, 2, kKappaW};
+  settings.probe_iterations = 10;
+  settings.calibration = c;
+  const Advice advice = advise(o, settings);
+  EXPECT_EQ(advice.time_source, TimeSource::LevelCosts) << advice.time_note;
+  const LevelCosts costs = *level_costs(c, 6);
+  for (const KappaPrediction& p : advice.candidates)
+    EXPECT_DOUBLE_EQ(p.seconds_per_iteration, costs.cycle_seconds(p.kappa)) << kappa_to_string(p.kappa);
+  o.levels = 7;  // not timed there: the paper's model, and the note says why
+  const Advice other = advise(o, settings);
+  EXPECT_EQ(other.time_source, TimeSource::PaperModel);
+  EXPECT_NE(other.time_note.find("no per-level timings at 7 levels"), std::string::npos) << other.time_note;
+  settings.calibration.reset();
+  EXPECT_EQ(advise(o, settings).time_source, TimeSource::Probe);
 }
 
 }  // namespace

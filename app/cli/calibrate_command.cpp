@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -13,12 +14,43 @@
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/distributed_model.hpp"
+#include "kcycle/model/level_cost_model.hpp"
 #include "kcycle/model/timing.hpp"
 #include "kcycle/solve/solve.hpp"
 #include "progress.hpp"
 #include "solver_args.hpp"
 
 namespace kcycle::cli {
+
+namespace {
+
+// "relative prediction error ... %" by kappa (rows) and level count (columns), of `error(sample)`.
+template <class Error>
+void print_model_errors(const Calibration& c, const char* which, Error&& error) {
+  int lo = 1 << 30, hi = 0;
+  for (const TimingSample& s : c.samples) lo = std::min(lo, s.levels), hi = std::max(hi, s.levels);
+  std::printf("relative prediction error (predicted - measured) / measured, %%, of %s:\n%8s", which, "kappa\\n");
+  for (int n = lo; n <= hi; ++n) std::printf(" %7d", n);
+  std::printf("\n");
+  for (int kappa : {1, 2, 3, 4, kKappaW}) {
+    bool any = false;
+    for (const TimingSample& s : c.samples) any |= s.kappa == kappa;
+    if (!any) continue;
+    std::printf("%8s", kappa_to_string(kappa).c_str());
+    for (int n = lo; n <= hi; ++n) {
+      double e = NAN;
+      for (const TimingSample& s : c.samples)
+        if (s.kappa == kappa && s.levels == n) e = error(s);
+      if (std::isnan(e))
+        std::printf(" %7s", "-");
+      else
+        std::printf(" %+7.2f", 100.0 * e);
+    }
+    std::printf("\n");
+  }
+}
+
+}  // namespace
 
 void print_calibration_report(const Calibration& c, const SolverOptions& options) {
   std::printf("alpha = %.4g s per launch, beta = %.4g s per unknown visited (%d launches per call as issued, %s)\n",
@@ -37,27 +69,18 @@ void print_calibration_report(const Calibration& c, const SolverOptions& options
         c.ranks > std::max(1, int(std::thread::hardware_concurrency()))
             ? "; more ranks than cores: the counts are exact, the times only indicative"
             : "");
-  int lo = 1 << 30, hi = 0;
-  for (const TimingSample& s : c.samples) lo = std::min(lo, s.levels), hi = std::max(hi, s.levels);
-  std::printf("relative prediction error (predicted - measured) / measured, %%:\n%8s", "kappa\\n");
-  for (int n = lo; n <= hi; ++n) std::printf(" %7d", n);
-  std::printf("\n");
-  for (int kappa : {1, 2, 3, 4, kKappaW}) {
-    bool any = false;
-    for (const TimingSample& s : c.samples) any |= s.kappa == kappa;
-    if (!any) continue;
-    std::printf("%8s", kappa_to_string(kappa).c_str());
-    for (int n = lo; n <= hi; ++n) {
-      bool found = false;
-      for (const TimingSample& s : c.samples)
-        if (s.kappa == kappa && s.levels == n) {
-          std::printf(" %+7.2f", 100.0 * (c.model.predict(s.launches, s.ops, s.messages) - s.seconds) / s.seconds);
-          found = true;
-        }
-      if (!found) std::printf(" %7s", "-");
-    }
-    std::printf("\n");
-  }
+  // Each model's error on every case timed: the paper's against the fastest repetition it was
+  // fitted to, the per-level one against the median cycle (what a solve's cycles take).
+  print_model_errors(
+      c, "the paper's model, alpha launches + beta ops, against the fastest cycle",
+      [&](const TimingSample& s) { return (c.model.predict(s.launches, s.ops, s.messages) - s.seconds) / s.seconds; });
+  if (level_costs(c, c.samples.empty() ? 0 : c.samples.back().levels))
+    print_model_errors(
+        c, "the per-level model, sum of level calls x measured seconds per call, against the median cycle",
+        [&](const TimingSample& s) {
+          const std::optional<LevelCosts> costs = level_costs(c, s.levels);
+          return costs && s.median_seconds > 0 ? costs->cycle_seconds(s.kappa) / s.median_seconds - 1.0 : NAN;
+        });
   if (c.model.alpha > 0 && c.model.beta > 0) {
     std::printf("turning points (alpha * launches = beta * ops):");
     for (int kappa : {1, 2, 3, 4, kKappaW}) {
@@ -98,7 +121,9 @@ void print_calibration_report(const Calibration& c, const SolverOptions& options
       std::printf("\n");
     }
     // The fold threshold the model prefers for the largest case timed, on a grid as MPI makes it.
-    as_run.levels = hi;  // (the largest level count timed, from the table above)
+    int hi = 0;
+    for (const TimingSample& s : c.samples) hi = std::max(hi, s.levels);
+    as_run.levels = hi;
     const auto [px, py] = process_grid(c.ranks, 0, 0);
     std::printf("agglomeration: the model's best --agglomerate-below on %d x %d ranks at %d levels:", px, py, hi);
     for (int kappa : {1, 2, 3, 4, kKappaW})

@@ -8,6 +8,7 @@
 #include "kcycle/backends/execution_target.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
 #include "kcycle/model/distributed_model.hpp"
+#include "kcycle/model/level_cost_model.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "kcycle/solve/solve.hpp"
 
@@ -46,11 +47,50 @@ double predict_iterations(const std::vector<IterationRecord>& h, double remainin
   return double(k);
 }
 
+// Which time per iteration the advice uses, and why: the per-level costs where the calibration
+// timed this level count (they follow the caches), else the paper's model, else the probes.
+TimeSource choose_time_source(const SolverOptions& options, const AdvisorSettings& settings,
+                              std::optional<LevelCosts>& costs, std::string& note) {
+  const std::string n = std::to_string(options.levels) + " levels";
+  if (!settings.calibration) {
+    note = "time per iteration: measured in the probes (no calibration given)";
+    return TimeSource::Probe;
+  }
+  if (options.solver != SolverKind::Multigrid) {
+    note =
+        "time per iteration: measured in the probes (the calibration models stand-alone cycles; CG adds vector work)";
+    return TimeSource::Probe;
+  }
+  const bool process_grid = options.backend == BackendKind::Mpi && mpi_ranks() > 1;
+  if (!process_grid) costs = level_costs(*settings.calibration, options.levels);
+  if (costs) {
+    note = "time per cycle: the calibration's measured seconds per call on each level at " + n +
+           ", times the calls kappa makes there";
+    return TimeSource::LevelCosts;
+  }
+  note = process_grid ? "time per cycle: the paper's model with lambda on this process grid"
+                      : "time per cycle: the paper's model alpha launches + beta ops (the calibration has no per-level "
+                        "timings at " +
+                            n + ": recalibrate with --max-levels >= " + std::to_string(options.levels) + ")";
+  return TimeSource::PaperModel;
+}
+
 }  // namespace
+
+const char* to_string(TimeSource source) {
+  switch (source) {
+    case TimeSource::Probe: return "probe";
+    case TimeSource::LevelCosts: return "level-costs";
+    case TimeSource::PaperModel: return "paper-model";
+  }
+  return "?";
+}
 
 Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   validate(options);
   Advice advice;
+  std::optional<LevelCosts> costs;
+  advice.time_source = choose_time_source(options, settings, costs, advice.time_note);
   double best = std::numeric_limits<double>::infinity();
   for (int kappa : settings.kappas) {
     SolverOptions probe = options;
@@ -66,21 +106,23 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     p.predicted_iterations = p.converged_in_probe
                                  ? double(r.iterations)
                                  : predict_iterations(r.history, options.tolerance / p.probe_reduction, p.factor);
-    if (settings.model && options.solver == SolverKind::Multigrid) {
-      const ResolvedRun run = resolve(probe, probe.backend);
-      const MultigridSettings& ms = run.settings;
-      if (probe.backend == BackendKind::Mpi && mpi_ranks() > 1) {  // the model on this run's process grid
-        const ExecutionTarget& t = run.target;
-        const auto [px, py] = process_grid(mpi_ranks(), t.ranks_x, t.ranks_y);
-        const Decomposition d(options.levels, options.coarsening, px, py, agglomeration_threshold(options));
-        p.seconds_per_iteration = distributed_cycle_cost(ms, kappa, d, *settings.model).seconds;
-      } else {
-        p.seconds_per_iteration = settings.model->predict(double(run.schedule.launches_per_cycle(kappa)),
-                                                          cycle_ops(kappa, options.levels, options.coarsening));
+    switch (advice.time_source) {
+      case TimeSource::Probe: p.seconds_per_iteration = r.seconds_per_cycle; break;
+      case TimeSource::LevelCosts: p.seconds_per_iteration = costs->cycle_seconds(kappa); break;
+      case TimeSource::PaperModel: {
+        const CostModel& model = settings.calibration->model;
+        const ResolvedRun run = resolve(probe, probe.backend);
+        if (probe.backend == BackendKind::Mpi && mpi_ranks() > 1) {  // the model on this run's process grid
+          const ExecutionTarget& t = run.target;
+          const auto [px, py] = process_grid(mpi_ranks(), t.ranks_x, t.ranks_y);
+          const Decomposition d(options.levels, options.coarsening, px, py, agglomeration_threshold(options));
+          p.seconds_per_iteration = distributed_cycle_cost(run.settings, kappa, d, model).seconds;
+        } else {
+          p.seconds_per_iteration = model.predict(double(run.schedule.launches_per_cycle(kappa)),
+                                                  cycle_ops(kappa, options.levels, options.coarsening));
+        }
+        break;
       }
-      p.from_model = true;
-    } else {
-      p.seconds_per_iteration = r.seconds_per_cycle;
     }
     p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
     if (p.predicted_seconds < best) {

@@ -139,6 +139,8 @@ void save_calibration(const Calibration& c, const std::string& path) {
                        {"ops", s.ops},
                        {"seconds", s.seconds},
                        {"spread", s.spread}});
+    if (s.median_seconds > 0) samples.back()["median_seconds"] = s.median_seconds;
+    if (!s.level_seconds.empty()) samples.back()["level_seconds"] = s.level_seconds;
     if (s.messages > 0) samples.back()["messages"] = s.messages;
   }
   nlohmann::json j = {{"format", "kcycle-calibration-1"},
@@ -255,8 +257,9 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
     for (std::size_t k = 0; k < samples->size(); ++k) {
       const nlohmann::json& s = (*samples)[k];
       const std::string where = "samples[" + std::to_string(k) + "].";
-      read.only_keys(s, "samples[" + std::to_string(k) + "]",
-                     {"kappa", "levels", "launches", "ops", "seconds", "messages", "spread"});
+      read.only_keys(
+          s, "samples[" + std::to_string(k) + "]",
+          {"kappa", "levels", "launches", "ops", "seconds", "messages", "spread", "median_seconds", "level_seconds"});
       const auto kappa = s.find("kappa");
       if (kappa == s.end()) read.refuse(where + "kappa", "is missing");
       const bool w = kappa->is_string() && kappa->get<std::string>() == "W";
@@ -269,6 +272,20 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
                            s.contains("messages") ? read.finite(s, "messages", where) : 0.0,
                            s.contains("spread") ? read.finite(s, "spread", where) : 1.0});
       if (!(c.samples.back().spread >= 1)) read.refuse(where + "spread", "must be at least 1");
+      TimingSample& sample = c.samples.back();
+      if (s.contains("median_seconds")) sample.median_seconds = read.finite(s, "median_seconds", where);
+      if (!(sample.median_seconds >= 0)) read.refuse(where + "median_seconds", "must be non-negative");
+      if (s.contains("level_seconds")) {
+        const nlohmann::json& per_level = s["level_seconds"];
+        if (!per_level.is_array() || int(per_level.size()) != levels)
+          read.refuse(where + "level_seconds", "must be an array of one number per level");
+        for (std::size_t l = 0; l < per_level.size(); ++l) {
+          const std::string at = where + "level_seconds[" + std::to_string(l) + "]";
+          if (!per_level[l].is_number() || !std::isfinite(per_level[l].get<double>()) || per_level[l].get<double>() < 0)
+            read.refuse(at, "must be a non-negative finite number");
+          sample.level_seconds.push_back(per_level[l].get<double>());
+        }
+      }
     }
   }
   return c;

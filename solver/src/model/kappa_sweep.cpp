@@ -9,10 +9,10 @@
 
 namespace kcycle {
 
-KappaSweep sweep_kappa(const SolverOptions& options, const std::optional<CostModel>& model,
+KappaSweep sweep_kappa(const SolverOptions& options, const std::optional<Calibration>& calibration,
                        const std::function<void(int, int, const std::string&)>& progress) {
   AdvisorSettings advisor;
-  if (options.solver == SolverKind::Multigrid) advisor.model = model;  // CG adds vector work the model lacks
+  advisor.calibration = calibration;
   const int steps = int(advisor.kappas.size()) + 1;
   if (progress) progress(0, steps, "advisor probes");
   const Advice advice = advise(options, advisor);

@@ -59,6 +59,37 @@ typename Backend::Vector random_vector(Backend& backend, GridShape shape, std::u
   return v;
 }
 
+// Each level's seconds per call: the median over `repetitions` cycles (each from `guess`) with
+// the per-level timers on, run as a stand-alone solve runs them: the pass that ends the cycle
+// also sums the iterate's norms where the schedule has it do so. Every rank of a process grid
+// runs as many (they communicate).
+template <class Backend>
+std::vector<double> level_seconds_per_call(Multigrid<Backend>& mg, Backend& backend, CycleChoice cycle,
+                                           const typename Backend::Vector& guess, int repetitions) {
+  mg.set_level_timing(true);
+  double norm2 = 0, residual2 = 0;
+  CycleHooks hooks;
+  if (mg.schedule_for(hooks).sums_pass()) hooks.sums = {nullptr, &norm2, &residual2};
+  std::vector<std::vector<double>> seconds(std::size_t(mg.levels()));
+  std::vector<std::uint64_t> calls(std::size_t(mg.levels()), 0);
+  for (int r = 0; r < repetitions; ++r) {
+    backend.copy(guess, mg.level(1).v);
+    backend.synchronize();
+    mg.reset_level_stats();
+    mg.cycle(cycle, hooks);
+    backend.synchronize();
+    for (int l = 1; l <= mg.levels(); ++l) {
+      seconds[std::size_t(l - 1)].push_back(mg.level(l).stats.total_seconds());
+      calls[std::size_t(l - 1)] = mg.level(l).stats.calls;
+    }
+  }
+  mg.set_level_timing(false);
+  std::vector<double> per_call(std::size_t(mg.levels()), 0.0);
+  for (std::size_t k = 0; k < per_call.size(); ++k)
+    if (calls[k] > 0 && !seconds[k].empty()) per_call[k] = median(seconds[k]) / double(calls[k]);
+  return per_call;
+}
+
 template <class Backend>
 CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, CycleChoice cycle,
                           const TimingPolicy& policy) {
@@ -85,6 +116,7 @@ CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, C
   t.min_seconds = *std::min_element(times.begin(), times.end());
   t.spread = summarize_timings(times).spread;
   t.repetitions = int(times.size());
+  if (policy.per_level) t.level_seconds_per_call = level_seconds_per_call(mg, backend, cycle, guess, t.repetitions);
   if constexpr (requires { backend.team_passes(1); }) backend.reset_launches();
   const std::uint64_t before = backend.launches();
   mg.cycle(cycle);
@@ -200,7 +232,8 @@ CycleTiming time_cycle_on_ranks(const MultigridSettings& settings, CycleChoice c
           fields[7],
           fields[8],
           {},
-          1.0};
+          1.0,
+          {}};
 #else
   if (ranks != 1) throw InvalidOptions("this build has no MPI: one rank only");
   ExecutionTarget cpu = target;
@@ -238,14 +271,17 @@ Calibration calibrate(const MultigridSettings& as_run, const CalibrationSweep& s
     for (int kappa : kappas) {
       MultigridSettings s = as_run;
       s.levels = n;
-      const CycleTiming t = time_cycle(s, {CycleType::Kappa, kappa}, sweep.target, sweep.policy);
+      TimingPolicy policy = sweep.policy;
+      policy.per_level = true;  // the per-level model's costs, from the same cycles' timers
+      const CycleTiming t = time_cycle(s, {CycleType::Kappa, kappa}, sweep.target, policy);
       c.ranks = t.ranks;
       const double ops = t.ranks > 1 ? t.ops : cycle_ops(kappa, n, as_run.coarsening);
       // The fastest repetition: what the cycle costs when nothing else runs (the spread says
       // whether something did). On a process grid the median, as lambda is measured: the fit
       // takes lambda's share out of each time.
       const double seconds = lambda > 0 ? t.median_seconds : t.min_seconds;
-      const TimingSample sample{kappa, n, double(t.launches), ops, seconds, t.messages, t.spread};
+      const TimingSample sample{
+          kappa, n, double(t.launches), ops, seconds, t.messages, t.spread, t.median_seconds, t.level_seconds_per_call};
       c.spread = std::max(c.spread, t.spread);
       c.samples.push_back(sample);
       if (on_case) on_case(sample);

@@ -46,6 +46,10 @@ struct TimingSample {
   double seconds;
   double messages = 0;  // on a process grid: the busiest rank's, level by level, collectives as latencies
   double spread = 1;    // how much its repetitions varied (CycleTiming::spread)
+  // The per-level side (level_cost_model.hpp): the median cycle's seconds, and each level's
+  // seconds per call from the per-level timers (index l - 1); empty in older files.
+  double median_seconds = 0;
+  std::vector<double> level_seconds = {};
 };
 
 // Least squares over the samples, as the paper's equation 3.2 (unweighted, so the large

@@ -27,7 +27,7 @@ struct KappaSweep {
 };
 
 // `progress(done, of, what)` after each solve (the GUI shows it).
-KappaSweep sweep_kappa(const SolverOptions& options, const std::optional<CostModel>& model,
+KappaSweep sweep_kappa(const SolverOptions& options, const std::optional<Calibration>& calibration,
                        const std::function<void(int, int, const std::string&)>& progress = {});
 
 // kappa,iterations,converged,seconds_per_cycle,seconds_total,predicted_seconds_total,best

@@ -28,6 +28,8 @@ struct TimingPolicy {
   int min_repetitions = 5;
   double min_seconds = 0.2;  // keep repeating until this much time was measured
   int max_repetitions = 2000;
+  // Then as many cycles again with the per-level timers on (CycleTiming::level_seconds_per_call).
+  bool per_level = false;
 };
 
 struct CycleTiming {
@@ -46,6 +48,11 @@ struct CycleTiming {
   // How much the repetitions varied: the slowest tenth's time over the fastest (p90 / min).
   // About 1 on a quiet machine; 2 and more when other processes took the cores.
   double spread = 1;
+  // With TimingPolicy::per_level: each level's seconds per call (index l - 1), the median over
+  // the timed cycles of the passes a normal cycle runs (LevelStats), as a stand-alone solve runs
+  // them (the finest up pass summing the norms); a coarse tail's time is on its top level, the
+  // levels below it cost nothing of their own.
+  std::vector<double> level_seconds_per_call;
 };
 
 // Times single cycles of problem 0 (random error). The iterate is reset to the same random

@@ -1,0 +1,30 @@
+#pragma once
+// The measured side of the run-time model: a cycle's time as the sum over its levels of the
+// calls it makes there times what a call there costs,
+//   t(kappa, n) = sum_l levelCalls(kappa, l) c_l(n),
+// with c_l(n) the seconds per call on level l of an n-level hierarchy that the calibration's
+// per-level timers measured (LevelStats, on the passes a normal cycle runs: a coarse tail's
+// time is on its top level). One cost per level follows the caches, which the paper's single
+// beta cannot: a level in L2 costs what it costs there, one in DRAM what it costs there. The
+// paper's alpha/beta model stays beside it (cost_model.hpp).
+#include <optional>
+#include <vector>
+
+#include "kcycle/model/cost_model.hpp"
+
+namespace kcycle {
+
+// The costs of an n-level hierarchy: each level's seconds per call, pooled over the kappas timed
+// at n (each level's seconds over its calls, so the kappa that calls a level most weighs most).
+struct LevelCosts {
+  int levels = 0;
+  std::vector<double> seconds_per_call;  // index l - 1
+  // t(kappa, n) for this hierarchy.
+  double cycle_seconds(int kappa) const;
+};
+
+// The costs at `levels` from the calibration's samples there that carry per-level timings, or
+// nothing (none timed at that level count, or an older file).
+std::optional<LevelCosts> level_costs(const Calibration& calibration, int levels);
+
+}  // namespace kcycle

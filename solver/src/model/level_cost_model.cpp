@@ -1,0 +1,35 @@
+#include "kcycle/model/level_cost_model.hpp"
+
+#include <algorithm>
+
+#include "kcycle/cycle/cycle_counts.hpp"
+
+namespace kcycle {
+
+double LevelCosts::cycle_seconds(int kappa) const {
+  const int k = std::min(kappa, levels);  // kappa >= levels: the W-cycle
+  double seconds = 0;
+  for (int l = 1; l <= levels; ++l) seconds += double(level_calls(k, l)) * seconds_per_call[std::size_t(l - 1)];
+  return seconds;
+}
+
+std::optional<LevelCosts> level_costs(const Calibration& calibration, int levels) {
+  std::vector<double> seconds(std::size_t(levels), 0.0), calls(std::size_t(levels), 0.0);
+  bool any = false;
+  for (const TimingSample& s : calibration.samples) {
+    if (s.levels != levels || int(s.level_seconds.size()) != levels) continue;
+    any = true;
+    const int k = std::min(s.kappa, levels);
+    for (int l = 1; l <= levels; ++l) {
+      const double n = double(level_calls(k, l));
+      seconds[std::size_t(l - 1)] += s.level_seconds[std::size_t(l - 1)] * n;
+      calls[std::size_t(l - 1)] += n;
+    }
+  }
+  if (!any) return std::nullopt;
+  LevelCosts costs{levels, std::vector<double>(std::size_t(levels), 0.0)};
+  for (std::size_t k = 0; k < seconds.size(); ++k) costs.seconds_per_call[k] = seconds[k] / calls[k];
+  return costs;
+}
+
+}  // namespace kcycle
