@@ -155,9 +155,17 @@ TEST(Advisor, UsesThePerLevelCostsWhereTheCalibrationHasThem) {
   settings.calibration = c;
   const Advice advice = advise(o, settings);
   EXPECT_EQ(advice.time_source, TimeSource::LevelCosts) << advice.time_note;
+  // Each kappa priced by the per-level costs, all scaled by one factor: this run's probes' time
+  // over what the costs price their iterations at.
   const LevelCosts costs = *level_costs(c, 6);
-  for (const KappaPrediction& p : advice.candidates)
-    EXPECT_DOUBLE_EQ(p.seconds_per_iteration, costs.cycle_seconds(p.kappa)) << kappa_to_string(p.kappa);
+  double probes = 0, priced = 0;
+  for (const KappaPrediction& p : advice.candidates) {
+    EXPECT_NEAR(p.seconds_per_iteration / costs.cycle_seconds(p.kappa), advice.level_cost_scale, 1e-12)
+        << kappa_to_string(p.kappa);
+    probes += p.probe_iterations * p.probe_seconds_per_iteration;
+    priced += p.probe_iterations * costs.cycle_seconds(p.kappa);
+  }
+  EXPECT_NEAR(advice.level_cost_scale, probes / priced, 1e-9 * advice.level_cost_scale);
   o.levels = 7;  // not timed there: the paper's model, and the note says why
   const Advice other = advise(o, settings);
   EXPECT_EQ(other.time_source, TimeSource::PaperModel);

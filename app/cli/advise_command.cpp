@@ -41,6 +41,9 @@ void print_json(const Advice& advice, const std::vector<Verified>& measured, con
                           {"factor", number(p.factor)},
                           {"probe_iterations", p.probe_iterations},
                           {"predicted_iterations", number(p.predicted_iterations)},
+                          {"iterations_low", number(p.iterations_low)},
+                          {"iterations_high", number(p.iterations_high)},
+                          {"converged_in_probe", p.converged_in_probe},
                           {"seconds_per_iteration", number(p.seconds_per_iteration)},
                           {"predicted_seconds", number(p.predicted_seconds)}};
     if (k < measured.size()) {
@@ -91,15 +94,24 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
               std::string(to_string(o.coarsening)).c_str(), std::string(to_string(o.solver)).c_str(), o.tolerance,
               a.probe);
   std::printf("%s\n", advice.time_note.c_str());
-  std::printf("%6s %9s %12s %14s %14s", "kappa", "factor", "iterations", "ms/iteration", "predicted s");
+  std::printf(
+      "iterations: the probe ran until the estimate's band (the remaining factors at the last one and at the\n"
+      "asymptotic one) was within +-%.0f%%, or converged (band 0: it simply solved)\n",
+      100 * settings.band);
+  std::printf("%6s %9s %6s %10s %17s %13s %12s", "kappa", "factor", "probe", "iterations", "band", "ms/iteration",
+              "predicted s");
   if (a.verify) std::printf(" %12s %12s %9s", "actual iter", "actual s", "error");
   std::printf("\n");
   double best_actual = INFINITY, recommended_actual = NAN;
   int best_kappa = 0;
   for (std::size_t k = 0; k < advice.candidates.size(); ++k) {
     const KappaPrediction& p = advice.candidates[k];
-    std::printf("%6s %9.5f %12.0f %14.4f %14.4f", kappa_to_string(p.kappa).c_str(), p.factor, p.predicted_iterations,
-                p.seconds_per_iteration * 1e3, p.predicted_seconds);
+    const std::string band = p.converged_in_probe ? "exact"
+                                                  : std::to_string(int(std::lround(p.iterations_low))) + "-" +
+                                                        std::to_string(int(std::lround(p.iterations_high)));
+    std::printf("%6s %9.5f %6d %10.0f %17s %13.4f %12.4f", kappa_to_string(p.kappa).c_str(), p.factor,
+                p.probe_iterations, p.predicted_iterations, band.c_str(), p.seconds_per_iteration * 1e3,
+                p.predicted_seconds);
     if (a.verify) {
       const Verified& m = measured[k];
       std::printf(" %12d %12.4f %+8.1f%%%s", m.iterations, m.seconds, 100.0 * (p.predicted_seconds / m.seconds - 1.0),

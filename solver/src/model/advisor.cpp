@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "kcycle/backends/execution_target.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
 #include "kcycle/model/distributed_model.hpp"
+#include "kcycle/model/iteration_estimate.hpp"
 #include "kcycle/model/level_cost_model.hpp"
+#include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "kcycle/solve/solve.hpp"
 
@@ -16,35 +19,35 @@ namespace kcycle {
 
 namespace {
 
-// The per-iteration factor of a solve from a random guess creeps up to its asymptotic value
-// algebraically, not geometrically (e.g. 0.90 after 10 V-cycles, 0.963 after 40, 0.977
-// after 500), so a short probe's mean factor predicts far too few iterations. Model the
-// factors as q_k = rho - c k^-p, fit rho, c, p through the factors at k = P/4, P/2, P, and
-// integrate the model forward until the remaining reduction is reached. Falls back to a
-// constant last factor when the factors are not increasing smoothly (e.g. CG).
-double predict_iterations(const std::vector<IterationRecord>& h, double remaining, double& rho_out) {
-  const int P = int(h.size());
-  auto q = [&](int k) { return h[std::size_t(k - 1)].factor; };
-  double rho = P > 0 ? q(P) : 1.0, c = 0.0, p = 1.0;
-  if (P >= 8) {
-    const double d1 = q(P / 2) - q(P / 4), d2 = q(P) - q(P / 2);
-    if (d1 > 0 && d2 > 0 && d2 < d1) {
-      const double ratio = d2 / d1;  // 2^-p
-      p = -std::log2(ratio);
-      rho = q(P) + d2 * ratio / (1.0 - ratio);
-      c = (rho - q(P)) * std::pow(double(P), p);
-    }
+// A probe: the solve with this kappa, stepped until the estimate of its iterations has settled:
+// its band within +-band and the estimate moved by at most `drift` over the last 20 iterations
+// (the slowest components may take over late: the 9-level V-cycle's estimate still creeps up
+// 1% every 20 cycles at 200); or until it converged, or ran max_probe_iterations.
+SolveResult probe_solve(const SolverOptions& probe, const AdvisorSettings& settings, IterationEstimate& estimate) {
+  IterativeSolver solver(probe, make_problem(probe));
+  const auto remaining = [&] {
+    const SolveResult r = solver.result(false);
+    const double reduction = r.monitor == Monitor::Error ? r.error_reduction : r.residual_reduction;
+    return probe.tolerance / reduction;
+  };
+  std::vector<double> estimates;  // at every 10th iteration from probe_iterations on
+  while (solver.running()) {
+    solver.step();
+    const int k = int(solver.history().size());
+    if (k >= settings.max_probe_iterations) break;
+    if (k < settings.probe_iterations || k % 10 != 0) continue;
+    estimate = estimate_iterations(solver.history(), remaining());
+    estimates.push_back(estimate.iterations);
+    const std::size_t n = estimates.size();
+    const bool steady = n >= 3 && std::abs(estimates[n - 1] - estimates[n - 3]) <= settings.drift * estimates[n - 1];
+    if (steady && estimate.settled(settings.band)) break;
   }
-  rho_out = rho;
-  if (!(rho < 1.0) || !std::isfinite(rho)) return std::numeric_limits<double>::infinity();
-  const double need = std::log(remaining);  // < 0
-  double sum = 0.0;
-  int k = P;
-  while (sum > need && k < 100000000) {
-    ++k;
-    sum += std::log(std::max(rho - c * std::pow(double(k), -p), 1e-300));
-  }
-  return double(k);
+  const SolveResult r = solver.result();
+  if (r.converged())
+    estimate = {double(r.iterations), double(r.iterations), double(r.iterations), r.mean_factor, false};
+  else
+    estimate = estimate_iterations(r.history, remaining());
+  return r;
 }
 
 // Which time per iteration the advice uses, and why: the per-level costs where the calibration
@@ -91,24 +94,30 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   Advice advice;
   std::optional<LevelCosts> costs;
   advice.time_source = choose_time_source(options, settings, costs, advice.time_note);
-  double best = std::numeric_limits<double>::infinity();
+  double probe_seconds = 0, modelled_seconds = 0;  // the probes' iterations: measured, and as the levels price them
   for (int kappa : settings.kappas) {
     SolverOptions probe = options;
     probe.cycle = {CycleType::Kappa, kappa};
-    probe.max_iterations = settings.probe_iterations;
-    const SolveResult r = solve(probe);
+    IterationEstimate estimate;
+    const SolveResult r = probe_solve(probe, settings, estimate);
 
     KappaPrediction p;
     p.kappa = kappa;
     p.probe_iterations = r.iterations;
+    p.probe_seconds_per_iteration = r.seconds_per_iteration;
     p.converged_in_probe = r.converged();
     p.probe_reduction = r.monitor == Monitor::Error ? r.error_reduction : r.residual_reduction;
-    p.predicted_iterations = p.converged_in_probe
-                                 ? double(r.iterations)
-                                 : predict_iterations(r.history, options.tolerance / p.probe_reduction, p.factor);
+    p.factor = estimate.rho;
+    p.predicted_iterations = estimate.iterations;
+    p.iterations_low = estimate.low;
+    p.iterations_high = estimate.high;
     switch (advice.time_source) {
-      case TimeSource::Probe: p.seconds_per_iteration = r.seconds_per_cycle; break;
-      case TimeSource::LevelCosts: p.seconds_per_iteration = costs->cycle_seconds(kappa); break;
+      case TimeSource::Probe: p.seconds_per_iteration = r.seconds_per_iteration; break;
+      case TimeSource::LevelCosts:
+        p.seconds_per_iteration = costs->cycle_seconds(kappa);
+        probe_seconds += r.seconds_total;
+        modelled_seconds += r.iterations * p.seconds_per_iteration;
+        break;
       case TimeSource::PaperModel: {
         const CostModel& model = settings.calibration->model;
         const ResolvedRun run = resolve(probe, probe.backend);
@@ -124,12 +133,26 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
         break;
       }
     }
+    advice.candidates.push_back(p);
+  }
+  // The per-level costs say what each kappa's cycle costs beside the others'; the probes, run
+  // now, say what this run's iterations cost (their norms and bookkeeping, the machine's state):
+  // one factor for all kappas brings the first to the second.
+  if (advice.time_source == TimeSource::LevelCosts && modelled_seconds > 0 && probe_seconds > 0) {
+    advice.level_cost_scale = probe_seconds / modelled_seconds;
+    for (KappaPrediction& p : advice.candidates) p.seconds_per_iteration *= advice.level_cost_scale;
+    char scale[160];
+    std::snprintf(scale, sizeof scale, "; scaled by %.3f to this run's probes (their iterations, all kappas together)",
+                  advice.level_cost_scale);
+    advice.time_note += scale;
+  }
+  double best = std::numeric_limits<double>::infinity();
+  for (KappaPrediction& p : advice.candidates) {
     p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
     if (p.predicted_seconds < best) {
       best = p.predicted_seconds;
-      advice.recommended_kappa = kappa;
+      advice.recommended_kappa = p.kappa;
     }
-    advice.candidates.push_back(p);
   }
   return advice;
 }

@@ -15,10 +15,12 @@ namespace kcycle {
 struct KappaPrediction {
   int kappa = 1;
   int probe_iterations = 0;
-  double factor = 0;           // asymptotic factor extrapolated from the probe
-  double probe_reduction = 0;  // what the probe achieved
-  bool converged_in_probe = false;
+  double probe_seconds_per_iteration = 0;  // measured: the probe's loop over its iterations
+  double factor = 0;                // the asymptotic factor the probe's factors approach (IterationEstimate::rho)
+  double probe_reduction = 0;       // what the probe achieved
+  bool converged_in_probe = false;  // then the iterations are exact: it simply solved
   double predicted_iterations = 0;  // to reach options.tolerance
+  double iterations_low = 0, iterations_high = 0;  // the band they lie in (IterationEstimate)
   double seconds_per_iteration = 0;
   double predicted_seconds = 0;  // predicted_iterations * seconds_per_iteration
 };
@@ -36,11 +38,19 @@ struct Advice {
   int recommended_kappa = 1;
   TimeSource time_source = TimeSource::Probe;
   std::string time_note;  // which model gave the time per iteration, and why that one
+  // LevelCosts: this run's probes' time over what the per-level costs price their iterations at;
+  // every kappa's time per iteration is scaled by it.
+  double level_cost_scale = 1;
 };
 
 struct AdvisorSettings {
   std::vector<int> kappas = {1, 2, 3, 4, kKappaW};
-  int probe_iterations = 40;               // cycles (or CG iterations) per probe
+  // A probe runs at least probe_iterations cycles (or CG iterations), then on until the
+  // iteration estimate's band is within +-band of it and the estimate moved by at most
+  // `drift` over 20 iterations, the solve converges, or max_probe_iterations.
+  int probe_iterations = 40;
+  int max_probe_iterations = 600;
+  double band = 0.05, drift = 0.005;
   std::optional<Calibration> calibration;  // stand-alone cycles only; CG adds vector work
 };
 
