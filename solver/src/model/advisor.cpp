@@ -2,6 +2,7 @@
 #include "kcycle/cycle/cycle_schedule.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -50,6 +51,26 @@ SolveResult probe_solve(const SolverOptions& probe, const AdvisorSettings& setti
   return r;
 }
 
+// The first solve of a process runs cold (the thread team starting, pages first touched, the
+// clock ramping up): it took up to twice as long per iteration as the same solve after it. A
+// short solve first, untimed, so that every probe runs as the solves it predicts will.
+void warm_up(const SolverOptions& options) {
+  IterativeSolver solver(options, make_problem(options));
+  const auto start = std::chrono::steady_clock::now();
+  while (solver.running() && std::chrono::steady_clock::now() - start < std::chrono::milliseconds(100)) solver.step();
+}
+
+// The probe's price of an iteration: its mean iteration, or where it simply solved (converged)
+// in little time, the median of it and `repeats` - 1 more such solves: one short solve's time
+// varied by up to 30% between runs on the build machines.
+double probe_price(const SolverOptions& probe, const SolveResult& r, const AdvisorSettings& settings) {
+  if (!r.converged() || r.seconds_total > settings.repeat_below_seconds) return r.seconds_per_iteration;
+  std::vector<double> prices{r.seconds_per_iteration};
+  for (int k = 1; k < settings.repeats; ++k) prices.push_back(solve(probe).seconds_per_iteration);
+  std::nth_element(prices.begin(), prices.begin() + std::ptrdiff_t(prices.size() / 2), prices.end());
+  return prices[prices.size() / 2];
+}
+
 // Which time per iteration the advice uses, and why: the per-level costs where the calibration
 // timed this level count (they follow the caches), else the paper's model, else the probes.
 TimeSource choose_time_source(const SolverOptions& options, const AdvisorSettings& settings,
@@ -95,6 +116,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   std::optional<LevelCosts> costs;
   advice.time_source = choose_time_source(options, settings, costs, advice.time_note);
   double probe_seconds = 0, modelled_seconds = 0;  // the probes' iterations: measured, and as the levels price them
+  warm_up(options);
   for (int kappa : settings.kappas) {
     SolverOptions probe = options;
     probe.cycle = {CycleType::Kappa, kappa};
@@ -112,7 +134,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     p.iterations_low = estimate.low;
     p.iterations_high = estimate.high;
     switch (advice.time_source) {
-      case TimeSource::Probe: p.seconds_per_iteration = r.seconds_per_iteration; break;
+      case TimeSource::Probe: p.seconds_per_iteration = probe_price(probe, r, settings); break;
       case TimeSource::LevelCosts:
         p.seconds_per_iteration = costs->cycle_seconds(kappa);
         probe_seconds += r.seconds_total;

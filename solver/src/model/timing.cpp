@@ -272,7 +272,9 @@ Calibration calibrate(const MultigridSettings& as_run, const CalibrationSweep& s
       MultigridSettings s = as_run;
       s.levels = n;
       TimingPolicy policy = sweep.policy;
-      policy.per_level = true;  // the per-level model's costs, from the same cycles' timers
+      // The per-level model's costs, from the same cycles' timers (not on a process grid: the
+      // advisor prices those with the paper's model and lambda).
+      policy.per_level = sweep.target.backend != BackendKind::Mpi;
       const CycleTiming t = time_cycle(s, {CycleType::Kappa, kappa}, sweep.target, policy);
       c.ranks = t.ranks;
       const double ops = t.ranks > 1 ? t.ops : cycle_ops(kappa, n, as_run.coarsening);

@@ -51,6 +51,10 @@ struct AdvisorSettings {
   int probe_iterations = 40;
   int max_probe_iterations = 600;
   double band = 0.05, drift = 0.005;
+  // A probe that simply solved in under repeat_below_seconds is priced by the median of
+  // `repeats` such solves.
+  int repeats = 3;
+  double repeat_below_seconds = 0.5;
   std::optional<Calibration> calibration;  // stand-alone cycles only; CG adds vector work
 };
 
