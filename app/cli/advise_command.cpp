@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "kcycle/backends/execution_target.hpp"
 #include "kcycle/model/advisor.hpp"
+#include "kcycle/model/kappa_sweep.hpp"
 #include "kcycle/solve/solve.hpp"
 #include "solver_args.hpp"
 
@@ -22,18 +23,13 @@ struct AdviseArgs {
   SolverArgs solver;
   std::string calibration;
   int probe = 40;
+  int max_probe = 600;
+  double solve_below = 1.0;
   bool verify = false;
   bool json = false;
 };
 
-// One candidate with what --verify measured (NaN where it did not run).
-struct Verified {
-  int iterations = 0;
-  double seconds = NAN;
-  bool converged = false;
-};
-
-void print_json(const Advice& advice, const std::vector<Verified>& measured, const SolverOptions& o) {
+void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured, const SolverOptions& o) {
   nlohmann::json rows = nlohmann::json::array();
   for (std::size_t k = 0; k < advice.candidates.size(); ++k) {
     const KappaPrediction& p = advice.candidates[k];
@@ -46,11 +42,14 @@ void print_json(const Advice& advice, const std::vector<Verified>& measured, con
                           {"iterations_high", number(p.iterations_high)},
                           {"converged_in_probe", p.converged_in_probe},
                           {"seconds_per_iteration", number(p.seconds_per_iteration)},
-                          {"predicted_seconds", number(p.predicted_seconds)}};
+                          {"predicted_seconds", number(p.predicted_seconds)},
+                          {"predicted_seconds_low", number(p.iterations_low * p.seconds_per_iteration)},
+                          {"predicted_seconds_high", number(p.iterations_high * p.seconds_per_iteration)}};
     if (k < measured.size()) {
       row["measured_iterations"] = measured[k].iterations;
-      row["measured_seconds"] = number(measured[k].seconds);
+      row["measured_seconds"] = number(measured[k].seconds_total);
       row["measured_converged"] = measured[k].converged;
+      row["measured_solves"] = measured[k].solves;
     }
     rows.push_back(row);
   }
@@ -68,8 +67,13 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   const ResolvedRun resolved = resolved_run(o);  // --backend cuda without a GPU stops here
   validate(o);
   if (a.probe < 2) throw InvalidOptions("--probe must be at least 2 iterations");
+  if (a.max_probe < a.probe) throw InvalidOptions("--max-probe must be at least --probe");
+  if (!(a.solve_below >= 0.0) || !std::isfinite(a.solve_below))
+    throw InvalidOptions("--solve-below must be a number of seconds, 0 or more");
   AdvisorSettings settings;
   settings.probe_iterations = a.probe;
+  settings.max_probe_iterations = a.max_probe;
+  settings.solve_below_seconds = a.solve_below;
   if (!a.calibration.empty()) {
     settings.calibration = load_calibration(a.calibration);
     const std::string mismatch =
@@ -78,50 +82,54 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
       std::fprintf(stderr, "warning: the calibration does not match this run (%s): its times do not apply\n",
                    mismatch.c_str());
   }
-  const Advice advice = advise(o, settings);
-  std::vector<Verified> measured;
-  if (a.verify)  // each kappa solved three times: the median time (one solve varies by up to 30%)
-    for (const KappaPrediction& p : advice.candidates) {
-      o.cycle = {CycleType::Kappa, p.kappa};
-      std::vector<SolveResult> runs;
-      for (int k = 0; k < 3; ++k) runs.push_back(solve(o));
-      std::sort(runs.begin(), runs.end(),
-                [](const SolveResult& x, const SolveResult& y) { return x.seconds_total < y.seconds_total; });
-      measured.push_back({runs[1].iterations, runs[1].seconds_total, runs[1].converged()});
-    }
+  // --verify: the advice, then every kappa solved round-robin (kappa_sweep.hpp).
+  std::vector<KappaSweepRow> measured;
+  Advice advice;
+  if (a.verify) {
+    KappaSweep sweep = sweep_kappa(o, settings);
+    advice = std::move(sweep.advice);
+    measured = std::move(sweep.rows);
+  } else {
+    advice = advise(o, settings);
+  }
   if (a.json) {
     print_json(advice, measured, o);
     return 0;
   }
-  std::printf("kcycle advise: %d levels, eps=%g, angle=%g, %s(%d,%d), %s coarsening, %s, tol %g, %d-iteration probes\n",
-              o.levels, o.eps, o.angle_degrees, std::string(to_string(o.smoother)).c_str(), o.nu1, o.nu2,
-              std::string(to_string(o.coarsening)).c_str(), std::string(to_string(o.solver)).c_str(), o.tolerance,
-              a.probe);
+  std::printf(
+      "kcycle advise: %d levels, eps=%g, angle=%g, %s(%d,%d), %s coarsening, %s, tol %g, probes of %d-%d iterations\n",
+      o.levels, o.eps, o.angle_degrees, std::string(to_string(o.smoother)).c_str(), o.nu1, o.nu2,
+      std::string(to_string(o.coarsening)).c_str(), std::string(to_string(o.solver)).c_str(), o.tolerance, a.probe,
+      a.max_probe);
   std::printf("%s\n", advice.time_note.c_str());
   std::printf(
-      "iterations: the probe ran until the estimate's band (the remaining factors at the last one and at the\n"
-      "asymptotic one) was within +-%.0f%%, or converged (band 0: it simply solved)\n",
-      100 * settings.band);
-  std::printf("%6s %9s %6s %10s %17s %13s %12s", "kappa", "factor", "probe", "iterations", "band", "ms/iteration",
-              "predicted s");
+      "iterations: each probe ran until its estimate's band was within +-%.0f%% (stand-alone: the remaining factors\n"
+      "at the last one and at the asymptotic one; CG: its recent rate and the Chebyshev bound at its Lanczos\n"
+      "condition number), or solved (exact) where that took under %.1f s more; the time band is the iteration band's\n",
+      100 * settings.band, settings.solve_below_seconds);
+  std::printf("%6s %9s %6s %10s %13s %13s %12s %17s", "kappa", "factor", "probe", "iterations", "band", "ms/iteration",
+              "predicted s", "band s");
   if (a.verify) std::printf(" %12s %12s %9s", "actual iter", "actual s", "error");
   std::printf("\n");
   double best_actual = INFINITY, recommended_actual = NAN;
   int best_kappa = 0;
   for (std::size_t k = 0; k < advice.candidates.size(); ++k) {
     const KappaPrediction& p = advice.candidates[k];
-    const std::string band = p.converged_in_probe ? "exact"
-                                                  : std::to_string(int(std::lround(p.iterations_low))) + "-" +
-                                                        std::to_string(int(std::lround(p.iterations_high)));
-    std::printf("%6s %9.5f %6d %10.0f %17s %13.4f %12.4f", kappa_to_string(p.kappa).c_str(), p.factor,
-                p.probe_iterations, p.predicted_iterations, band.c_str(), p.seconds_per_iteration * 1e3,
-                p.predicted_seconds);
+    char band[64] = "exact", seconds_band[64] = "exact";
+    if (!p.converged_in_probe) {
+      std::snprintf(band, sizeof band, "%.0f-%.0f", p.iterations_low, p.iterations_high);
+      std::snprintf(seconds_band, sizeof seconds_band, "%.3f-%.3f", p.iterations_low * p.seconds_per_iteration,
+                    p.iterations_high * p.seconds_per_iteration);
+    }
+    std::printf("%6s %9.5f %6d %10.0f %13s %13.4f %12.4f %17s", kappa_to_string(p.kappa).c_str(), p.factor,
+                p.probe_iterations, p.predicted_iterations, band, p.seconds_per_iteration * 1e3, p.predicted_seconds,
+                seconds_band);
     if (a.verify) {
-      const Verified& m = measured[k];
-      std::printf(" %12d %12.4f %+8.1f%%%s", m.iterations, m.seconds, 100.0 * (p.predicted_seconds / m.seconds - 1.0),
-                  m.converged ? "" : " (not converged)");
-      if (m.converged && m.seconds < best_actual) best_actual = m.seconds, best_kappa = p.kappa;
-      if (p.kappa == advice.recommended_kappa) recommended_actual = m.seconds;
+      const KappaSweepRow& m = measured[k];
+      std::printf(" %12d %12.4f %+8.1f%%%s", m.iterations, m.seconds_total,
+                  100.0 * (p.predicted_seconds / m.seconds_total - 1.0), m.converged ? "" : " (not converged)");
+      if (m.converged && m.seconds_total < best_actual) best_actual = m.seconds_total, best_kappa = p.kappa;
+      if (p.kappa == advice.recommended_kappa) recommended_actual = m.seconds_total;
     }
     std::printf("\n");
   }
@@ -141,9 +149,16 @@ Subcommand add_advise_command(CLI::App& app) {
   add_solver_options(*cmd, args->solver);
   cmd->add_option("--calibration", args->calibration,
                   "Calibration file from `kcycle calibrate` (default: time the probes)");
-  cmd->add_option("--probe", args->probe, "Iterations per probe")->capture_default_str();
-  cmd->add_flag("--verify", args->verify,
-                "Also solve with every kappa (three times, the median) and compare with the prediction");
+  cmd->add_option("--probe", args->probe, "Iterations a probe runs at least")->capture_default_str();
+  cmd->add_option("--max-probe", args->max_probe, "Iterations a probe runs at most (then it estimates)")
+      ->capture_default_str();
+  cmd->add_option("--solve-below", args->solve_below,
+                  "Seconds: a probe whose solve would be done within this much more time simply solves (exact)")
+      ->capture_default_str();
+  cmd->add_flag(
+      "--verify", args->verify,
+      "Also solve with every kappa (round-robin, at least three times and 0.5 s each: the median) and compare "
+      "with the prediction");
   cmd->add_flag("--json", args->json, "Print the advice (and --verify's measurements) as JSON");
   return {cmd, [args, cmd] { return run(*args, *cmd); }};
 }

@@ -24,9 +24,9 @@ namespace kcycle::cli {
 
 namespace {
 
-// "relative prediction error ... %" by kappa (rows) and level count (columns), of `error(sample)`.
-template <class Error>
-void print_model_errors(const Calibration& c, const char* which, Error&& error) {
+// "relative prediction error ... %" by kappa (rows) and level count (columns), of `error(c, sample)`.
+void print_model_errors(const Calibration& c, const char* which,
+                        double (*error)(const Calibration&, const TimingSample&)) {
   int lo = 1 << 30, hi = 0;
   for (const TimingSample& s : c.samples) lo = std::min(lo, s.levels), hi = std::max(hi, s.levels);
   std::printf("relative prediction error (predicted - measured) / measured, %%, of %s:\n%8s", which, "kappa\\n");
@@ -40,7 +40,7 @@ void print_model_errors(const Calibration& c, const char* which, Error&& error) 
     for (int n = lo; n <= hi; ++n) {
       double e = NAN;
       for (const TimingSample& s : c.samples)
-        if (s.kappa == kappa && s.levels == n) e = error(s);
+        if (s.kappa == kappa && s.levels == n) e = error(c, s);
       if (std::isnan(e))
         std::printf(" %7s", "-");
       else
@@ -71,16 +71,11 @@ void print_calibration_report(const Calibration& c, const SolverOptions& options
             : "");
   // Each model's error on every case timed: the paper's against the fastest repetition it was
   // fitted to, the per-level one against the median cycle (what a solve's cycles take).
-  print_model_errors(
-      c, "the paper's model, alpha launches + beta ops, against the fastest cycle",
-      [&](const TimingSample& s) { return (c.model.predict(s.launches, s.ops, s.messages) - s.seconds) / s.seconds; });
+  print_model_errors(c, "the paper's model, alpha launches + beta ops, against the fastest cycle", paper_model_error);
   if (level_costs(c, c.samples.empty() ? 0 : c.samples.back().levels))
-    print_model_errors(
-        c, "the per-level model, sum of level calls x measured seconds per call, against the median cycle",
-        [&](const TimingSample& s) {
-          const std::optional<LevelCosts> costs = level_costs(c, s.levels);
-          return costs && s.median_seconds > 0 ? costs->cycle_seconds(s.kappa) / s.median_seconds - 1.0 : NAN;
-        });
+    print_model_errors(c,
+                       "the per-level model, sum of level calls x measured seconds per call, against the median cycle",
+                       level_model_error);
   if (c.model.alpha > 0 && c.model.beta > 0) {
     std::printf("turning points (alpha * launches = beta * ops):");
     for (int kappa : {1, 2, 3, 4, kKappaW}) {

@@ -15,9 +15,8 @@
 //                      sweep-kappa and wait-calibrated)
 //   wait-done          until the current run stops (converged, limit, ...)
 //   wait-calibrated    until a calibration is in use and none is running
-//   sweep-kappa PATH   solve with kappa = 1, 2, 3, 4, W at the current settings and write
-//                      kappa,iterations,converged,seconds_per_cycle,seconds_total,
-//                      predicted_seconds_total,best (kcycle/model/kappa_sweep.hpp)
+//   sweep-kappa PATH   the advisor's probes, then solve with kappa = 1, 2, 3, 4, W in turn at the
+//                      current settings; write kappa_sweep_csv (kcycle/model/kappa_sweep.hpp)
 //   wait-stepping      until the worker is paused inside a cycle
 //   wait-operation N   until stepping has reached the cycle's N-th operation
 //   print-stepping     the operation just done, its level and the level the field shows

@@ -383,10 +383,10 @@ void SolverWorker::run_calibration(const SolverOptions& options, int max_levels)
 }
 
 void SolverWorker::run_kappa_sweep(const SolverOptions& options) {
-  std::optional<Calibration> calibration;
+  AdvisorSettings advisor;
   {
     std::lock_guard lock(mutex_);
-    if (calibration_) calibration = *calibration_;
+    if (calibration_) advisor.calibration = *calibration_;
   }
   auto progress = [&](int done, int of, const std::string& what) {
     {
@@ -398,7 +398,7 @@ void SolverWorker::run_kappa_sweep(const SolverOptions& options) {
   std::shared_ptr<const KappaSweep> result;
   std::string note;
   try {
-    result = std::make_shared<KappaSweep>(kcycle::sweep_kappa(options, calibration, progress));
+    result = std::make_shared<KappaSweep>(kcycle::sweep_kappa(options, advisor, progress));
   } catch (const std::exception& e) {
     note = std::string("kappa sweep failed: ") + e.what();
   }

@@ -167,18 +167,20 @@ TEST(Gui, SweepKappaWritesTheMeasuredAndPredictedTotalsAndMarksTheFastest) {
   std::ifstream f(csv);
   std::string line;
   std::getline(f, line);
-  EXPECT_EQ(line, "kappa,iterations,converged,seconds_per_cycle,seconds_total,predicted_seconds_total,best");
+  EXPECT_EQ(line,
+            "kappa,iterations,converged,seconds_per_cycle,seconds_total,predicted_seconds_total,predicted_low,"
+            "predicted_high,predicted_iterations,best");
   struct Row {
     std::string kappa;
     int iterations = 0, converged = 0, best = 0;
-    double per_cycle = 0, total = 0, predicted = 0;
+    double per_cycle = 0, total = 0, predicted = 0, low = 0, high = 0, predicted_iterations = 0;
   };
   std::vector<Row> rows;
   while (std::getline(f, line)) {
     Row r;
     std::replace(line.begin(), line.end(), ',', ' ');
     std::istringstream(line) >> r.kappa >> r.iterations >> r.converged >> r.per_cycle >> r.total >> r.predicted >>
-        r.best;
+        r.low >> r.high >> r.predicted_iterations >> r.best;
     rows.push_back(r);
   }
   ASSERT_EQ(rows.size(), 5u);
@@ -190,13 +192,17 @@ TEST(Gui, SweepKappaWritesTheMeasuredAndPredictedTotalsAndMarksTheFastest) {
     EXPECT_EQ(rows[k].converged, 1) << kappas[k];
     EXPECT_GT(rows[k].total, 0.0);
     EXPECT_GT(rows[k].predicted, 0.0) << "the advisor's prediction (measured probe times)";
+    EXPECT_LE(rows[k].low, rows[k].predicted * (1 + 1e-5)) << kappas[k] << ": the band holds the prediction";
+    EXPECT_GE(rows[k].high, rows[k].predicted * (1 - 1e-5)) << kappas[k];
+    EXPECT_GT(rows[k].predicted_iterations, 0.0) << kappas[k];
     if (k > 0) EXPECT_LE(rows[k].iterations, rows[k - 1].iterations) << "more kappa, no more cycles";
     if (rows[k].total < rows[fastest].total) fastest = k;
     marked += rows[k].best;
   }
   EXPECT_EQ(marked, 1);
   EXPECT_EQ(rows[fastest].best, 1) << "the fastest measured total is kappa=" << kappas[fastest];
-  EXPECT_NE(out.find(std::string(kappas[fastest]) + " (fastest)"), std::string::npos) << out;
+  EXPECT_NE(out.find(std::string(kappas[fastest]) + " fastest"), std::string::npos) << out;
+  EXPECT_NE(out.find("advisor: time per"), std::string::npos) << "which model the advisor used: " << out;
 }
 
 TEST(Gui, PinnedRunsAreLabelledWithWhatDiffersAndTheirTimes) {
@@ -449,8 +455,11 @@ TEST(Gui, TimePanelShowsTheModelOnceCalibratedAndNoLongerSaysThereIsNone) {
   ASSERT_EQ(t.size(), 2u) << out;
   EXPECT_TRUE(shows(t[0], "No calibration yet")) << t[0];
   EXPECT_FALSE(shows(t[0], "model T =")) << t[0];
-  EXPECT_TRUE(shows(t[1], "model T = a L + b W (cpu)")) << t[1];
+  EXPECT_TRUE(shows(t[1], "paper's model T = a L + b W (cpu, dashed)")) << t[1];
   EXPECT_FALSE(shows(t[1], "No calibration yet")) << t[1];
+  // Both models' errors on the cycles timed, the per-level one drawn solid.
+  EXPECT_TRUE(shows(t[1], "its error on the 15 cycles timed:")) << t[1];  // levels 3 to 5, five kappas
+  EXPECT_TRUE(shows(t[1], "per-level model (solid):")) << t[1];
 }
 
 TEST(Gui, ACalibrationOfAnotherCycleShowsAWarning) {

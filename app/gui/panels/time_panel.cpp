@@ -4,6 +4,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -11,6 +12,7 @@
 #include "kcycle/backends/execution_target.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
 #include "kcycle/model/cost_model.hpp"
+#include "kcycle/model/level_cost_model.hpp"
 #include "kcycle/model/timing.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "panels/widgets.hpp"
@@ -25,8 +27,17 @@ const ImU32 kKappaColors[] = {IM_COL32(31, 119, 180, 255), IM_COL32(255, 127, 14
                               IM_COL32(214, 39, 40, 255), IM_COL32(148, 103, 189, 255)};
 const int kKappas[] = {1, 2, 3, 4, kKappaW};
 
-// The last kappa sweep: time to the tolerance per kappa, measured beside predicted (the
-// paper's Table 4.1 at the current settings), the fastest marked.
+// A prediction and its band: "126" where the probe simply solved (exact), else "108 (83-140)".
+std::string with_band(double value, double low, double high, bool exact, const char* format) {
+  const std::string f = exact ? std::string(format) : std::string(format) + " (" + format + "-" + format + ")";
+  char text[96];
+  std::snprintf(text, sizeof text, f.c_str(), value, low, high);
+  return text;
+}
+
+// The last kappa sweep: time to the tolerance per kappa, measured (the median of round-robin
+// solves) beside the advisor's prediction with its band (the paper's Table 4.1 at the current
+// settings); the fastest and the recommended marked, and where the time came from.
 void kappa_sweep_table(const Snapshot& snap) {
   if (snap.sweeping) {
     ImGui::Text("sweeping kappa: %s", snap.sweep_note.c_str());
@@ -34,28 +45,72 @@ void kappa_sweep_table(const Snapshot& snap) {
   }
   const KappaSweep* sweep = snap.kappa_sweep.get();
   if (!sweep) return;
-  if (!ImGui::BeginTable("kappa sweep", 5, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) return;
-  for (const char* h : {"kappa", "cycles", "ms/cycle", "total s (measured)", "predicted s"}) ImGui::TableSetupColumn(h);
+  const Advice& advice = sweep->advice;
+  ImGui::TextWrapped("advisor: %s", advice.time_note.c_str());
+  // Scrolls sideways rather than squeezing its columns at a projector's UI scale.
+  const ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX;
+  const float height = ImGui::GetTextLineHeightWithSpacing() * 7.5f;
+  if (!ImGui::BeginTable("kappa sweep", 6, flags, ImVec2(0, height))) return;
+  ImGui::TableSetupScrollFreeze(1, 1);
+  for (const char* h : {"kappa", "cycles", "predicted", "seconds", "predicted s", "error"}) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
-  for (const KappaSweepRow& r : sweep->rows) {
+  for (std::size_t k = 0; k < sweep->rows.size(); ++k) {
+    const KappaSweepRow& r = sweep->rows[k];
+    const KappaPrediction* p = k < advice.candidates.size() ? &advice.candidates[k] : nullptr;
     ImGui::TableNextRow();
-    const bool best = r.kappa == sweep->best_kappa;
+    const bool best = r.kappa == sweep->best_kappa, picked = r.kappa == advice.recommended_kappa;
     const ImVec4 colour = best ? ImVec4(0.5f, 1.0f, 0.5f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    const std::string marks = std::string(best ? " fastest" : "") + (picked ? " advised" : "");
     ImGui::TableNextColumn();
-    ImGui::TextColored(colour, "%s%s", kappa_to_string(r.kappa).c_str(), best ? " (fastest)" : "");
+    ImGui::TextColored(colour, "%s%s", kappa_to_string(r.kappa).c_str(), marks.c_str());
     ImGui::TableNextColumn();
     ImGui::Text(r.converged ? "%d" : "%d (not converged)", r.iterations);
     ImGui::TableNextColumn();
-    ImGui::Text("%.3f", r.seconds_per_cycle * 1e3);
+    if (p)
+      ImGui::TextUnformatted(
+          with_band(p->predicted_iterations, p->iterations_low, p->iterations_high, p->converged_in_probe, "%.0f")
+              .c_str());
     ImGui::TableNextColumn();
-    ImGui::TextColored(colour, "%.3f", r.seconds_total);
+    ImGui::TextColored(colour, "%.4g", r.seconds_total);
     ImGui::TableNextColumn();
-    if (std::isfinite(r.predicted_seconds_total))
-      ImGui::Text("%.3f", r.predicted_seconds_total);
+    if (p && std::isfinite(p->predicted_seconds))
+      ImGui::TextUnformatted(with_band(p->predicted_seconds, p->iterations_low * p->seconds_per_iteration,
+                                       p->iterations_high * p->seconds_per_iteration, p->converged_in_probe, "%.3g")
+                                 .c_str());
     else
       ImGui::TextDisabled("-");
+    ImGui::TableNextColumn();
+    if (p && std::isfinite(p->predicted_seconds) && r.seconds_total > 0)
+      ImGui::Text("%+.0f%%", 100.0 * (p->predicted_seconds / r.seconds_total - 1.0));
   }
   ImGui::EndTable();
+  int fewest = 0, most = 0;
+  for (const KappaSweepRow& r : sweep->rows)
+    fewest = fewest == 0 ? r.solves : std::min(fewest, r.solves), most = std::max(most, r.solves);
+  ImGui::TextWrapped(
+      "advised kappa=%s took %.1f%% longer than the fastest (kappa=%s); measured: the median of %d-%d "
+      "solves of each kappa, taken in turn",
+      kappa_to_string(advice.recommended_kappa).c_str(), 100.0 * sweep->recommendation_excess(),
+      kappa_to_string(sweep->best_kappa).c_str(), fewest, most);
+}
+
+// How far each model is off the cycles the calibration timed: the paper's fit, and the
+// per-level model the advisor prices cycles with where the calibration has it.
+void model_errors_line(const Calibration& c) {
+  const ErrorRange paper = error_range(c, paper_model_error), levels = error_range(c, level_model_error);
+  std::string line;
+  char text[160];
+  if (paper.cases > 0) {
+    std::snprintf(text, sizeof text, "its error on the %d cycles timed: %+.0f%% to %+.0f%%", paper.cases,
+                  100 * paper.low, 100 * paper.high);
+    line = text;
+  }
+  if (levels.cases > 0) {
+    std::snprintf(text, sizeof text, "; per-level model (solid): %+.0f%% to %+.0f%%", 100 * levels.low,
+                  100 * levels.high);
+    line += text;
+  }
+  if (!line.empty()) ImGui::TextWrapped("%s", line.c_str());
 }
 
 }  // namespace
@@ -67,10 +122,11 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   if (snap.calibrating) {
     ImGui::Text("calibrating: timing cycles for kappa = 1, 2, 3, 4, W: %s", snap.calibration_note.c_str());
     ImGui::ProgressBar(float(snap.calibration_progress), ImVec2(-1, 0));
-  } else if (c)
-    ImGui::Text("model T = a L + b W (%s): alpha %.3g us/launch, beta %.3g ns/unknown  %s", c->backend.c_str(),
-                c->model.alpha * 1e6, c->model.beta * 1e9, snap.calibration_note.c_str());
-  else
+  } else if (c) {
+    ImGui::TextWrapped("paper's model T = a L + b W (%s, dashed): alpha %.3g us/launch, beta %.3g ns/unknown  %s",
+                       c->backend.c_str(), c->model.alpha * 1e6, c->model.beta * 1e9, snap.calibration_note.c_str());
+    model_errors_line(*c);
+  } else
     ImGui::TextWrapped("No calibration yet: press Calibrate, or run `kcycle calibrate` (kcycle-calibration.json).");
   if (c && !snap.calibrating && !snap.backend.empty()) {  // a model of another cycle predicts nothing here
     const std::string backend =
@@ -118,8 +174,14 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
       }
       for (const TimingSample& s : c->samples)
         if (s.kappa == kKappas[k]) measured.x.push_back(s.levels), measured.y.push_back(s.seconds * 1e3);
+      // The per-level model at each level count the calibration timed level by level.
+      Series per_level{k == 0 ? "per-level model (solid)" : "", {}, {}, kKappaColors[k], 1.0f};
+      for (int n = 3; n <= 13; ++n)
+        if (const std::optional<LevelCosts> costs = level_costs(*c, n))
+          per_level.x.push_back(n), per_level.y.push_back(1e3 * costs->cycle_seconds(kKappas[k]));
       series.push_back(model);
       series.push_back(measured);
+      if (!per_level.x.empty()) series.push_back(per_level);
       if (other) {  // the other backend's model, faint and without markers
         Series faint{"", {}, {}, (kKappaColors[k] & 0x00FFFFFFu) | 0x60000000u, 1.0f, true};
         for (int n = 3; n <= 13; ++n) {

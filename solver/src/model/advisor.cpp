@@ -23,7 +23,8 @@ namespace {
 // A probe: the solve with this kappa, stepped until the estimate of its iterations has settled:
 // its band within +-band and the estimate moved by at most `drift` over the last 20 iterations
 // (the slowest components may take over late: the 9-level V-cycle's estimate still creeps up
-// 1% every 20 cycles at 200); or until it converged, or ran max_probe_iterations.
+// 1% every 20 cycles at 200); or until it converged, or ran max_probe_iterations. Where the rest
+// of the solve would take under solve_below_seconds, it simply solves: exact, and cheap.
 SolveResult probe_solve(const SolverOptions& probe, const AdvisorSettings& settings, IterationEstimate& estimate) {
   IterativeSolver solver(probe, make_problem(probe));
   const auto remaining = [&] {
@@ -41,7 +42,8 @@ SolveResult probe_solve(const SolverOptions& probe, const AdvisorSettings& setti
     estimates.push_back(estimate.iterations);
     const std::size_t n = estimates.size();
     const bool steady = n >= 3 && std::abs(estimates[n - 1] - estimates[n - 3]) <= settings.drift * estimates[n - 1];
-    if (steady && estimate.settled(settings.band)) break;
+    const double rest_seconds = (estimate.iterations - k) * solver.result(false).seconds_per_iteration;
+    if (steady && estimate.settled(settings.band) && rest_seconds > settings.solve_below_seconds) break;
   }
   const SolveResult r = solver.result();
   if (r.converged())
@@ -60,15 +62,28 @@ void warm_up(const SolverOptions& options) {
   while (solver.running() && std::chrono::steady_clock::now() - start < std::chrono::milliseconds(100)) solver.step();
 }
 
-// The probe's price of an iteration: its mean iteration, or where it simply solved (converged)
-// in little time, the median of it and `repeats` - 1 more such solves: one short solve's time
-// varied by up to 30% between runs on the build machines.
-double probe_price(const SolverOptions& probe, const SolveResult& r, const AdvisorSettings& settings) {
-  if (!r.converged() || r.seconds_total > settings.repeat_below_seconds) return r.seconds_per_iteration;
-  std::vector<double> prices{r.seconds_per_iteration};
-  for (int k = 1; k < settings.repeats; ++k) prices.push_back(solve(probe).seconds_per_iteration);
-  std::nth_element(prices.begin(), prices.begin() + std::ptrdiff_t(prices.size() / 2), prices.end());
-  return prices[prices.size() / 2];
+// The probes' prices of an iteration (the probe source): each probe's mean iteration, except
+// that those that simply solved (converged) in little time are priced by their kappas' median
+// solves taken round-robin, the probe counted as the first: one short solve varied by up to 30%.
+std::vector<double> probe_prices(const SolverOptions& options, const std::vector<int>& kappas,
+                                 const std::vector<SolveResult>& probes, const AdvisorSettings& settings) {
+  std::vector<double> prices;
+  std::vector<int> short_kappas;
+  std::vector<SolveResult> short_probes;
+  for (std::size_t k = 0; k < probes.size(); ++k) {
+    prices.push_back(probes[k].seconds_per_iteration);
+    if (probes[k].converged() && probes[k].seconds_total <= settings.repeat_below_seconds)
+      short_kappas.push_back(kappas[k]), short_probes.push_back(probes[k]);
+  }
+  if (short_kappas.empty()) return prices;
+  const std::vector<MedianSolve> medians =
+      median_of_interleaved_solves(options, short_kappas, settings.repeats, short_probes);
+  for (std::size_t j = 0; j < short_kappas.size(); ++j) {
+    const auto k = std::size_t(std::find(kappas.begin(), kappas.end(), short_kappas[j]) - kappas.begin());
+    prices[k] =
+        medians[j].result.seconds_total / probes[k].iterations;  // the same iterations: a solve is deterministic
+  }
+  return prices;
 }
 
 // Which time per iteration the advice uses, and why: the per-level costs where the calibration
@@ -117,11 +132,13 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   advice.time_source = choose_time_source(options, settings, costs, advice.time_note);
   double probe_seconds = 0, modelled_seconds = 0;  // the probes' iterations: measured, and as the levels price them
   warm_up(options);
+  std::vector<SolveResult> probes;
   for (int kappa : settings.kappas) {
     SolverOptions probe = options;
     probe.cycle = {CycleType::Kappa, kappa};
     IterationEstimate estimate;
-    const SolveResult r = probe_solve(probe, settings, estimate);
+    probes.push_back(probe_solve(probe, settings, estimate));
+    const SolveResult& r = probes.back();
 
     KappaPrediction p;
     p.kappa = kappa;
@@ -134,7 +151,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     p.iterations_low = estimate.low;
     p.iterations_high = estimate.high;
     switch (advice.time_source) {
-      case TimeSource::Probe: p.seconds_per_iteration = probe_price(probe, r, settings); break;
+      case TimeSource::Probe: break;  // below, all kappas together
       case TimeSource::LevelCosts:
         p.seconds_per_iteration = costs->cycle_seconds(kappa);
         probe_seconds += r.seconds_total;
@@ -156,6 +173,10 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
       }
     }
     advice.candidates.push_back(p);
+  }
+  if (advice.time_source == TimeSource::Probe) {
+    const std::vector<double> prices = probe_prices(options, settings.kappas, probes, settings);
+    for (std::size_t k = 0; k < prices.size(); ++k) advice.candidates[k].seconds_per_iteration = prices[k];
   }
   // The per-level costs say what each kappa's cycle costs beside the others'; the probes, run
   // now, say what this run's iterations cost (their norms and bookkeeping, the machine's state):

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+
+#include "kcycle/model/lanczos_spectrum.hpp"
 
 namespace kcycle {
 
@@ -25,6 +28,27 @@ double iterations_until(double remaining, double rho, double c = 0, double r = 0
   return std::min(kNever, j + std::ceil((need - sum) / std::log(rho)));
 }
 
+// CG: its factors go up and down, and fall as its Ritz values lock onto the preconditioned
+// operator's outlying eigenvalues (superlinear convergence), so the recent rate overestimates
+// what is left; the Chebyshev bound at the condition number of the Ritz values, which grows
+// toward M A's own from inside, underestimates it. Measured on MGCG at 10 levels (kappa = 1, 2,
+// 4: 109, 58 and 43 iterations), the two bracketed the count from a fifth of the way on and
+// met near it: the band is theirs, the estimate their geometric mean.
+std::optional<IterationEstimate> estimate_cg_iterations(const std::vector<IterationRecord>& history, double remaining,
+                                                        double rate_estimate) {
+  std::vector<double> alpha, beta;
+  for (const IterationRecord& r : history) alpha.push_back(r.cg_alpha), beta.push_back(r.cg_beta);
+  beta.pop_back();  // the last beta makes the next direction: T_k has k - 1 couplings
+  const std::optional<RitzExtremes> ritz = lanczos_extremes(alpha, beta);
+  if (!ritz) return std::nullopt;
+  const double chebyshev = double(history.size()) + cg_iteration_bound(ritz->condition(), remaining);
+  IterationEstimate e;
+  e.low = std::min(chebyshev, rate_estimate);
+  e.high = std::max(chebyshev, rate_estimate);
+  e.iterations = std::sqrt(e.low * e.high);
+  return e;
+}
+
 }  // namespace
 
 IterationEstimate estimate_iterations(const std::vector<IterationRecord>& history, double remaining) {
@@ -37,7 +61,8 @@ IterationEstimate estimate_iterations(const std::vector<IterationRecord>& histor
   }
   const auto q = [&](int i) { return history[std::size_t(i - 1)].factor; };
   const double last = q(k);
-  if (k >= 8) {
+  const bool cg = std::isfinite(history.back().cg_alpha);  // CG's factors do not rise toward a rate
+  if (k >= 8 && !cg) {
     const int d = k / 4, a = k - 2 * d, b = k - d;  // a, b, k equally spaced
     const double d1 = q(b) - q(a), d2 = q(k) - q(b);
     if (d1 > 0 && d2 > 0 && d2 < d1) {
@@ -54,6 +79,14 @@ IterationEstimate estimate_iterations(const std::vector<IterationRecord>& histor
     for (int i = k / 2 + 1; i <= k; ++i, ++n) logs += std::log(std::max(q(i), 1e-300));
     e.rho = std::exp(logs / std::max(n, 1));
     e.iterations = k + iterations_until(remaining, e.rho);
+  }
+  if (cg) {  // its own Lanczos coefficients
+    if (const std::optional<IterationEstimate> lanczos = estimate_cg_iterations(history, remaining, e.iterations)) {
+      const double rho = e.rho;
+      e = *lanczos;
+      e.rho = rho;  // the recent rate, as for the other solvers
+      return e;
+    }
   }
   const double low = k + iterations_until(remaining, std::min(last, e.rho));
   const double high = k + iterations_until(remaining, std::max(last, e.rho));

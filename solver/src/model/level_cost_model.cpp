@@ -1,6 +1,7 @@
 #include "kcycle/model/level_cost_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "kcycle/cycle/cycle_counts.hpp"
 
@@ -30,6 +31,27 @@ std::optional<LevelCosts> level_costs(const Calibration& calibration, int levels
   LevelCosts costs{levels, std::vector<double>(std::size_t(levels), 0.0)};
   for (std::size_t k = 0; k < seconds.size(); ++k) costs.seconds_per_call[k] = seconds[k] / calls[k];
   return costs;
+}
+
+double paper_model_error(const Calibration& c, const TimingSample& s) {
+  return s.seconds > 0 ? c.model.predict(s.launches, s.ops, s.messages) / s.seconds - 1.0 : NAN;
+}
+
+double level_model_error(const Calibration& c, const TimingSample& s) {
+  const std::optional<LevelCosts> costs = level_costs(c, s.levels);
+  return costs && s.median_seconds > 0 ? costs->cycle_seconds(s.kappa) / s.median_seconds - 1.0 : NAN;
+}
+
+ErrorRange error_range(const Calibration& c, double (*error)(const Calibration&, const TimingSample&)) {
+  ErrorRange range;
+  for (const TimingSample& s : c.samples) {
+    const double e = error(c, s);
+    if (!std::isfinite(e)) continue;
+    range.low = range.cases == 0 ? e : std::min(range.low, e);
+    range.high = range.cases == 0 ? e : std::max(range.high, e);
+    ++range.cases;
+  }
+  return range;
 }
 
 }  // namespace kcycle

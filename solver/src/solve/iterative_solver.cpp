@@ -55,6 +55,8 @@ class IterativeSolver::Engine {
     bool residual_recursive = false;
   };
   virtual Norms norms_after_step() = 0;
+  // CG's last alpha and beta (NaN stand-alone).
+  virtual std::array<double, 2> cg_coefficients() const { return {NAN, NAN}; }
   // The picture of `level` into *out (when given), on the device into *on_device (when given
   // and the backend keeps one), and its range into *range (when given).
   virtual void image(int level, bool residual_view, std::vector<float>* out,
@@ -197,6 +199,11 @@ class EngineOn final : public IterativeSolver::Engine {
     return n;
   }
 
+  std::array<double, 2> cg_coefficients() const override {
+    if (!cg_) return {NAN, NAN};
+    return {cg_->coefficients().alpha, cg_->coefficients().beta};
+  }
+
   void image(int level, bool residual_view, std::vector<float>* out, std::shared_ptr<const DeviceImage>* on_device,
              std::array<float, 2>* range) override {
     const auto& L = mg_.level(level);
@@ -336,6 +343,11 @@ class MixedEngine final : public IterativeSolver::Engine {
     return n;
   }
 
+  std::array<double, 2> cg_coefficients() const override {
+    if (!cg_) return {NAN, NAN};
+    return {cg_->coefficients().alpha, cg_->coefficients().beta};
+  }
+
   void image(int level, bool residual_view, std::vector<float>* out, std::shared_ptr<const DeviceImage>* on_device,
              std::array<float, 2>* range) override {
     host_picture(out, scratch_image_, shape(level).unknowns(), on_device, range, [&](float* values) {
@@ -469,6 +481,9 @@ const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
   const Engine::Norms norms = engine_->norms_after_step();
   rec.error_norm = norms.error;
   rec.residual_norm = norms.residual;
+  const std::array<double, 2> coefficients = engine_->cg_coefficients();
+  rec.cg_alpha = coefficients[0];
+  rec.cg_beta = coefficients[1];
   const bool by_residual = problem_.monitor == Monitor::Residual;
   launches_per_iteration_ = engine_->launches() - launches0;  // the cycle and the passes its norms took
   // CG's recursive residual can keep falling below what the iterate attains: a solve that

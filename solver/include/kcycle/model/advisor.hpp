@@ -1,14 +1,16 @@
 #pragma once
-// The kappa advisor: for each candidate kappa, a short probe solve estimates the convergence
-// factor; the calibration (its per-level costs, else the paper's alpha/beta model) or the
-// probe's own timing gives the time per cycle; their product predicts the time to the
-// tolerance, and the fastest kappa is recommended.
+// The kappa advisor: for each candidate kappa, a probe solve estimates the iterations to the
+// tolerance (iteration_estimate.hpp; CG from its Lanczos coefficients too), or simply solves
+// where that is cheap; the calibration (its per-level costs, else the paper's alpha/beta model)
+// or the probes' own timing gives the time per iteration; their product predicts the time to
+// the tolerance, and the fastest kappa is recommended.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "kcycle/io/solver_options.hpp"
 #include "kcycle/model/cost_model.hpp"
+#include "kcycle/model/interleaved_solves.hpp"
 
 namespace kcycle {
 
@@ -51,10 +53,12 @@ struct AdvisorSettings {
   int probe_iterations = 40;
   int max_probe_iterations = 600;
   double band = 0.05, drift = 0.005;
-  // A probe that simply solved in under repeat_below_seconds is priced by the median of
-  // `repeats` such solves.
-  int repeats = 3;
+  // A probe whose solve would be done within this many more seconds runs on to convergence.
+  double solve_below_seconds = 1.0;
+  // Probes that simply solved in under repeat_below_seconds are priced by their kappas' median
+  // solves, taken round-robin (interleaved_solves.hpp).
   double repeat_below_seconds = 0.5;
+  RepeatPolicy repeats;
   std::optional<Calibration> calibration;  // stand-alone cycles only; CG adds vector work
 };
 

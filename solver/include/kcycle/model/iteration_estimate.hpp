@@ -23,7 +23,9 @@ struct IterationEstimate {
 // monitored norm has fallen by `remaining` more (< 1). With the factors at k/2, 3k/4 and k
 // (k/2 rounded to k - 2 (k/4)) rising and slowing down, rho and the rate r at which they approach it come from Aitken's
 // extrapolation, and the remaining factors are rho - (rho - q_k) r^(j - k); otherwise (CG's
-// factors go up and down) rho is the geometric mean of the last half's factors.
+// factors go up and down) rho is the geometric mean of the last half's factors. For CG (records
+// with cg_alpha), the band runs between that rate's count and the Chebyshev bound at the
+// condition number of CG's Ritz values (lanczos_spectrum.hpp), the estimate their geometric mean.
 IterationEstimate estimate_iterations(const std::vector<IterationRecord>& history, double remaining);
 
 }  // namespace kcycle

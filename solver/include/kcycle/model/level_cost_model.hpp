@@ -27,4 +27,17 @@ struct LevelCosts {
 // nothing (none timed at that level count, or an older file).
 std::optional<LevelCosts> level_costs(const Calibration& calibration, int levels);
 
+// Each model's relative error (predicted - measured) / measured on one of the calibration's
+// samples: the paper's against the fastest repetition it was fitted to, the per-level one
+// against the median cycle (what a solve's cycles take); NaN where a model has no prediction.
+double paper_model_error(const Calibration& calibration, const TimingSample& sample);
+double level_model_error(const Calibration& calibration, const TimingSample& sample);
+
+// The lowest and highest of an error over the calibration's samples (NaN: none).
+struct ErrorRange {
+  double low = 0, high = 0;
+  int cases = 0;
+};
+ErrorRange error_range(const Calibration& calibration, double (*error)(const Calibration&, const TimingSample&));
+
 }  // namespace kcycle

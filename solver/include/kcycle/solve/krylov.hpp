@@ -93,8 +93,15 @@ class PreconditionedCG {
     const double beta = flexible_ ? -z_dot_Ap() / pAp : rz_new / rz_;
     rz_ = rz_new;
     beta_ = beta;  // p <- z + beta p: the next step's first pass
+    coefficients_ = {alpha, beta};
     return StepResult::Ok;
   }
+
+  // The last step's alpha and beta: CG's Lanczos coefficients (lanczos_spectrum.hpp).
+  struct Coefficients {
+    double alpha = NAN, beta = NAN;
+  };
+  Coefficients coefficients() const { return coefficients_; }
 
   // After a step: |x - exact|^2, and |r|^2 of the recursively updated residual r, which
   // equals f - A x up to rounding (it can fall below what x attains: confirm with a true one).
@@ -169,6 +176,7 @@ class PreconditionedCG {
   std::optional<double> beta_;  // set when p is still to be updated
   double rz_ = 0.0;
   double error2_ = NAN, residual2_ = NAN;
+  Coefficients coefficients_;
 };
 
 }  // namespace kcycle

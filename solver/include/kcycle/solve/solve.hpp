@@ -2,6 +2,7 @@
 // The solve driver: the stand-alone kappa-cycle iteration, or CG / flexible CG
 // preconditioned by one kappa-cycle per iteration, with stopping on convergence,
 // divergence, NaN or the iteration limit.
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -33,6 +34,9 @@ struct IterationRecord {
   double residual_norm = 0;  // L2 (h-scaled) norm of f - A u
   double factor = 0;         // monitored norm / previous monitored norm
   double seconds = 0;        // the cycle (or CG iteration) alone, norms excluded
+  // CG's step length alpha and the next direction's beta: its Lanczos coefficients, which
+  // give the preconditioned operator's extreme eigenvalues (lanczos_spectrum.hpp). NaN stand-alone.
+  double cg_alpha = NAN, cg_beta = NAN;
 };
 
 struct SolveResult {

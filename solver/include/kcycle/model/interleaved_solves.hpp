@@ -1,0 +1,34 @@
+#pragma once
+// Timing several kappas' solves against each other on a busy machine. One short solve's time
+// varied by up to 30% between runs on the build machines, and the load drifts over seconds: a
+// kappa timed while another process ran looked slower than one timed a second later. So the
+// solves go round-robin (kappa 1, 2, ..., W, then again) and each kappa's median is kept: a
+// burst of load falls on every kappa alike, not on the one being timed.
+#include <functional>
+#include <vector>
+
+#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solve.hpp"
+
+namespace kcycle {
+
+struct RepeatPolicy {
+  int min_repeats = 3;       // solves per kappa, at least
+  double min_seconds = 0.5;  // and at least this long spent on each kappa ...
+  int max_repeats = 9;       // ... up to this many solves
+};
+
+struct MedianSolve {
+  SolveResult result;  // the solve of median total time (its history dropped)
+  int solves = 0;      // of how many
+};
+
+// Solves `options` with each cycle in `kappas` round-robin until every one has its repeats;
+// returns the median solve per kappa. `first` (optional): results already obtained, one per
+// kappa, counted as each kappa's first solve. `after_each(kappa, solves)` after every solve.
+std::vector<MedianSolve> median_of_interleaved_solves(const SolverOptions& options, const std::vector<int>& kappas,
+                                                      const RepeatPolicy& policy = {},
+                                                      const std::vector<SolveResult>& first = {},
+                                                      const std::function<void(int, int)>& after_each = {});
+
+}  // namespace kcycle

@@ -1,0 +1,48 @@
+#include "kcycle/model/interleaved_solves.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace kcycle {
+
+std::vector<MedianSolve> median_of_interleaved_solves(const SolverOptions& options, const std::vector<int>& kappas,
+                                                      const RepeatPolicy& policy, const std::vector<SolveResult>& first,
+                                                      const std::function<void(int, int)>& after_each) {
+  if (!first.empty() && first.size() != kappas.size())
+    throw std::invalid_argument("median_of_interleaved_solves: one first result per kappa");
+  std::vector<std::vector<SolveResult>> runs(kappas.size());
+  std::vector<double> spent(kappas.size(), 0.0);
+  for (std::size_t k = 0; k < first.size(); ++k) {
+    runs[k].push_back(first[k]);
+    runs[k].back().history.clear();
+    spent[k] = first[k].seconds_total;
+  }
+  const auto wants_more = [&](std::size_t k) {
+    const int n = int(runs[k].size());
+    return n < policy.min_repeats || (spent[k] < policy.min_seconds && n < policy.max_repeats);
+  };
+  for (bool any = true; any;) {  // one round: every kappa that wants another solve gets one
+    any = false;
+    for (std::size_t k = 0; k < kappas.size(); ++k) {
+      if (!wants_more(k)) continue;
+      SolverOptions o = options;
+      o.cycle = {CycleType::Kappa, kappas[k]};
+      SolveResult r = solve(o);
+      r.history.clear();
+      spent[k] += r.seconds_total;
+      runs[k].push_back(std::move(r));
+      if (after_each) after_each(kappas[k], int(runs[k].size()));
+      any = true;
+    }
+  }
+  std::vector<MedianSolve> medians;
+  for (std::vector<SolveResult>& r : runs) {
+    const auto middle = r.begin() + std::ptrdiff_t(r.size() / 2);
+    std::nth_element(r.begin(), middle, r.end(),
+                     [](const SolveResult& a, const SolveResult& b) { return a.seconds_total < b.seconds_total; });
+    medians.push_back({std::move(*middle), int(r.size())});
+  }
+  return medians;
+}
+
+}  // namespace kcycle
