@@ -155,10 +155,9 @@ Subcommand add_advise_command(CLI::App& app) {
   cmd->add_option("--solve-below", args->solve_below,
                   "Seconds: a probe whose solve would be done within this much more time simply solves (exact)")
       ->capture_default_str();
-  cmd->add_flag(
-      "--verify", args->verify,
-      "Also solve with every kappa (round-robin, at least three times and 0.5 s each: the median) and compare "
-      "with the prediction");
+  cmd->add_flag("--verify", args->verify,
+                "Also solve with every kappa (round-robin, at least five times and 1 s each: the median) and compare "
+                "with the prediction");
   cmd->add_flag("--json", args->json, "Print the advice (and --verify's measurements) as JSON");
   return {cmd, [args, cmd] { return run(*args, *cmd); }};
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/core/kernels.hpp"
 #include "kcycle/model/timing.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
@@ -383,10 +384,23 @@ void SolverWorker::run_calibration(const SolverOptions& options, int max_levels)
 }
 
 void SolverWorker::run_kappa_sweep(const SolverOptions& options) {
+  // The calibration in use prices the cycles only if it was made for this cycle, backend and
+  // thread count; else the probes do, and the table says why.
   AdvisorSettings advisor;
+  std::string mismatch;
   {
     std::lock_guard lock(mutex_);
-    if (calibration_) advisor.calibration = *calibration_;
+    if (calibration_) {
+      ResolvedRun run;
+      try {
+        run = resolve(options);
+      } catch (const std::exception&) {
+        run = resolve(options, BackendKind::Cpu);  // the solve reports why
+      }
+      run.target.threads = threads_;
+      mismatch = calibration_mismatch(*calibration_, run.settings, describe(run.target), threads_);
+      if (mismatch.empty()) advisor.calibration = *calibration_;
+    }
   }
   auto progress = [&](int done, int of, const std::string& what) {
     {
@@ -398,7 +412,10 @@ void SolverWorker::run_kappa_sweep(const SolverOptions& options) {
   std::shared_ptr<const KappaSweep> result;
   std::string note;
   try {
-    result = std::make_shared<KappaSweep>(kcycle::sweep_kappa(options, advisor, progress));
+    KappaSweep sweep = kcycle::sweep_kappa(options, advisor, progress);
+    if (!mismatch.empty())
+      sweep.advice.time_note += " (the calibration in use was left out: " + mismatch + "; press Calibrate)";
+    result = std::make_shared<KappaSweep>(std::move(sweep));
   } catch (const std::exception& e) {
     note = std::string("kappa sweep failed: ") + e.what();
   }

@@ -479,6 +479,23 @@ TEST(Gui, ACalibrationOfAnotherCycleShowsAWarning) {
       << t[1];
 }
 
+TEST(Gui, SweepKappaLeavesOutACalibrationOfAnotherCycleAndSaysSo) {
+  // The sweep priced cycles with a calibration the time panel itself flagged as not matching.
+  const std::string csv = temp("sweep_mismatch.csv");
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\ncalibrate 5\nwait-calibrated\nset smoother yzebra\nsweep-kappa " + csv +
+                        "\nframes 3\nprint-text\n",
+                    &out),
+            0)
+      << out;
+  const std::vector<std::string> t = shown_texts(out);
+  ASSERT_EQ(t.size(), 1u) << out;
+  EXPECT_TRUE(shows(t[0],
+                    "advisor: time per iteration: measured in the probes (no calibration given) (the "
+                    "calibration in use was left out: made for jacobi/full"))
+      << t[0];
+}
+
 TEST(Gui, ANoisyCalibrationSaysSo) {
   // A calibration timed on a busy machine: the time panel says how much its timings varied.
   kcycle::Calibration c;

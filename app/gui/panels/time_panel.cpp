@@ -50,9 +50,10 @@ void kappa_sweep_table(const Snapshot& snap) {
   // Scrolls sideways rather than squeezing its columns at a projector's UI scale.
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX;
   const float height = ImGui::GetTextLineHeightWithSpacing() * 7.5f;
-  if (!ImGui::BeginTable("kappa sweep", 6, flags, ImVec2(0, height))) return;
+  if (!ImGui::BeginTable("kappa sweep", 7, flags, ImVec2(0, height))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
-  for (const char* h : {"kappa", "cycles", "predicted", "seconds", "predicted s", "error"}) ImGui::TableSetupColumn(h);
+  for (const char* h : {"kappa", "cycles", "predicted", "ms/cycle", "seconds", "predicted s", "error"})
+    ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
   for (std::size_t k = 0; k < sweep->rows.size(); ++k) {
     const KappaSweepRow& r = sweep->rows[k];
@@ -70,6 +71,8 @@ void kappa_sweep_table(const Snapshot& snap) {
       ImGui::TextUnformatted(
           with_band(p->predicted_iterations, p->iterations_low, p->iterations_high, p->converged_in_probe, "%.0f")
               .c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.3g", r.seconds_per_cycle * 1e3);
     ImGui::TableNextColumn();
     ImGui::TextColored(colour, "%.4g", r.seconds_total);
     ImGui::TableNextColumn();
