@@ -16,6 +16,7 @@ packages=(
   libfftw3-dev                       # the Fourier inset of the error field
   fonts-dejavu-core                  # the UI font
   xvfb xauth                         # a virtual display: GUI tests, and the main job on a server
+  xdotool                            # real key presses into the visualizer in its tests (a clicker's keys)
   clang-format                       # the layout check (.clang-format) the test suite runs first
   openmpi-bin libopenmpi-dev         # the MPI backend (domain decomposition) and its mpirun tests
 )

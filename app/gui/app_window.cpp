@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
+#include <utility>
 
 namespace kcycle::gui {
 
@@ -65,6 +66,9 @@ AppWindow::AppWindow(int width, int height, bool scripted, const std::string& in
   if (std::filesystem::exists(font)) io.Fonts->AddFontFromFileTTF(font, 15.0f);
   ImGui::StyleColorsDark();
   base_style_ = ImGui::GetStyle();
+  // Before ImGui's backend installs its callbacks: it chains to this one.
+  glfwSetWindowUserPointer(window_, this);
+  glfwSetKeyCallback(window_, &AppWindow::on_key);
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 330");
 }
@@ -104,5 +108,13 @@ std::pair<int, int> AppWindow::render() {
 }
 
 void AppWindow::present() { glfwSwapBuffers(window_); }
+
+void AppWindow::on_key(GLFWwindow* window, int key, int, int action, int mods) {
+  if (action != GLFW_PRESS) return;  // a held key's repeats are not steps
+  auto* self = static_cast<AppWindow*>(glfwGetWindowUserPointer(window));
+  self->key_presses_.push_back({key, (mods & GLFW_MOD_SHIFT) != 0, (mods & GLFW_MOD_CONTROL) != 0});
+}
+
+std::vector<KeyPress> AppWindow::take_key_presses() { return std::exchange(key_presses_, {}); }
 
 }  // namespace kcycle::gui

@@ -3,8 +3,11 @@
 // Dear ImGui examples' set-up and frame, in one place).
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <imgui.h>
+
+#include "key_press.hpp"
 
 struct GLFWwindow;
 
@@ -25,8 +28,12 @@ class AppWindow {
   // Draws the frame into the back buffer; its size in pixels (for a screenshot).
   std::pair<int, int> render();
   void present();
+  // The keys pressed since the last call (begin_frame polls them), in order.
+  std::vector<KeyPress> take_key_presses();
 
  private:
+  static void on_key(GLFWwindow* window, int key, int scancode, int action, int mods);
+  std::vector<KeyPress> key_presses_;
   GLFWwindow* window_ = nullptr;
   std::string ini_path_;   // ImGui keeps a pointer to it
   ImGuiStyle base_style_;  // sizes at scale 1

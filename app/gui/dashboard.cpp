@@ -4,10 +4,44 @@
 
 #include <algorithm>
 
+#include "lecture_keys.hpp"
+
 namespace kcycle::gui {
+
+namespace {
+
+// The lecture layout: the field as large as the window allows beside the cycle diagram (with
+// its narration), the step bar under them; nothing else.
+void draw_lecture(UiState& ui, SolverWorker& worker, const Snapshot& snap, FieldRenderers& renderers) {
+  const ImVec2 size = ImGui::GetMainViewport()->Size;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float bar = ImGui::GetFrameHeight() + ImGui::GetFrameHeightWithSpacing() + line +
+                    2 * style.WindowPadding.y;  // title, buttons, a line of words
+  const float H = size.y - bar, W = size.x;
+  // The picture is square beside its colour bar (about 110 px at scale 1): as wide as the height
+  // left under the panel's title and caption allows.
+  const float field_w = std::min(W * 0.55f, H - 3 * line + 110 * ui.ui_scale);
+  place_panel(ui, ImVec2(0, 0), ImVec2(field_w, H));
+  field_panel(ui, snap, renderers);
+  place_panel(ui, ImVec2(field_w, 0), ImVec2(W - field_w, H));
+  cycle_diagram_panel(ui, snap);
+  place_panel(ui, ImVec2(0, H), ImVec2(W, bar));
+  step_bar(ui, worker, snap);
+}
+
+}  // namespace
 
 void draw_dashboard(UiState& ui, SolverWorker& worker, const Snapshot& snap, FieldRenderers& renderers) {
   ui.controls_drawn.clear();
+  ui.panel_rects.clear();                           // the panels this frame draws (the layout file)
+  ui.relayout = ui.lecture != ui.laid_out_lecture;  // a switch places every panel anew
+  ui.laid_out_lecture = ui.lecture;
+  if (ui.lecture) {
+    draw_lecture(ui, worker, snap, renderers);
+    keys_overlay(ui);
+    return;
+  }
   const ImVec2 size = ImGui::GetMainViewport()->Size;
   // The status bar's height and the parameters' column grow with the UI scale.
   const float s = ui.ui_scale;
@@ -36,6 +70,7 @@ void draw_dashboard(UiState& ui, SolverWorker& worker, const Snapshot& snap, Fie
   place_panel(ui, ImVec2(lw + cw, diagram_h), ImVec2(rw, H - diagram_h));
   convergence_panel(ui, snap);
   status_bar(ui, snap);
+  keys_overlay(ui);
 }
 
 WorkerSync::WorkerSync(const UiState& ui, SolverWorker& worker)

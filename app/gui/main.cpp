@@ -13,6 +13,7 @@
 #include "calibration_cache.hpp"
 #include "dashboard.hpp"
 #include "kcycle/model/cost_model.hpp"
+#include "lecture_keys.hpp"
 #include "screenshot.hpp"
 #include "script.hpp"
 #include "session.hpp"
@@ -78,6 +79,8 @@ int main(int argc, char** argv) {
       }
       window->begin_frame(ui.ui_scale);
       if (ui.capture_text) ui.shown_text.clear();
+      for (const KeyPress& k : window->take_key_presses()) ui.key_presses.push_back(k);
+      handle_lecture_keys(ui, worker, *snap);
       draw_dashboard(ui, worker, *snap, *renderers);  // each panel adds the text it drew
       sync(ui, worker, *snap);                        // e.g. host_values, set while drawing
       ui.capture_text = false;

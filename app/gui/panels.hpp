@@ -29,6 +29,8 @@ void cycle_diagram_panel(UiState& ui, const Snapshot& snap);
 void convergence_panel(UiState& ui, const Snapshot& snap);
 void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 void status_bar(UiState& ui, const Snapshot& snap);
+// The lecture layout's one row of steps (back, operation, relaxation, call, run) and the activity.
+void step_bar(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 // What the solve is doing, in words (the status bar's and the convergence panel's).
 std::string activity(const Snapshot& snap);
 

@@ -1,11 +1,15 @@
 #include "script.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
 
 #include "kcycle/io/enum_names.hpp"
 #include "kcycle/io/options_io.hpp"
@@ -153,6 +157,27 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
        [](Frame& f) {
          need(f.args, 1);
          return f.current() && f.snap.stepping && f.snap.trace_position >= int(number(f.args[0]));
+       }},
+      {"wait-at-operation",
+       [](Frame& f) {
+         need(f.args, 1);
+         return f.current() && f.snap.stepping && f.snap.trace_position == int(number(f.args[0]));
+       }},
+      {"key", &ScriptRunner::press_key},
+      {"print-field-hash",
+       [](Frame& f) {
+         const FieldImage* field = f.snap.field.get();
+         if (!field || field->values.empty()) {
+           std::printf("field: none on the host\n");
+           return true;
+         }
+         std::uint64_t hash = 1469598103934665603ull;  // FNV-1a over the floats' bytes
+         const auto* bytes = reinterpret_cast<const unsigned char*>(field->values.data());
+         for (std::size_t i = 0; i < field->values.size() * sizeof(float); ++i)
+           hash = (hash ^ bytes[i]) * 1099511628211ull;
+         std::printf("field: level %d, %dx%d, hash %016llx\n", field->level, field->nx, field->ny,
+                     static_cast<unsigned long long>(hash));
+         return true;
        }},
       {"print-stepping", &ScriptRunner::print_stepping},
       {"describe",  // the narration line of the current step
@@ -385,6 +410,29 @@ bool ScriptRunner::write_layout(Frame& f) {
 }
 
 // What stepping shows: the operation just done, where, and the level the field shows.
+// A key press, as the window would report it (lecture_keys.hpp).
+bool ScriptRunner::press_key(Frame& f) {
+  need(f.args, 1);
+  std::string name = f.args[0];
+  KeyPress press;
+  for (const auto& [prefix, flag] : {std::pair<const char*, bool*>{"Shift+", &press.shift}, {"Ctrl+", &press.ctrl}})
+    if (name.rfind(prefix, 0) == 0) name = name.substr(std::string(prefix).size()), *flag = true;
+  static const std::vector<std::pair<std::string, int>> keys = {{"PageDown", GLFW_KEY_PAGE_DOWN},
+                                                                {"PageUp", GLFW_KEY_PAGE_UP},
+                                                                {"Left", GLFW_KEY_LEFT},
+                                                                {"Right", GLFW_KEY_RIGHT},
+                                                                {"Space", GLFW_KEY_SPACE},
+                                                                {"R", GLFW_KEY_R},
+                                                                {"B", GLFW_KEY_B},
+                                                                {"F1", GLFW_KEY_F1},
+                                                                {"H", GLFW_KEY_H}};
+  const auto key = std::find_if(keys.begin(), keys.end(), [&](const auto& k) { return k.first == name; });
+  if (key == keys.end()) throw std::invalid_argument("unknown key: " + f.args[0]);
+  press.key = key->second;
+  f.ui.key_presses.push_back(press);
+  return true;
+}
+
 bool ScriptRunner::print_stepping(Frame& f) {
   const Trace* trace = f.snap.cycle_trace.get();
   if (!f.snap.stepping || !trace || f.snap.trace_position < 1 || std::size_t(f.snap.trace_position) > trace->size()) {

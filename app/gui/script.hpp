@@ -19,6 +19,10 @@
 //                      current settings; write kappa_sweep_csv (kcycle/model/kappa_sweep.hpp)
 //   wait-stepping      until the worker is paused inside a cycle
 //   wait-operation N   until stepping has reached the cycle's N-th operation
+//   wait-at-operation N  until stepping holds at exactly the N-th operation (after a step back)
+//   key K              a press of key K, as the window reports one: PageDown, PageUp, Left, Right,
+//                      Space, R, B, F1, H; Shift+K, Ctrl+K (lecture_keys.hpp)
+//   print-field-hash   the shown field's level, size and a hash of its values (bitwise checks)
 //   print-stepping     the operation just done, its level and the level the field shows
 //   describe           the narration line of the operation just done (narration.hpp)
 //   frames N | wait-ms N
@@ -68,6 +72,7 @@ class ScriptRunner {
   static bool write_layout(Frame& f);
   static bool print_summary(Frame& f);
   static bool print_stepping(Frame& f);
+  static bool press_key(Frame& f);
   void stress_change(UiState& ui, SolverWorker& worker);
   void fail(const Command& c, const std::string& why);
   double now() const;
@@ -78,8 +83,7 @@ class ScriptRunner {
   std::uint64_t generation_ = 0;  // of the run the waits refer to
   int frames_left_ = 0;
   bool text_requested_ = false;
-  int sweeps_before_ =
-      -1;  // sweep-kappa: the sweeps finished when it was asked for  // print-text: the capture frame was asked for
+  int sweeps_before_ = -1;  // sweep-kappa: the sweeps finished when it was asked for
   double wait_until_ = 0;
   double wait_started_ = -1;
   int stress_left_ = 0;

@@ -56,6 +56,8 @@ std::optional<int> parse_gui_options(int argc, char** argv, GuiOptions& o) {
                  "on: at first start, time the configuration in the background when no cached calibration fits it "
                  "(default on; off under --script)")
       ->check(CLI::IsMember({"on", "off"}));
+  app.add_flag("--lecture", o.lecture,
+               "Start in the lecture layout: the field, the cycle diagram and a step bar (B switches; F1 the keys)");
   app.add_option("--cache-dir", o.cache_dir, "Where calibrations are kept")->capture_default_str();
   app.add_option("--interop", interop, "CUDA backend: draw the field through CUDA-OpenGL interop (on/off)")
       ->check(CLI::IsMember({"on", "off"}))
@@ -75,6 +77,7 @@ UiState starting_ui_state(const GuiOptions& options) {
   UiState ui;
   ui.scripted = !options.script_path.empty();
   ui.interop = options.interop;
+  ui.lecture = options.lecture;
   ui.params = default_parameters();
   const std::filesystem::path last = config_dir() / "last-parameters.toml";
   if (!ui.scripted) {  // the UI scale the last session used

@@ -14,6 +14,7 @@ struct GuiOptions {
   int width = 1600, height = 1000;
   int threads = 1;              // solver threads
   bool interop = true;          // CUDA-OpenGL interop
+  bool lecture = false;         // start in the lecture layout
   std::optional<bool> running;  // start solving (default: under --script), or paused
   std::optional<bool> auto_calibrate;
 };

@@ -88,6 +88,23 @@ void SolverWorker::step_operation(StepTo to) {
   wake_.notify_all();
 }
 
+void SolverWorker::step_back() {
+  std::lock_guard lock(mutex_);
+  if (!latest_ || !latest_->error.empty()) return;
+  const int cycles = int(latest_->history.size());
+  ReplayTo to{cycles, latest_->stepping ? latest_->trace_position - 1 : -1};
+  if (to.operations < 0) {  // between cycles: back into the last one, before its last operation
+    if (cycles == 0 || !latest_->cycle_trace) return;
+    to = {cycles - 1, int(latest_->cycle_trace->size()) - 1};
+  }
+  replay_requested_ = to;
+  mode_ = Mode::StepOperation;
+  step_to_ = StepTo::Operation;
+  pending_steps_ = 0;
+  cancel_run_locked();
+  wake_.notify_all();
+}
+
 void SolverWorker::autoplay(double operations_per_second) {
   std::lock_guard lock(mutex_);
   autoplay_rate_ = std::max(0.0, operations_per_second);
@@ -263,6 +280,7 @@ void SolverWorker::loop() {
         if (work.calibrate_levels > 0) run_calibration(work.options, work.calibrate_levels);
         if (work.sweep_kappa) run_kappa_sweep(work.options);
         rebuild(work.options);
+        replaying_ = work.replay.value_or(ReplayTo{});
       } else if (work.kind == Work::Publish) {
         publish_idle();
       } else {
@@ -317,14 +335,17 @@ SolverWorker::Work SolverWorker::next_work() {
       restart_ = false;
       running_generation_ = generation_;
       run_stop_ = std::stop_source();
-      Work work{Work::Rebuild, options_, calibrate_levels_, sweep_requested_};
+      Work work{Work::Rebuild, options_, calibrate_levels_, sweep_requested_, replay_requested_};
+      replay_requested_.reset();
       calibrate_levels_ = 0;
       calibrating_ = work.calibrate_levels > 0;
       sweep_requested_ = false;
       sweeping_ = work.sweep_kappa;
       return work;
     }
-    if (solver_ && solver_->running() && (mode_ == Mode::Running || mode_ == Mode::Autoplay || pending_steps_ > 0))
+    const bool replaying = replaying_.cycles > 0 || replaying_.operations > 0;
+    if (solver_ && solver_->running() &&
+        (mode_ == Mode::Running || mode_ == Mode::Autoplay || pending_steps_ > 0 || replaying))
       return {};
     if (unpublished_) {
       unpublished_ = false;
@@ -467,7 +488,7 @@ bool starts_phase(const Trace& trace) {
 }  // namespace
 
 void SolverWorker::hold_operation(const TraceEvent& e, const std::shared_ptr<Trace>& trace, int position,
-                                  const ViewRequest& view) {
+                                  const ViewRequest& view, bool hold) {
   std::unique_lock lock(mutex_);
   if (interrupted_locked()) throw CycleCancelled();
   const Mode mode = mode_;
@@ -482,7 +503,7 @@ void SolverWorker::hold_operation(const TraceEvent& e, const std::shared_ptr<Tra
     else if (starts_phase(*trace))
       phase_before_ = phase_start_candidate_;
   }
-  if (!stop_here) return;
+  if (!stop_here || !hold) return;
   last_trace_ = std::make_shared<Trace>(*trace);
   publish(true, view.follow_cycle ? level_written(e) : view.level, position, true);
   lock.lock();
@@ -511,10 +532,18 @@ void SolverWorker::iterate() {
   }
   auto trace = std::make_shared<Trace>();
   int position = 0;
+  // A replay's whole cycles run unwatched and unpublished; then its last cycle passes the
+  // operations before the one it holds at.
+  const bool replayed_cycle = replaying_.cycles > 0;
+  if (replayed_cycle) --replaying_.cycles;
   // Only a cycle stepped operation by operation is watched; every other one runs unobserved.
   OpObserver watch;
-  if (mode == Mode::StepOperation || mode == Mode::Autoplay)
-    watch = [&](const TraceEvent& e) { hold_operation(e, trace, ++position, view); };
+  if (!replayed_cycle && (mode == Mode::StepOperation || mode == Mode::Autoplay))
+    watch = [&](const TraceEvent& e) {
+      const bool hold = ++position >= replaying_.operations;
+      if (hold) replaying_.operations = 0;
+      hold_operation(e, trace, position, view, hold);
+    };
   const auto t0 = Clock::now();
   try {
     history_.push_back(solver_->step({trace.get(), &watch, stop, {}}));
@@ -531,8 +560,9 @@ void SolverWorker::iterate() {
     const bool ends_step = mode_ == Mode::StepCycle || (mode_ == Mode::StepOperation && step_to_ == StepTo::Operation);
     if (ends_step && pending_steps_ > 0) --pending_steps_;
   }
-  const bool due =
-      Clock::now() - last_publish_ > std::chrono::milliseconds(15) || mode != Mode::Running || !solver_->running();
+  const bool replay_goes_on = replaying_.cycles > 0 || replaying_.operations > 0;
+  const bool due = !replay_goes_on && (Clock::now() - last_publish_ > std::chrono::milliseconds(15) ||
+                                       mode != Mode::Running || !solver_->running());
   if (due) {
     publish(true, view.level, -1, false);
     last_publish_ = Clock::now();
@@ -540,7 +570,7 @@ void SolverWorker::iterate() {
     std::lock_guard lock(mutex_);
     unpublished_ = true;
   }
-  throttle(t0, speed);
+  if (!replayed_cycle) throttle(t0, speed);
 }
 
 void SolverWorker::throttle(Clock::time_point cycle_start, double speed) {

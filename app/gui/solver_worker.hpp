@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <thread>
@@ -116,6 +117,10 @@ class SolverWorker {
   // next relaxation sweep or the next recursive call (possibly in the next cycle).
   enum class StepTo { Operation, Relaxation, Call };
   void step_operation(StepTo to = StepTo::Operation);
+  // Back one operation of the cycle being stepped (from a cycle's start: to the end of the one
+  // before): the solve is rebuilt and replayed unwatched to there (iterates are deterministic),
+  // and holds. Does nothing before the first operation.
+  void step_back();
   // Steps on by itself, `operations_per_second` operations a second (0: stops, paused).
   void autoplay(double operations_per_second);
   std::uint64_t reset();
@@ -132,11 +137,16 @@ class SolverWorker {
   enum class Mode { Paused, Running, StepCycle, StepOperation, Autoplay };
   // What the loop does next: stop, rebuild the solve (after a calibration sweep if one was
   // asked for), or run one iteration.
+  // Where a replay stops: after `cycles` whole cycles and `operations` of the next.
+  struct ReplayTo {
+    int cycles = 0, operations = 0;
+  };
   struct Work {
     enum Kind { Stop, Rebuild, Iterate, Publish } kind = Iterate;
     SolverOptions options;
     int calibrate_levels = 0;
     bool sweep_kappa = false;
+    std::optional<ReplayTo> replay;  // after the rebuild
   };
 
   void loop();
@@ -149,7 +159,9 @@ class SolverWorker {
   void throttle(std::chrono::steady_clock::time_point cycle_start, double speed);
   // Called after each operation of a cycle stepped operation by operation: publishes it and
   // waits for the next step; throws CycleCancelled when the run is restarted.
-  void hold_operation(const TraceEvent& e, const std::shared_ptr<Trace>& trace, int position, const ViewRequest& view);
+  // `hold` false: a replayed operation, passed without stopping.
+  void hold_operation(const TraceEvent& e, const std::shared_ptr<Trace>& trace, int position, const ViewRequest& view,
+                      bool hold = true);
   void cancel_run_locked();
   bool interrupted_locked() const;
   void publish(bool with_field, int field_level, int trace_position, bool stepping);
@@ -173,6 +185,7 @@ class SolverWorker {
   bool stop_ = false;
   bool restart_ = true;
   int calibrate_levels_ = 0;
+  std::optional<ReplayTo> replay_requested_;
   bool sweep_requested_ = false, sweeping_ = false;
   std::shared_ptr<const KappaSweep> kappa_sweep_;
   int kappa_sweeps_ = 0;
@@ -199,6 +212,9 @@ class SolverWorker {
   std::string failure_note_;              // the backend that failed and why, until new parameters come
   std::uint64_t failure_generation_ = 0;  // the generation of the CPU solve that replaced it
   SharedHistory history_;
+  // A replay under way (step_back): whole cycles still to run unwatched and unpublished, then
+  // operations of the next cycle to pass before it holds.
+  ReplayTo replaying_;
   std::chrono::steady_clock::time_point last_publish_;
   std::string error_;
   std::shared_ptr<const Trace> last_trace_;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "key_press.hpp"
 #include "solver_worker.hpp"
 
 namespace kcycle::gui {
@@ -61,12 +62,19 @@ struct UiState {
   float speed = 0.0f;           // cycles per second; 0 = unlimited
   int calibrate_levels = 9;
   std::vector<PinnedRun> pinned;
-  bool x_in_seconds = false;    // convergence plot: cycles or seconds (cycle time, cumulative)
-  bool show_shapes = false;     // lecture view: V, F, kappa=3 and W side by side, and totalCalls
-  float ui_scale = 1.0f;        // fonts and sizes, for a projector (persisted in ui-scale.txt)
-  std::string notice;           // result of the last export or action
-  std::string screenshot_path;  // taken after this frame renders
-  bool scripted = false;        // fixed layout, no saved state
+  bool x_in_seconds = false;          // convergence plot: cycles or seconds (cycle time, cumulative)
+  bool show_shapes = false;           // lecture view: V, F, kappa=3 and W side by side, and totalCalls
+  bool lecture = false;               // the lecture layout: field, diagram and step bar only (B, --lecture)
+  bool show_keys = false;             // the keys overlay (F1, H)
+  std::vector<KeyPress> key_presses;  // this frame's, from the window and the script (lecture_keys.hpp)
+  // The layout switched this frame: every panel is placed anew (they stay where a person
+  // moved them otherwise).
+  bool relayout = false;
+  bool laid_out_lecture = false;  // the layout the last frame drew
+  float ui_scale = 1.0f;          // fonts and sizes, for a projector (persisted in ui-scale.txt)
+  std::string notice;             // result of the last export or action
+  std::string screenshot_path;    // taken after this frame renders
+  bool scripted = false;          // fixed layout, no saved state
   float fps = 0.0f;
   bool interop = true;     // CUDA backend: draw the field through CUDA-OpenGL interop
   std::string field_path;  // how the field reached the texture last frame (status bar)

@@ -46,16 +46,17 @@ inline std::string temp(const std::string& name) { return testing::TempDir() + "
 // build tree (the GPU pack, scripts/gpu-run.sh 6), KCYCLE_GUI names the binary and
 // KCYCLE_GUI_ON_DISPLAY=1 runs it on the X display already in DISPLAY instead of xvfb-run's.
 inline int run_gui(const std::string& script_text, std::string* output = nullptr, int width = 1900,
-                   const std::string& extra_args = "") {
+                   const std::string& extra_args = "", int height = 1000) {
   const std::string script = temp("script_" + std::to_string(std::hash<std::string>{}(script_text)) + ".txt");
   std::ofstream(script) << script_text;
   const char* moved = std::getenv("KCYCLE_GUI");
   const char* on_display = std::getenv("KCYCLE_GUI_ON_DISPLAY");
-  const std::string display = on_display && std::string(on_display) == "1"
-                                  ? std::string()
-                                  : "xvfb-run -a -s '-screen 0 " + std::to_string(width) + "x1000x24' ";
+  const std::string display =
+      on_display && std::string(on_display) == "1"
+          ? std::string()
+          : "xvfb-run -a -s '-screen 0 " + std::to_string(width) + "x" + std::to_string(height) + "x24' ";
   const std::string cmd = display + (moved && *moved ? moved : KCYCLE_GUI_PATH) + " --width " + std::to_string(width) +
-                          " --height 1000 --script " + script + " " + extra_args + " 2>&1";
+                          " --height " + std::to_string(height) + " --script " + script + " " + extra_args + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return -1;
   std::string out;

@@ -72,6 +72,30 @@ TEST(Worker, StepsOneOperationAtATime) {
   ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return !s.stepping && s.history.size() >= 2; }));
 }
 
+TEST(Worker, StepBackReplaysToTheOperationBeforeWithTheSameField) {
+  // Two cycles and three operations in; back one: the worker replays to operation 2 of cycle 3,
+  // and the picture is the one operation 2 showed on the way forward.
+  SolverWorker w(small(), 1, false);
+  for (int k = 0; k < 2; ++k) w.step_cycle();
+  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.history.size() == 2 && !s.running; }));
+  w.step_operation();
+  w.step_operation();
+  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.stepping && s.trace_position == 2; }));
+  const auto at_two = w.snapshot();
+  w.step_operation();
+  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.stepping && s.trace_position == 3; }));
+  const auto at_three = w.snapshot();
+  w.step_back();
+  ASSERT_TRUE(wait_for(w, [&](const Snapshot& s) {
+    return s.generation > at_three->generation && s.stepping && s.trace_position == 2;
+  }));
+  const auto back = w.snapshot();
+  EXPECT_EQ(back->history.size(), 2u) << "two whole cycles replayed";
+  ASSERT_TRUE(back->field && at_two->field && at_three->field);
+  EXPECT_EQ(back->field->values, at_two->field->values);
+  EXPECT_NE(at_three->field->values, at_two->field->values) << "operation 3 (a relaxation) changed it";
+}
+
 // The solves a worker made: the first throws mid-solve as the CUDA backend does on a device
 // error (a std::runtime_error "CUDA: ...") at its third `where` ("cycle" or "picture"). Before
 // the worker caught it, this ended the process.

@@ -32,8 +32,8 @@ void tip(UiState& ui, const char* label, const char* text) {
 
 }  // namespace
 
-PanelWindow::PanelWindow(UiState& ui, const char* name, ImGuiWindowFlags flags) : ui_(ui) {
-  open_ = ImGui::Begin(name, nullptr, flags);
+PanelWindow::PanelWindow(UiState& ui, const char* name, ImGuiWindowFlags flags, bool* open) : ui_(ui) {
+  open_ = ImGui::Begin(name, open, flags);
   if (!open_) return;
   record_rect(ui_, name);
   if (ui_.capture_text) ImGui::LogToBuffer();
@@ -45,7 +45,7 @@ PanelWindow::~PanelWindow() {
 }
 
 void place_panel(const UiState& ui, ImVec2 pos, ImVec2 size) {
-  const ImGuiCond cond = ui.scripted ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  const ImGuiCond cond = ui.scripted || ui.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   ImGui::SetNextWindowPos(pos, cond);
   ImGui::SetNextWindowSize(size, cond);
 }

@@ -18,7 +18,8 @@ namespace kcycle::gui {
 // logs a window's text until its End, which clears the log: so each window reads its own).
 class PanelWindow {
  public:
-  PanelWindow(UiState& ui, const char* name, ImGuiWindowFlags flags = 0);
+  // open: where given, the window has a close button that clears it.
+  PanelWindow(UiState& ui, const char* name, ImGuiWindowFlags flags = 0, bool* open = nullptr);
   ~PanelWindow();
   PanelWindow(const PanelWindow&) = delete;
   PanelWindow& operator=(const PanelWindow&) = delete;

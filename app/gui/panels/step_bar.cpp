@@ -1,0 +1,33 @@
+// The lecture layout's step bar: back, the three steps, run or pause, the way back to the desk,
+// the keys; and what the solve is doing, in words.
+#include <imgui.h>
+
+#include "panels.hpp"
+#include "panels/widgets.hpp"
+
+namespace kcycle::gui {
+
+void step_bar(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
+  const PanelWindow window(ui, "Steps", ImGuiWindowFlags_NoCollapse);
+  if (!window) return;
+  if (button(ui, "Back", "Step back one operation (PageUp, Left): the cycle is replayed to there")) worker.step_back();
+  ImGui::SameLine();
+  if (button(ui, "Operation", "Step one operation (PageDown, Right, Space)")) worker.step_operation();
+  ImGui::SameLine();
+  if (button(ui, "Relaxation", "On to the next relaxation sweep, a circle (Shift + PageDown)"))
+    worker.step_operation(SolverWorker::StepTo::Relaxation);
+  ImGui::SameLine();
+  if (button(ui, "Call", "On to the next recursive call, an X (Ctrl + PageDown)"))
+    worker.step_operation(SolverWorker::StepTo::Call);
+  ImGui::SameLine();
+  const bool solving = snap.running && snap.status == SolveStatus::Running && snap.error.empty();
+  if (button(ui, solving ? "Pause" : "Run", "Solve cycle after cycle, or pause (R)"))
+    solving ? worker.pause() : worker.run();
+  ImGui::SameLine();
+  if (button(ui, "Desk", "Back to the desk layout, every panel (B)")) ui.lecture = false;
+  ImGui::SameLine();
+  if (button(ui, "Keys", "The keys (F1, H)")) ui.show_keys = !ui.show_keys;
+  ImGui::TextWrapped("%zu cycles | %s", snap.history.size(), activity(snap).c_str());
+}
+
+}  // namespace kcycle::gui

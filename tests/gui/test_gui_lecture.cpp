@@ -1,0 +1,163 @@
+// The visualizer in front of a class: the keys a presentation clicker sends, stepping back by
+// replaying the cycle, and the lecture layout at a projector's sizes and UI scales. Keys go in
+// as the keyboard's would (the script's `key`: held for one frame, released the next).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "gui_harness.hpp"
+
+namespace {
+
+using kcycle::gui_testing::panel;
+using kcycle::gui_testing::run_gui;
+using kcycle::gui_testing::temp;
+
+// The hashes print-field-hash printed, in order.
+std::vector<std::string> field_hashes(const std::string& out) {
+  std::vector<std::string> hashes;
+  const std::regex line("field: level (\\d+), (\\d+)x(\\d+), hash ([0-9a-f]+)");
+  for (auto it = std::sregex_iterator(out.begin(), out.end(), line); it != std::sregex_iterator(); ++it)
+    hashes.push_back((*it)[1].str() + ":" + (*it)[4].str());
+  return hashes;
+}
+
+TEST(GuiLecture, PageDownStepsAndPageUpGoesBackToTheSameFieldBitwise) {
+  // From a paused start: PageDown three times reaches operation 3; PageUp goes back to 2, whose
+  // field must be the one operation 2 showed before, bit for bit (the cycle is replayed).
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\npause\nreset\nwait-cycles 0\n"
+                    "key PageDown\nwait-at-operation 1\n"
+                    "key PageDown\nwait-at-operation 2\nprint-field-hash\n"
+                    "key PageDown\nwait-at-operation 3\nprint-field-hash\nprint-stepping\n"
+                    "key PageUp\nwait-at-operation 2\nprint-field-hash\nprint-stepping\n",
+                    &out),
+            0)
+      << out;
+  const std::vector<std::string> h = field_hashes(out);
+  ASSERT_EQ(h.size(), 3u) << out;
+  EXPECT_NE(h[0], h[1]) << "operation 3 (a relaxation) changed the field: " << out;
+  EXPECT_EQ(h[2], h[0]) << "back at operation 2, the same field: " << out;
+  EXPECT_NE(out.find("stepping: operation 3 is pre-relax on level 1"), std::string::npos) << out;
+  EXPECT_NE(out.find("stepping: operation 2 is pre-relax on level 1"), std::string::npos) << out;
+}
+
+TEST(GuiLecture, PageUpCrossesBackIntoTheCycleBefore) {
+  // After one whole V-cycle and the first operation of the next: PageUp goes back to the end of
+  // the first (the same field as it left), PageUp again to its last operation but one (the
+  // first of the two post-relaxations on level 1).
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 4\nset kappa 1\npause\nreset\nstep\nwait-cycles 1\nframes 5\nprint-field-hash\n"
+                    "key PageDown\nwait-at-operation 1\nprint-stepping\nkey PageUp\nwait-cycles 1\nframes 10\n"
+                    "print-stepping\nprint-field-hash\nkey PageUp\nwait-stepping\nprint-stepping\n",
+                    &out),
+            0)
+      << out;
+  const std::vector<std::string> h = field_hashes(out);
+  ASSERT_EQ(h.size(), 2u) << out;
+  EXPECT_EQ(h[1], h[0]) << "back at the end of cycle 1: " << out;
+  EXPECT_NE(out.find("stepping: operation 1 is call on level 1"), std::string::npos) << out;
+  EXPECT_NE(out.find("\nnot stepping\n"), std::string::npos) << "between the cycles: " << out;
+  EXPECT_NE(out.find("is post-relax on level 1"), std::string::npos) << out;
+}
+
+TEST(GuiLecture, ShiftAndCtrlStepOnToTheNextRelaxationAndTheNextCall) {
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\npause\nreset\nwait-cycles 0\nkey PageDown\nwait-at-operation 1\n"
+                    "key Shift+PageDown\nframes 10\nprint-stepping\nkey Ctrl+PageDown\nframes 10\nprint-stepping\n",
+                    &out),
+            0)
+      << out;
+  EXPECT_NE(out.find("stepping: operation 2 is pre-relax on level 1"), std::string::npos) << out;
+  EXPECT_NE(out.find(" is call on level 2"), std::string::npos) << "Ctrl: on to the next call: " << out;
+}
+
+// The lecture layout (B, or --lecture) at a projector's sizes: the field, the diagram and the
+// step bar only, each inside the window, the step bar's buttons drawn.
+void lecture_layout_fits(int width, int height, double scale) {
+  const std::string layout = temp("lecture_" + std::to_string(width) + ".json");
+  std::string out;
+  ASSERT_EQ(run_gui("ui-scale " + std::to_string(scale) +
+                        "\nset levels 6\npause\nreset\nwait-cycles 0\nkey PageDown\nwait-at-operation 1\nkey B\n"
+                        "frames 3\nlayout " +
+                        layout + "\nprint-controls\nprint-text\n",
+                    &out, width, "", height),
+            0)
+      << out;
+  std::ifstream f(layout);
+  const nlohmann::json j = nlohmann::json::parse(f);
+  std::vector<std::string> names;
+  for (const auto& [name, rect] : j.items()) names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"Cycle diagram", "Error field", "Steps"})) << j.dump();
+  for (const char* name : {"Cycle diagram", "Error field", "Steps"}) {
+    const auto r = panel(layout, name);
+    EXPECT_GE(r.x, 0) << name;
+    EXPECT_GE(r.y, 0) << name;
+    EXPECT_LE(r.x + r.w, width + 1) << name;
+    EXPECT_LE(r.y + r.h, height + 1) << name;
+  }
+  EXPECT_GT(panel(layout, "Error field").h, height / 2) << "the field takes most of the height";
+  for (const char* button : {"Back", "Operation", "Relaxation", "Call", "Desk", "Keys"})
+    EXPECT_NE(out.find(std::string("control ") + button + "\t"), std::string::npos) << button << " in " << out;
+}
+
+TEST(GuiLecture, TheLectureLayoutFitsA1280x720ProjectorAtScale15) { lecture_layout_fits(1280, 720, 1.5); }
+TEST(GuiLecture, TheLectureLayoutFitsA1920x1080ProjectorAtScale2) { lecture_layout_fits(1920, 1080, 2.0); }
+
+TEST(GuiLecture, FlagStartsInTheLectureLayoutAndBGoesBackToTheDesk) {
+  const std::string a = temp("lecture_flag.json"), b = temp("lecture_desk.json");
+  std::string out;
+  ASSERT_EQ(
+      run_gui("set levels 5\nframes 3\nlayout " + a + "\nkey B\nframes 3\nlayout " + b + "\n", &out, 1600, "--lecture"),
+      0)
+      << out;
+  std::ifstream fa(a), fb(b);
+  const nlohmann::json lecture = nlohmann::json::parse(fa), desk = nlohmann::json::parse(fb);
+  EXPECT_TRUE(lecture.contains("Steps")) << lecture.dump();
+  EXPECT_FALSE(lecture.contains("Parameters")) << lecture.dump();
+  EXPECT_TRUE(desk.contains("Parameters")) << desk.dump();
+  EXPECT_FALSE(desk.contains("Steps")) << desk.dump();
+}
+
+TEST(GuiLecture, F1ShowsTheKeys) {
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\nkey F1\nframes 3\nprint-text\n", &out), 0) << out;
+  EXPECT_NE(out.find("PageUp, Left"), std::string::npos) << out;
+  EXPECT_NE(out.find("step back one operation"), std::string::npos) << out;
+}
+
+}  // namespace
+
+namespace {
+
+TEST(GuiLecture, RealKeyPressesFromXdotoolStepForwardAndBack) {
+  // The keys as X delivers them (XTEST, as a clicker's USB keyboard would): PageDown three
+  // times, PageUp once. Needs xdotool (scripts/setup.sh installs it).
+  if (std::system("command -v xdotool > /dev/null 2>&1") != 0) GTEST_SKIP() << "xdotool is not installed";
+  if (std::getenv("KCYCLE_GUI_ON_DISPLAY")) GTEST_SKIP() << "needs a display of its own";
+  const std::string script = temp("xdotool_script.txt"), out_file = temp("xdotool_out.txt");
+  // It starts paused on the initial error (no parameter change: a restart would drop a step
+  // that came before it), whatever the keys' timing.
+  std::ofstream(script) << "wait-operation 3\nwait-at-operation 2\nprint-stepping\n";
+  const char* moved = std::getenv("KCYCLE_GUI");
+  const std::string gui = moved && *moved ? moved : KCYCLE_GUI_PATH;
+  const std::string inner =
+      gui + " --start paused --script " + script + " --width 1600 --height 1000 > " + out_file +
+      " 2>&1 & p=$!; "
+      "for i in $(seq 100); do w=$(xdotool search --name kcycle | head -1); "
+      "[ -n \"$w\" ] && break; sleep 0.1; done; xdotool windowfocus $w; xdotool mousemove 800 500; sleep 1.5; "
+      "for k in Next Next Next Prior; do xdotool key $k; sleep 0.4; done; wait $p";
+  const std::string cmd = "xvfb-run -a -s '-screen 0 1600x1000x24' bash -c '" + inner + "'";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::ifstream f(out_file);
+  const std::string out((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_NE(out.find("stepping: operation 2 is pre-relax on level 1"), std::string::npos) << out;
+}
+
+}  // namespace
