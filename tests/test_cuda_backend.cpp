@@ -410,20 +410,20 @@ TEST_F(CudaBackendTest, EveryOperationMatchesTheCpu) {
     gpu.copy(z.device, y.device);
     EXPECT_TRUE(bitwise_equal(y.host, download(gpu, y.device))) << "copy";
   }
-  for (bool residual_view : {false, true})
+  for (FieldView view : {FieldView::Iterate, FieldView::Residual, FieldView::RightHandSide})
     for (bool with_exact : {false, true}) {  // the visualizer's picture of a level
       const Pair v = both(v0), exact = both(random_field(fine, 6));
       std::vector<float> on_cpu(fine.unknowns()), on_gpu(fine.unknowns());
-      cpu.image(A, residual_view, v.host, f.host, with_exact ? &exact.host : nullptr, on_cpu.data());
+      cpu.image(A, view, v.host, f.host, with_exact ? &exact.host : nullptr, on_cpu.data());
       cuda::DeviceBuffer<float> pixels(fine.unknowns());
-      gpu.image(A, residual_view, v.device, f.device, with_exact ? &exact.device : nullptr, pixels.data());
+      gpu.image(A, view, v.device, f.device, with_exact ? &exact.device : nullptr, pixels.data());
       gpu.download(pixels.data(), pixels.size(), on_gpu.data());
       float diff = 0, scale = 0;
       for (std::size_t k = 0; k < on_cpu.size(); ++k) {
         diff = std::max(diff, std::abs(on_cpu[k] - on_gpu[k]));
         scale = std::max(scale, std::abs(on_cpu[k]));
       }
-      EXPECT_LE(diff, 1e-6f * scale) << "image residual=" << residual_view << " exact=" << with_exact;
+      EXPECT_LE(diff, 1e-6f * scale) << "image view " << int(view) << " exact=" << with_exact;
     }
   {
     Pair v = both(v0), r = both(Field(fine)), q = both(Field(fine)), c = both(c0.shape() == fine ? c0 : v0);

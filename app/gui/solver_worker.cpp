@@ -163,7 +163,7 @@ void SolverWorker::cancel_run_locked() {
 
 bool SolverWorker::interrupted_locked() const { return stop_ || restart_ || generation_ != running_generation_; }
 
-std::shared_ptr<const FieldImage> SolverWorker::capture(int level, bool running) {
+std::shared_ptr<const FieldImage> SolverWorker::capture(int level, bool running, std::optional<FieldView> shown) {
   auto image = std::make_shared<FieldImage>();
   ViewRequest view;
   {
@@ -173,21 +173,21 @@ std::shared_ptr<const FieldImage> SolverWorker::capture(int level, bool running)
   level = std::clamp(level, 1, solver_->levels());
   const GridShape shape = solver_->level_shape(level);
   image->level = level;
-  image->residual = view.residual;
+  image->view = shown.value_or(view.residual ? FieldView::Residual : FieldView::Iterate);
   image->nx = shape.nx;
   image->ny = shape.ny;
   // Finest level: the error u - u_exact (the iterate itself for problem 0). Coarser levels:
   // the correction v being computed there. Or the residual f - A v of that level. On the
   // CUDA backend a kernel draws it on the device (for interop); its floats come to the host
   // only as HostCopyRule says.
-  const std::array<int, 4> what{level, shape.nx, shape.ny, int(view.residual)};
+  const std::array<int, 4> what{level, shape.nx, shape.ny, int(image->view)};
   const auto now = Clock::now();
   const bool on_device = device_images_ && solver_->pictures_on_device();
   const bool copy =
       HostCopyRule{}(on_device, view.host_draws, view.spectrum || view.host_values || view.before_after, running,
                      std::chrono::duration<double>(now - last_host_copy_).count(), what == last_host_view_);
   const IterativeSolver::LevelPicture picture =
-      solver_->level_device_image(level, view.residual, copy ? &image->values : nullptr);
+      solver_->level_device_image(level, image->view, copy ? &image->values : nullptr);
   image->device = on_device ? picture.device : nullptr;
   image->min = picture.min;
   image->max = picture.max;
@@ -197,7 +197,8 @@ std::shared_ptr<const FieldImage> SolverWorker::capture(int level, bool running)
   return image;
 }
 
-void SolverWorker::publish(bool with_field, int field_level, int trace_position, bool stepping) {
+void SolverWorker::publish(bool with_field, int field_level, int trace_position, bool stepping,
+                           std::optional<FieldView> shown) {
   auto s = std::make_shared<Snapshot>();
   std::shared_ptr<const FieldImage> field;
   bool running;
@@ -205,7 +206,7 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
     std::lock_guard lock(mutex_);
     running = mode_ == Mode::Running;
   }
-  if (solver_ && with_field) field = capture(field_level, running);
+  if (solver_ && with_field) field = capture(field_level, running, shown);
   {
     std::lock_guard lock(mutex_);
     s->generation = running_generation_;
@@ -505,7 +506,11 @@ void SolverWorker::hold_operation(const TraceEvent& e, const std::shared_ptr<Tra
   }
   if (!stop_here || !hold) return;
   last_trace_ = std::make_shared<Trace>(*trace);
-  publish(true, view.follow_cycle ? level_written(e) : view.level, position, true);
+  // A restriction writes the coarse level's right-hand side: that is what it shows (its
+  // correction is still last cycle's, or zero).
+  const bool restricted = view.follow_cycle && e.kind == OpKind::Restrict;
+  publish(true, view.follow_cycle ? level_written(e) : view.level, position, true,
+          restricted ? std::optional(FieldView::RightHandSide) : std::nullopt);
   lock.lock();
   if (mode == Mode::Autoplay) {  // wait out this operation's time slot, or a change of mode or rate
     const double rate = autoplay_rate_;

@@ -35,7 +35,7 @@ namespace kcycle::gui {
 // levels), or the residual f - A v, as floats, with its Fourier (sine-series) magnitudes.
 struct FieldImage {
   int level = 1;
-  bool residual = false;
+  FieldView view = FieldView::Iterate;
   int nx = 0, ny = 0;
   // Row-major, nx * ny interior points; empty when the picture stayed on the device (device
   // set, HostCopyRule): min and max are still the picture's.
@@ -164,10 +164,13 @@ class SolverWorker {
                       bool hold = true);
   void cancel_run_locked();
   bool interrupted_locked() const;
-  void publish(bool with_field, int field_level, int trace_position, bool stepping);
+  // shown: what of the level to draw (default: the view request's iterate or residual).
+  void publish(bool with_field, int field_level, int trace_position, bool stepping,
+               std::optional<FieldView> shown = std::nullopt);
   void publish_idle();  // between iterations: the current state and field
   // A picture of `level`; `running`: cycles are running, so its host copy may be throttled.
-  std::shared_ptr<const FieldImage> capture(int level, bool running = false);
+  std::shared_ptr<const FieldImage> capture(int level, bool running = false,
+                                            std::optional<FieldView> shown = std::nullopt);
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <mutex>
 #include <stdexcept>
@@ -94,6 +95,51 @@ TEST(Worker, StepBackReplaysToTheOperationBeforeWithTheSameField) {
   ASSERT_TRUE(back->field && at_two->field && at_three->field);
   EXPECT_EQ(back->field->values, at_two->field->values);
   EXPECT_NE(at_three->field->values, at_two->field->values) << "operation 3 (a relaxation) changed it";
+}
+
+TEST(Worker, AfterARestrictionTheFieldIsTheCoarseRightHandSide) {
+  // Operation 4 of a 5-level cycle restricts level 1's residual to level 2. The picture must be
+  // that right-hand side (full weighting of the residual picture at operation 3), not level
+  // 2's correction (zero in the first cycle, the last cycle's leftover after it).
+  SolverWorker w(small(), 1, false);
+  ViewRequest residual;
+  residual.residual = true;
+  residual.spectrum = false;
+  w.set_view(residual);
+  w.step_cycle();  // from the second cycle on, level 2's correction is not zero
+  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.history.size() == 1 && !s.running; }));
+  for (int k = 0; k < 3; ++k) w.step_operation();
+  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.stepping && s.trace_position == 3 && s.field; }));
+  const auto at_three = w.snapshot();
+  ASSERT_EQ(at_three->field->level, 1);
+  ASSERT_EQ(at_three->field->view, FieldView::Residual);
+  w.step_operation();
+  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.stepping && s.trace_position == 4; }));
+  const auto at_four = w.snapshot();
+  ASSERT_EQ((*at_four->cycle_trace)[3].kind, OpKind::Restrict);
+  const FieldImage& fine = *at_three->field;
+  const FieldImage& coarse = *at_four->field;
+  EXPECT_EQ(coarse.level, 2);
+  EXPECT_EQ(coarse.view, FieldView::RightHandSide);
+  ASSERT_EQ(coarse.nx, 15);
+  ASSERT_EQ(fine.nx, 31);
+  const auto r = [&](int i, int j) {  // the fine residual, zero on the boundary ring
+    return i < 1 || j < 1 || i > fine.nx || j > fine.ny ? 0.0
+                                                        : double(fine.values[std::size_t((j - 1) * fine.nx + (i - 1))]);
+  };
+  double worst = 0, largest = 0;
+  for (int J = 1; J <= coarse.ny; ++J)
+    for (int I = 1; I <= coarse.nx; ++I) {
+      const int i = 2 * I, j = 2 * J;
+      const double weighted = (r(i - 1, j - 1) + r(i + 1, j - 1) + r(i - 1, j + 1) + r(i + 1, j + 1) +
+                               2 * (r(i, j - 1) + r(i, j + 1) + r(i - 1, j) + r(i + 1, j)) + 4 * r(i, j)) /
+                              16;
+      const double shown = coarse.values[std::size_t((J - 1) * coarse.nx + (I - 1))];
+      worst = std::max(worst, std::abs(shown - weighted));
+      largest = std::max(largest, std::abs(weighted));
+    }
+  ASSERT_GT(largest, 0.0);
+  EXPECT_LE(worst, 1e-5 * largest) << "the restricted residual";
 }
 
 // The solves a worker made: the first throws mid-solve as the CUDA backend does on a device
@@ -272,10 +318,11 @@ TEST(LevelPicture, ItsRangeNeedsNoHostCopy) {
   IterativeSolver solver(small(), make_problem(small()));
   solver.step();
   for (int level : {1, 3})
-    for (bool residual : {false, true}) {
+    for (FieldView view : {FieldView::Iterate, FieldView::Residual, FieldView::RightHandSide}) {
+      if (level == 1 && view == FieldView::RightHandSide) continue;  // problem 0: f = 0 on the finest level
       std::vector<float> values;
-      const IterativeSolver::LevelPicture with = solver.level_device_image(level, residual, &values);
-      const IterativeSolver::LevelPicture without = solver.level_device_image(level, residual, nullptr);
+      const IterativeSolver::LevelPicture with = solver.level_device_image(level, view, &values);
+      const IterativeSolver::LevelPicture without = solver.level_device_image(level, view, nullptr);
       ASSERT_EQ(values.size(), solver.level_shape(level).unknowns());
       EXPECT_EQ(with.min, *std::min_element(values.begin(), values.end()));
       EXPECT_EQ(with.max, *std::max_element(values.begin(), values.end()));

@@ -157,9 +157,20 @@ const FieldImage* phase_start(const Snapshot& snap, const FieldImage& now) {
   const TraceEvent& e = (*trace)[std::size_t(snap.trace_position - 1)];
   const bool relaxing = e.kind == OpKind::PreRelax || e.kind == OpKind::PostRelax;
   if (!relaxing || e.level != now.level || before->level != now.level || before->nx != now.nx ||
-      before->residual != now.residual)
+      before->view != now.view)
     return nullptr;
   return before;
+}
+
+// What the picture is of, in words.
+std::string picture_name(const FieldImage& img) {
+  const std::string l = std::to_string(img.level);
+  switch (img.view) {
+    case FieldView::Residual: return "residual f - Av";
+    case FieldView::RightHandSide: return img.level == 1 ? "right-hand side f" : "right-hand side f" + l;
+    case FieldView::Iterate: break;
+  }
+  return img.level == 1 ? "error u - u*" : "correction v" + l;
 }
 
 // Words over a zero picture, so an all-zero map does not read as "no data".
@@ -234,16 +245,15 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   // The host's floats of this view: this picture's, or the newest copied (HostCopyRule).
   if (!img->values.empty()) ui.host_field = snap.field;
   const FieldImage* host = ui.host_field.get();
-  if (host &&
-      (host->level != img->level || host->nx != img->nx || host->ny != img->ny || host->residual != img->residual))
+  if (host && (host->level != img->level || host->nx != img->nx || host->ny != img->ny || host->view != img->view))
     host = nullptr;
   ui.view.host_values = ui.show_slice;  // and below: hovering
   const bool finest = img->level == 1;
-  ImGui::Text("%s on level %d of %d (%d x %d)%s",
-              img->residual ? "residual f - Av"
-              : finest      ? "error u - u*"
-                            : "correction v",
-              img->level, snap.options.levels, img->nx, img->ny, snap.stepping ? "  [stepping]" : "");
+  ImGui::Text("%s on level %d of %d (%d x %d)%s", picture_name(*img).c_str(), img->level, snap.options.levels, img->nx,
+              img->ny, snap.stepping ? "  [stepping]" : "");
+  if (!finest)  // which equation this level's pictures belong to
+    ImGui::TextDisabled("level %d solves A%d v%d = f%d, f%d the restricted residual of level %d", img->level,
+                        img->level, img->level, img->level, img->level, img->level - 1);
   // A coarse correction is zero between its zeroing and its first sweep: said in words, not
   // drawn as a blank map with an all-"maximum" spectrum.
   const bool zero = img->min == 0.0f && img->max == 0.0f;

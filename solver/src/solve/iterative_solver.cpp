@@ -59,8 +59,8 @@ class IterativeSolver::Engine {
   virtual std::array<double, 2> cg_coefficients() const { return {NAN, NAN}; }
   // The picture of `level` into *out (when given), on the device into *on_device (when given
   // and the backend keeps one), and its range into *range (when given).
-  virtual void image(int level, bool residual_view, std::vector<float>* out,
-                     std::shared_ptr<const DeviceImage>* on_device, std::array<float, 2>* range) = 0;
+  virtual void image(int level, FieldView view, std::vector<float>* out, std::shared_ptr<const DeviceImage>* on_device,
+                     std::array<float, 2>* range) = 0;
   virtual Field iterate() = 0;
   virtual bool device_memory() const { return false; }
   virtual std::vector<std::shared_ptr<const DeviceImage>> pictures() const { return {}; }
@@ -204,7 +204,7 @@ class EngineOn final : public IterativeSolver::Engine {
     return {cg_->coefficients().alpha, cg_->coefficients().beta};
   }
 
-  void image(int level, bool residual_view, std::vector<float>* out, std::shared_ptr<const DeviceImage>* on_device,
+  void image(int level, FieldView view, std::vector<float>* out, std::shared_ptr<const DeviceImage>* on_device,
              std::array<float, 2>* range) override {
     const auto& L = mg_.level(level);
     const bool fine = level == 1;
@@ -213,12 +213,12 @@ class EngineOn final : public IterativeSolver::Engine {
     const Vector* exact = fine && has_exact_ && !exact_is_zero_ ? &exact_ : nullptr;
     if constexpr (!Backend::kDeviceMemory) {  // the picture is drawn straight into host memory
       host_picture(out, scratch_image_, L.shape.unknowns(), on_device, range,
-                   [&](float* values) { backend_.image(L.A, residual_view, v, f, exact, values); });
+                   [&](float* values) { backend_.image(L.A, view, v, f, exact, values); });
     } else {
 #if KCYCLE_HAVE_CUDA
       const std::shared_ptr<CudaImage> picture =
           images_.acquire(level, [&] { return new CudaImage(L.shape.nx, L.shape.ny); });
-      backend_.image(L.A, residual_view, v, f, exact, picture->values.data());
+      backend_.image(L.A, view, v, f, exact, picture->values.data());
       if (out) {  // the floats come back only when asked for
         out->resize(L.shape.unknowns());
         backend_.download(picture->data(), out->size(), out->data());  // also waits for the kernel
@@ -348,12 +348,12 @@ class MixedEngine final : public IterativeSolver::Engine {
     return {cg_->coefficients().alpha, cg_->coefficients().beta};
   }
 
-  void image(int level, bool residual_view, std::vector<float>* out, std::shared_ptr<const DeviceImage>* on_device,
+  void image(int level, FieldView view, std::vector<float>* out, std::shared_ptr<const DeviceImage>* on_device,
              std::array<float, 2>* range) override {
     host_picture(out, scratch_image_, shape(level).unknowns(), on_device, range, [&](float* values) {
-      if (level == 1) return backend_.image(A_, residual_view, x_, rhs_, exact(), values);
+      if (level == 1) return backend_.image(A_, view, x_, rhs_, exact(), values);
       auto& L = cycle_.hierarchy().level(level);
-      float_backend_.image(L.A, residual_view, L.v, L.f, nullptr, values);
+      float_backend_.image(L.A, view, L.v, L.f, nullptr, values);
     });
   }
   Field iterate() override { return x_; }
@@ -416,20 +416,20 @@ int IterativeSolver::levels() const { return engine_->levels(); }
 GridShape IterativeSolver::level_shape(int level) const { return engine_->shape(level); }
 Field IterativeSolver::iterate() const { return engine_->iterate(); }
 
-void IterativeSolver::level_image(int level, bool residual_view, std::vector<float>& out) {
+void IterativeSolver::level_image(int level, FieldView view, std::vector<float>& out) {
   if (fault_) fault_("picture");
-  engine_->image(level, residual_view, &out, nullptr, nullptr);
+  engine_->image(level, view, &out, nullptr, nullptr);
 }
 
 bool IterativeSolver::pictures_on_device() const { return engine_->device_memory(); }
 std::vector<std::shared_ptr<const DeviceImage>> IterativeSolver::device_pictures() const { return engine_->pictures(); }
 
-IterativeSolver::LevelPicture IterativeSolver::level_device_image(int level, bool residual_view,
+IterativeSolver::LevelPicture IterativeSolver::level_device_image(int level, FieldView view,
                                                                   std::vector<float>* host_copy) {
   LevelPicture picture;
   std::array<float, 2> range{};
   if (fault_) fault_("picture");
-  engine_->image(level, residual_view, host_copy, &picture.device, &range);
+  engine_->image(level, view, host_copy, &picture.device, &range);
   picture.min = range[0];
   picture.max = range[1];
   return picture;

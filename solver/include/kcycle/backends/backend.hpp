@@ -15,6 +15,7 @@
 #include "kcycle/backends/backend_selection.hpp"
 #include "kcycle/core/banded_lu.hpp"
 #include "kcycle/core/field.hpp"
+#include "kcycle/core/field_view.hpp"
 #include "kcycle/core/grid.hpp"
 #include "kcycle/core/stencil.hpp"
 #include "kcycle/core/tridiagonal.hpp"
@@ -66,7 +67,7 @@ concept MultigridBackend = std::constructible_from<B, const ExecutionTarget&> &&
   b.axpy(s, cx, x);
   b.xpay(cx, s, x);
   b.triad(s, cx, cx, x);
-  b.image(A, flag, cx, cx, &cx, pixels);
+  b.image(A, FieldView::Residual, cx, cx, &cx, pixels);
   // Host transfers (not counted) and completion.
   b.upload(chost, x);
   b.download(cx, host);

@@ -4,6 +4,7 @@
 // decides only how to loop: chunks of rows on the CPU's thread team, one thread per point on a GPU.
 // T is the type the values are stored and computed in: double, or float in the hierarchy of
 // a mixed-precision solve (constants are rounded to T, so a double body is unchanged).
+#include "kcycle/core/field_view.hpp"
 #include "kcycle/core/host_device.hpp"
 #include "kcycle/core/stencil.hpp"
 
@@ -161,12 +162,16 @@ KCYCLE_HD void banded_lu_substitute(const double* band, int n, int bw, double* x
   }
 }
 
-// What the visualizer draws at (i, j): the residual f - A v, or v minus the exact solution
-// (exact0 may be null: then v itself, the error of problem 0 or a coarse-level correction).
+// The picture at (i, j): see FieldView (exact0 may be null: then v itself, the error of
+// problem 0 or a coarse-level correction).
 template <class T>
-KCYCLE_HD float image_value(const BasicStencil9<T>& s, bool residual_view, const T* vm, const T* v0, const T* vp,
+KCYCLE_HD float image_value(const BasicStencil9<T>& s, FieldView view, const T* vm, const T* v0, const T* vp,
                             const T* f0, const T* exact0, int i) {
-  if (residual_view) return float(residual(s, vm, v0, vp, f0, i));
+  switch (view) {
+    case FieldView::Residual: return float(residual(s, vm, v0, vp, f0, i));
+    case FieldView::RightHandSide: return float(f0[i]);
+    case FieldView::Iterate: break;
+  }
   return float(v0[i] - (exact0 ? exact0[i] : T(0)));
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "kcycle/backends/backend_selection.hpp"
+#include "kcycle/core/field_view.hpp"
 #include "kcycle/backends/mpi/mpi_decomposition.hpp"
 #include "kcycle/core/field.hpp"
 #include "kcycle/core/problem.hpp"
@@ -68,9 +69,10 @@ class IterativeSolver {
   const std::string& backend_note() const { return backend_note_; }
   int levels() const;
   GridShape level_shape(int level) const;
-  // What the visualizer draws of `level` (kernels::image_value): the error on the finest
-  // level, the correction v on coarser ones, or the residual; nx * ny floats, row-major.
-  void level_image(int level, bool residual_view, std::vector<float>& out);
+  // What the visualizer draws of `level` (kernels::image_value, FieldView): the error on the
+  // finest level or the correction v on coarser ones, the residual, or the right-hand side;
+  // nx * ny floats, row-major.
+  void level_image(int level, FieldView view, std::vector<float>& out);
   // The same kept on the device (null on a host backend), with its smallest and largest value;
   // the floats come to the host only when `host_copy` is given (on a host backend the picture
   // is drawn there anyway). The visualizer copies only what something on the host shows.
@@ -78,7 +80,7 @@ class IterativeSolver {
     std::shared_ptr<const DeviceImage> device;
     float min = 0, max = 0;
   };
-  LevelPicture level_device_image(int level, bool residual_view, std::vector<float>* host_copy);
+  LevelPicture level_device_image(int level, FieldView view, std::vector<float>* host_copy);
   // Whether level_device_image keeps pictures on the device (the CUDA backend).
   bool pictures_on_device() const;
   // Every device picture this solve made. Freeing one waits for the device; a caller that

@@ -935,7 +935,7 @@ void BasicCpuBackend<T>::triad(double s, const BasicField<T>& b, const BasicFiel
 }
 
 template <class T>
-void BasicCpuBackend<T>::image(const Stencil9& A, bool residual_view, const BasicField<T>& v, const BasicField<T>& f,
+void BasicCpuBackend<T>::image(const Stencil9& A, FieldView view, const BasicField<T>& v, const BasicField<T>& f,
                                const BasicField<T>* exact, float* out) {
   const int nx = v.shape().nx;
   for_rows(v.shape(), [&](int j) {
@@ -943,7 +943,7 @@ void BasicCpuBackend<T>::image(const Stencil9& A, bool residual_view, const Basi
     const T* e0 = exact ? exact->row(j) : nullptr;
     float* o = out + std::size_t(j - 1) * std::size_t(nx) - 1;
     const BasicStencil9<T> S = stencil_as<T>(A);
-    for (int i = 1; i <= nx; ++i) o[i] = kernels::image_value(S, residual_view, vm, v0, vp, f0, e0, i);
+    for (int i = 1; i <= nx; ++i) o[i] = kernels::image_value(S, view, vm, v0, vp, f0, e0, i);
   });
 }
 

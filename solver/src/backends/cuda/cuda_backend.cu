@@ -186,13 +186,13 @@ __global__ void triad_kernel(double s, const double* b, const double* c, double*
   row(a, j, stride)[i] = kernels::triad(row(b, j, stride)[i], row(c, j, stride)[i], s);
 }
 
-__global__ void image_kernel(Stencil9 A, bool residual_view, const double* v, const double* f, const double* exact,
+__global__ void image_kernel(Stencil9 A, FieldView view, const double* v, const double* f, const double* exact,
                              float* out, int nx, int ny, int stride) {
   int i, j;
   if (!interior_point(nx, ny, i, j)) return;
   out[std::size_t(j - 1) * std::size_t(nx) + std::size_t(i - 1)] =
-      kernels::image_value(A, residual_view, row(v, j - 1, stride), row(v, j, stride), row(v, j + 1, stride),
-                           row(f, j, stride), exact ? row(exact, j, stride) : nullptr, i);
+      kernels::image_value(A, view, row(v, j - 1, stride), row(v, j, stride), row(v, j + 1, stride), row(f, j, stride),
+                           exact ? row(exact, j, stride) : nullptr, i);
 }
 
 // Sum of x*y over the interior in one launch and a fixed order: each block reduces its
@@ -700,11 +700,11 @@ void CudaBackend::triad(double s, const DeviceField& b, const DeviceField& c, De
   check_launch("triad");
 }
 
-void CudaBackend::image(const Stencil9& A, bool residual_view, const DeviceField& v, const DeviceField& f,
+void CudaBackend::image(const Stencil9& A, FieldView view, const DeviceField& v, const DeviceField& f,
                         const DeviceField* exact, float* out) {
   const GridShape& s = v.shape();
   image_kernel<<<tiles(s.nx, s.ny), kTile, 0, device_->stream>>>(
-      A, residual_view, v.data(), f.data(), exact ? exact->data() : nullptr, out, s.nx, s.ny, s.stride());
+      A, view, v.data(), f.data(), exact ? exact->data() : nullptr, out, s.nx, s.ny, s.stride());
   check_launch("image");
 }
 

@@ -541,14 +541,14 @@ double MpiBackend::residual_norm2(const Stencil9& A, const Vector& v, const Vect
   return all_sum(cpu_.residual_norm2(A, v.local, f.local, r ? &r->local : nullptr), v.level);
 }
 
-void MpiBackend::image(const Stencil9& A, bool residual_view, const Vector& v, const Vector& f, const Vector* exact,
+void MpiBackend::image(const Stencil9& A, FieldView view, const Vector& v, const Vector& f, const Vector* exact,
                        float* out) {
   ++launches_;
   Field hv, hf, he;
   download(v, hv);
   download(f, hf);
   if (exact) download(*exact, he);
-  cpu_.image(A, residual_view, hv, hf, exact ? &he : nullptr, out);
+  cpu_.image(A, view, hv, hf, exact ? &he : nullptr, out);
 }
 
 // --- host transfers ---------------------------------------------------------------------

@@ -20,6 +20,7 @@
 #include "kcycle/backends/cpu/thread_team.hpp"
 #include "kcycle/core/banded_lu.hpp"
 #include "kcycle/core/field.hpp"
+#include "kcycle/core/field_view.hpp"
 #include "kcycle/core/grid.hpp"
 #include "kcycle/core/stencil.hpp"
 #include "kcycle/core/tridiagonal.hpp"
@@ -192,7 +193,7 @@ class BasicCpuBackend {
   double residual_norm2_rounded(const Stencil9& A, const Vector& v, const Vector& f,
                                 FloatField& rounded) requires std::same_as<T, double>;
   // out (nx*ny floats, row-major): kernels::image_value at every interior point.
-  void image(const Stencil9& A, bool residual_view, const Vector& v, const Vector& f, const Vector* exact, float* out);
+  void image(const Stencil9& A, FieldView view, const Vector& v, const Vector& f, const Vector* exact, float* out);
 
   // y <- x rounded to T, interiors (rings untouched): the hand-over between a mixed-precision
   // solve's double vectors and its float hierarchy. One launch.

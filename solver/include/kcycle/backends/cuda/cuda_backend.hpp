@@ -21,6 +21,7 @@
 #include "kcycle/core/banded_lu.hpp"
 #include "kcycle/core/cyclic_reduction.hpp"
 #include "kcycle/core/field.hpp"
+#include "kcycle/core/field_view.hpp"
 #include "kcycle/core/grid.hpp"
 #include "kcycle/core/stencil.hpp"
 #include "kcycle/core/tridiagonal.hpp"
@@ -116,8 +117,8 @@ class CudaBackend {
   void xpay(const DeviceField& x, double b, DeviceField& y);
   void triad(double s, const DeviceField& b, const DeviceField& c, DeviceField& a);
   // out (device, nx*ny floats): kernels::image_value at every interior point.
-  void image(const Stencil9& A, bool residual_view, const DeviceField& v, const DeviceField& f,
-             const DeviceField* exact, float* out);
+  void image(const Stencil9& A, FieldView view, const DeviceField& v, const DeviceField& f, const DeviceField* exact,
+             float* out);
 
   // The smallest and largest of `count` floats in device memory: one reduction, two values
   // back (the visualizer's colour range without copying the picture).

@@ -25,6 +25,7 @@
 #include "kcycle/backends/backend.hpp"
 #include "kcycle/backends/cpu/cpu_backend.hpp"
 #include "kcycle/backends/mpi/mpi_decomposition.hpp"
+#include "kcycle/core/field_view.hpp"
 
 namespace kcycle {
 
@@ -99,7 +100,7 @@ class MpiBackend {
   double axpy_norm2(double a, const Vector& x, Vector& y, const Vector* minus);
   double residual_norm2(const Stencil9& A, const Vector& v, const Vector& f, Vector* r = nullptr);
   // The whole level's picture on every rank (gathered first).
-  void image(const Stencil9& A, bool residual_view, const Vector& v, const Vector& f, const Vector* exact, float* out);
+  void image(const Stencil9& A, FieldView view, const Vector& v, const Vector& f, const Vector* exact, float* out);
 
   // Host transfers (not counted as launches): every rank holds the whole host field.
   void upload(const Field& host, Vector& vector);
