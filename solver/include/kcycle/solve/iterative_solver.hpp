@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "kcycle/backends/backend_selection.hpp"
-#include "kcycle/core/field_view.hpp"
 #include "kcycle/backends/mpi/mpi_decomposition.hpp"
 #include "kcycle/core/field.hpp"
+#include "kcycle/core/field_view.hpp"
 #include "kcycle/core/problem.hpp"
 #include "kcycle/cycle/multigrid.hpp"
 #include "kcycle/solve/device_image.hpp"
