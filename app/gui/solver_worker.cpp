@@ -455,6 +455,7 @@ void SolverWorker::rebuild(const SolverOptions& options) {
   last_trace_.reset();
   phase_start_candidate_.reset();
   phase_before_.reset();
+  correction_start_.clear();
   recent_seconds_.clear();
   error_.clear();
   try {
@@ -497,8 +498,15 @@ void SolverWorker::hold_operation(const TraceEvent& e, const std::shared_ptr<Tra
   const bool stop_here = mode == Mode::Autoplay || stops_at(step_to_, e);
   lock.unlock();
   // Before/after: a relaxation phase starts from the field the call entry (pre-smoothing) or
-  // the prolongation (post-smoothing) just left on its level.
+  // the prolongation (post-smoothing) just left on its level; the coarse-grid correction (shown
+  // at its prolongation) from the field its restriction found there, after the pre-smoothing.
   if (view.before_after) {
+    if (e.kind == OpKind::Restrict) {
+      correction_start_.resize(std::max(correction_start_.size(), std::size_t(e.level) + 1));
+      correction_start_[std::size_t(e.level)] = capture(e.level);
+    }
+    if (e.kind == OpKind::Prolong && std::size_t(e.level) < correction_start_.size())
+      phase_before_ = correction_start_[std::size_t(e.level)];
     if (e.kind == OpKind::Call || e.kind == OpKind::Prolong)
       phase_start_candidate_ = capture(e.level);
     else if (starts_phase(*trace))

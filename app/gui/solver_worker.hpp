@@ -224,6 +224,9 @@ class SolverWorker {
   // Before/after: the level written by the last call entry or prolongation (the field a
   // relaxation phase starts from) and, once that phase began, its starting field.
   std::shared_ptr<const FieldImage> phase_start_candidate_, phase_before_;
+  // By level: the field its restriction found (after the pre-smoothing): the "before" of the
+  // coarse-grid correction, shown at the prolongation.
+  std::vector<std::shared_ptr<const FieldImage>> correction_start_;
   std::vector<double> recent_seconds_;
   std::uint64_t field_version_ = 0;
   // The last picture whose floats came to the host (HostCopyRule): when, and of what.

@@ -67,6 +67,17 @@ TEST(GuiLecture, PageUpCrossesBackIntoTheCycleBefore) {
   EXPECT_NE(out.find("is post-relax on level 1"), std::string::npos) << out;
 }
 
+TEST(GuiLecture, TheCoarseGridCorrectionIsShownBeforeAndAfterAtItsProlongation) {
+  // A 5-level F-cycle's operation 88 is level 1's prolongation (two post-sweeps follow).
+  std::string script = "set levels 5\nset before-after 1\npause\nreset\nstep\nwait-cycles 1\n";
+  for (int k = 0; k < 88; ++k) script += "step-op\n";
+  script += "wait-at-operation 88\nframes 3\nprint-stepping\nprint-text\n";
+  std::string out;
+  ASSERT_EQ(run_gui(script, &out), 0) << out;
+  EXPECT_NE(out.find("stepping: operation 88 is prolong on level 1"), std::string::npos) << out;
+  EXPECT_NE(out.find("before | after the coarse-grid correction on level 1"), std::string::npos) << out;
+}
+
 TEST(GuiLecture, ShiftAndCtrlStepOnToTheNextRelaxationAndTheNextCall) {
   std::string out;
   ASSERT_EQ(run_gui("set levels 5\npause\nreset\nwait-cycles 0\nkey PageDown\nwait-at-operation 1\n"

@@ -76,10 +76,8 @@ TEST(GuiTeaching, ARelaxationPhaseIsShownBeforeAndAfterSideBySide) {
       << out;
   const std::vector<std::string> texts = shown_texts(out);
   ASSERT_EQ(texts.size(), 2u);
-  EXPECT_TRUE(shows(texts[0], "before the pre-relaxation")) << texts[0];
-  EXPECT_TRUE(shows(texts[0], "after pre-relax 2/2 on level 1")) << texts[0];
-  EXPECT_FALSE(shows(texts[1], "before the pre-relaxation")) << "the restriction ends the phase: one picture\n"
-                                                             << texts[1];
+  EXPECT_TRUE(shows(texts[0], "before | after the pre-relaxation: pre-relax 2/2 on level 1")) << texts[0];
+  EXPECT_FALSE(shows(texts[1], "before | after the")) << "the restriction ends the phase: one picture\n" << texts[1];
   const Image img = load_png(shot);
   ASSERT_GT(img.w, 0);
   const Rect field = panel(layout, "Error field");

@@ -142,6 +142,37 @@ TEST(Worker, AfterARestrictionTheFieldIsTheCoarseRightHandSide) {
   EXPECT_LE(worst, 1e-5 * largest) << "the restricted residual";
 }
 
+TEST(Worker, AtAProlongationTheBeforePictureIsTheFieldBeforeTheCoarseGridCorrection) {
+  // Smoothing and coarse-grid correction as the two halves they are: at level 1's prolongation
+  // the "before" picture is level 1 as the pre-smoothing left it (operation 3 of a 5-level
+  // cycle), and the picture now differs from it by the correction.
+  SolverWorker w(small(), 1, false);
+  ViewRequest view;
+  view.before_after = true;
+  view.spectrum = false;
+  w.set_view(view);
+  for (int k = 0; k < 3; ++k) w.step_operation();
+  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.stepping && s.trace_position == 3 && s.field; }));
+  const auto smoothed = w.snapshot();
+  ASSERT_EQ(smoothed->field->level, 1);
+  // On to level 1's prolongation: the cycle's last one.
+  int position = 3;
+  for (;;) {
+    w.step_operation();
+    ++position;
+    ASSERT_TRUE(wait_for(w, [&](const Snapshot& s) { return s.stepping && s.trace_position == position; }));
+    const TraceEvent& e = (*w.snapshot()->cycle_trace)[std::size_t(position - 1)];
+    if (e.kind == OpKind::Prolong && e.level == 1) break;
+    ASSERT_LT(position, 500);
+  }
+  const auto corrected = w.snapshot();
+  ASSERT_TRUE(corrected->phase_before);
+  EXPECT_EQ(corrected->phase_before->level, 1);
+  EXPECT_EQ(corrected->phase_before->values, smoothed->field->values);
+  EXPECT_EQ(corrected->field->level, 1);
+  EXPECT_NE(corrected->field->values, smoothed->field->values);
+}
+
 // The solves a worker made: the first throws mid-solve as the CUDA backend does on a device
 // error (a std::runtime_error "CUDA: ...") at its third `where` ("cycle" or "picture"). Before
 // the worker caught it, this ended the process.

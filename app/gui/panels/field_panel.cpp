@@ -1,5 +1,6 @@
-// The error field (or residual, or a coarse correction): the picture, its colour bar, the
-// Fourier inset, the 1D slice, and before | after a relaxation phase.
+// The error field (or residual, or a coarse correction, or a coarse right-hand side): the
+// picture, its colour bar, the Fourier inset, the 1D slice, and before | after a relaxation
+// phase or a coarse-grid correction.
 #include "panels.hpp"
 
 #include <imgui.h>
@@ -146,8 +147,9 @@ float colour_range(UiState& ui, const Snapshot& snap, const FieldImage& img) {
   return locked;
 }
 
-// Before | after: the relaxation phase under way on the shown level, and the field it started
-// from (kept by the worker while stepping with ViewRequest::before_after).
+// Before | after: the relaxation phase (or the coarse-grid correction, at its prolongation)
+// under way on the shown level, and the field it started from (kept by the worker while
+// stepping with ViewRequest::before_after).
 const FieldImage* phase_start(const Snapshot& snap, const FieldImage& now) {
   const Trace* trace = snap.cycle_trace.get();
   const FieldImage* before = snap.phase_before.get();
@@ -156,7 +158,8 @@ const FieldImage* phase_start(const Snapshot& snap, const FieldImage& now) {
     return nullptr;
   const TraceEvent& e = (*trace)[std::size_t(snap.trace_position - 1)];
   const bool relaxing = e.kind == OpKind::PreRelax || e.kind == OpKind::PostRelax;
-  if (!relaxing || e.level != now.level || before->level != now.level || before->nx != now.nx ||
+  const bool correcting = e.kind == OpKind::Prolong;  // the coarse-grid correction, its other half
+  if (!(relaxing || correcting) || e.level != now.level || before->level != now.level || before->nx != now.nx ||
       before->view != now.view)
     return nullptr;
   return before;
@@ -267,8 +270,23 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   upload_field(ui, *img, renderers.field);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float bar_w = 100, gap = 8;  // colourbar and its labels; between the two pictures
-  const float label_h = before ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
+  // The colour bar and its labels (they grow with the UI scale); the gap between two pictures.
+  const float bar_w = 36 + ImGui::CalcTextSize("-7.7e-01").x, gap = 8;
+  // Before | after: what the pair shows, over the whole width, then "before" and "after" over
+  // their pictures (a long label over each overlapped the other at a projector's scale).
+  std::string caption;
+  if (before) {
+    const std::size_t op = std::size_t(snap.trace_position - 1);
+    const OpKind kind = (*snap.cycle_trace)[op].kind;
+    caption = kind == OpKind::Prolong
+                  ? "before | after the coarse-grid correction on level " + std::to_string(img->level) +
+                        " (smoothing's other half)"
+                  : "before | after the " + std::string(kind == OpKind::PreRelax ? "pre" : "post") +
+                        "-relaxation: " + narrate(*snap.cycle_trace, op, snap.options.nu1, snap.options.nu2);
+  }
+  const float label_h = before ? ImGui::CalcTextSize(caption.c_str(), nullptr, false, avail.x).y +
+                                     2 * ImGui::GetStyle().ItemSpacing.y + ImGui::GetTextLineHeightWithSpacing()
+                               : 0.0f;
   const float slice_h = ui.show_slice ? std::max(90.0f, avail.y * 0.28f) : 0.0f;
   const int panes = before ? 2 : 1;
   const float side =
@@ -276,12 +294,10 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   const std::array<float, 4> view = visible_part(ui);
   ImVec2 p0 = ImGui::GetCursorScreenPos();
   if (before) {
-    const Trace& trace = *snap.cycle_trace;
-    const std::size_t op = std::size_t(snap.trace_position - 1);
-    const bool pre = trace[op].kind == OpKind::PreRelax;
-    ImGui::Text("before the %s-relaxation", pre ? "pre" : "post");
+    ImGui::TextWrapped("%s", caption.c_str());
+    ImGui::TextUnformatted("before");
     ImGui::SameLine(side + gap + ImGui::GetStyle().WindowPadding.x);
-    ImGui::Text("after %s", narrate(trace, op, snap.options.nu1, snap.options.nu2).c_str());
+    ImGui::TextUnformatted("after");
     p0 = ImGui::GetCursorScreenPos();
     renderers.before.upload(before->values, before->nx, before->ny, before->version);
     draw_field(ui, renderers.before, p0, side, range, view);
