@@ -80,12 +80,12 @@ TEST(GuiTeaching, ARelaxationPhaseIsShownBeforeAndAfterSideBySide) {
   EXPECT_FALSE(shows(texts[1], "before | after the")) << "the restriction ends the phase: one picture\n" << texts[1];
   const Image img = load_png(shot);
   ASSERT_GT(img.w, 0);
-  const Rect field = panel(layout, "Error field");
-  // Two squares of side about (w - 108) / 2 below three text lines; compare their lower
-  // halves (the Fourier inset sits at the upper right of the right one).
-  const int side = std::min((field.w - 116) / 2, field.h - 100);
-  const Rect left{field.x + 12, field.y + 100 + side / 2, side - 20, side / 2 - 40};
-  const Rect right{field.x + 12 + side + 8, field.y + 100 + side / 2, side - 20, side / 2 - 40};
+  // The two pictures, where the layout file says the field panel drew them.
+  const Rect b = panel(layout, "field picture before"), a = panel(layout, "field picture");
+  EXPECT_GT(b.w, 100) << "the pictures fill the panel's width";
+  EXPECT_NEAR(a.y, b.y, 1) << "side by side";
+  EXPECT_GT(a.x, b.x + b.w) << "after, right of before";
+  const Rect left{b.x + 4, b.y + 4, b.w - 8, b.h - 8}, right{a.x + 4, a.y + 4, a.w - 8, a.h - 8};
   const double before = colourfulness(img, left), after = colourfulness(img, right);
   EXPECT_GT(before, 1.5 * after) << "two Jacobi sweeps damp the random start's rough error: before " << before
                                  << ", after " << after;

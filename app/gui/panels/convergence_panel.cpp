@@ -93,7 +93,7 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
   static const ImU32 pin_colors[] = {IM_COL32(150, 150, 150, 255), IM_COL32(190, 160, 110, 255),
                                      IM_COL32(120, 170, 120, 255), IM_COL32(170, 120, 170, 255),
                                      IM_COL32(120, 150, 190, 255), IM_COL32(190, 120, 120, 255)};
-  double x_max = 1.0;
+  double x_max = 0;  // no floor: runs of a few milliseconds fill the axis too
   for (std::size_t p = 0; p < ui.pinned.size(); ++p) {
     const PinnedRun& pin = ui.pinned[p];
     Series s{pinned_label(pin, snap.options), {0.0}, {pin.initial_norm}, pin_colors[p % 6], 1.5f};
@@ -125,7 +125,7 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
   series.push_back(err);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // Both plots over the same x: cycles 0 .. the last (ticks at whole cycles) or seconds.
-  if (ui.x_in_seconds && x_max == 1.0 && seconds > 0) x_max = seconds;
+  if (!(x_max > 0)) x_max = ui.x_in_seconds ? 1e-3 : 1.0;  // nothing run yet
   x_max += 0.02 * x_max;  // the last marker inside the frame
   const char* x_label = ui.x_in_seconds ? "seconds (cycle time)" : "cycle";
   const bool whole = !ui.x_in_seconds;

@@ -87,13 +87,15 @@ void colourbar(ImVec2 p0, float side, float range) {
 
 // Fourier inset: sine-series magnitudes, low wave numbers at the lower left. Rough error
 // sits at the upper right and vanishes under relaxation; smooth error stays lower left.
-void fourier_inset(const FieldImage& img, ImVec2 p0, float side, FieldRenderer& spectrum) {
+// Drawn at q0, inset x inset pixels, beside the field (over it, it hid a third of the picture).
+void fourier_inset(const FieldImage& img, ImVec2 q0, float inset, FieldRenderer& spectrum) {
   if (img.spectrum.empty()) {
-    ImGui::SetCursorScreenPos(ImVec2(p0.x + 6, p0.y + 4));
+    ImGui::SetCursorScreenPos(q0);
+    ImGui::PushTextWrapPos(q0.x + inset);
     ImGui::TextDisabled("Fourier inset: levels of up to 511 x 511 points");
+    ImGui::PopTextWrapPos();
     return;
   }
-  const float inset = std::min(side * 0.45f, std::max(110.0f, side * 0.3f));
   float smax = -300;
   for (float v : img.spectrum) smax = std::max(smax, v);
   const float smin = smax - 8;  // eight decades
@@ -104,7 +106,6 @@ void fourier_inset(const FieldImage& img, ImVec2 p0, float side, FieldRenderer& 
   const float full[4] = {0, 0, 1, 1};
   const GLuint stex = spectrum.render(int(inset), int(inset), false, smin, smax, full);
   const float line = ImGui::GetTextLineHeight();
-  const ImVec2 q0(p0.x + side - inset - 4, p0.y + 4);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(stex)), q0, ImVec2(q0.x + inset, q0.y + inset),
                ImVec2(0, 1), ImVec2(1, 0));
@@ -113,7 +114,7 @@ void fourier_inset(const FieldImage& img, ImVec2 p0, float side, FieldRenderer& 
   const ImU32 text = IM_COL32(255, 255, 255, 230);
   const float below = q0.y + inset + 1;
   const char* title = "Fourier |c_kl|, log";
-  const float strip = std::max(inset, ImGui::CalcTextSize(title).x + 4);
+  const float strip = inset;
   dl->AddRectFilled(ImVec2(q0.x + inset - strip, below), ImVec2(q0.x + inset, below + 2 * line + 2),
                     IM_COL32(20, 20, 24, 220));
   const std::string kmax = "k=" + std::to_string(img.nx), lmax = "l=" + std::to_string(img.ny);
@@ -271,7 +272,7 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // The colour bar and its labels (they grow with the UI scale); the gap between two pictures.
-  const float bar_w = 36 + ImGui::CalcTextSize("-7.7e-01").x, gap = 8;
+  const float bar_w = 44 + ImGui::CalcTextSize("+7.7e+01").x, gap = 8;
   // Before | after: what the pair shows, over the whole width, then "before" and "after" over
   // their pictures (a long label over each overlapped the other at a projector's scale).
   std::string caption;
@@ -289,8 +290,14 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
                                : 0.0f;
   const float slice_h = ui.show_slice ? std::max(90.0f, avail.y * 0.28f) : 0.0f;
   const int panes = before ? 2 : 1;
-  const float side =
-      std::max(50.0f, std::min((avail.x - bar_w - gap * (panes - 1)) / panes, avail.y - 8 - label_h - slice_h));
+  // The Fourier inset's column, right of the colour bar: as wide as its title; none for grids
+  // too small to have a spectrum worth showing (1 x 1 was a solid yellow square).
+  const bool inset_on = ui.view.spectrum && !zero && img->nx >= 3 && img->ny >= 3;
+  const float inset_w =
+      inset_on ? std::max(ImGui::CalcTextSize("Fourier |c_kl|, log").x + 4, std::min(avail.x * 0.2f, 240 * ui.ui_scale))
+               : 0.0f;
+  const float side = std::max(
+      50.0f, std::min((avail.x - bar_w - inset_w - gap * (panes - 1)) / panes, avail.y - 8 - label_h - slice_h));
   const std::array<float, 4> view = visible_part(ui);
   ImVec2 p0 = ImGui::GetCursorScreenPos();
   if (before) {
@@ -301,18 +308,20 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
     p0 = ImGui::GetCursorScreenPos();
     renderers.before.upload(before->values, before->nx, before->ny, before->version);
     draw_field(ui, renderers.before, p0, side, range, view);
+    ui.panel_rects.push_back({"field picture before", p0.x, p0.y, side, side});  // the layout file
     if (before->min == 0.0f && before->max == 0.0f) zero_note(p0, side, "zero: a coarse correction starts from zero");
     if (ui.show_slice) mark_slice(ui, before->ny, p0, side, view);
     p0.x += side + gap;
   }
   draw_field(ui, renderers.field, p0, side, range, view);
+  ui.panel_rects.push_back({"field picture", p0.x, p0.y, side, side});
   hover_pan_zoom(ui, *img, host, p0, side, view);
   if (ui.show_slice) mark_slice(ui, img->ny, p0, side, view);
   if (zero) {
     zero_note(p0, side, "zero field: this correction starts from zero; its first sweep fills it");
   } else {
     colourbar(p0, side, range);
-    if (ui.view.spectrum && host) fourier_inset(*host, p0, side, renderers.spectrum);
+    if (inset_on && host) fourier_inset(*host, ImVec2(p0.x + side + bar_w, p0.y), inset_w - 4, renderers.spectrum);
   }
   if (ui.show_slice && host) {
     ImGui::SetCursorScreenPos(ImVec2(ImGui::GetWindowPos().x + ImGui::GetStyle().WindowPadding.x, p0.y + side + 6));
