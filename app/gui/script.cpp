@@ -139,7 +139,10 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          need(f.args, 1);
          if (f.runner.sweeps_before_ < 0) {
            f.runner.sweeps_before_ = f.snap.kappa_sweeps;
-           f.worker.sweep_kappa();
+           const int solves = f.args.size() > 1 ? int(number(f.args[1])) : 0;
+           if (f.args.size() > 1 && !(solves >= 1 && solves <= 15))
+             throw std::invalid_argument("sweep-kappa: 1 .. 15 solves of each kappa");
+           f.worker.sweep_kappa(solves);
            f.runner.generation_ = 0;
            return false;
          }

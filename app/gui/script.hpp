@@ -15,8 +15,9 @@
 //                      sweep-kappa and wait-calibrated)
 //   wait-done          until the current run stops (converged, limit, ...)
 //   wait-calibrated    until a calibration is in use and none is running
-//   sweep-kappa PATH   the advisor's probes, then solve with kappa = 1, 2, 3, 4, W in turn at the
-//                      current settings; write kappa_sweep_csv (kcycle/model/kappa_sweep.hpp)
+//   sweep-kappa PATH [N]  the advisor's probes, then solve with kappa = 1, 2, 3, 4, W in turn at
+//                      the current settings (N solves of each: for tests); write kappa_sweep_csv
+//                      (kcycle/model/kappa_sweep.hpp)
 //   wait-stepping      until the worker is paused inside a cycle
 //   wait-operation N   until stepping has reached the cycle's N-th operation
 //   wait-at-operation N  until stepping holds at exactly the N-th operation (after a step back)

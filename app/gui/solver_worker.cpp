@@ -136,9 +136,10 @@ void SolverWorker::calibrate(int max_levels) {
   wake_.notify_all();
 }
 
-void SolverWorker::sweep_kappa() {
+void SolverWorker::sweep_kappa(int solves) {
   std::lock_guard lock(mutex_);
   sweep_requested_ = true;
+  sweep_solves_ = solves;
   cancel_run_locked();  // the sweep uses the machine; the solve restarts afterwards
   wake_.notify_all();
 }
@@ -279,7 +280,7 @@ void SolverWorker::loop() {
     try {
       if (work.kind == Work::Rebuild) {
         if (work.calibrate_levels > 0) run_calibration(work.options, work.calibrate_levels);
-        if (work.sweep_kappa) run_kappa_sweep(work.options);
+        if (work.sweep_kappa) run_kappa_sweep(work.options, work.sweep_solves);
         rebuild(work.options);
         replaying_ = work.replay.value_or(ReplayTo{});
       } else if (work.kind == Work::Publish) {
@@ -336,7 +337,7 @@ SolverWorker::Work SolverWorker::next_work() {
       restart_ = false;
       running_generation_ = generation_;
       run_stop_ = std::stop_source();
-      Work work{Work::Rebuild, options_, calibrate_levels_, sweep_requested_, replay_requested_};
+      Work work{Work::Rebuild, options_, calibrate_levels_, sweep_requested_, sweep_solves_, replay_requested_};
       replay_requested_.reset();
       calibrate_levels_ = 0;
       calibrating_ = work.calibrate_levels > 0;
@@ -405,10 +406,11 @@ void SolverWorker::run_calibration(const SolverOptions& options, int max_levels)
   calibration_note_ = note;
 }
 
-void SolverWorker::run_kappa_sweep(const SolverOptions& options) {
+void SolverWorker::run_kappa_sweep(const SolverOptions& options, int solves) {
   // The calibration in use prices the cycles only if it was made for this cycle, backend and
   // thread count; else the probes do, and the table says why.
   AdvisorSettings advisor;
+  if (solves > 0) advisor.repeats = {solves, 0.0, solves};
   std::string mismatch;
   {
     std::lock_guard lock(mutex_);

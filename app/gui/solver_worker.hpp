@@ -126,7 +126,9 @@ class SolverWorker {
   std::uint64_t reset();
   void set_speed(double cycles_per_second);  // 0: as fast as possible
   void calibrate(int max_levels);            // runs the timing sweep in the worker
-  void sweep_kappa();                        // solves with kappa = 1, 2, 3, 4, W in the worker
+  // Solves with kappa = 1, 2, 3, 4, W in the worker, round-robin (RepeatPolicy's defaults; or
+  // exactly `solves` solves of each, as a test asks for).
+  void sweep_kappa(int solves = 0);
   void set_calibration(std::shared_ptr<const Calibration> calibration);
 
   std::shared_ptr<const Snapshot> snapshot() const;
@@ -146,6 +148,7 @@ class SolverWorker {
     SolverOptions options;
     int calibrate_levels = 0;
     bool sweep_kappa = false;
+    int sweep_solves = 0;
     std::optional<ReplayTo> replay;  // after the rebuild
   };
 
@@ -190,10 +193,11 @@ class SolverWorker {
   int calibrate_levels_ = 0;
   std::optional<ReplayTo> replay_requested_;
   bool sweep_requested_ = false, sweeping_ = false;
+  int sweep_solves_ = 0;  // sweep_kappa's `solves`
   std::shared_ptr<const KappaSweep> kappa_sweep_;
   int kappa_sweeps_ = 0;
   std::string sweep_note_;
-  void run_kappa_sweep(const SolverOptions& options);
+  void run_kappa_sweep(const SolverOptions& options, int solves);
   std::uint64_t generation_ = 0;
   std::shared_ptr<const Snapshot> latest_;
   std::shared_ptr<const Calibration> calibration_, compare_calibration_;
