@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "panels.hpp"
 #include "panels/widgets.hpp"
 
 namespace kcycle::gui {
@@ -42,11 +43,7 @@ void handle_lecture_keys(UiState& ui, SolverWorker& worker, const Snapshot& snap
         break;
       case GLFW_KEY_PAGE_UP:
       case GLFW_KEY_LEFT: worker.step_back(); break;
-      case GLFW_KEY_R: {
-        const bool solving = snap.running && snap.status == SolveStatus::Running && snap.error.empty();
-        solving ? worker.pause() : worker.run();
-        break;
-      }
+      case GLFW_KEY_R: solving(snap) ? worker.pause() : worker.run(); break;
       case GLFW_KEY_B: ui.lecture = !ui.lecture; break;
       case GLFW_KEY_F1:
       case GLFW_KEY_H: ui.show_keys = !ui.show_keys; break;

@@ -33,6 +33,11 @@ void status_bar(UiState& ui, const Snapshot& snap);
 void step_bar(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 // What the solve is doing, in words (the status bar's and the convergence panel's).
 std::string activity(const Snapshot& snap);
+// Whether cycles are running now (Run shows Pause, R pauses).
+bool solving(const Snapshot& snap);
+// Operation, Relaxation and Call on one row, with their keys in the tooltips (the Controls
+// panel's and the step bar's).
+void step_buttons(UiState& ui, SolverWorker& worker);
 
 // Places the next panel: fixed in scripted runs (tests look for panels by position), a
 // default the user may move otherwise (remembered in imgui.ini).

@@ -40,6 +40,17 @@ bool wait_for(const SolverWorker& w, Pred pred, double seconds = 30) {
   return false;
 }
 
+// Until the worker holds, stepping, after operation `position` of the cycle.
+bool holds_at(const SolverWorker& w, int position) {
+  return wait_for(w, [&](const Snapshot& s) { return s.stepping && s.trace_position == position && s.field; });
+}
+
+// Asks the worker to draw `view`, without the Fourier inset (no test here looks at it).
+void show(SolverWorker& w, ViewRequest view) {
+  view.spectrum = false;
+  w.set_view(view);
+}
+
 TEST(Worker, PublishesSnapshotsAndRestartsOnChange) {
   SolverWorker w(small(), 1);
   ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.history.size() >= 3 && s.field; }));
@@ -66,9 +77,9 @@ TEST(Worker, RefusedParametersComeBackAsAnError) {
 TEST(Worker, StepsOneOperationAtATime) {
   SolverWorker w(small(), 1, false);
   w.step_operation();
-  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.stepping && s.trace_position == 1; }));
+  ASSERT_TRUE(holds_at(w, 1));
   w.step_operation();
-  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.stepping && s.trace_position == 2; }));
+  ASSERT_TRUE(holds_at(w, 2));
   w.run();
   ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return !s.stepping && s.history.size() >= 2; }));
 }
@@ -81,10 +92,10 @@ TEST(Worker, StepBackReplaysToTheOperationBeforeWithTheSameField) {
   ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.history.size() == 2 && !s.running; }));
   w.step_operation();
   w.step_operation();
-  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.stepping && s.trace_position == 2; }));
+  ASSERT_TRUE(holds_at(w, 2));
   const auto at_two = w.snapshot();
   w.step_operation();
-  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.stepping && s.trace_position == 3; }));
+  ASSERT_TRUE(holds_at(w, 3));
   const auto at_three = w.snapshot();
   w.step_back();
   ASSERT_TRUE(wait_for(w, [&](const Snapshot& s) {
@@ -104,17 +115,16 @@ TEST(Worker, AfterARestrictionTheFieldIsTheCoarseRightHandSide) {
   SolverWorker w(small(), 1, false);
   ViewRequest residual;
   residual.residual = true;
-  residual.spectrum = false;
-  w.set_view(residual);
+  show(w, residual);
   w.step_cycle();  // from the second cycle on, level 2's correction is not zero
   ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.history.size() == 1 && !s.running; }));
   for (int k = 0; k < 3; ++k) w.step_operation();
-  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.stepping && s.trace_position == 3 && s.field; }));
+  ASSERT_TRUE(holds_at(w, 3));
   const auto at_three = w.snapshot();
   ASSERT_EQ(at_three->field->level, 1);
   ASSERT_EQ(at_three->field->view, FieldView::Residual);
   w.step_operation();
-  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.stepping && s.trace_position == 4; }));
+  ASSERT_TRUE(holds_at(w, 4));
   const auto at_four = w.snapshot();
   ASSERT_EQ((*at_four->cycle_trace)[3].kind, OpKind::Restrict);
   const FieldImage& fine = *at_three->field;
@@ -149,10 +159,9 @@ TEST(Worker, AtAProlongationTheBeforePictureIsTheFieldBeforeTheCoarseGridCorrect
   SolverWorker w(small(), 1, false);
   ViewRequest view;
   view.before_after = true;
-  view.spectrum = false;
-  w.set_view(view);
+  show(w, view);
   for (int k = 0; k < 3; ++k) w.step_operation();
-  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.stepping && s.trace_position == 3 && s.field; }));
+  ASSERT_TRUE(holds_at(w, 3));
   const auto smoothed = w.snapshot();
   ASSERT_EQ(smoothed->field->level, 1);
   // On to level 1's prolongation: the cycle's last one.
@@ -160,7 +169,7 @@ TEST(Worker, AtAProlongationTheBeforePictureIsTheFieldBeforeTheCoarseGridCorrect
   for (;;) {
     w.step_operation();
     ++position;
-    ASSERT_TRUE(wait_for(w, [&](const Snapshot& s) { return s.stepping && s.trace_position == position; }));
+    ASSERT_TRUE(holds_at(w, position));
     const TraceEvent& e = (*w.snapshot()->cycle_trace)[std::size_t(position - 1)];
     if (e.kind == OpKind::Prolong && e.level == 1) break;
     ASSERT_LT(position, 500);

@@ -33,26 +33,17 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   const PanelWindow window(ui, "Controls");
   if (!window) return;
   guidance(ui, snap);
-  const bool solving = snap.running && snap.status == SolveStatus::Running && snap.error.empty();
-  if (button(ui, solving ? "Pause" : "Run",
+  if (button(ui, solving(snap) ? "Pause" : "Run",
              "Solve cycle after cycle (at most 'cycles/s' a second); Pause stops at the end of the cycle",
              ImVec2(70 * ui.ui_scale, 0)))
-    solving ? worker.pause() : worker.run();
+    solving(snap) ? worker.pause() : worker.run();
   ImGui::SameLine();
   if (button(ui, "Reset", "Start again from the initial error, keeping every setting")) worker.reset();
   ImGui::SameLine();
   if (button(ui, "Cycle", "Run to the end of the cycle (one whole cycle when not inside one)")) worker.step_cycle();
   ImGui::TextUnformatted("step:");
   ImGui::SameLine();
-  if (button(ui, "Operation",
-             "Carry out the cycle's next operation (a sweep, a transfer, a zeroing or a call) and stop"))
-    worker.step_operation();
-  ImGui::SameLine();
-  if (button(ui, "Relaxation", "Run on to the end of the next relaxation sweep (a circle in the diagram)"))
-    worker.step_operation(SolverWorker::StepTo::Relaxation);
-  ImGui::SameLine();
-  if (button(ui, "Call", "Run on to the next recursive call (an X in the diagram)"))
-    worker.step_operation(SolverWorker::StepTo::Call);
+  step_buttons(ui, worker);
   bool autoplay = snap.autoplay > 0;
   if (checkbox(ui, "autoplay", autoplay,
                "Step through the cycles by itself, operation by operation, at 'operations/s'"))

@@ -113,17 +113,18 @@ void fourier_inset(const FieldImage& img, ImVec2 q0, float inset, FieldRenderer&
   // Axes: wave numbers k (x) from 1 at the left to nx, l (y) from 1 at the bottom to ny.
   const ImU32 text = IM_COL32(255, 255, 255, 230);
   const float below = q0.y + inset + 1;
-  const char* title = "Fourier |c_kl|, log";
+  const char* title = ImGui::CalcTextSize("Fourier |c_kl|, log").x + 4 <= inset ? "Fourier |c_kl|, log" : "|c_kl|, log";
   const float strip = inset;
   dl->AddRectFilled(ImVec2(q0.x + inset - strip, below), ImVec2(q0.x + inset, below + 2 * line + 2),
                     IM_COL32(20, 20, 24, 220));
   const std::string kmax = "k=" + std::to_string(img.nx), lmax = "l=" + std::to_string(img.ny);
   const float kmax_w = ImGui::CalcTextSize(kmax.c_str()).x, arrow_w = ImGui::CalcTextSize("k ->").x;
-  dl->AddText(ImVec2(q0.x + 2, below), text, "1");
+  if (inset >= kmax_w + ImGui::CalcTextSize("1").x + 8) dl->AddText(ImVec2(q0.x + 2, below), text, "1");
   dl->AddText(ImVec2(q0.x + inset - kmax_w - 2, below), text, kmax.c_str());
   if (inset - kmax_w - 16 > arrow_w + 8)  // room between "1" and "k=nx"
     dl->AddText(ImVec2(q0.x + 14 + (inset - kmax_w - 16 - arrow_w) / 2, below), text, "k ->");
-  dl->AddText(ImVec2(q0.x + inset - strip + 2, below + line), text, title);
+  if (ImGui::CalcTextSize(title).x + 4 <= inset)
+    dl->AddText(ImVec2(q0.x + inset - strip + 2, below + line), text, title);
   dl->AddRectFilled(ImVec2(q0.x + 1, q0.y + 1), ImVec2(q0.x + ImGui::CalcTextSize(lmax.c_str()).x + 5, q0.y + line + 1),
                     IM_COL32(20, 20, 24, 200));
   dl->AddText(ImVec2(q0.x + 3, q0.y + 1), text, lmax.c_str());
@@ -290,14 +291,18 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
                                : 0.0f;
   const float slice_h = ui.show_slice ? std::max(90.0f, avail.y * 0.28f) : 0.0f;
   const int panes = before ? 2 : 1;
-  // The Fourier inset's column, right of the colour bar: as wide as its title; none for grids
-  // too small to have a spectrum worth showing (1 x 1 was a solid yellow square).
+  // The Fourier inset, none for grids too small to have a spectrum worth showing (1 x 1 was a
+  // solid yellow square): beside the colour bar, or under the pictures where that leaves them
+  // larger (two pictures in a narrow panel at a projector's scale); never over the field, where
+  // it hid a third of it. Its caption needs two lines under it.
   const bool inset_on = ui.view.spectrum && !zero && img->nx >= 3 && img->ny >= 3;
-  const float inset_w =
-      inset_on ? std::max(ImGui::CalcTextSize("Fourier |c_kl|, log").x + 4, std::min(avail.x * 0.2f, 240 * ui.ui_scale))
-               : 0.0f;
-  const float side = std::max(
-      50.0f, std::min((avail.x - bar_w - inset_w - gap * (panes - 1)) / panes, avail.y - 8 - label_h - slice_h));
+  const float ratio = inset_on ? 0.45f : 0.0f, caption_h = 2 * ImGui::GetTextLineHeightWithSpacing();
+  const float width = avail.x - bar_w - gap * (panes - 1), height = avail.y - 8 - label_h - slice_h;
+  const float side_beside = std::min(width / (panes + ratio), height);
+  const float side_under = ui.show_slice ? 0.0f : std::min(width / panes, (height - caption_h) / (1 + ratio));
+  const bool inset_under = inset_on && side_under > side_beside;
+  const float side = std::max(50.0f, inset_under ? side_under : side_beside);
+  const float inset = std::max(40.0f, ratio * side);
   const std::array<float, 4> view = visible_part(ui);
   ImVec2 p0 = ImGui::GetCursorScreenPos();
   if (before) {
@@ -321,7 +326,12 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
     zero_note(p0, side, "zero field: this correction starts from zero; its first sweep fills it");
   } else {
     colourbar(p0, side, range);
-    if (inset_on && host) fourier_inset(*host, ImVec2(p0.x + side + bar_w, p0.y), inset_w - 4, renderers.spectrum);
+    if (inset_on && host) {
+      const ImVec2 at = inset_under
+                            ? ImVec2(ImGui::GetWindowPos().x + ImGui::GetStyle().WindowPadding.x, p0.y + side + 6)
+                            : ImVec2(p0.x + side + bar_w, p0.y);
+      fourier_inset(*host, at, inset, renderers.spectrum);
+    }
   }
   if (ui.show_slice && host) {
     ImGui::SetCursorScreenPos(ImVec2(ImGui::GetWindowPos().x + ImGui::GetStyle().WindowPadding.x, p0.y + side + 6));

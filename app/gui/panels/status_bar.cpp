@@ -14,6 +14,8 @@ namespace kcycle::gui {
 
 // What the solve is doing, in words: the solver's status once it has stopped; before that,
 // whether the worker runs it, holds it inside a cycle (stepping) or has it paused.
+bool solving(const Snapshot& snap) { return snap.running && snap.status == SolveStatus::Running && snap.error.empty(); }
+
 std::string activity(const Snapshot& snap) {
   if (!snap.error.empty()) return "not solving (parameters refused)";
   if (snap.status != SolveStatus::Running) return std::string(to_string(snap.status));

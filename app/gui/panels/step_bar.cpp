@@ -7,22 +7,29 @@
 
 namespace kcycle::gui {
 
+void step_buttons(UiState& ui, SolverWorker& worker) {
+  if (button(ui, "Operation",
+             "Carry out the cycle's next operation (a sweep, a transfer, a zeroing or a call) and stop (PageDown, "
+             "Right, Space)"))
+    worker.step_operation();
+  ImGui::SameLine();
+  if (button(ui, "Relaxation",
+             "Run on to the end of the next relaxation sweep, a circle in the diagram (Shift + PageDown)"))
+    worker.step_operation(SolverWorker::StepTo::Relaxation);
+  ImGui::SameLine();
+  if (button(ui, "Call", "Run on to the next recursive call, an X in the diagram (Ctrl + PageDown)"))
+    worker.step_operation(SolverWorker::StepTo::Call);
+}
+
 void step_bar(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   const PanelWindow window(ui, "Steps", ImGuiWindowFlags_NoCollapse);
   if (!window) return;
   if (button(ui, "Back", "Step back one operation (PageUp, Left): the cycle is replayed to there")) worker.step_back();
   ImGui::SameLine();
-  if (button(ui, "Operation", "Step one operation (PageDown, Right, Space)")) worker.step_operation();
+  step_buttons(ui, worker);
   ImGui::SameLine();
-  if (button(ui, "Relaxation", "On to the next relaxation sweep, a circle (Shift + PageDown)"))
-    worker.step_operation(SolverWorker::StepTo::Relaxation);
-  ImGui::SameLine();
-  if (button(ui, "Call", "On to the next recursive call, an X (Ctrl + PageDown)"))
-    worker.step_operation(SolverWorker::StepTo::Call);
-  ImGui::SameLine();
-  const bool solving = snap.running && snap.status == SolveStatus::Running && snap.error.empty();
-  if (button(ui, solving ? "Pause" : "Run", "Solve cycle after cycle, or pause (R)"))
-    solving ? worker.pause() : worker.run();
+  if (button(ui, solving(snap) ? "Pause" : "Run", "Solve cycle after cycle, or pause (R)"))
+    solving(snap) ? worker.pause() : worker.run();
   ImGui::SameLine();
   if (button(ui, "Desk", "Back to the desk layout, every panel (B)")) ui.lecture = false;
   ImGui::SameLine();
