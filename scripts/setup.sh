@@ -14,6 +14,7 @@ packages=(
   libglfw3-dev libepoxy-dev          # window, OpenGL context and loader
   libgl1-mesa-dri                    # OpenGL in software (llvmpipe) where there is no GPU driver
   libfftw3-dev                       # the Fourier inset of the error field
+  librsvg2-dev                       # PNG figures (kcycle figure cycles): the SVG drawn by librsvg and cairo
   fonts-dejavu-core                  # the UI font
   xvfb xauth                         # a virtual display: GUI tests, and the main job on a server
   xdotool                            # real key presses into the visualizer in its tests (a clicker's keys)

@@ -342,6 +342,49 @@ TEST(Cli, BackendCudaFailsClearlyWithoutAGpu) {
   expect_refused("--graphs maybe", "--graphs must be on or off (got 'maybe')");
 }
 
+// `kcycle figure cycles`: the issue's own example, a PNG for a slide, and what it refuses.
+TEST(CliFigure, DrawsFigure2Point1TitledWithTotalCalls) {
+  const std::string dir = testing::TempDir() + "kcycle_cli_figure";
+  std::filesystem::create_directories(dir);
+  const Outcome o = run_cli("figure cycles --levels 5 --kappa 1,2,3,W --out " + dir + "/fig.svg");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  std::ifstream in(dir + "/fig.svg");
+  const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const char* title : {"\u03ba = 1, totalCalls = 5<", "\u03ba = 2, totalCalls = 15<",
+                            "\u03ba = 3, totalCalls = 25<", "\u03ba = W, totalCalls = 31<"})
+    EXPECT_NE(svg.find(title), std::string::npos) << title;
+  EXPECT_NE(o.output.find("totalCalls = 31"), std::string::npos) << o.output;
+  const Outcome png = run_cli("figure cycles --levels 4 --kappa 2 --out " + dir + "/fig.png");
+  ASSERT_EQ(png.exit_code, 0) << png.output;
+  std::ifstream png_in(dir + "/fig.png", std::ios::binary);
+  std::string head(8, '\0');
+  png_in.read(head.data(), 8);
+  EXPECT_EQ(head.substr(1, 3), "PNG");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(CliFigure, RefusesWhatItCannotDrawAndReportsAFailedWrite) {
+  auto refused = [](const std::string& args, int code, const std::string& message) {
+    const Outcome o = run_cli("figure cycles " + args);
+    EXPECT_FALSE(o.crashed) << args << "\n" << o.output;
+    EXPECT_EQ(o.exit_code, code) << args << "\n" << o.output;
+    EXPECT_NE(o.output.find(message), std::string::npos) << args << "\n" << o.output;
+  };
+  refused("--out fig.pdf", 2, "must end in .svg or .png");
+  refused("--kappa 0 --out fig.svg", 2, "is not a positive integer or W");
+  refused("--levels 16 --kappa W --out fig.svg", 2, "unreadable");
+  refused("--out /dev/full", 2, "must end in .svg or .png");
+  refused("--out /dev/full/x.svg", 1, "cannot write /dev/full/x.svg");
+  refused("--levels 5", 2, "--out is required");
+  // A full disk: the write fails, is said, and the exit is 1.
+  const std::string dir = testing::TempDir() + "kcycle_cli_figure_full";
+  std::filesystem::create_directories(dir);
+  std::filesystem::remove(dir + "/full.svg");
+  std::filesystem::create_symlink("/dev/full", dir + "/full.svg");
+  refused("--out " + dir + "/full.svg", 1, "No space left on device");
+  std::filesystem::remove_all(dir);
+}
+
 #if KCYCLE_HAVE_MPI
 // `mpirun -np P kcycle solve --backend mpi ...` prints what the serial solve prints: the same
 // iterations and norms (to 1e-12: sums are added in another order), once (rank 0 alone).

@@ -130,7 +130,9 @@ TEST(LanczosSpectrum, TheCgEstimateBracketsTheCountAndSettlesOnIt) {
     EXPECT_LE(e.low, truth) << "after " << k << " of " << truth;
     EXPECT_GE(e.high, truth) << "after " << k << " of " << truth;
     EXPECT_NEAR(e.iterations, truth, 0.1 * truth) << "after " << k;
-    if (k >= truth / 2) EXPECT_LE(e.high - e.low, 0.1 * truth) << "narrow from half way, after " << k;
+    if (k >= truth / 2) {
+      EXPECT_LE(e.high - e.low, 0.1 * truth) << "narrow from half way, after " << k;
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The paper's Figure 2.1 for any cycle: its plan (kcycle/cycle/cycle_plan.hpp) drawn as a path over
-// the levels, an X for every recursive call (with its kappa where there is room), a circle for
+// the levels, an X for every recursive call (with its kappa wherever it overlaps nothing), a circle for
 // each relaxation phase. Operations before `done` solid, the rest faint; the operation
 // `current_op` (or none: -1) highlighted on the level it wrote.
 #include <imgui.h>

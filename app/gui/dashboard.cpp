@@ -10,22 +10,32 @@ namespace kcycle::gui {
 
 namespace {
 
-// The lecture layout: the field as large as the window allows beside the cycle diagram (with
-// its narration), the step bar under them; nothing else.
+// The lecture layout: the field as large as the window allows beside the narration (the step,
+// the call stack, Algorithm 3), the cycle diagram across the whole width under them, and a
+// compact step bar; nothing else.
 void draw_lecture(UiState& ui, SolverWorker& worker, const Snapshot& snap, FieldRenderers& renderers) {
   const ImVec2 size = ImGui::GetMainViewport()->Size;
   const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float bar = ImGui::GetFrameHeight() + ImGui::GetFrameHeightWithSpacing() + line +
-                    2 * style.WindowPadding.y;  // title, buttons, a line of words
+  const float bar = ImGui::GetFrameHeightWithSpacing() + line + 2 * style.WindowPadding.y;  // buttons, a line
   const float H = size.y - bar, W = size.x;
-  // The picture is square beside its colour bar (about 110 px at scale 1): as wide as the height
-  // left under the panel's title and caption allows.
-  const float field_w = std::min(W * 0.55f, H - 3 * line + 110 * ui.ui_scale);
-  place_panel(ui, ImVec2(0, 0), ImVec2(field_w, H));
+  // The diagram: most of a text line a level (the kappa labels go between), from a quarter to
+  // 38% of the height; the field keeps the rest.
+  const float diagram_h = std::clamp(0.8f * float(snap.options.levels) * line, 0.25f * H, 0.38f * H);
+  const float top = H - diagram_h;
+  // The picture is square beside its colour bar and the Fourier inset (0.45 of its side, as
+  // field_panel draws them): as wide as the height under the panel's one header line allows, at
+  // most 60% of the width (two pictures, before | after, then share it).
+  const float colour_bar = 44 + ImGui::CalcTextSize("+7.7e+01").x + 8;
+  const float side = top - line - 2 * style.WindowPadding.y - 8;
+  const float inset = ui.view.spectrum ? 0.45f * side : 0.0f;
+  const float field_w = std::min(W * 0.6f, side + inset + colour_bar + 2 * style.WindowPadding.x);
+  place_panel(ui, ImVec2(0, 0), ImVec2(field_w, top));
   field_panel(ui, snap, renderers);
-  place_panel(ui, ImVec2(field_w, 0), ImVec2(W - field_w, H));
-  cycle_diagram_panel(ui, snap);
+  place_panel(ui, ImVec2(field_w, 0), ImVec2(W - field_w, top));
+  lecture_narration_panel(ui, snap);
+  place_panel(ui, ImVec2(0, top), ImVec2(W, diagram_h));
+  lecture_diagram_panel(ui, snap);
   place_panel(ui, ImVec2(0, H), ImVec2(W, bar));
   step_bar(ui, worker, snap);
 }

@@ -26,6 +26,13 @@ std::string pinned_label(const PinnedRun& pin, const SolverOptions& current);
 // Lecture view: V, F, kappa=3 and W at the current level count, and totalCalls against levels.
 void cycle_shapes_panel(UiState& ui, const Snapshot& snap);
 void cycle_diagram_panel(UiState& ui, const Snapshot& snap);
+// The lecture layout's halves of it: the words (the equation the pictured level solves, the
+// step, the call stack, Algorithm 3), and the diagram with its counts across the window's width.
+void lecture_narration_panel(UiState& ui, const Snapshot& snap);
+// "level 3 solves A3 v3 = f3, f3 the restricted residual of level 2": what a coarse level's
+// pictures belong to.
+std::string coarse_equation(int level);
+void lecture_diagram_panel(UiState& ui, const Snapshot& snap);
 void convergence_panel(UiState& ui, const Snapshot& snap);
 void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 void status_bar(UiState& ui, const Snapshot& snap);
@@ -48,5 +55,9 @@ bool export_history_csv(const Snapshot& snap, const std::string& path);
 // The Parameters button's file (to_parameters_file): `kcycle solve --config` reads it. False
 // when it could not be written.
 bool export_parameters(const SolverOptions& params, const std::string& path);
+// The paper's Figure 2.1 (kappa = 1, 2, 3, W) at these options' levels and sweeps, as
+// `kcycle figure cycles` writes it (FILE.svg or FILE.png). Returns the line to show: "wrote ..."
+// or why it could not.
+std::string export_cycle_figure(const SolverOptions& options, const std::string& path);
 
 }  // namespace kcycle::gui

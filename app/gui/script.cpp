@@ -16,6 +16,7 @@
 #include "lessons.hpp"
 #include "narration.hpp"
 #include "panels.hpp"
+#include "text_fit.hpp"
 #include "view_settings.hpp"
 
 namespace kcycle::gui {
@@ -225,6 +226,14 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          if (!export_history_csv(f.snap, f.args[0])) throw std::invalid_argument("cannot write " + f.args[0]);
          return true;
        }},
+      {"figure",  // the Cycle shapes panel's "Save as figure", to PATH.svg or PATH.png
+       [](Frame& f) {
+         need(f.args, 1);
+         const std::string notice = export_cycle_figure(f.snap.options, f.args[0]);
+         if (notice.rfind("wrote ", 0) != 0) throw std::invalid_argument(notice);
+         std::printf("%s\n", notice.c_str());
+         return true;
+       }},
       {"parameters",  // the file the Parameters button writes
        [](Frame& f) {
          need(f.args, 1);
@@ -254,6 +263,16 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          if (f.ui.capture_text) return false;  // that frame has not been drawn yet
          f.runner.text_requested_ = false;
          std::printf("--- text shown ---\n%s\n--- end of text ---\n", f.ui.shown_text.c_str());
+         std::fflush(stdout);
+         return true;
+       }},
+      {"check-text-fits",  // every text of the last frame wholly visible (text_fit.hpp), else fail
+       [](Frame&) {
+         const std::vector<std::string> cut = texts_cut_off();
+         std::string lines;
+         for (const std::string& line : cut) lines += "\n  " + line;
+         if (!cut.empty()) throw std::runtime_error(std::to_string(cut.size()) + " texts cut off:" + lines);
+         std::printf("text fits: every text of the frame is wholly visible\n");
          std::fflush(stdout);
          return true;
        }},

@@ -29,8 +29,10 @@
 //   frames N | wait-ms N
 //   screenshot PATH | layout PATH (panel rectangles, JSON) | csv PATH
 //   parameters PATH    the parameters file the Parameters button writes (kcycle solve --config)
+//   figure PATH        Figure 2.1 at the current levels (kappa = 1, 2, 3, W): PATH.svg or PATH.png
 //   print-summary | fps-reset | fps-report | print-field-path
 //   print-text         every text the next frame draws (labels, values, messages)
+//   check-text-fits    fails, naming each, if any text of the last frame is cut off (text_fit.hpp)
 //   print-pins         the pinned runs' legend lines
 //   ui-scale X         fonts and sizes times X (0.5 .. 3), for a projector (= set ui-scale X)
 //   stress N           N random parameter changes, one per frame

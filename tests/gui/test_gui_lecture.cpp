@@ -15,6 +15,12 @@
 
 namespace {
 
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 using kcycle::gui_testing::panel;
 using kcycle::gui_testing::run_gui;
 using kcycle::gui_testing::temp;
@@ -89,25 +95,31 @@ TEST(GuiLecture, ShiftAndCtrlStepOnToTheNextRelaxationAndTheNextCall) {
   EXPECT_NE(out.find(" is call on level 2"), std::string::npos) << "Ctrl: on to the next call: " << out;
 }
 
-// The lecture layout (B, or --lecture) at a projector's sizes: the field, the diagram and the
-// step bar only, each inside the window, the step bar's buttons drawn.
+// The lecture layout (B, or --lecture) at a projector's sizes: the field, the narration, the
+// diagram and the step bar only, each inside the window, the step bar's buttons drawn, the
+// picture large; and through the first 40 operations of a 6-level F-cycle (down through the
+// restrictions and coarse levels, the coarse solve, back up through a prolongation shown before
+// | after) every text of every frame wholly visible (check-text-fits: each window's content and
+// each glyph drawn inside what is visible).
 void lecture_layout_fits(int width, int height, double scale) {
   const std::string layout = temp("lecture_" + std::to_string(width) + ".json");
+  std::string script = "ui-scale " + std::to_string(scale) +
+                       "\nset levels 6\nset kappa 2\nset before-after 1\npause\nreset\nwait-cycles 0\nkey PageDown\n"
+                       "wait-at-operation 1\nkey B\nframes 3\nlayout " +
+                       layout + "\nprint-controls\ncheck-text-fits\n";
+  for (int k = 2; k <= 40; ++k)
+    script += "key PageDown\nwait-at-operation " + std::to_string(k) + "\nframes 2\ncheck-text-fits\n";
+  script += "print-stepping\n";
   std::string out;
-  ASSERT_EQ(run_gui("ui-scale " + std::to_string(scale) +
-                        "\nset levels 6\npause\nreset\nwait-cycles 0\nkey PageDown\nwait-at-operation 1\nkey B\n"
-                        "frames 3\nlayout " +
-                        layout + "\nprint-controls\nprint-text\n",
-                    &out, width, "", height),
-            0)
-      << out;
+  ASSERT_EQ(run_gui(script, &out, width, "", height), 0) << out;
+  EXPECT_NE(out.find("stepping: operation 40 "), std::string::npos) << out;
   std::ifstream f(layout);
   const nlohmann::json j = nlohmann::json::parse(f);
   std::vector<std::string> names;
   for (const auto& [name, rect] : j.items())
     if (name.rfind("field picture", 0) != 0) names.push_back(name);  // the panels, not the pictures in one
-  EXPECT_EQ(names, (std::vector<std::string>{"Cycle diagram", "Error field", "Steps"})) << j.dump();
-  for (const char* name : {"Cycle diagram", "Error field", "Steps"}) {
+  EXPECT_EQ(names, (std::vector<std::string>{"Cycle diagram", "Error field", "Narration", "Steps"})) << j.dump();
+  for (const char* name : {"Cycle diagram", "Error field", "Narration", "Steps"}) {
     const auto r = panel(layout, name);
     EXPECT_GE(r.x, 0) << name;
     EXPECT_GE(r.y, 0) << name;
@@ -115,12 +127,48 @@ void lecture_layout_fits(int width, int height, double scale) {
     EXPECT_LE(r.y + r.h, height + 1) << name;
   }
   EXPECT_GT(panel(layout, "Error field").h, height / 2) << "the field takes most of the height";
+  // The diagram strip and the step bar take the rest: 325 px of 720 at scale 2, 590 of 1080 at 1.5.
+  EXPECT_GT(panel(layout, "field picture").h, 0.4 * height) << "the picture, not its frame, is large";
+  EXPECT_EQ(panel(layout, "Cycle diagram").w, width) << "the diagram spans the window";
   for (const char* button : {"Back", "Operation", "Relaxation", "Call", "Desk", "Keys"})
     EXPECT_NE(out.find(std::string("control ") + button + "\t"), std::string::npos) << button << " in " << out;
+  EXPECT_EQ(count_of(out, "text fits: every text of the frame is wholly visible"), 40u) << out;
 }
 
 TEST(GuiLecture, TheLectureLayoutFitsA1280x720ProjectorAtScale15) { lecture_layout_fits(1280, 720, 1.5); }
+TEST(GuiLecture, TheLectureLayoutFitsA1280x720ProjectorAtScale2) { lecture_layout_fits(1280, 720, 2.0); }
+TEST(GuiLecture, TheLectureLayoutFitsA1920x1080ProjectorAtScale15) { lecture_layout_fits(1920, 1080, 1.5); }
 TEST(GuiLecture, TheLectureLayoutFitsA1920x1080ProjectorAtScale2) { lecture_layout_fits(1920, 1080, 2.0); }
+
+// The check itself fails where text is cut: a 480 x 320 window at UI scale 2 cannot hold the
+// lecture's words, and the check names the windows that lose them.
+TEST(GuiLecture, TheTextCheckFailsWhereTextIsCutOff) {
+  std::string out;
+  EXPECT_NE(run_gui("ui-scale 2\nset levels 6\nkey B\nkey PageDown\nwait-at-operation 1\nframes 3\ncheck-text-fits\n",
+                    &out, 480, "", 320),
+            0)
+      << out;
+  EXPECT_NE(out.find("texts cut off"), std::string::npos) << out;
+  EXPECT_NE(out.find(" in 'Narration'"), std::string::npos) << out;
+}
+
+// The Cycle shapes panel's figure, as `kcycle figure cycles` writes it: Figure 2.1 at the
+// current level count, titled with totalCalls; a failed write fails the script with the reason.
+TEST(GuiLecture, TheFigureForASlideIsWrittenAtTheCurrentLevels) {
+  const std::string svg = temp("gui_figure.svg"), png = temp("gui_figure.png");
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\nframes 2\nfigure " + svg + "\nfigure " + png + "\n", &out), 0) << out;
+  std::ifstream f(svg);
+  const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  for (const char* title : {"totalCalls = 5<", "totalCalls = 15<", "totalCalls = 25<", "totalCalls = 31<"})
+    EXPECT_NE(text.find(title), std::string::npos) << title;
+  std::ifstream p(png, std::ios::binary);
+  std::string head(4, '\0');
+  p.read(head.data(), 4);
+  EXPECT_EQ(head.substr(1, 3), "PNG");
+  EXPECT_NE(run_gui("frames 2\nfigure /nonexistent-folder/fig.svg\n", &out), 0);
+  EXPECT_NE(out.find("cannot write /nonexistent-folder/fig.svg: No such file or directory"), std::string::npos) << out;
+}
 
 TEST(GuiLecture, FlagStartsInTheLectureLayoutAndBGoesBackToTheDesk) {
   const std::string a = temp("lecture_flag.json"), b = temp("lecture_desk.json");

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 #include "cycle_diagram.hpp"
@@ -49,69 +50,143 @@ void physical_passes(const Snapshot& snap, bool stepping, int kappa) {
   ImGui::PopStyleColor();
 }
 
+// The cycle's plan (the same recursion without arithmetic), kept while the options that shape it stay.
+const Trace& current_plan(UiState& ui, const SolverOptions& o) {
+  const int n = o.levels;
+  if (!ui.plan || !(ui.plan->choice == o.cycle) || ui.plan->levels != n || ui.plan->nu1 != o.nu1 ||
+      ui.plan->nu2 != o.nu2)
+    ui.plan = std::make_shared<CyclePlan>(CyclePlan{o.cycle, n, o.nu1, o.nu2, planned_cycle(o.cycle, n, o.nu1, o.nu2)});
+  return ui.plan->trace;
+}
+
+bool stepping_in(const Snapshot& snap) { return snap.stepping && snap.cycle_trace && snap.trace_position > 0; }
+
+// kappa, totalCalls and levelCalls: the paper's counts of the cycle drawn.
+void counts_line(const Snapshot& snap) {
+  const int n = snap.options.levels, kappa = std::min(snap.options.cycle.counter, n);
+  char head[96];
+  std::snprintf(head, sizeof head, "kappa=%s, %d levels: totalCalls = %llu;  levelCalls:",
+                kappa_to_string(snap.options.cycle.counter).c_str(), n, (unsigned long long)total_calls(kappa, n));
+  std::string counts = head;
+  for (int l = 1; l <= n; ++l) counts.append(" ").append(std::to_string(level_calls(kappa, l)));
+  ImGui::TextUnformatted(counts.c_str());
+}
+
+// While stepping: the operation in words, the call stack and Algorithm 3 with the line just
+// carried out marked, as many of its lines around that one as the window holds above the last
+// `keep` pixels (none where not even that one fits).
+void step_narration(const Snapshot& snap, std::size_t plan_size, float keep) {
+  const SolverOptions& o = snap.options;
+  const Trace& trace = *snap.cycle_trace;
+  const std::size_t op = std::size_t(snap.trace_position - 1);
+  ImGui::Text("step %d of %zu: %s", snap.trace_position, plan_size, narrate(trace, op, o.nu1, o.nu2).c_str());
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("call stack: %s", describe_call_stack(call_stack(trace, op)).c_str());
+  ImGui::PopStyleColor();
+  if (o.cycle.type != CycleType::Kappa) return;
+  const int current = algorithm3_line(trace, op);
+  const std::vector<std::string>& lines = algorithm3_lines();
+  // Each line's height as drawn, wrapped at the window's edge (a long line takes two on a
+  // projector); the window of lines grows around the current one while it fits, and a line
+  // at a cut end is shown as "..." (one line high).
+  const float spacing = ImGui::GetStyle().ItemSpacing.y, wrap = ImGui::GetContentRegionAvail().x;
+  const float dots = ImGui::GetTextLineHeightWithSpacing();
+  auto height = [&](int i) {
+    return ImGui::CalcTextSize(("> " + lines[std::size_t(i)]).c_str(), nullptr, false, wrap).y + spacing;
+  };
+  const int count = int(lines.size());
+  const float room = ImGui::GetContentRegionAvail().y - keep + spacing;
+  if (current < 0 || height(current) > room) return;  // the step's words above say what the line would
+  int first = current, last = current;
+  // What the window [f, l] takes, its cut ends shown as dots.
+  auto cost = [&](int f, int l) {
+    float h = 0;
+    for (int i = f; i <= l; ++i) {
+      const bool cut = i != current && ((i == f && f > 0) || (i == l && l < count - 1));
+      h += cut ? dots : height(i);
+    }
+    return h;
+  };
+  for (bool grew = true; grew;) {
+    grew = false;
+    if (last + 1 < count && cost(first, last + 1) <= room) ++last, grew = true;
+    if (first > 0 && cost(first - 1, last) <= room) --first, grew = true;
+  }
+  for (int i = first; i <= last; ++i) {
+    const bool cut = i != current && ((i == first && first > 0) || (i == last && last < count - 1));
+    if (i == current)
+      ImGui::TextColored(ImVec4(0.55f, 1.0f, 0.55f, 1.0f), "> %s", lines[std::size_t(i)].c_str());
+    else if (cut)
+      ImGui::TextDisabled("  ...");
+    else
+      ImGui::TextDisabled("  %s", lines[std::size_t(i)].c_str());
+  }
+}
+
+// The diagram in the rest of the window: what has run this cycle solid, the rest faint, so
+// nothing moves while stepping; the operation just done highlighted.
+void diagram(const Snapshot& snap, const Trace& plan) {
+  const bool stepping = stepping_in(snap);
+  const std::size_t done = stepping ? std::size_t(snap.trace_position) : snap.history.empty() ? 0 : plan.size();
+  const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
+  ImGui::Dummy(avail);
+  draw_cycle_diagram(ImGui::GetWindowDrawList(), origin, avail, plan, snap.options.levels, done,
+                     stepping ? int(snap.trace_position) - 1 : -1);
+}
+
 }  // namespace
 
 void cycle_diagram_panel(UiState& ui, const Snapshot& snap) {
   const PanelWindow window(ui, "Cycle diagram");
   if (!window) return;
   const int n = snap.options.levels;
-  const int kappa = std::min(snap.options.cycle.counter, n);
-  ImGui::Text("kappa=%s, %d levels: totalCalls = %llu;  levelCalls:",
-              kappa_to_string(snap.options.cycle.counter).c_str(), n, (unsigned long long)total_calls(kappa, n));
-  for (int l = 1; l <= n; ++l) {
-    ImGui::SameLine(0, 4);
-    ImGui::Text("%llu", (unsigned long long)level_calls(kappa, l));
-  }
-  // The whole cycle from its plan (the same recursion without arithmetic), drawn before it
-  // runs: what has run this cycle solid, the rest faint, so nothing moves while stepping.
-  const SolverOptions& o = snap.options;
-  if (!ui.plan || !(ui.plan->choice == o.cycle) || ui.plan->levels != n || ui.plan->nu1 != o.nu1 ||
-      ui.plan->nu2 != o.nu2)
-    ui.plan = std::make_shared<CyclePlan>(CyclePlan{o.cycle, n, o.nu1, o.nu2, planned_cycle(o.cycle, n, o.nu1, o.nu2)});
-  const Trace& plan = ui.plan->trace;
-  const Trace* trace = snap.cycle_trace.get();
-  const bool stepping = snap.stepping && trace && snap.trace_position > 0;
-  const std::size_t done = stepping ? std::size_t(snap.trace_position) : snap.history.empty() ? 0 : plan.size();
+  // Every text of this panel wraps at its edge: on a projector the window is narrow for its words.
+  ImGui::PushTextWrapPos(0.0f);
+  counts_line(snap);
+  const Trace& plan = current_plan(ui, snap.options);
+  const bool stepping = stepping_in(snap);
   if (stepping) {
-    const std::size_t op = std::size_t(snap.trace_position - 1);
-    ImGui::Text("step %d of %zu: %s", snap.trace_position, plan.size(), narrate(*trace, op, o.nu1, o.nu2).c_str());
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("call stack: %s", describe_call_stack(call_stack(*trace, op)).c_str());
-    ImGui::PopStyleColor();
-    if (o.cycle.type == CycleType::Kappa) {  // Algorithm 3, the line just carried out marked
-      const int current = algorithm3_line(*trace, op);
-      const std::vector<std::string>& lines = algorithm3_lines();
-      // A short panel (1280 x 720, a large UI scale) shows the lines around the current one,
-      // so the diagram keeps at least 35% of the panel and a text line per level.
-      const float line_h = ImGui::GetTextLineHeightWithSpacing();
-      const float avail_h = ImGui::GetContentRegionAvail().y;
-      const float diagram_min = std::max(avail_h * 0.35f, float(n) * ImGui::GetTextLineHeight());
-      const float room = std::min(avail_h * 0.65f, avail_h - diagram_min);
-      const int fits = std::max(3, int(room / line_h));
-      int first = 0, last = int(lines.size()) - 1;
-      if (fits < int(lines.size())) {
-        const int around = (fits - 1) / 2;
-        first = std::clamp(current - around, 0, int(lines.size()) - fits);
-        last = first + fits - 1;
-      }
-      for (int i = first; i <= last; ++i) {
-        const bool cut = (i == first && first > 0) || (i == last && last < int(lines.size()) - 1);
-        if (i == current)
-          ImGui::TextColored(ImVec4(0.55f, 1.0f, 0.55f, 1.0f), "> %s", lines[std::size_t(i)].c_str());
-        else if (cut)
-          ImGui::TextDisabled("  ...");
-        else
-          ImGui::TextDisabled("  %s", lines[std::size_t(i)].c_str());
-      }
-    }
-  } else
+    // A short panel (1280 x 720, a large UI scale) shows the lines of Algorithm 3 around the
+    // current one, so the diagram keeps at least 35% of the panel and a text line per level.
+    const float avail_h = ImGui::GetContentRegionAvail().y;
+    step_narration(snap, plan.size(), std::max(avail_h * 0.35f, float(n) * ImGui::GetTextLineHeight()));
+  } else {
     ImGui::TextDisabled("%zu operations a cycle; press Operation to step through one", plan.size());
-  physical_passes(snap, stepping, kappa);
+  }
+  physical_passes(snap, stepping, std::min(snap.options.cycle.counter, n));
+  ImGui::PopTextWrapPos();
+  diagram(snap, plan);
+}
 
-  const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
-  ImGui::Dummy(avail);
-  draw_cycle_diagram(ImGui::GetWindowDrawList(), origin, avail, plan, n, done,
-                     stepping ? int(snap.trace_position) - 1 : -1);
+std::string coarse_equation(int level) {
+  char line[128];
+  std::snprintf(line, sizeof line, "level %d solves A%d v%d = f%d, f%d the restricted residual of level %d", level,
+                level, level, level, level, level - 1);
+  return line;
+}
+
+void lecture_narration_panel(UiState& ui, const Snapshot& snap) {
+  const PanelWindow window(ui, "Narration");
+  if (!window) return;
+  ImGui::PushTextWrapPos(0.0f);
+  const Trace& plan = current_plan(ui, snap.options);
+  if (stepping_in(snap)) {
+    if (snap.field && snap.field->level > 1)  // the picture beside is a coarse level's
+      ImGui::TextColored(ImVec4(0.55f, 0.8f, 1.0f, 1.0f), "%s", coarse_equation(snap.field->level).c_str());
+    step_narration(snap, plan.size(), 0.0f);
+  } else {
+    ImGui::TextDisabled("%zu operations a cycle: PageDown steps through them one at a time", plan.size());
+  }
+  ImGui::PopTextWrapPos();
+}
+
+void lecture_diagram_panel(UiState& ui, const Snapshot& snap) {
+  const PanelWindow window(ui, "Cycle diagram", ImGuiWindowFlags_NoTitleBar);
+  if (!window) return;
+  ImGui::PushTextWrapPos(0.0f);
+  counts_line(snap);  // the counts of what is drawn under it, on one line across the window
+  ImGui::PopTextWrapPos();
+  diagram(snap, current_plan(ui, snap.options));
 }
 
 }  // namespace kcycle::gui

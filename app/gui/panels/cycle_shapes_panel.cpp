@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "cycle_diagram.hpp"
+#include "cycle_figure.hpp"
+#include "cycle_figure_file.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/cycle/cycle_plan.hpp"
 #include "panels/widgets.hpp"
@@ -24,13 +26,17 @@ void cycle_shapes_panel(UiState& ui, const Snapshot& snap) {
       "The paper's Figure 2.1 at %d levels, drawn from the recursion alone (no solving): "
       "X = recursive call (its kappa beside it), circle = relaxation.",
       n);
+  if (button(ui, "Save as figure", "Write these four diagrams, titled, to kcycle-figure-2.1.svg and .png for a slide"))
+    ui.notice =
+        export_cycle_figure(o, "kcycle-figure-2.1.svg") + "; " + export_cycle_figure(o, "kcycle-figure-2.1.png");
+  if (ui.notice.find("kcycle-figure-2.1") != std::string::npos) ImGui::TextWrapped("%s", ui.notice.c_str());
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float chart_h = avail.y * 0.30f, each = (avail.y - chart_h) / 4.0f;
   const int kappas[] = {1, 2, 3, kKappaW};
   const char* names[] = {"V-cycle (kappa=1)", "F-cycle (kappa=2)", "kappa=3", "W-cycle (kappa>=levels)"};
   for (int k = 0; k < 4; ++k) {
     const Trace plan = planned_cycle({CycleType::Kappa, kappas[k]}, n, o.nu1, o.nu2);
-    ImGui::Text("%s: totalCalls = %llu", names[k], (unsigned long long)total_calls(std::min(kappas[k], n), n));
+    ImGui::Text("%s: totalCalls = %zu", names[k], plot::calls_in(plan));
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 size(avail.x, each - ImGui::GetTextLineHeightWithSpacing());
     ImGui::Dummy(size);
@@ -53,6 +59,18 @@ void cycle_shapes_panel(UiState& ui, const Snapshot& snap) {
   PlotSpec spec{"levels n", "totalCalls (log)", false, true, 1, 16, 0, 0, true};
   draw_plot("total calls", spec, series, {{double(n), IM_COL32(255, 255, 255, 120), "this n"}},
             ImGui::GetContentRegionAvail());
+}
+
+std::string export_cycle_figure(const SolverOptions& options, const std::string& path) {
+  try {
+    plot::write_cycle_figure(
+        plot::kappa_cycle_panels(std::max(2, options.levels), {1, 2, 3, kKappaW}, options.nu1, options.nu2), path);
+    return "wrote " + path;
+  } catch (const plot::FigureRefused& e) {
+    return "cannot write " + path + ": " + e.what();
+  } catch (const std::exception& e) {
+    return e.what();  // the OS's reason, path and all
+  }
 }
 
 }  // namespace kcycle::gui

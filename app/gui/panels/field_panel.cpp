@@ -236,7 +236,8 @@ void slice_plot(const UiState& ui, const FieldImage& now, const FieldImage* befo
 }  // namespace
 
 void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
-  const PanelWindow window(ui, "Error field");
+  // In the lecture layout the header says what the picture is: the title's height goes to the picture.
+  const PanelWindow window(ui, "Error field", ui.lecture ? ImGuiWindowFlags_NoTitleBar : 0);
   if (!window) return;
   const FieldImage* img = snap.field.get();
   if (!snap.error.empty()) {  // the field of the last accepted parameters would not match them
@@ -254,11 +255,11 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
     host = nullptr;
   ui.view.host_values = ui.show_slice;  // and below: hovering
   const bool finest = img->level == 1;
+  ImGui::PushTextWrapPos(0.0f);  // the header wraps at the panel's edge (a projector's large type)
   ImGui::Text("%s on level %d of %d (%d x %d)%s", picture_name(*img).c_str(), img->level, snap.options.levels, img->nx,
-              img->ny, snap.stepping ? "  [stepping]" : "");
-  if (!finest)  // which equation this level's pictures belong to
-    ImGui::TextDisabled("level %d solves A%d v%d = f%d, f%d the restricted residual of level %d", img->level,
-                        img->level, img->level, img->level, img->level, img->level - 1);
+              img->ny, snap.stepping && !ui.lecture ? "  [stepping]" : "");
+  if (!finest && !ui.lecture)  // which equation this level's pictures belong to (the lecture's narration says it)
+    ImGui::TextDisabled("%s", coarse_equation(img->level).c_str());
   // A coarse correction is zero between its zeroing and its first sweep: said in words, not
   // drawn as a blank map with an all-"maximum" spectrum.
   const bool zero = img->min == 0.0f && img->max == 0.0f;
@@ -269,6 +270,7 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   if (!(range > 0)) range = 1.0f;
   if (ui.lock_range && ui.auto_range)
     ImGui::TextDisabled("colour range locked through cycle %zu: +/-%.2e", snap.history.size() + 1, double(range));
+  ImGui::PopTextWrapPos();
   upload_field(ui, *img, renderers.field);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -22,7 +22,8 @@ void step_buttons(UiState& ui, SolverWorker& worker) {
 }
 
 void step_bar(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
-  const PanelWindow window(ui, "Steps", ImGuiWindowFlags_NoCollapse);
+  // No title: the buttons say what it is, and a projector's height is short.
+  const PanelWindow window(ui, "Steps", ImGuiWindowFlags_NoTitleBar);
   if (!window) return;
   if (button(ui, "Back", "Step back one operation (PageUp, Left): the cycle is replayed to there")) worker.step_back();
   ImGui::SameLine();

@@ -1,0 +1,78 @@
+#include "text_fit.hpp"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <cstdio>
+
+namespace kcycle::gui {
+
+namespace {
+
+// Half a pixel: ImGui rounds positions, a glyph's anti-aliased edge may touch the boundary.
+constexpr float kSlack = 0.5f;
+
+std::string describe(const char* what, const char* window, float x, float y, const ImVec4& visible) {
+  char line[320];
+  std::snprintf(line, sizeof line, "%s in '%s': reaches (%.0f, %.0f), visible to (%.0f, %.0f) from (%.0f, %.0f)", what,
+                window, x, y, visible.z, visible.w, visible.x, visible.y);
+  return line;
+}
+
+void windows_content(std::vector<std::string>& cut) {
+  const ImGuiContext& g = *ImGui::GetCurrentContext();
+  for (const ImGuiWindow* w : g.Windows) {
+    if (!w->WasActive || w->Hidden || w->Collapsed || w->SkipItems) continue;
+    // A child region that scrolls (a wide table) is meant to; a panel that needs a scroll bar
+    // has text out of view.
+    if ((w->Flags & ImGuiWindowFlags_ChildWindow) && (w->ScrollbarX || w->ScrollbarY)) continue;
+    const ImRect& r = w->InnerClipRect;
+    const ImVec2 end = w->DC.CursorMaxPos;
+    if (end.x > r.Max.x + kSlack || end.y > r.Max.y + kSlack)
+      cut.push_back(describe("content", w->Name, end.x, end.y, ImVec4(r.Min.x, r.Min.y, r.Max.x, r.Max.y)));
+  }
+}
+
+// A vertex's UV inside the atlas's baked anti-aliased lines: a line, not a glyph.
+bool on_baked_lines(const ImFontAtlas& atlas, ImVec2 uv) {
+  if (atlas.PackIdLines < 0) return false;
+  const ImFontAtlasCustomRect* r = &atlas.CustomRects[atlas.PackIdLines];
+  const float u0 = float(r->X) * atlas.TexUvScale.x, v0 = float(r->Y) * atlas.TexUvScale.y;
+  const float u1 = float(r->X + r->Width) * atlas.TexUvScale.x, v1 = float(r->Y + r->Height) * atlas.TexUvScale.y;
+  return uv.x >= u0 && uv.x <= u1 && uv.y >= v0 && uv.y <= v1;
+}
+
+void glyphs(std::vector<std::string>& cut) {
+  const ImDrawData* data = ImGui::GetDrawData();
+  if (!data || !data->Valid) return;
+  const ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+  const ImVec2 white = atlas.TexUvWhitePixel;
+  for (int n = 0; n < data->CmdListsCount; ++n) {
+    const ImDrawList* list = data->CmdLists[n];
+    for (const ImDrawCmd& cmd : list->CmdBuffer) {
+      if (cmd.UserCallback || cmd.TextureId != atlas.TexID) continue;  // field pictures are images
+      const ImVec4& clip = cmd.ClipRect;
+      bool reported = false;
+      for (unsigned int i = 0; i < cmd.ElemCount && !reported; ++i) {
+        const ImDrawVert& v = list->VtxBuffer[int(cmd.VtxOffset + list->IdxBuffer[int(cmd.IdxOffset + i)])];
+        if ((v.uv.x == white.x && v.uv.y == white.y) || on_baked_lines(atlas, v.uv)) continue;
+        if (v.pos.x < clip.x - kSlack || v.pos.y < clip.y - kSlack || v.pos.x > clip.z + kSlack ||
+            v.pos.y > clip.w + kSlack) {
+          cut.push_back(describe("a glyph", list->_OwnerName ? list->_OwnerName : "?", v.pos.x, v.pos.y, clip));
+          reported = true;  // one line per draw command is enough to find it
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> texts_cut_off() {
+  std::vector<std::string> cut;
+  windows_content(cut);
+  glyphs(cut);
+  return cut;
+}
+
+}  // namespace kcycle::gui

@@ -1,0 +1,18 @@
+#pragma once
+// Whether every text of the last frame is wholly visible: the check behind the GUI tests'
+// "no text outside its window's visible region" at projector sizes and UI scales. Two views of the
+// frame ImGui just drew (call it between frames, after render):
+// - each window's content (every Text, wrapped or not, every button and canvas: what ImGui laid
+//   out) ends inside the window's visible inner rectangle, unless it is a child region that
+//   scrolls (a wide table);
+// - no glyph of any text drawn straight onto a draw list (diagram and plot labels, captions)
+//   crosses the clipping rectangle it was drawn under: a cut glyph is a cut text.
+#include <string>
+#include <vector>
+
+namespace kcycle::gui {
+
+// One line for each text cut off (empty: everything fits), naming the window and by how much.
+std::vector<std::string> texts_cut_off();
+
+}  // namespace kcycle::gui
