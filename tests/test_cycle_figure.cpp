@@ -118,6 +118,28 @@ TEST(CycleFigure, EveryCallIsLabelledWhereThereIsRoomAndNoLabelOverlapsAnything)
     }
 }
 
+TEST(CycleFigure, ADenseDiagramLabelsOnlyTheCallsALabelCanName) {
+  // W at 11 levels in 600 units: the coarse rows' calls are a fraction of a unit apart.
+  const float char_w = 7, h = 12;
+  const auto nodes = plot::cycle_figure_nodes(kappa_plan(kKappaW, 11));
+  const plot::CycleFigureLayout layout = plot::layout_cycle_figure({0, 0, 660, 300}, 11, nodes.size(), 60, 2.5f, 8);
+  const auto labels = plot::placed_counter_labels(
+      nodes, layout, [&](const std::string& t) { return char_w * float(t.size()); }, h);
+  std::size_t placed = 0;
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    if (!labels[k]) continue;
+    ++placed;
+    const float x = layout.node(k, nodes[k].level).x;
+    for (std::size_t j = 0; j < nodes.size(); ++j)
+      if (j != k && nodes[j].call && nodes[j].level == nodes[k].level) {
+        EXPECT_GE(std::abs(layout.node(j, 1).x - x), char_w + 2 * layout.radius) << "label of " << k << " near " << j;
+      }
+  }
+  EXPECT_GT(placed, 0u) << "the top levels' calls are far apart: they are labelled";
+  EXPECT_LT(placed, 200u) << "the coarse rows are not";
+  expect_labels_clear(nodes, layout, labels, char_w, h);
+}
+
 TEST(CycleFigure, MarkersShrinkWithTheSpacingAndKeepNeighboursApart) {
   const plot::CycleFigureLayout wide = plot::layout_cycle_figure({0, 0, 1000, 200}, 5, 20, 50, 2, 9);
   const plot::CycleFigureLayout narrow = plot::layout_cycle_figure({0, 0, 1000, 200}, 5, 200, 50, 2, 9);

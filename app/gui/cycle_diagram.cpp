@@ -39,8 +39,37 @@ void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace
     std::snprintf(label, sizeof label, "level %d", l);
     dl->AddText(ImVec2(origin.x + 2, y - text_h / 2), IM_COL32(170, 170, 180, 255), label);
   }
-  for (std::size_t k = 0; k + 1 < nodes.size(); ++k)
-    dl->AddLine(pos(k), pos(k + 1), shade(IM_COL32(150, 150, 160, 255), nodes[k + 1].first_event < done), 1.5f * scale);
+  // A dense diagram (a W-cycle at 11 levels: 4000 nodes in a few hundred pixels) is drawn as
+  // what is visible: the path as one bar a pixel column and shade spanning the levels it visits
+  // there, where nodes are closer than a pixel. Drawing every node's segment, over each other,
+  // kept the software rasterizer (llvmpipe) busy for the frame: 24 fps at 11 levels with W.
+  const bool dense = layout.dx < 1.0f;
+  const ImU32 path_ran = shade(IM_COL32(150, 150, 160, 255), true),
+              path_not = shade(IM_COL32(150, 150, 160, 255), false);
+  if (!dense) {
+    for (std::size_t k = 0; k + 1 < nodes.size(); ++k)
+      dl->AddLine(pos(k), pos(k + 1), nodes[k + 1].first_event < done ? path_ran : path_not, 1.5f * scale);
+  } else {
+    const int columns = int(layout.area.x1 - layout.area.x0) + 2;
+    std::vector<float> lo(2 * std::size_t(columns), 1e30f), hi(2 * std::size_t(columns), -1e30f);
+    auto visit = [&](float x, float y, bool ran) {
+      const std::size_t c = 2 * std::size_t(std::clamp(int(x - layout.area.x0), 0, columns - 1)) + ran;
+      lo[c] = std::min(lo[c], y), hi[c] = std::max(hi[c], y);
+    };
+    for (std::size_t k = 0; k + 1 < nodes.size(); ++k) {  // each segment's ends in both its columns
+      const ImVec2 a = pos(k), b = pos(k + 1);
+      const bool ran = nodes[k + 1].first_event < done;
+      visit(a.x, a.y, ran), visit(a.x, b.y, ran), visit(b.x, a.y, ran), visit(b.x, b.y, ran);
+    }
+    const float half = 0.75f * scale;
+    for (int c = 0; c < columns; ++c)
+      for (int ran = 0; ran < 2; ++ran) {
+        const std::size_t i = 2 * std::size_t(c) + std::size_t(ran);
+        if (lo[i] > hi[i]) continue;
+        const float x = layout.area.x0 + float(c) + 0.5f;
+        dl->AddRectFilled(ImVec2(x - half, lo[i] - half), ImVec2(x + half, hi[i] + half), ran ? path_ran : path_not);
+      }
+  }
   const float r = layout.radius;
   if (current_op >= 0 && std::size_t(current_op) < plan.size()) {
     // The operation just done, on the level it wrote (the level the field shows).
@@ -58,9 +87,11 @@ void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace
   // Each call's kappa beside its X, wherever it overlaps no other label or marker.
   const std::vector<std::optional<plot::Box>> labels = plot::placed_counter_labels(
       nodes, layout, [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; }, text_h);
-  for (std::size_t k = 0; k < nodes.size(); ++k) {
+  // Markers: where those of one kind, level and shade come closer than their radius (a dense
+  // diagram) the run of them is one bar of their colour, as they look anyway; else each its X or
+  // circle.
+  auto draw_marker = [&](std::size_t k, bool ran) {
     const ImVec2 p = pos(k);
-    const bool ran = nodes[k].first_event < done;
     if (nodes[k].call) {  // red X: a recursive call
       const ImU32 red = shade(IM_COL32(255, 0, 0, 255), ran);
       dl->AddLine(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), red, 2.0f * scale);
@@ -71,7 +102,32 @@ void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace
     } else {
       dl->AddCircleFilled(p, r, shade(IM_COL32(90, 170, 255, 255), ran));
     }
+  };
+  struct Run {
+    std::size_t first = 0, last = 0;
+    bool open = false;
+  };
+  std::vector<Run> runs(std::size_t(4 * (n + 1)));
+  auto flush = [&](Run& run, bool ran) {
+    if (!run.open) return;
+    run.open = false;
+    if (run.first == run.last) return draw_marker(run.first, ran);
+    const ImVec2 a = pos(run.first), b = pos(run.last);
+    const bool call = nodes[run.first].call;
+    dl->AddRectFilled(ImVec2(a.x - r, a.y - r), ImVec2(b.x + r, b.y + r),
+                      shade(call ? IM_COL32(255, 0, 0, 255) : IM_COL32(90, 170, 255, 255), ran), call ? 0.0f : r);
+  };
+  for (std::size_t k = 0; k < nodes.size(); ++k) {
+    const bool ran = nodes[k].first_event < done;
+    Run& run = runs[std::size_t(4 * nodes[k].level + 2 * nodes[k].call + ran)];
+    if (run.open && !labels[k] && !labels[run.last] && pos(k).x - pos(run.last).x < r) {
+      run.last = k;
+      continue;
+    }
+    flush(run, ran);
+    run = {k, k, true};
   }
+  for (std::size_t i = 0; i < runs.size(); ++i) flush(runs[i], i % 2 == 1);
 }
 
 }  // namespace kcycle::gui

@@ -10,6 +10,7 @@
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#include <imgui.h>
 
 #include "kcycle/io/enum_names.hpp"
 #include "kcycle/io/options_io.hpp"
@@ -285,8 +286,10 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
       {"fps-report",
        [](Frame& f) {
          const double seconds = f.runner.now() - f.runner.fps_start_;
-         std::printf("fps: %.1f (%ld frames in %.2f s) at %d levels, %zu cycles done\n", f.runner.fps_frames_ / seconds,
-                     f.runner.fps_frames_, seconds, f.snap.options.levels, f.snap.history.size());
+         const ImDrawData* frame = ImGui::GetDrawData();  // the last frame's geometry: what llvmpipe rasterizes
+         std::printf("fps: %.1f (%ld frames in %.2f s) at %d levels, %zu cycles done; the last frame %d vertices\n",
+                     f.runner.fps_frames_ / seconds, f.runner.fps_frames_, seconds, f.snap.options.levels,
+                     f.snap.history.size(), frame ? frame->TotalVtxCount : 0);
          std::fflush(stdout);
          return true;
        }},

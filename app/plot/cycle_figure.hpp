@@ -49,9 +49,10 @@ CycleFigureLayout layout_cycle_figure(Box box, int levels, std::size_t nodes, fl
                                       float max_radius);
 
 // Where each call's kappa is written beside its X: the first of its places (upper right, upper
-// left, above, below, lower right, lower left) where the label overlaps neither a label already placed
-// (left to right) nor another node's marker; nothing where no corner is free (only overlap thins
-// them). label_width(text) and label_height are the drawer's font metrics.
+// left, above, below, lower right, lower left) where the label overlaps neither a label already
+// placed (left to right) nor another node's marker. None where no place is free, or where
+// another call on the same level is nearer than the label is wide (which X it names would be a
+// guess). label_width(text) and label_height are the drawer's font metrics.
 template <class Width>
 std::vector<std::optional<Box>> placed_counter_labels(const std::vector<CycleFigureNode>& nodes,
                                                       const CycleFigureLayout& layout, Width label_width,
@@ -81,9 +82,20 @@ std::vector<std::optional<Box>> placed_counter_labels(const std::vector<CycleFig
       if (b.overlaps(marker(j))) return false;
     return true;
   };
+  // A call with another call on its level nearer than its label is wide would share the label
+  // with it (a dense diagram's rows): it gets none.
+  auto crowded = [&](std::size_t k, float w) {
+    const float x = layout.node(k, nodes[k].level).x, near = w + 2 * r;
+    for (std::size_t j = k + 1; j < nodes.size() && layout.node(j, 1).x - x < near; ++j)
+      if (nodes[j].call && nodes[j].level == nodes[k].level) return true;
+    for (std::size_t j = k; j-- > 0 && x - layout.node(j, 1).x < near;)
+      if (nodes[j].call && nodes[j].level == nodes[k].level) return true;
+    return false;
+  };
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     if (!nodes[k].call) continue;
     const float w = label_width(counter_label(nodes[k].counter));
+    if (crowded(k, w)) continue;
     for (int place = 0; place < kCounterLabelPlaces && !placed[k]; ++place) {
       const Box b = counter_label_box(layout.node(k, nodes[k].level), r, w, label_height, place);
       if (!free(b, k)) continue;
