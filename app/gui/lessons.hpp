@@ -7,6 +7,7 @@
 
 #include "kcycle/io/solver_options.hpp"
 #include "solver_worker.hpp"
+#include "ui_state.hpp"
 
 namespace kcycle::gui {
 
@@ -16,8 +17,15 @@ struct Lesson {
   SolverOptions options;
   ViewRequest view;
   bool lock_range = true;  // colour range fixed through each cycle: the drop is visible
+  bool slice = false;      // the 1D slice under the field, along a column where slice_column
+  bool slice_column = false;
+  bool advanced = false;  // the time panel and its Sweep kappa button shown
 };
 
 const std::vector<Lesson>& lessons();
+
+// Lesson `index`'s settings into the UI (parameters, view, slice, panels) as the lesson combo and
+// the script's `lesson` verb apply it; the caller pauses the worker and hands it the settings.
+void apply_lesson(UiState& ui, int index);
 
 }  // namespace kcycle::gui

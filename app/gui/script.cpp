@@ -77,11 +77,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          const int k = int(number(f.args[0]));
          if (k < 0 || std::size_t(k) >= lessons().size())
            throw std::invalid_argument("lesson must be 0 .. " + std::to_string(lessons().size() - 1));
-         const Lesson& lesson = lessons()[std::size_t(k)];
-         f.ui.lesson = k;
-         f.ui.params = lesson.options;
-         f.ui.view = lesson.view;
-         f.ui.lock_range = lesson.lock_range;
+         apply_lesson(f.ui, k);
          f.worker.pause();
          f.worker.set_view(f.ui.view);
          f.runner.generation_ = f.worker.set_options(f.ui.params);

@@ -29,6 +29,7 @@ SolverOptions default_parameters() {
   o.eps = 1e-4;
   o.angle_degrees = 45;
   o.cycle = {CycleType::Kappa, 2};
+  o.problem = ProblemKind::ZeroMeanRandomError;  // both halves of the colour map from the start
   o.max_iterations = 100000;
   return o;
 }

@@ -49,7 +49,8 @@ struct UiState {
   std::uint64_t locked_generation = ~std::uint64_t(0);
   std::size_t locked_cycle = 0;
   bool show_slice = false;     // a 1D slice across the field, under it
-  float slice_y = 0.5f;        // its row, as y in (0, 1)
+  float slice_y = 0.5f;        // its row, as y in (0, 1) (its column's x where slice_column)
+  bool slice_column = false;   // along a column (values against y) instead of a row
   bool average_minify = true;  // grids larger than the panel: average points, not pick every k-th
   float autoplay_rate = 4.0f;  // operations per second when autoplay is switched on
   bool show_advanced = true;   // the time panel and the expert parameters

@@ -210,6 +210,46 @@ TEST(GuiTeaching, EachLessonSetsItsProblemStartsPausedAndSaysWhatToDo) {
   }
 }
 
+// Lessons 1 and 2 (point versus line smoother at 0 degrees) show the slice along a column, where
+// the stripes that vary in y are: a vertical yellow line on the field, none across it. Lesson 4
+// shows the time panel with Sweep kappa, which its text points to, even where the advanced
+// panels were hidden.
+TEST(GuiTeaching, TheLessonsShowWhatTheirTextsPointTo) {
+  std::string out;
+  const std::string shot1 = temp("lesson1_slice.png"), shot2 = temp("lesson2_slice.png"), layout = temp("lesson.json");
+  ASSERT_EQ(run_gui("set advanced 0\nlesson 1\nwait-cycles 0\nframes 3\nscreenshot " + shot1 + "\nlayout " + layout +
+                        "\nlesson 2\nwait-cycles 0\nframes 3\nscreenshot " + shot2 +
+                        "\nlesson 4\nwait-cycles 0\nframes 3\nprint-text\n",
+                    &out, 1600, "--start paused", 1000),
+            0)
+      << out;
+  const Rect field = panel(layout, "Error field");
+  auto yellow = [](const unsigned char* p) { return p[0] > 235 && p[1] > 235 && p[2] > 50 && p[2] < 110; };
+  for (const std::string& shot : {shot1, shot2}) {
+    const Image img = load_png(shot);
+    ASSERT_GT(img.w, 0);
+    int longest_column = 0, longest_row = 0;
+    for (int x = field.x; x < field.x + field.w; ++x) {
+      int n = 0;
+      for (int y = field.y; y < field.y + field.h; ++y) n += yellow(img.at(x, y));
+      longest_column = std::max(longest_column, n);
+    }
+    for (int y = field.y; y < field.y + field.h; ++y) {
+      int n = 0;
+      for (int x = field.x; x < field.x + field.w; ++x) n += yellow(img.at(x, y));
+      longest_row = std::max(longest_row, n);
+    }
+    // The line is drawn translucent over the field: a part of it is pure yellow.
+    EXPECT_GT(longest_column, 60) << shot << ": the slice's column on the field";
+    EXPECT_LT(longest_row, 60) << shot << ": no row marked";
+  }
+  const std::vector<std::string> texts = shown_texts(out);
+  ASSERT_EQ(texts.size(), 1u) << out;
+  EXPECT_TRUE(shows(texts[0], "Press Sweep kappa, above the time plot")) << texts[0];
+  EXPECT_TRUE(shows(texts[0], "Sweep kappa")) << texts[0];
+  EXPECT_TRUE(shows(texts[0], "max levels")) << "the time panel is shown\n" << texts[0];
+}
+
 // Every control the frame draws (the frame's own record of them, UiState::controls_drawn:
 // every control goes through panels/widgets.hpp, Layout.PanelsDrawControlsOnlyThroughWidgets),
 // with the settings that show the conditional ones: each has a tooltip, and each tooltip shows
@@ -229,7 +269,8 @@ TEST(GuiTeaching, EveryControlHasATooltip) {
   }
   // The frame drew them all: the six panels' controls, the conditional ones included.
   EXPECT_GE(controls.size(), 50u) << listed;
-  for (const char* c : {"lesson", "kappa", "omega value", "range +/-", "at y", "Calibrate", "x: seconds", "UI scale"})
+  for (const char* c :
+       {"lesson", "kappa", "omega value", "range +/-", "at", "along a column", "Calibrate", "x: seconds", "UI scale"})
     EXPECT_NE(std::find(controls.begin(), controls.end(), c), controls.end()) << c << "\n" << listed;
   std::string script = reveal;
   for (const std::string& c : controls) script += "print-tooltip " + c + "\n";

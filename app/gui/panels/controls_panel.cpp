@@ -65,6 +65,8 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(120 * ui.ui_scale);
     view_control(ui, "slice-y");
+    ImGui::SameLine();
+    view_control(ui, "slice-column");
   }
   view_control(ui, "auto-range");
   ImGui::SameLine();

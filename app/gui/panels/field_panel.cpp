@@ -202,33 +202,46 @@ void draw_field(UiState& ui, FieldRenderer& renderer, ImVec2 p0, float side, flo
                ImVec2(1, 0));
 }
 
-// The slice's row (1-based) in a level of ny rows, and its place on a picture at p0.
-int slice_row(const UiState& ui, int ny) { return std::clamp(int(std::lround(ui.slice_y * (ny + 1))), 1, ny); }
-
-void mark_slice(const UiState& ui, int ny, ImVec2 p0, float side, const std::array<float, 4>& view) {
-  const float v = (float(slice_row(ui, ny)) - 0.5f) / float(ny);  // texture coordinate of the row's centre
-  const float t = (v - view[1]) / view[3];
-  if (t < 0 || t > 1) return;
-  const float y = p0.y + (1 - t) * side;
-  ImGui::GetWindowDrawList()->AddLine(ImVec2(p0.x, y), ImVec2(p0.x + side, y), IM_COL32(255, 255, 80, 200), 1.5f);
+// The slice's row (or column), 1-based, in a level of `count` rows (columns).
+int slice_index(const UiState& ui, int count) {
+  return std::clamp(int(std::lround(ui.slice_y * (count + 1))), 1, count);
 }
 
-// The values along the slice's row: now, and (grey) where the relaxation phase started.
+// The slice's line on a picture at p0: a row across it, or a column down it.
+void mark_slice(const UiState& ui, const FieldImage& img, ImVec2 p0, float side, const std::array<float, 4>& view) {
+  const int count = ui.slice_column ? img.nx : img.ny;
+  const float u = (float(slice_index(ui, count)) - 0.5f) / float(count);  // texture coordinate of its centre
+  const float t = ui.slice_column ? (u - view[0]) / view[2] : (u - view[1]) / view[3];
+  if (t < 0 || t > 1) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 yellow = IM_COL32(255, 255, 80, 200);
+  if (ui.slice_column)
+    dl->AddLine(ImVec2(p0.x + t * side, p0.y), ImVec2(p0.x + t * side, p0.y + side), yellow, 1.5f);
+  else
+    dl->AddLine(ImVec2(p0.x, p0.y + (1 - t) * side), ImVec2(p0.x + side, p0.y + (1 - t) * side), yellow, 1.5f);
+}
+
+// The values along the slice: now, and (grey) where the relaxation phase started.
 void slice_plot(const UiState& ui, const FieldImage& now, const FieldImage* before, float range, ImVec2 size) {
-  const int j = slice_row(ui, now.ny);
-  auto row = [&](const FieldImage& img, const char* label, ImU32 colour) {
+  const bool column = ui.slice_column;
+  const int at = slice_index(ui, column ? now.nx : now.ny), length = column ? now.ny : now.nx;
+  auto line = [&](const FieldImage& img, const char* label, ImU32 colour) {
     Series s{label, {}, {}, colour, 1.5f};
-    for (int i = 1; i <= img.nx; ++i) {
-      s.x.push_back(double(i) / (img.nx + 1));
-      s.y.push_back(img.values[std::size_t(j - 1) * std::size_t(img.nx) + std::size_t(i - 1)]);
+    for (int k = 1; k <= length; ++k) {
+      const std::size_t i = std::size_t(column ? at : k) - 1, j = std::size_t(column ? k : at) - 1;
+      s.x.push_back(double(k) / (length + 1));
+      s.y.push_back(img.values[j * std::size_t(img.nx) + i]);
     }
     return s;
   };
   std::vector<Series> series;
-  if (before) series.push_back(row(*before, "before", IM_COL32(170, 170, 170, 255)));
-  series.push_back(row(now, before ? "after" : "values", IM_COL32(255, 255, 80, 255)));
+  if (before) series.push_back(line(*before, "before", IM_COL32(170, 170, 170, 255)));
+  series.push_back(line(now, before ? "after" : "values", IM_COL32(255, 255, 80, 255)));
   char xlabel[64];
-  std::snprintf(xlabel, sizeof xlabel, "x along row %d (y = %.3f)", j, double(j) / (now.ny + 1));
+  if (column)
+    std::snprintf(xlabel, sizeof xlabel, "y along column %d (x = %.3f)", at, double(at) / (now.nx + 1));
+  else
+    std::snprintf(xlabel, sizeof xlabel, "x along row %d (y = %.3f)", at, double(at) / (now.ny + 1));
   const PlotSpec spec{xlabel, "value", false, false, 0.0, 1.0, -double(range), double(range)};
   draw_plot("slice", spec, series, {}, size);
 }
@@ -317,13 +330,13 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
     draw_field(ui, renderers.before, p0, side, range, view);
     ui.panel_rects.push_back({"field picture before", p0.x, p0.y, side, side});  // the layout file
     if (before->min == 0.0f && before->max == 0.0f) zero_note(p0, side, "zero: a coarse correction starts from zero");
-    if (ui.show_slice) mark_slice(ui, before->ny, p0, side, view);
+    if (ui.show_slice) mark_slice(ui, *before, p0, side, view);
     p0.x += side + gap;
   }
   draw_field(ui, renderers.field, p0, side, range, view);
   ui.panel_rects.push_back({"field picture", p0.x, p0.y, side, side});
   hover_pan_zoom(ui, *img, host, p0, side, view);
-  if (ui.show_slice) mark_slice(ui, img->ny, p0, side, view);
+  if (ui.show_slice) mark_slice(ui, *img, p0, side, view);
   if (zero) {
     zero_note(p0, side, "zero field: this correction starts from zero; its first sweep fills it");
   } else {

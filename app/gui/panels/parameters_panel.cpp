@@ -49,12 +49,7 @@ void lesson_combo(UiState& ui, SolverWorker& worker) {
              "Teaching presets: each sets up one idea (smoothing, point versus line relaxation, "
              "semi-coarsening, kappa tuning), starts paused and says what to try");
   if (picked < 0) return;
-  const Lesson& lesson = all[std::size_t(picked)];
-  ui.lesson = picked;
-  ui.params = lesson.options;
-  ui.view = lesson.view;
-  ui.lock_range = lesson.lock_range;
-  ui.show_shapes = false;
+  apply_lesson(ui, picked);
   worker.pause();
 }
 
