@@ -18,6 +18,7 @@ packages=(
   fonts-dejavu-core                  # the UI font
   xvfb xauth                         # a virtual display: GUI tests, and the main job on a server
   xdotool                            # real key presses into the visualizer in its tests (a clicker's keys)
+  ffmpeg                             # a recorded stretch of stepping as MP4 and GIF for slides (frames are PNG without it)
   clang-format                       # the layout check (.clang-format) the test suite runs first
   openmpi-bin libopenmpi-dev         # the MPI backend (domain decomposition) and its mpirun tests
 )

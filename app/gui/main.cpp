@@ -14,6 +14,7 @@
 #include "dashboard.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "lecture_keys.hpp"
+#include "recording.hpp"
 #include "screenshot.hpp"
 #include "script.hpp"
 #include "session.hpp"
@@ -66,6 +67,7 @@ int main(int argc, char** argv) {
     }
     WorkerSync sync(ui, worker);
 
+    Recorder recorder;
     auto last = std::chrono::steady_clock::now();
     bool finishing = false;
     while (!window->closing()) {
@@ -77,6 +79,15 @@ int main(int argc, char** argv) {
         ui.screenshot_path = options.screenshot_path;  // one more frame for the final picture
         finishing = true;
       }
+      if (ui.record_request) {
+        try {
+          recorder.start(*ui.record_request);
+        } catch (const std::exception& e) {
+          ui.notice = e.what();
+        }
+        ui.record_request.reset();
+      }
+      ui.recording = recorder.busy();
       window->begin_frame(ui.ui_scale);
       if (ui.capture_text) ui.shown_text.clear();
       for (const KeyPress& k : window->take_key_presses()) ui.key_presses.push_back(k);
@@ -96,6 +107,10 @@ int main(int argc, char** argv) {
         ui.screenshot_path.clear();
         if (finishing) break;
       }
+      if (const std::optional<std::string> outcome = recorder.after_render(*snap, worker, width, height)) {
+        ui.notice = *outcome;  // the Controls panel shows it; the script's record verb prints it
+      }
+      ui.recording = recorder.busy();
       window->present();
       const auto now = std::chrono::steady_clock::now();
       const float dt = std::max(std::chrono::duration<float>(now - last).count(), 1e-6f);

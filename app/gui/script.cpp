@@ -231,6 +231,26 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          std::printf("%s\n", notice.c_str());
          return true;
        }},
+      {"record",
+       [](Frame& f) {
+         if (!f.runner.record_started_) {
+           need(f.args, 2);
+           RecordRequest r;
+           r.folder = f.args[0];
+           r.operations = int(number(f.args[1]));
+           if (f.args.size() > 2) r.frames_per_step = int(number(f.args[2]));
+           f.ui.notice.clear();
+           f.ui.record_request = r;
+           f.runner.record_started_ = true;
+           return false;
+         }
+         if (f.ui.record_request || f.ui.recording) return false;  // under way
+         f.runner.record_started_ = false;
+         if (f.ui.notice.rfind("wrote ", 0) != 0) throw std::runtime_error(f.ui.notice);
+         std::printf("%s\n", f.ui.notice.c_str());
+         std::fflush(stdout);
+         return true;
+       }},
       {"parameters",  // the file the Parameters button writes
        [](Frame& f) {
          need(f.args, 1);
@@ -383,7 +403,7 @@ bool ScriptRunner::advance(UiState& ui, SolverWorker& worker, const Snapshot& sn
       if (wait_started_ < 0) wait_started_ = now();
       // A kappa sweep or a calibration is minutes of solving under a sanitizer on a busy
       // machine; every other wait is for a cycle or a frame.
-      const bool long_work = c.verb == "sweep-kappa" || c.verb == "wait-calibrated";
+      const bool long_work = c.verb == "sweep-kappa" || c.verb == "wait-calibrated" || c.verb == "record";
       const double limit = long_work ? kLongWorkTimeout : kWaitTimeout;
       if (now() - wait_started_ > limit) {
         fail(c, "timed out after " + std::to_string(int(limit)) + " s");

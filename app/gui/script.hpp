@@ -30,6 +30,8 @@
 //   screenshot PATH | layout PATH (panel rectangles, JSON) | csv PATH
 //   parameters PATH    the parameters file the Parameters button writes (kcycle solve --config)
 //   figure PATH        Figure 2.1 at the current levels (kappa = 1, 2, 3, W): PATH.svg or PATH.png
+//   record FOLDER N [F]  step N operations, F frames each (1), as PNG frames in FOLDER and, with
+//                      ffmpeg, FOLDER.mp4 and FOLDER.gif (recording.hpp); waits until written
 //   print-summary | fps-reset | fps-report | print-field-path
 //   print-text         every text the next frame draws (labels, values, messages)
 //   check-text-fits    fails, naming each, if any text of the last frame is cut off (text_fit.hpp)
@@ -86,7 +88,8 @@ class ScriptRunner {
   std::uint64_t generation_ = 0;  // of the run the waits refer to
   int frames_left_ = 0;
   bool text_requested_ = false;
-  int sweeps_before_ = -1;  // sweep-kappa: the sweeps finished when it was asked for
+  bool record_started_ = false;  // record: the request is made, the recording not yet over
+  int sweeps_before_ = -1;       // sweep-kappa: the sweeps finished when it was asked for
   double wait_until_ = 0;
   double wait_started_ = -1;
   int stress_left_ = 0;

@@ -3,10 +3,12 @@
 // panels read it from the worker's latest Snapshot.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "key_press.hpp"
+#include "recording.hpp"
 #include "solver_worker.hpp"
 
 namespace kcycle::gui {
@@ -71,11 +73,13 @@ struct UiState {
   // The layout switched this frame: every panel is placed anew (they stay where a person
   // moved them otherwise).
   bool relayout = false;
-  bool laid_out_lecture = false;  // the layout the last frame drew
-  float ui_scale = 1.0f;          // fonts and sizes, for a projector (persisted in ui-scale.txt)
-  std::string notice;             // result of the last export or action
-  std::string screenshot_path;    // taken after this frame renders
-  bool scripted = false;          // fixed layout, no saved state
+  bool laid_out_lecture = false;                // the layout the last frame drew
+  float ui_scale = 1.0f;                        // fonts and sizes, for a projector (persisted in ui-scale.txt)
+  std::string notice;                           // result of the last export or action
+  std::string screenshot_path;                  // taken after this frame renders
+  std::optional<RecordRequest> record_request;  // taken up by the main loop's Recorder
+  bool recording = false;                       // a recording is under way (recording.hpp)
+  bool scripted = false;                        // fixed layout, no saved state
   float fps = 0.0f;
   bool interop = true;     // CUDA backend: draw the field through CUDA-OpenGL interop
   std::string field_path;  // how the field reached the texture last frame (status bar)

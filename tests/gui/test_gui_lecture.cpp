@@ -3,7 +3,9 @@
 // as the keyboard's would (the script's `key`: held for one frame, released the next).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -168,6 +170,45 @@ TEST(GuiLecture, TheFigureForASlideIsWrittenAtTheCurrentLevels) {
   EXPECT_EQ(head.substr(1, 3), "PNG");
   EXPECT_NE(run_gui("frames 2\nfigure /nonexistent-folder/fig.svg\n", &out), 0);
   EXPECT_NE(out.find("cannot write /nonexistent-folder/fig.svg: No such file or directory"), std::string::npos) << out;
+}
+
+// Recording for slides: N steps, F frames each, as PNG frames and (ffmpeg is a test dependency,
+// scripts/setup.sh installs it) an MP4 and a GIF of them; each step's frame is a new picture.
+TEST(GuiLecture, ARecordingWritesAFrameAStepAndAVideo) {
+  namespace fs = std::filesystem;
+  const std::string folder = temp("recording");
+  fs::remove_all(folder);
+  fs::remove(folder + ".mp4");
+  fs::remove(folder + ".gif");
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\npause\nreset\nwait-cycles 0\nrecord " + folder + " 3 2\nprint-stepping\n", &out,
+                    1280, "", 720),
+            0)
+      << out;
+  EXPECT_NE(out.find("wrote 6 frames to " + folder + " and " + folder + ".mp4, " + folder + ".gif"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("stepping: operation 3 "), std::string::npos) << out;
+  auto bytes = [](const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  };
+  std::vector<std::string> frames;
+  for (int k = 1; k <= 6; ++k) {
+    char name[32];
+    std::snprintf(name, sizeof name, "/frame-%05d.png", k);
+    frames.push_back(bytes(folder + name));
+    EXPECT_GT(frames.back().size(), 1000u) << name;
+  }
+  EXPECT_FALSE(fs::exists(folder + "/frame-00007.png"));
+  EXPECT_NE(frames[1], frames[2]) << "steps 1 and 2 differ";
+  EXPECT_NE(frames[3], frames[4]) << "steps 2 and 3 differ";
+  EXPECT_GT(fs::file_size(folder + ".mp4"), 1000u);
+  EXPECT_EQ(bytes(folder + ".gif").substr(0, 3), "GIF");
+  // A file where the folder should be: the script fails and says why.
+  const std::string file = temp("recording_file");
+  std::ofstream(file) << "x";
+  EXPECT_NE(run_gui("record " + file + " 2\n", &out), 0);
+  EXPECT_NE(out.find("cannot make the folder " + file), std::string::npos) << out;
 }
 
 TEST(GuiLecture, FlagStartsInTheLectureLayoutAndBGoesBackToTheDesk) {

@@ -95,6 +95,14 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     ui.notice = export_parameters(ui.params, "kcycle-parameters.toml")
                     ? "wrote kcycle-parameters.toml (kcycle solve --config kcycle-parameters.toml)"
                     : "cannot write kcycle-parameters.toml";
+  ImGui::SameLine();
+  if (ui.recording) {
+    ImGui::TextDisabled("recording...");
+  } else if (button(ui, "Record",
+                    "Step through the next 24 operations, a frame each, into kcycle-recording/ (PNG frames) and, "
+                    "where ffmpeg is installed, kcycle-recording.mp4 and .gif at 4 operations a second: for slides")) {
+    ui.record_request = RecordRequest{"kcycle-recording"};
+  }
   if (!ui.notice.empty()) ImGui::TextWrapped("%s", ui.notice.c_str());
 }
 
