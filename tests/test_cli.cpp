@@ -73,7 +73,7 @@ TEST(Cli, BadInputGetsAClearMessageAndNonZeroExit) {
   expect_refused("--smoother sor", "--smoother must be one of jacobi, gs-rb, xzebra, yzebra or xyzebra (got 'sor')");
   expect_refused("--omega fast", "--omega must be auto, lfa or a number (got 'fast')");
   expect_refused("--solver gmres", "--solver must be one of mg, pcg or fcg (got 'gmres')");
-  expect_refused("--problem 7", "--problem must be 0, 1 or 2 (got '7')");
+  expect_refused("--problem 7", "--problem must be 0, 1, 2 or 3 (got '7')");
   expect_refused("--cycle gamma --kappa 3", "--kappa does not apply to --cycle gamma");
   expect_refused("--kappa 3 --gamma 2", "contradict each other");
   expect_refused("--no-such-option", "no-such-option");
@@ -83,6 +83,37 @@ TEST(Cli, BadInputGetsAClearMessageAndNonZeroExit) {
 
 // The coarse tail asked for on the CPU: the same iterations and error, fewer launches, and the
 // JSON says what ran.
+// Problem 3: one Fourier mode as the start, bounded by the grid. On the 5-point Laplacian
+// (eps = 1, 0 degrees) a sine mode is an eigenvector of damped Jacobi, with the factor
+// 1 - omega (1 - (cos(k pi h) + cos(l pi h)) / 2) a sweep: the first cycle's error factor is that
+// to the power nu1 + nu2 = 4 where the coarse grid cannot see the mode (k = l = 32 vanishes at
+// the coarse points; k = l = 63 is nearly invisible to full weighting), and the coarse grid
+// removes the smoothest mode, which four sweeps would leave almost whole.
+TEST(Cli, AFourierModeStartShowsTheSmoothersFactorAndTheCoarseGridsWork) {
+  expect_refused("--levels 5 --problem 3 --mode 0,1", "mode K,L must have 1 <= K <= 31 and 1 <= L <= 31");
+  expect_refused("--levels 5 --problem 3 --mode 32,1", "(got 32,1)");
+  expect_refused("--levels 5 --problem 3 --mode 3", "--mode");
+  struct First {
+    double factor, omega;
+  };
+  auto first_cycle = [](int k, int l) {
+    const Outcome o = run_cli("solve --levels 6 --eps 1 --angle 0 --problem 3 --mode " + std::to_string(k) + "," +
+                              std::to_string(l) + " --json");
+    EXPECT_EQ(o.exit_code, 0) << o.output;
+    const nlohmann::json j = nlohmann::json::parse(o.output.substr(o.output.find('{')));
+    return First{j["history"][0]["error"].get<double>() / j["initial_error"].get<double>(), j["omega"].get<double>()};
+  };
+  const double pi = std::acos(-1.0), h = 1.0 / 64;
+  auto sweeps = [&](int k, int l, double omega) {
+    return std::pow(std::abs(1 - omega * (1 - (std::cos(k * pi * h) + std::cos(l * pi * h)) / 2)), 4);
+  };
+  const First middle = first_cycle(32, 32), rough = first_cycle(63, 63), smooth = first_cycle(1, 1);
+  EXPECT_NEAR(middle.factor, sweeps(32, 32, middle.omega), 1e-12);
+  EXPECT_NEAR(rough.factor / sweeps(63, 63, rough.omega), 1.0, 1e-4);
+  EXPECT_GT(sweeps(1, 1, smooth.omega), 0.99) << "four sweeps leave the smoothest mode";
+  EXPECT_LT(smooth.factor, 0.01) << "the coarse grids remove it";
+}
+
 TEST(Cli, ACoarseTailRunsFewerLaunchesToTheSameResult) {
   const Outcome off = run_cli("solve --levels 7 --kappa 3 --smoother gs-rb --coarse-tail off --json");
   const Outcome on = run_cli("solve --levels 7 --kappa 3 --smoother gs-rb --coarse-tail 300 --json");

@@ -80,10 +80,19 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
          "Grid levels n: the finest grid has (2^n - 1)^2 unknowns, the coarsest one (full coarsening)");
   enum_combo(ui, "problem", o.problem,
              "0: zero right-hand side, random start in [0,1), the error is the iterate; 1: a smooth manufactured "
-             "solution; 2: as 0 with a zero-mean start, so both colours show");
-  int seed = int(o.seed);
-  if (input_int(ui, "seed", seed, "Seed of the random start (problems 0 and 2): the same seed gives the same start"))
-    o.seed = std::uint64_t(std::max(seed, 0));
+             "solution; 2: as 0 with a zero-mean start, so both colours show; 3: one Fourier mode "
+             "sin(k pi x) sin(l pi y) as the start, to watch one frequency damped or not");
+  if (o.problem == ProblemKind::FourierMode) {  // the mode, from 1 (smoothest) to the points a side (roughest)
+    const int points = (1 << o.levels) - 1;
+    slider(ui, "mode k", o.mode_k, 1, points, "%d",
+           "The start's frequency in x: sin(k pi x); small k is smooth (the coarse grids' job), k near the "
+           "points a side rough (the smoother's)");
+    slider(ui, "mode l", o.mode_l, 1, points, "%d", "The start's frequency in y: sin(l pi y)");
+  } else {
+    int seed = int(o.seed);
+    if (input_int(ui, "seed", seed, "Seed of the random start (problems 0 and 2): the same seed gives the same start"))
+      o.seed = std::uint64_t(std::max(seed, 0));
+  }
 
   section("cycle");
   // kappa = 1 .. levels, where kappa >= levels is the W-cycle.

@@ -37,6 +37,21 @@ DiscreteProblem zero_mean_random_error_problem(GridShape shape, std::uint64_t se
   return p;
 }
 
+DiscreteProblem fourier_mode_problem(GridShape shape, int k, int l) {
+  DiscreteProblem p{Field(shape),
+                    Field(shape),
+                    std::nullopt,
+                    true,
+                    Monitor::Error,
+                    "zero right-hand side and boundary, initial guess sin(" + std::to_string(k) + " pi x) sin(" +
+                        std::to_string(l) + " pi y)"};
+  const double pi = std::numbers::pi;
+  for (int j = 1; j <= shape.ny; ++j)
+    for (int i = 1; i <= shape.nx; ++i)
+      p.initial_guess(i, j) = std::sin(k * pi * i / (shape.nx + 1)) * std::sin(l * pi * j / (shape.ny + 1));
+  return p;
+}
+
 DiscreteProblem manufactured_problem(GridShape shape, const DiffusionTensor& K) {
   const double pi = std::numbers::pi;
   // u = sin(pi x) sin(2 pi y); f = -kxx u_xx - kyy u_yy - 2 kxy u_xy.

@@ -155,9 +155,9 @@ std::vector<OptionSpec> make_specs() {
        "norms in double; the stand-alone cycle then runs as iterative refinement (CPU backend)",
        false, true, [](O& o, std::string_view t) { return read_enum(t, o.precision); },
        [](const O& o) { return std::string(enum_name(o.precision)); }},
-      {"problem", "0, 1 or 2",
+      {"problem", "0, 1, 2 or 3",
        "0: zero rhs, random guess in [0,1), stop on error; 1: manufactured solution, stop on residual; "
-       "2: as 0 with a zero-mean guess in [-1,1)",
+       "2: as 0 with a zero-mean guess in [-1,1); 3: as 0 with one Fourier mode as the guess (--mode K,L)",
        false, true, [](O& o, std::string_view t) { return read_enum(t, o.problem); },
        [](const O& o) { return std::string(enum_name(o.problem)); }},
       {"tol", "a finite number", "Stop when the monitored norm drops by this factor", false, true,
@@ -169,6 +169,16 @@ std::vector<OptionSpec> make_specs() {
       {"seed", "a non-negative integer", "Seed of the random initial guess", false, true,
        [](O& o, std::string_view t) { return read_integer(t, o.seed); },
        [](const O& o) { return std::to_string(o.seed); }},
+      {"mode", "two positive integers K,L",
+       "Problem 3's initial error sin(K pi x) sin(L pi y): K, L from 1 (smoothest) to the grid's points a side "
+       "(roughest)",
+       false, true,
+       [](O& o, std::string_view t) {
+         const std::size_t comma = t.find(',');
+         return comma != std::string_view::npos && read_integer(t.substr(0, comma), o.mode_k) &&
+                read_integer(t.substr(comma + 1), o.mode_l);
+       },
+       [](const O& o) { return std::to_string(o.mode_k) + "," + std::to_string(o.mode_l); }},
       {"threads", "auto or an integer", "Solver threads (auto or 0: the cores this process may use)", false, false,
        [](O& o, std::string_view t) {
          if (t == "auto") return (o.threads = 0), true;

@@ -58,6 +58,13 @@ void validate(const SolverOptions& o) {
     reject(std::string(o.cycle.type == CycleType::Gamma ? "gamma" : "kappa") +
            " must be a positive integer or W (got " + std::to_string(o.cycle.counter) + ")");
   if (o.nu1 < 0 || o.nu2 < 0) reject("nu1 and nu2 must be non-negative");
+  if (o.problem == ProblemKind::FourierMode) {
+    const GridShape fine = level_shape(o.levels, 1, o.coarsening);
+    if (o.mode_k < 1 || o.mode_k > fine.nx || o.mode_l < 1 || o.mode_l > fine.ny)
+      reject("mode K,L must have 1 <= K <= " + std::to_string(fine.nx) + " and 1 <= L <= " + std::to_string(fine.ny) +
+             " at " + std::to_string(o.levels) + " levels (got " + std::to_string(o.mode_k) + "," +
+             std::to_string(o.mode_l) + ")");
+  }
   if (o.nu1 + o.nu2 == 0) reject("nu1 + nu2 must be at least 1: a cycle needs relaxation");
   if (o.omega_mode == OmegaMode::Fixed && !(o.omega > 0.0 && o.omega < 2.0))
     reject("omega must be in (0, 2), auto or lfa (got " + shown(o.omega) + ")");

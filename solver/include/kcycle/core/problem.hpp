@@ -33,6 +33,10 @@ DiscreteProblem random_error_problem(GridShape shape, std::uint64_t seed);
 // from the start, so a diverging colour map shows all of it (the visualizer's teaching start).
 DiscreteProblem zero_mean_random_error_problem(GridShape shape, std::uint64_t seed);
 
+// Problem 3: problem 0 with one sine mode as the initial guess (the error), sin(k pi x) sin(l pi y):
+// the teaching toys' start, where a class sees one frequency damped, or not.
+DiscreteProblem fourier_mode_problem(GridShape shape, int k, int l);
+
 // Problem 1: the smooth solution u = sin(pi x) sin(2 pi y) of -div(K grad u) = f with the
 // rotated anisotropic tensor, zero initial guess; stops on the residual.
 DiscreteProblem manufactured_problem(GridShape shape, const DiffusionTensor& K);

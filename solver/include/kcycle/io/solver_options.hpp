@@ -41,7 +41,8 @@ struct SolverOptions {
   int max_iterations = 10000;
   double divergence_factor = 1e6;  // stop when the monitored norm grows by this factor
   std::uint64_t seed = 1;
-  int threads = 0;  // 0 (auto): every core this process may use (available_cores())
+  int mode_k = 1, mode_l = 1;  // problem 3: the initial error sin(k pi x) sin(l pi y)
+  int threads = 0;             // 0 (auto): every core this process may use (available_cores())
   BackendKind backend = BackendKind::Cpu;
   bool cuda_graphs = true;                    // CUDA backend: replay each cycle as a recorded graph
   LineSolver line_solver = LineSolver::Auto;  // CUDA backend: how x-lines are solved
