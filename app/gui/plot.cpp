@@ -121,15 +121,20 @@ void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& 
   }
   dl->PopClipRect();
 
-  // Legend, top right inside the plot.
+  // Legend, top right inside the plot; a label longer than the plot is wide wraps (a pinned
+  // run's settings), its swatch beside its first line.
   float ly = p0.y + 4;
+  const float swatch = 20 * scale, gap = 4 * scale;
+  const float wrap = std::max(40.0f, (p1.x - p0.x) - swatch - 2 * gap - 6);
   for (const Series& s : series) {
     if (s.label.empty()) continue;
-    const ImVec2 ts = ImGui::CalcTextSize(s.label.c_str());
-    const float lx = p1.x - ts.x - 30;
-    dl->AddRectFilled(ImVec2(lx - 4, ly - 1), ImVec2(p1.x - 2, ly + ts.y + 1), IM_COL32(22, 24, 30, 200));
-    dl->AddLine(ImVec2(lx, ly + ts.y / 2), ImVec2(lx + 20 * scale, ly + ts.y / 2), s.color, 2.0f * scale);
-    dl->AddText(ImVec2(lx + 24, ly), text, s.label.c_str());
+    const ImVec2 ts = ImGui::CalcTextSize(s.label.c_str(), nullptr, false, wrap);
+    const float lx = std::max(p0.x + 2, p1.x - ts.x - swatch - 2 * gap - 2);
+    const float line_h = ImGui::GetTextLineHeight();
+    dl->AddRectFilled(ImVec2(lx - gap, ly - 1), ImVec2(p1.x - 2, ly + ts.y + 1), IM_COL32(22, 24, 30, 200));
+    dl->AddLine(ImVec2(lx, ly + line_h / 2), ImVec2(lx + swatch, ly + line_h / 2), s.color, 2.0f * scale);
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(lx + swatch + gap, ly), text, s.label.c_str(), nullptr,
+                wrap);
     ly += ts.y + 2;
   }
   ImGui::PopID();

@@ -283,9 +283,11 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          std::fflush(stdout);
          return true;
        }},
-      {"check-text-fits",  // every text of the last frame wholly visible (text_fit.hpp), else fail
-       [](Frame&) {
-         const std::vector<std::string> cut = texts_cut_off();
+      {"check-text-fits",  // every text of the last frame (of one window) wholly visible (text_fit.hpp)
+       [](Frame& f) {
+         std::string window;  // the rest of the line: window names have spaces
+         for (const std::string& a : f.args) window += (window.empty() ? "" : " ") + a;
+         const std::vector<std::string> cut = texts_cut_off(window);
          std::string lines;
          for (const std::string& line : cut) lines += "\n  " + line;
          if (!cut.empty()) throw std::runtime_error(std::to_string(cut.size()) + " texts cut off:" + lines);

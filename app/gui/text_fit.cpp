@@ -19,10 +19,17 @@ std::string describe(const char* what, const char* window, float x, float y, con
   return line;
 }
 
-void windows_content(std::vector<std::string>& cut) {
+// The window asked about, or its child regions (ImGui names them "Parent/child").
+bool in_scope(const char* name, const std::string& window) {
+  if (window.empty()) return true;
+  const std::string n = name ? name : "";
+  return n == window || n.rfind(window + "/", 0) == 0;
+}
+
+void windows_content(std::vector<std::string>& cut, const std::string& window) {
   const ImGuiContext& g = *ImGui::GetCurrentContext();
   for (const ImGuiWindow* w : g.Windows) {
-    if (!w->WasActive || w->Hidden || w->Collapsed || w->SkipItems) continue;
+    if (!w->WasActive || w->Hidden || w->Collapsed || w->SkipItems || !in_scope(w->Name, window)) continue;
     // A child region that scrolls (a wide table) is meant to; a panel that needs a scroll bar
     // has text out of view.
     if ((w->Flags & ImGuiWindowFlags_ChildWindow) && (w->ScrollbarX || w->ScrollbarY)) continue;
@@ -42,13 +49,14 @@ bool on_baked_lines(const ImFontAtlas& atlas, ImVec2 uv) {
   return uv.x >= u0 && uv.x <= u1 && uv.y >= v0 && uv.y <= v1;
 }
 
-void glyphs(std::vector<std::string>& cut) {
+void glyphs(std::vector<std::string>& cut, const std::string& window) {
   const ImDrawData* data = ImGui::GetDrawData();
   if (!data || !data->Valid) return;
   const ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
   const ImVec2 white = atlas.TexUvWhitePixel;
   for (int n = 0; n < data->CmdListsCount; ++n) {
     const ImDrawList* list = data->CmdLists[n];
+    if (!in_scope(list->_OwnerName, window)) continue;
     for (const ImDrawCmd& cmd : list->CmdBuffer) {
       if (cmd.UserCallback || cmd.TextureId != atlas.TexID) continue;  // field pictures are images
       const ImVec4& clip = cmd.ClipRect;
@@ -68,10 +76,10 @@ void glyphs(std::vector<std::string>& cut) {
 
 }  // namespace
 
-std::vector<std::string> texts_cut_off() {
+std::vector<std::string> texts_cut_off(const std::string& window) {
   std::vector<std::string> cut;
-  windows_content(cut);
-  glyphs(cut);
+  windows_content(cut, window);
+  glyphs(cut, window);
   return cut;
 }
 

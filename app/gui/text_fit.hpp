@@ -12,7 +12,8 @@
 
 namespace kcycle::gui {
 
-// One line for each text cut off (empty: everything fits), naming the window and by how much.
-std::vector<std::string> texts_cut_off();
+// One line for each text cut off (empty: everything fits), naming the window and by how much;
+// only in the window named `window` (and its child regions) where one is named.
+std::vector<std::string> texts_cut_off(const std::string& window = "");
 
 }  // namespace kcycle::gui

@@ -228,6 +228,20 @@ TEST(Gui, PinnedRunsAreLabelledWithWhatDiffersAndTheirTimes) {
   EXPECT_TRUE(shows(t[0], "[x] x: seconds")) << t[0];
 }
 
+TEST(Gui, ALongPinLegendWrapsInsideItsPlot) {
+  // A pin that differs in five settings has a legend wider than the plot at 1280 x 720: it ran
+  // off the plot's left edge and lost its swatch. It wraps now; every glyph of the panel shows.
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\nwait-done\npin\nset eps 0.01\nset angle 30\nset nu1 1\nset smoother gs-rb\n"
+                    "set symmetric true\nwait-done\nframes 3\nprint-pins\ncheck-text-fits Convergence\n",
+                    &out, 1280, "", 720),
+            0)
+      << out;
+  EXPECT_NE(out.find("smoother=jacobi"), std::string::npos) << out;
+  EXPECT_NE(out.find("s solving"), std::string::npos) << "the pin says what its time counts: " << out;
+  EXPECT_NE(out.find("text fits"), std::string::npos) << out;
+}
+
 TEST(Gui, LectureViewDrawsTheFourCycleShapesWithoutSolving) {
   // V, F, kappa=3 and W at 5 levels: 4 + 14 + 24 + 30 recursive calls (totalCalls - 1 each).
   const std::string shot = temp("shapes.png"), layout = temp("shapes_layout.json");

@@ -51,7 +51,7 @@ std::string pinned_label(const PinnedRun& pin, const SolverOptions& current) {
   double total = 0;
   for (const IterationRecord& r : pin.history) total += r.seconds;
   char tail[96];
-  std::snprintf(tail, sizeof tail, ": %zu cycles, %.3g ms/cycle, %.3g s", pin.history.size(),
+  std::snprintf(tail, sizeof tail, ": %zu cycles, %.3g ms/cycle, %.3g s solving", pin.history.size(),
                 pin.seconds_per_cycle * 1e3, total);
   return label + tail;
 }
@@ -127,7 +127,7 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
   // Both plots over the same x: cycles 0 .. the last (ticks at whole cycles) or seconds.
   if (!(x_max > 0)) x_max = ui.x_in_seconds ? 1e-3 : 1.0;  // nothing run yet
   x_max += 0.02 * x_max;                                   // the last marker inside the frame
-  const char* x_label = ui.x_in_seconds ? "seconds (cycle time)" : "cycle";
+  const char* x_label = ui.x_in_seconds ? "seconds solving (set-up excluded)" : "cycle";
   const bool whole = !ui.x_in_seconds;
   PlotSpec spec{x_label, "norm (log)", false, true, 0.0, x_max, 0, 0, whole};
   draw_plot("norms", spec, series, {}, ImVec2(avail.x, avail.y * 0.68f));
