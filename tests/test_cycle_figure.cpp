@@ -105,13 +105,18 @@ TEST(CycleFigure, EveryCallIsLabelledWhereThereIsRoomAndNoLabelOverlapsAnything)
       // Room: 40 units a node, 40 a level.
       const plot::CycleFigureLayout roomy = plot::layout_cycle_figure(
           {0, 0, 40.0f * float(nodes.size()) + 60, 40.0f * float(n - 1)}, n, nodes.size(), 60, 2, 7);
-      const auto all = plot::placed_counter_labels(nodes, roomy, width, h);
+      const auto all = plot::placed_counter_labels(nodes, roomy, width, h, {-1e9f, -1e9f, 1e9f, 1e9f});
       for (std::size_t k = 0; k < nodes.size(); ++k)
         EXPECT_EQ(all[k].has_value(), nodes[k].call) << "kappa " << kappa << ", " << n << " levels, node " << k;
       expect_labels_clear(nodes, roomy, all, char_w, h);
       // A tight panel (a projector's diagram at 7+ levels): thinned, still clear, not empty.
       const plot::CycleFigureLayout tight = plot::layout_cycle_figure({0, 0, 600, 150}, n, nodes.size(), 60, 2.5f, 8);
-      const auto some = plot::placed_counter_labels(nodes, tight, width, h);
+      const plot::Box panel{0, -20, 600, 170};
+      const auto some = plot::placed_counter_labels(nodes, tight, width, h, panel);
+      for (const auto& b : some)
+        if (b) {
+          EXPECT_TRUE(b->x0 >= panel.x0 && b->x1 <= panel.x1 && b->y0 >= panel.y0 && b->y1 <= panel.y1);
+        }
       expect_labels_clear(nodes, tight, some, char_w, h);
       EXPECT_GT(std::count_if(some.begin(), some.end(), [](const auto& b) { return b.has_value(); }), 0)
           << "kappa " << kappa << ", " << n << " levels";
@@ -124,7 +129,7 @@ TEST(CycleFigure, ADenseDiagramLabelsOnlyTheCallsALabelCanName) {
   const auto nodes = plot::cycle_figure_nodes(kappa_plan(kKappaW, 11));
   const plot::CycleFigureLayout layout = plot::layout_cycle_figure({0, 0, 660, 300}, 11, nodes.size(), 60, 2.5f, 8);
   const auto labels = plot::placed_counter_labels(
-      nodes, layout, [&](const std::string& t) { return char_w * float(t.size()); }, h);
+      nodes, layout, [&](const std::string& t) { return char_w * float(t.size()); }, h, {0, -20, 660, 320});
   std::size_t placed = 0;
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     if (!labels[k]) continue;

@@ -86,7 +86,8 @@ void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace
   }
   // Each call's kappa beside its X, wherever it overlaps no other label or marker.
   const std::vector<std::optional<plot::Box>> labels = plot::placed_counter_labels(
-      nodes, layout, [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; }, text_h);
+      nodes, layout, [](const std::string& text) { return ImGui::CalcTextSize(text.c_str()).x; }, text_h,
+      {origin.x, origin.y, origin.x + avail.x, origin.y + avail.y});
   // Markers: where those of one kind, level and shade come closer than their radius (a dense
   // diagram) the run of them is one bar of their colour, as they look anyway; else each its X or
   // circle.

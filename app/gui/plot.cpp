@@ -129,6 +129,7 @@ void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& 
   for (const Series& s : series) {
     if (s.label.empty()) continue;
     const ImVec2 ts = ImGui::CalcTextSize(s.label.c_str(), nullptr, false, wrap);
+    if (ly + ts.y > p1.y) break;  // no room left in the plot: the rest of the legend would run off it
     const float lx = std::max(p0.x + 2, p1.x - ts.x - swatch - 2 * gap - 2);
     const float line_h = ImGui::GetTextLineHeight();
     dl->AddRectFilled(ImVec2(lx - gap, ly - 1), ImVec2(p1.x - 2, ly + ts.y + 1), IM_COL32(22, 24, 30, 200));

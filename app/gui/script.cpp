@@ -285,9 +285,10 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
        }},
       {"check-text-fits",  // every text of the last frame (of one window) wholly visible (text_fit.hpp)
        [](Frame& f) {
+         const bool across = !f.args.empty() && f.args[0] == "across";
          std::string window;  // the rest of the line: window names have spaces
-         for (const std::string& a : f.args) window += (window.empty() ? "" : " ") + a;
-         const std::vector<std::string> cut = texts_cut_off(window);
+         for (std::size_t k = across ? 1 : 0; k < f.args.size(); ++k) window += (window.empty() ? "" : " ") + f.args[k];
+         const std::vector<std::string> cut = texts_cut_off(window, across);
          std::string lines;
          for (const std::string& line : cut) lines += "\n  " + line;
          if (!cut.empty()) throw std::runtime_error(std::to_string(cut.size()) + " texts cut off:" + lines);

@@ -34,8 +34,9 @@
 //                      ffmpeg, FOLDER.mp4 and FOLDER.gif (recording.hpp); waits until written
 //   print-summary | fps-reset | fps-report | print-field-path
 //   print-text         every text the next frame draws (labels, values, messages)
-//   check-text-fits [WINDOW]  fails, naming each, if any text of the last frame (of the window
-//                      WINDOW, e.g. Convergence) is cut off (text_fit.hpp)
+//   check-text-fits [across] [WINDOW]  fails, naming each, if any text of the last frame (of
+//                      the window WINDOW, e.g. Convergence; only at its sides: across) is cut off
+//                      (text_fit.hpp)
 //   print-pins         the pinned runs' legend lines
 //   ui-scale X         fonts and sizes times X (0.5 .. 3), for a projector (= set ui-scale X)
 //   stress N           N random parameter changes, one per frame

@@ -26,7 +26,7 @@ bool in_scope(const char* name, const std::string& window) {
   return n == window || n.rfind(window + "/", 0) == 0;
 }
 
-void windows_content(std::vector<std::string>& cut, const std::string& window) {
+void windows_content(std::vector<std::string>& cut, const std::string& window, bool across) {
   const ImGuiContext& g = *ImGui::GetCurrentContext();
   for (const ImGuiWindow* w : g.Windows) {
     if (!w->WasActive || w->Hidden || w->Collapsed || w->SkipItems || !in_scope(w->Name, window)) continue;
@@ -35,7 +35,7 @@ void windows_content(std::vector<std::string>& cut, const std::string& window) {
     if ((w->Flags & ImGuiWindowFlags_ChildWindow) && (w->ScrollbarX || w->ScrollbarY)) continue;
     const ImRect& r = w->InnerClipRect;
     const ImVec2 end = w->DC.CursorMaxPos;
-    if (end.x > r.Max.x + kSlack || end.y > r.Max.y + kSlack)
+    if (end.x > r.Max.x + kSlack || (!across && end.y > r.Max.y + kSlack))
       cut.push_back(describe("content", w->Name, end.x, end.y, ImVec4(r.Min.x, r.Min.y, r.Max.x, r.Max.y)));
   }
 }
@@ -49,7 +49,7 @@ bool on_baked_lines(const ImFontAtlas& atlas, ImVec2 uv) {
   return uv.x >= u0 && uv.x <= u1 && uv.y >= v0 && uv.y <= v1;
 }
 
-void glyphs(std::vector<std::string>& cut, const std::string& window) {
+void glyphs(std::vector<std::string>& cut, const std::string& window, bool across) {
   const ImDrawData* data = ImGui::GetDrawData();
   if (!data || !data->Valid) return;
   const ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
@@ -64,8 +64,9 @@ void glyphs(std::vector<std::string>& cut, const std::string& window) {
       for (unsigned int i = 0; i < cmd.ElemCount && !reported; ++i) {
         const ImDrawVert& v = list->VtxBuffer[int(cmd.VtxOffset + list->IdxBuffer[int(cmd.IdxOffset + i)])];
         if ((v.uv.x == white.x && v.uv.y == white.y) || on_baked_lines(atlas, v.uv)) continue;
-        if (v.pos.x < clip.x - kSlack || v.pos.y < clip.y - kSlack || v.pos.x > clip.z + kSlack ||
-            v.pos.y > clip.w + kSlack) {
+        const bool out_x = v.pos.x < clip.x - kSlack || v.pos.x > clip.z + kSlack;
+        const bool out_y = v.pos.y < clip.y - kSlack || v.pos.y > clip.w + kSlack;
+        if (out_x || (out_y && !across)) {
           cut.push_back(describe("a glyph", list->_OwnerName ? list->_OwnerName : "?", v.pos.x, v.pos.y, clip));
           reported = true;  // one line per draw command is enough to find it
         }
@@ -76,10 +77,10 @@ void glyphs(std::vector<std::string>& cut, const std::string& window) {
 
 }  // namespace
 
-std::vector<std::string> texts_cut_off(const std::string& window) {
+std::vector<std::string> texts_cut_off(const std::string& window, bool across) {
   std::vector<std::string> cut;
-  windows_content(cut, window);
-  glyphs(cut, window);
+  windows_content(cut, window, across);
+  glyphs(cut, window, across);
   return cut;
 }
 

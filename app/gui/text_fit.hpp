@@ -13,7 +13,8 @@
 namespace kcycle::gui {
 
 // One line for each text cut off (empty: everything fits), naming the window and by how much;
-// only in the window named `window` (and its child regions) where one is named.
-std::vector<std::string> texts_cut_off(const std::string& window = "");
+// only in the window named `window` (and its child regions) where one is named; only at the
+// sides where `across` (a form that scrolls down, but must not be cut at its right edge).
+std::vector<std::string> texts_cut_off(const std::string& window = "", bool across = false);
 
 }  // namespace kcycle::gui

@@ -52,11 +52,12 @@ CycleFigureLayout layout_cycle_figure(Box box, int levels, std::size_t nodes, fl
 // left, above, below, lower right, lower left) where the label overlaps neither a label already
 // placed (left to right) nor another node's marker. None where no place is free, or where
 // another call on the same level is nearer than the label is wide (which X it names would be a
-// guess). label_width(text) and label_height are the drawer's font metrics.
+// guess), and none outside `bounds` (the drawer's region). label_width(text) and label_height
+// are the drawer's font metrics.
 template <class Width>
 std::vector<std::optional<Box>> placed_counter_labels(const std::vector<CycleFigureNode>& nodes,
                                                       const CycleFigureLayout& layout, Width label_width,
-                                                      float label_height);
+                                                      float label_height, const Box& bounds);
 inline constexpr int kCounterLabelPlaces = 6;
 // The label's box at one place (0-5, in the order above) by an X centred at x_centre.
 Box counter_label_box(Point x_centre, float radius, float width, float height, int place);
@@ -64,7 +65,7 @@ Box counter_label_box(Point x_centre, float radius, float width, float height, i
 template <class Width>
 std::vector<std::optional<Box>> placed_counter_labels(const std::vector<CycleFigureNode>& nodes,
                                                       const CycleFigureLayout& layout, Width label_width,
-                                                      float label_height) {
+                                                      float label_height, const Box& bounds) {
   std::vector<std::optional<Box>> placed(nodes.size());
   std::vector<Box> taken;
   const float r = layout.radius;
@@ -73,6 +74,7 @@ std::vector<std::optional<Box>> placed_counter_labels(const std::vector<CycleFig
     return Box{p.x - r, p.y - r, p.x + r, p.y + r};
   };
   auto free = [&](const Box& b, std::size_t k) {
+    if (b.x0 < bounds.x0 || b.y0 < bounds.y0 || b.x1 > bounds.x1 || b.y1 > bounds.y1) return false;
     for (const Box& t : taken)
       if (b.overlaps(t)) return false;
     // The markers under its width (nodes go left to right).

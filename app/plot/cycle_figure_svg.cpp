@@ -43,7 +43,8 @@ void draw_panel(std::ostream& o, const CycleFigurePanel& panel, float top, float
   o << "'/>\n";
   const float r = layout.radius;
   const std::vector<std::optional<Box>> labels = placed_counter_labels(
-      nodes, layout, [](const std::string& text) { return text_width(text, kCounterSize); }, kCounterSize);
+      nodes, layout, [](const std::string& text) { return text_width(text, kCounterSize); }, kCounterSize,
+      Box{0, top, width, top + panel_height(panel)});
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const Point p = layout.node(k, nodes[k].level);
     if (!nodes[k].call) {

@@ -142,6 +142,29 @@ TEST(GuiLecture, TheLectureLayoutFitsA1280x720ProjectorAtScale2) { lecture_layou
 TEST(GuiLecture, TheLectureLayoutFitsA1920x1080ProjectorAtScale15) { lecture_layout_fits(1920, 1080, 1.5); }
 TEST(GuiLecture, TheLectureLayoutFitsA1920x1080ProjectorAtScale2) { lecture_layout_fits(1920, 1080, 2.0); }
 
+// The desk layout at a projector's sizes reflows instead of clipping: rows of buttons wrap, the
+// forms' widgets leave their labels room, so no text is cut at any panel's side; the two forms
+// (Parameters, Controls) scroll down, every other panel holds all of its text. Checked at the
+// start, stepping with before | after, with a pinned run, and in the cycle shapes view.
+void desk_fits(int width, int height, double scale) {
+  const std::string check =
+      "check-text-fits across Parameters\ncheck-text-fits across Controls\ncheck-text-fits Error field\n"
+      "check-text-fits Cycle diagram\ncheck-text-fits Convergence\ncheck-text-fits Time per cycle\n"
+      "check-text-fits ##status\n";
+  std::string out;
+  ASSERT_EQ(run_gui("ui-scale " + std::to_string(scale) + "\nset levels 6\nset before-after 1\npause\nreset\n" +
+                        "wait-cycles 0\nframes 3\n" + check + "step-op\nwait-operation 1\nstep-relax\nframes 3\n" +
+                        check + "run\nwait-done\npin\nset angle 30\nset nu1 1\nwait-done\nframes 3\n" + check +
+                        "set shapes 1\nframes 3\ncheck-text-fits Cycle shapes\ncheck-text-fits Convergence\n",
+                    &out, width, "", height),
+            0)
+      << out;
+  EXPECT_EQ(count_of(out, "text fits: every text of the frame is wholly visible"), 23u) << out;
+}
+
+TEST(GuiLecture, TheDeskReflowsAt1280x720AndScale15) { desk_fits(1280, 720, 1.5); }
+TEST(GuiLecture, TheDeskReflowsAt1920x1080AndScale2) { desk_fits(1920, 1080, 2.0); }
+
 // The check itself fails where text is cut: a 480 x 320 window at UI scale 2 cannot hold the
 // lecture's words, and the check names the windows that lose them.
 TEST(GuiLecture, TheTextCheckFailsWhereTextIsCutOff) {

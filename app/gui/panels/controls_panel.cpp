@@ -32,18 +32,20 @@ void guidance(UiState& ui, const Snapshot& snap) {
 void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   const PanelWindow window(ui, "Controls");
   if (!window) return;
-  guidance(ui, snap);
+  const LabelColumn labels("operations/s");
+  // The buttons first: at a projector's scale the guidance's lines would push them out of view.
   if (button(ui, solving(snap) ? "Pause" : "Run",
              "Solve cycle after cycle (at most 'cycles/s' a second); Pause stops at the end of the cycle",
              ImVec2(70 * ui.ui_scale, 0)))
     solving(snap) ? worker.pause() : worker.run();
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Reset"));
   if (button(ui, "Reset", "Start again from the initial error, keeping every setting")) worker.reset();
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Cycle"));
   if (button(ui, "Cycle", "Run to the end of the cycle (one whole cycle when not inside one)")) worker.step_cycle();
   ImGui::TextUnformatted("step:");
   ImGui::SameLine();
   step_buttons(ui, worker);
+  guidance(ui, snap);
   bool autoplay = snap.autoplay > 0;
   if (checkbox(ui, "autoplay", autoplay,
                "Step through the cycles by itself, operation by operation, at 'operations/s'"))
@@ -65,11 +67,11 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(120 * ui.ui_scale);
     view_control(ui, "slice-y");
-    ImGui::SameLine();
+    same_line_if_fits(view_control_width("slice-column"));
     view_control(ui, "slice-column");
   }
   view_control(ui, "auto-range");
-  ImGui::SameLine();
+  same_line_if_fits(view_control_width("lock-range"));
   view_control(ui, "lock-range");
   if (!ui.auto_range) view_control(ui, "range");
   view_control(ui, "zoom");
@@ -78,24 +80,24 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
 
   section("lecture");
   view_control(ui, "shapes");
-  ImGui::SameLine();
+  same_line_if_fits(view_control_width("advanced"));
   view_control(ui, "advanced");
   view_control(ui, "ui-scale");
 
   section("export");
   if (button(ui, "Screenshot", "Write the window to kcycle-screenshot.png"))
     ui.screenshot_path = "kcycle-screenshot.png";
-  ImGui::SameLine();
+  same_line_if_fits(button_width("History CSV"));
   if (button(ui, "History CSV", "Write every cycle's error, residual, factor and time to kcycle-history.csv"))
     ui.notice =
         export_history_csv(snap, "kcycle-history.csv") ? "wrote kcycle-history.csv" : "cannot write kcycle-history.csv";
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Parameters"));
   if (button(ui, "Parameters",
              "Write these settings to kcycle-parameters.toml, for `kcycle solve --config` or --config here"))
     ui.notice = export_parameters(ui.params, "kcycle-parameters.toml")
                     ? "wrote kcycle-parameters.toml (kcycle solve --config kcycle-parameters.toml)"
                     : "cannot write kcycle-parameters.toml";
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Record"));
   if (ui.recording) {
     ImGui::TextDisabled("recording...");
   } else if (button(ui, "Record",

@@ -79,9 +79,9 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
   if (button(ui, "Pin this run",
              "Keep this run's curve for comparison (labelled with the settings in which it differs)"))
     pin_run(ui, snap);
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Clear pins"));
   if (button(ui, "Clear pins", "Remove the pinned curves")) ui.pinned.clear();
-  ImGui::SameLine();
+  same_line_if_fits(view_control_width("x-seconds"));
   view_control(ui, "x-seconds");
   // x of a record: its cycle, or the cycle time summed up to it.
   auto x_of = [&](const IterationRecord& r, double& seconds) {
@@ -130,9 +130,12 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
   const char* x_label = ui.x_in_seconds ? "seconds solving (set-up excluded)" : "cycle";
   const bool whole = !ui.x_in_seconds;
   PlotSpec spec{x_label, "norm (log)", false, true, 0.0, x_max, 0, 0, whole};
-  draw_plot("norms", spec, series, {}, ImVec2(avail.x, avail.y * 0.68f));
+  // The two plots share the height left, less the spacing between them (a short panel at a
+  // projector's scale scrolled by that much).
+  const float both = std::max(0.0f, avail.y - ImGui::GetStyle().ItemSpacing.y), norms_h = std::floor(both * 0.69f);
+  draw_plot("norms", spec, series, {}, ImVec2(avail.x, norms_h));
   PlotSpec fspec{x_label, "convergence factor", false, false, 0.0, x_max, 0.0, 1.05, whole};
-  draw_plot("factor", fspec, {fac}, {}, ImVec2(avail.x, avail.y * 0.30f));
+  draw_plot("factor", fspec, {fac}, {}, ImVec2(avail.x, both - norms_h));
 }
 
 }  // namespace kcycle::gui

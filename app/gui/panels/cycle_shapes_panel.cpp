@@ -31,17 +31,32 @@ void cycle_shapes_panel(UiState& ui, const Snapshot& snap) {
         export_cycle_figure(o, "kcycle-figure-2.1.svg") + "; " + export_cycle_figure(o, "kcycle-figure-2.1.png");
   if (ui.notice.find("kcycle-figure-2.1") != std::string::npos) ImGui::TextWrapped("%s", ui.notice.c_str());
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float chart_h = avail.y * 0.30f, each = (avail.y - chart_h) / 4.0f;
-  const int kappas[] = {1, 2, 3, kKappaW};
+  // The chart keeps room for its five-line legend; the diagrams share the rest.
+  const float scale = ImGui::GetIO().FontGlobalScale;
+  const float legend_h = 5 * (ImGui::GetTextLineHeight() + 2) + 64 * scale;
+  const float chart_h = std::max(avail.y * 0.30f, legend_h);
+  ImGui::PushTextWrapPos(0.0f);
+  float titles_h = 0;  // the four titles, wrapped
   const char* names[] = {"V-cycle (kappa=1)", "F-cycle (kappa=2)", "kappa=3", "W-cycle (kappa>=levels)"};
+  const int kappas[] = {1, 2, 3, kKappaW};
+  std::vector<Trace> plans;
+  std::vector<std::string> titles;
   for (int k = 0; k < 4; ++k) {
-    const Trace plan = planned_cycle({CycleType::Kappa, kappas[k]}, n, o.nu1, o.nu2);
-    ImGui::Text("%s: totalCalls = %zu", names[k], plot::calls_in(plan));
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const ImVec2 size(avail.x, each - ImGui::GetTextLineHeightWithSpacing());
-    ImGui::Dummy(size);
-    draw_cycle_diagram(ImGui::GetWindowDrawList(), origin, size, plan, n, plan.size(), -1);
+    plans.push_back(planned_cycle({CycleType::Kappa, kappas[k]}, n, o.nu1, o.nu2));
+    titles.push_back(std::string(names[k]) + ": totalCalls = " + std::to_string(plot::calls_in(plans.back())));
+    titles_h +=
+        ImGui::CalcTextSize(titles.back().c_str(), nullptr, false, avail.x).y + 2 * ImGui::GetStyle().ItemSpacing.y;
   }
+  const float each = std::max(0.0f, (avail.y - chart_h - titles_h) / 4.0f);
+  for (int k = 0; k < 4; ++k) {
+    ImGui::TextUnformatted(titles[std::size_t(k)].c_str());
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 size(avail.x, each);
+    ImGui::Dummy(size);
+    draw_cycle_diagram(ImGui::GetWindowDrawList(), origin, size, plans[std::size_t(k)], n, plans[std::size_t(k)].size(),
+                       -1);
+  }
+  ImGui::PopTextWrapPos();
   // totalCalls against the level count: a polynomial of degree kappa (Proposition 2.7) against
   // the W-cycle's 2^n - 1.
   std::vector<Series> series;

@@ -58,6 +58,7 @@ void lesson_combo(UiState& ui, SolverWorker& worker) {
 void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   const PanelWindow window(ui, "Parameters");
   if (!window) return;
+  const LabelColumn labels("coarse operator");
   SolverOptions& o = ui.params;
   const SolverOptions before = o;
 

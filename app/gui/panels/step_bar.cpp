@@ -12,11 +12,11 @@ void step_buttons(UiState& ui, SolverWorker& worker) {
              "Carry out the cycle's next operation (a sweep, a transfer, a zeroing or a call) and stop (PageDown, "
              "Right, Space)"))
     worker.step_operation();
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Relaxation"));
   if (button(ui, "Relaxation",
              "Run on to the end of the next relaxation sweep, a circle in the diagram (Shift + PageDown)"))
     worker.step_operation(SolverWorker::StepTo::Relaxation);
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Call"));
   if (button(ui, "Call", "Run on to the next recursive call, an X in the diagram (Ctrl + PageDown)"))
     worker.step_operation(SolverWorker::StepTo::Call);
 }

@@ -147,14 +147,14 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     ImGui::TextDisabled("faint: %s, alpha %.3g us/launch, beta %.3g ns/unknown (alpha ratio %.2f)",
                         other->backend.c_str(), other->model.alpha * 1e6, other->model.beta * 1e9,
                         other->model.alpha > 0 ? c->model.alpha / other->model.alpha : 0.0);
-  ImGui::SetNextItemWidth(120);
+  ImGui::SetNextItemWidth(120 * ui.ui_scale);
   view_control(ui, "max-levels");
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Calibrate"));
   if (button(ui, "Calibrate",
              "Time cycles of this configuration and fit T = alpha launches + beta operations (the paper's model)") &&
       !snap.calibrating)
     worker.calibrate(ui.calibrate_levels);
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Sweep kappa"));
   if (button(ui, "Sweep kappa",
              "Solve to the tolerance with kappa = 1, 2, 3, 4 and W at these settings: measured total time beside "
              "the model's prediction") &&

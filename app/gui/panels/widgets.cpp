@@ -2,6 +2,11 @@
 
 #include <imgui_internal.h>  // LogToBuffer (print-text), HoveredIdTimer
 
+#include <string>
+#include <variant>
+
+#include "view_settings.hpp"
+
 namespace kcycle::gui {
 
 namespace {
@@ -106,6 +111,35 @@ int choose(UiState& ui, const char* label, const std::string& preview, const std
   }
   tip(ui, label, tooltip);
   return picked;
+}
+
+LabelColumn::LabelColumn(const char* widest) {
+  ImGui::PushItemWidth(-(ImGui::CalcTextSize(widest).x + 2 * ImGui::GetStyle().ItemInnerSpacing.x));
+}
+
+LabelColumn::~LabelColumn() { ImGui::PopItemWidth(); }
+
+void same_line_if_fits(float width) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
+float button_width(const char* label) {
+  return ImGui::CalcTextSize(label, nullptr, true).x + 2 * ImGui::GetStyle().FramePadding.x;
+}
+
+float checkbox_width(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
+float view_control_width(const char* key) {
+  const ViewSetting* s = find_view_setting(key);
+  if (!s) return 0;
+  const std::string label(s->label);
+  const bool toggle =
+      std::holds_alternative<bool UiState::*>(s->field) || std::holds_alternative<bool ViewRequest::*>(s->field);
+  return toggle ? checkbox_width(label.c_str())
+                : ImGui::CalcItemWidth() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label.c_str()).x;
 }
 
 }  // namespace kcycle::gui

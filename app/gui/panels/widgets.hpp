@@ -62,4 +62,23 @@ bool enum_combo(UiState& ui, const char* label, Enum& value, const char* tooltip
   return true;
 }
 
+// The panel's widgets as wide as the window leaves beside a column of labels as wide as
+// `widest` (ImGui's default gives widgets 65% of the window, which cut long labels at a
+// projector's UI scale); for the scope of the object.
+class LabelColumn {
+ public:
+  explicit LabelColumn(const char* widest);
+  ~LabelColumn();
+  LabelColumn(const LabelColumn&) = delete;
+  LabelColumn& operator=(const LabelColumn&) = delete;
+};
+
+// Keeps the next widget (`width` wide) on the line of the last one where it fits, else starts a
+// new line: a row of buttons reflows at a projector's UI scale instead of running off the panel.
+void same_line_if_fits(float width);
+float button_width(const char* label);
+float checkbox_width(const char* label);
+// A view setting's control (view_control), by its key: a checkbox or a labelled slider.
+float view_control_width(const char* key);
+
 }  // namespace kcycle::gui
