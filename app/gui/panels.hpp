@@ -15,7 +15,7 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 // The field panel's renderers: the field, the start of a relaxation phase beside it, and the
 // Fourier inset.
 struct FieldRenderers {
-  FieldRenderer field, before, spectrum;
+  FieldRenderer field, before, spectrum, finest;
 };
 void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers);
 // Keeps the current run for comparison in the convergence plot (at most six).

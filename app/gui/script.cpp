@@ -267,6 +267,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
       {"print-pins",  // the pinned runs' legend lines, as the convergence plot draws them
        [](Frame& f) {
          for (const PinnedRun& pin : f.ui.pinned) std::printf("pinned %s\n", pinned_label(pin, f.snap.options).c_str());
+         std::printf("x axis: 0 to %.6g %s\n", f.ui.convergence_x_end, f.ui.x_in_seconds ? "seconds" : "cycles");
          std::fflush(stdout);
          return true;
        }},

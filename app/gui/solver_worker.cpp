@@ -233,7 +233,7 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
   }
   if (!failure_note_.empty()) s->backend_note = failure_note_;
   s->stepping = stepping;
-  if (stepping) s->phase_before = phase_before_;
+  if (stepping) s->phase_before = phase_before_, s->finest_left = finest_left_;
   s->trace_position = trace_position;
   s->cycle_trace = last_trace_;
   if (solver_) {
@@ -458,6 +458,7 @@ void SolverWorker::rebuild(const SolverOptions& options) {
   phase_start_candidate_.reset();
   phase_before_.reset();
   correction_start_.clear();
+  finest_left_.reset();
   recent_seconds_.clear();
   error_.clear();
   try {
@@ -502,6 +503,9 @@ void SolverWorker::hold_operation(const TraceEvent& e, const std::shared_ptr<Tra
   // Before/after: a relaxation phase starts from the field the call entry (pre-smoothing) or
   // the prolongation (post-smoothing) just left on its level; the coarse-grid correction (shown
   // at its prolongation) from the field its restriction found there, after the pre-smoothing.
+  // The finest level's error as the cycle leaves it for the coarse levels, whose pictures show it
+  // small beside theirs.
+  if (view.follow_cycle && e.kind == OpKind::Restrict && e.level == 1) finest_left_ = capture(1);
   if (view.before_after) {
     if (e.kind == OpKind::Restrict) {
       correction_start_.resize(std::max(correction_start_.size(), std::size_t(e.level) + 1));

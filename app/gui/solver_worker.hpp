@@ -58,6 +58,9 @@ struct Snapshot {
   // While stepping with ViewRequest::before_after: the level as it was before the relaxation
   // phase under way (or just finished) began, for a side-by-side "before | after".
   std::shared_ptr<const FieldImage> phase_before;
+  // While stepping on a coarse level (following the cycle): the finest level's error as the
+  // cycle left it, at its restriction to level 2 (the coarse pictures' thumbnail).
+  std::shared_ptr<const FieldImage> finest_left;
   std::shared_ptr<const Trace> cycle_trace;  // the last cycle executed (partial while stepping)
   int trace_position = -1;                   // operations done in the current cycle (stepping)
   bool running = false;
@@ -231,6 +234,7 @@ class SolverWorker {
   // By level: the field its restriction found (after the pre-smoothing): the "before" of the
   // coarse-grid correction, shown at the prolongation.
   std::vector<std::shared_ptr<const FieldImage>> correction_start_;
+  std::shared_ptr<const FieldImage> finest_left_;  // Snapshot::finest_left
   std::vector<double> recent_seconds_;
   std::uint64_t field_version_ = 0;
   // The last picture whose floats came to the host (HostCopyRule): when, and of what.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -226,6 +227,25 @@ TEST(Gui, PinnedRunsAreLabelledWithWhatDiffersAndTheirTimes) {
   const std::vector<std::string> t = shown_texts(out);
   ASSERT_EQ(t.size(), 1u) << out;
   EXPECT_TRUE(shows(t[0], "[x] x: seconds")) << t[0];
+}
+
+TEST(Gui, TheSecondsAxisShowsEveryPinnedRun) {
+  // A slow V-cycle pinned, then a fast W-cycle: on the seconds axis the pinned run is the longer
+  // one, and the axis reaches past its end (it started at 1 s and ended with the current run).
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 7\nset kappa 1\nwait-done\npin\nset kappa W\nwait-done\nset x-seconds 1\n"
+                    "frames 3\nprint-pins\n",
+                    &out),
+            0)
+      << out;
+  const std::regex pinned(R"(pinned kappa=1[^\n]*, ([0-9.e+-]+) s solving)"),
+      axis(R"(x axis: 0 to ([0-9.e+-]+) seconds)");
+  std::smatch p, a;
+  ASSERT_TRUE(std::regex_search(out, p, pinned)) << out;
+  ASSERT_TRUE(std::regex_search(out, a, axis)) << out;
+  const double pinned_seconds = std::stod(p[1]), axis_end = std::stod(a[1]);
+  EXPECT_GE(axis_end, pinned_seconds) << out;
+  EXPECT_LT(axis_end, 1.1 * pinned_seconds) << "no floor: the axis ends with the longest run" << out;
 }
 
 TEST(Gui, ALongPinLegendWrapsInsideItsPlot) {

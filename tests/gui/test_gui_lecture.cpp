@@ -165,6 +165,23 @@ void desk_fits(int width, int height, double scale) {
 TEST(GuiLecture, TheDeskReflowsAt1280x720AndScale15) { desk_fits(1280, 720, 1.5); }
 TEST(GuiLecture, TheDeskReflowsAt1920x1080AndScale2) { desk_fits(1920, 1080, 2.0); }
 
+// On a coarse level the field panel shows, beside the coarse picture, level 1's error as the
+// cycle left it, in the lecture layout at 1280 x 720 and UI scale 2 too.
+TEST(GuiLecture, ACoarsePictureComesWithTheFineErrorAsTheCycleLeftIt) {
+  const std::string layout = temp("thumbnail.json");
+  std::string out;
+  ASSERT_EQ(run_gui("ui-scale 2\nset levels 6\npause\nreset\nwait-cycles 0\nkey B\nkey PageDown\nwait-at-operation 1\n"
+                    "step-call\nstep-call\nstep-call\nframes 4\nprint-stepping\ncheck-text-fits\nlayout " +
+                        layout + "\n",
+                    &out, 1280, "", 720),
+            0)
+      << out;
+  EXPECT_NE(out.find("field shows level 4"), std::string::npos) << out;
+  const auto thumb = panel(layout, "finest thumbnail"), picture = panel(layout, "field picture");
+  EXPECT_GE(thumb.w, 40) << out;
+  EXPECT_GE(thumb.x, picture.x + picture.w) << "beside the picture, not over it";
+}
+
 // The check itself fails where text is cut: a 480 x 320 window at UI scale 2 cannot hold the
 // lecture's words, and the check names the windows that lose them.
 TEST(GuiLecture, TheTextCheckFailsWhereTextIsCutOff) {

@@ -152,6 +152,26 @@ TEST(Worker, AfterARestrictionTheFieldIsTheCoarseRightHandSide) {
   EXPECT_LE(worst, 1e-5 * largest) << "the restricted residual";
 }
 
+TEST(Worker, OnACoarseLevelTheFinestErrorAsTheCycleLeftItComesAlong) {
+  // Operation 3 of a 5-level cycle is level 1's last pre-sweep, 4 its restriction: from there on,
+  // while the cycle is on coarse levels, the snapshot carries level 1's error as operation 3
+  // left it, bit for bit; before, none.
+  SolverWorker w(small(), 1, false);
+  show(w, ViewRequest{});
+  for (int k = 0; k < 3; ++k) w.step_operation();
+  ASSERT_TRUE(holds_at(w, 3));
+  const auto at_three = w.snapshot();
+  ASSERT_EQ(at_three->field->level, 1);
+  EXPECT_FALSE(at_three->finest_left) << "the cycle has not left level 1 yet";
+  for (int k = 0; k < 3; ++k) w.step_operation();
+  ASSERT_TRUE(holds_at(w, 6));
+  const auto at_six = w.snapshot();
+  ASSERT_GT(at_six->field->level, 1);
+  ASSERT_TRUE(at_six->finest_left);
+  EXPECT_EQ(at_six->finest_left->level, 1);
+  EXPECT_EQ(at_six->finest_left->values, at_three->field->values);
+}
+
 TEST(Worker, AtAProlongationTheBeforePictureIsTheFieldBeforeTheCoarseGridCorrection) {
   // Smoothing and coarse-grid correction as the two halves they are: at level 1's prolongation
   // the "before" picture is level 1 as the pre-smoothing left it (operation 3 of a 5-level

@@ -127,6 +127,7 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
   // Both plots over the same x: cycles 0 .. the last (ticks at whole cycles) or seconds.
   if (!(x_max > 0)) x_max = ui.x_in_seconds ? 1e-3 : 1.0;  // nothing run yet
   x_max += 0.02 * x_max;                                   // the last marker inside the frame
+  ui.convergence_x_end = x_max;
   const char* x_label = ui.x_in_seconds ? "seconds solving (set-up excluded)" : "cycle";
   const bool whole = !ui.x_in_seconds;
   PlotSpec spec{x_label, "norm (log)", false, true, 0.0, x_max, 0, 0, whole};

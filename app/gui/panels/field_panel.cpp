@@ -91,7 +91,7 @@ void colourbar(ImVec2 p0, float side, float range) {
 void fourier_inset(const FieldImage& img, ImVec2 q0, float inset, FieldRenderer& spectrum) {
   if (img.spectrum.empty()) {
     ImGui::SetCursorScreenPos(q0);
-    ImGui::PushTextWrapPos(q0.x + inset);
+    ImGui::PushTextWrapPos(q0.x + inset - ImGui::GetWindowPos().x);  // wrap positions are window-local
     ImGui::TextDisabled("Fourier inset: levels of up to 511 x 511 points");
     ImGui::PopTextWrapPos();
     return;
@@ -311,7 +311,10 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   // larger (two pictures in a narrow panel at a projector's scale); never over the field, where
   // it hid a third of it. Its caption needs two lines under it.
   const bool inset_on = ui.view.spectrum && !zero && img->nx >= 3 && img->ny >= 3;
-  const float ratio = inset_on ? 0.45f : 0.0f, caption_h = 2 * ImGui::GetTextLineHeightWithSpacing();
+  // On a coarse level, the finest level's error as the cycle left it goes in the same column.
+  const FieldImage* fine = img->level > 1 ? snap.finest_left.get() : nullptr;
+  const bool thumb_on = fine && !fine->values.empty();
+  const float ratio = inset_on || thumb_on ? 0.45f : 0.0f, caption_h = 2 * ImGui::GetTextLineHeightWithSpacing();
   const float width = avail.x - bar_w - gap * (panes - 1), height = avail.y - 8 - label_h - slice_h;
   const float side_beside = std::min(width / (panes + ratio), height);
   const float side_under = ui.show_slice ? 0.0f : std::min(width / panes, (height - caption_h) / (1 + ratio));
@@ -346,6 +349,29 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
                             ? ImVec2(ImGui::GetWindowPos().x + ImGui::GetStyle().WindowPadding.x, p0.y + side + 6)
                             : ImVec2(p0.x + side + bar_w, p0.y);
       fourier_inset(*host, at, inset, renderers.spectrum);
+    }
+  }
+  // On a coarse level: the finest level's error as the cycle left it, small, in the inset's
+  // column under the inset (or beside it under the pictures), where it fits.
+  if (thumb_on) {
+    const float line = ImGui::GetTextLineHeight();
+    ImVec2 at =
+        inset_under
+            ? ImVec2(ImGui::GetWindowPos().x + ImGui::GetStyle().WindowPadding.x + (inset_on ? inset + 2 * gap : 0.0f),
+                     p0.y + side + 6)
+            : ImVec2(p0.x + side + bar_w, p0.y + (inset_on ? inset + caption_h + 6 : 0.0f));
+    const float room_x = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - at.x;
+    const float room_y = (inset_under ? p0.y + avail.y - label_h : p0.y + side) - at.y - 2 * line - 4;
+    const float thumb = std::min({inset, room_x, room_y});
+    if (thumb >= 40) {
+      renderers.finest.upload(fine->values, fine->nx, fine->ny, fine->version);
+      const float fine_range = std::max({std::abs(fine->min), std::abs(fine->max), 1e-30f});
+      draw_field(ui, renderers.finest, at, thumb, fine_range, {0, 0, 1, 1});
+      ui.panel_rects.push_back({"finest thumbnail", at.x, at.y, thumb, thumb});
+      ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + thumb + 2));
+      ImGui::PushTextWrapPos(at.x + room_x - ImGui::GetWindowPos().x);  // wrap positions are window-local
+      ImGui::TextDisabled("level 1 as the cycle left it");
+      ImGui::PopTextWrapPos();
     }
   }
   if (ui.show_slice && host) {
