@@ -12,6 +12,9 @@ namespace kcycle::gui {
 
 void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace& plan, int n, std::size_t done,
                         int current_op) {
+  // A panel left with less height than two text lines (the desk at 1280x720 and UI scale 2)
+  // gets no diagram rather than a squashed one whose labels spill out of it.
+  if (avail.y < 2 * ImGui::GetTextLineHeight() || avail.x < 80 * ImGui::GetIO().FontGlobalScale) return;
   const std::vector<plot::CycleFigureNode> nodes = plot::cycle_figure_nodes(plan);
   // The UI scale (a projector) enlarges markers, lines and margins with the text.
   const float scale = ImGui::GetIO().FontGlobalScale;

@@ -144,13 +144,14 @@ TEST(GuiLecture, TheLectureLayoutFitsA1920x1080ProjectorAtScale2) { lecture_layo
 
 // The desk layout at a projector's sizes reflows instead of clipping: rows of buttons wrap, the
 // forms' widgets leave their labels room, so no text is cut at any panel's side; the two forms
-// (Parameters, Controls) scroll down, every other panel holds all of its text. Checked at the
-// start, stepping with before | after, with a pinned run, and in the cycle shapes view.
-void desk_fits(int width, int height, double scale) {
+// (Parameters, Controls; at 1280 x 720 and scale 2 the time panel too) scroll down, every other
+// panel holds all of its text. Checked at the start, stepping with before | after, with a
+// pinned run, and in the cycle shapes view.
+void desk_fits(int width, int height, double scale, bool time_panel_scrolls = false) {
   const std::string check =
       "check-text-fits across Parameters\ncheck-text-fits across Controls\ncheck-text-fits Error field\n"
-      "check-text-fits Cycle diagram\ncheck-text-fits Convergence\ncheck-text-fits Time per cycle\n"
-      "check-text-fits ##status\n";
+      "check-text-fits Cycle diagram\ncheck-text-fits Convergence\ncheck-text-fits " +
+      std::string(time_panel_scrolls ? "across " : "") + "Time per cycle\ncheck-text-fits ##status\n";
   std::string out;
   ASSERT_EQ(run_gui("ui-scale " + std::to_string(scale) + "\nset levels 6\nset before-after 1\npause\nreset\n" +
                         "wait-cycles 0\nframes 3\n" + check + "step-op\nwait-operation 1\nstep-relax\nframes 3\n" +
@@ -164,6 +165,8 @@ void desk_fits(int width, int height, double scale) {
 
 TEST(GuiLecture, TheDeskReflowsAt1280x720AndScale15) { desk_fits(1280, 720, 1.5); }
 TEST(GuiLecture, TheDeskReflowsAt1920x1080AndScale2) { desk_fits(1920, 1080, 2.0); }
+// 640 x 360 at scale 1: the time panel scrolls down too (a diagram with no room is left out).
+TEST(GuiLecture, TheDeskReflowsAt1280x720AndScale2) { desk_fits(1280, 720, 2.0, true); }
 
 // On a coarse level the field panel shows, beside the coarse picture, level 1's error as the
 // cycle left it, in the lecture layout at 1280 x 720 and UI scale 2 too.

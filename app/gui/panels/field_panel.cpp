@@ -120,14 +120,18 @@ void fourier_inset(const FieldImage& img, ImVec2 q0, float inset, FieldRenderer&
   const std::string kmax = "k=" + std::to_string(img.nx), lmax = "l=" + std::to_string(img.ny);
   const float kmax_w = ImGui::CalcTextSize(kmax.c_str()).x, arrow_w = ImGui::CalcTextSize("k ->").x;
   if (inset >= kmax_w + ImGui::CalcTextSize("1").x + 8) dl->AddText(ImVec2(q0.x + 2, below), text, "1");
-  dl->AddText(ImVec2(q0.x + inset - kmax_w - 2, below), text, kmax.c_str());
+  if (kmax_w + 4 <= inset) dl->AddText(ImVec2(q0.x + inset - kmax_w - 2, below), text, kmax.c_str());
   if (inset - kmax_w - 16 > arrow_w + 8)  // room between "1" and "k=nx"
     dl->AddText(ImVec2(q0.x + 14 + (inset - kmax_w - 16 - arrow_w) / 2, below), text, "k ->");
   if (ImGui::CalcTextSize(title).x + 4 <= inset)
     dl->AddText(ImVec2(q0.x + inset - strip + 2, below + line), text, title);
-  dl->AddRectFilled(ImVec2(q0.x + 1, q0.y + 1), ImVec2(q0.x + ImGui::CalcTextSize(lmax.c_str()).x + 5, q0.y + line + 1),
-                    IM_COL32(20, 20, 24, 200));
-  dl->AddText(ImVec2(q0.x + 3, q0.y + 1), text, lmax.c_str());
+  // Each label only where the inset has room for it (a small inset at a projector's scale).
+  if (ImGui::CalcTextSize(lmax.c_str()).x + 6 <= inset) {
+    dl->AddRectFilled(ImVec2(q0.x + 1, q0.y + 1),
+                      ImVec2(q0.x + ImGui::CalcTextSize(lmax.c_str()).x + 5, q0.y + line + 1),
+                      IM_COL32(20, 20, 24, 200));
+    dl->AddText(ImVec2(q0.x + 3, q0.y + 1), text, lmax.c_str());
+  }
   if (ImGui::GetCurrentContext()->LogEnabled)  // print-text: what the inset's axes say
     ImGui::LogText("Fourier inset: k = 1..%d (x), l = 1..%d (y), log |c_kl| over 8 decades\n", img.nx, img.ny);
 }

@@ -139,12 +139,13 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     enum_combo(ui, "backend", o.backend,
                "Where the solve runs: the CPU (a team of threads), a CUDA GPU, or auto (CUDA when one is usable)");
     if (o.backend == BackendKind::Cpu && o.smoother == Smoother::Jacobi)
-      checkbox(ui, "fused passes (unwatched cycles)", o.fused,
-               "Cycles that are not stepped run relaxation, residual and transfers in fewer passes over memory "
-               "(bitwise the same iterate)");
+      checkbox(ui, "fused passes", o.fused,
+               "Cycles that are not stepped (stepping runs every operation on its own) run relaxation, residual "
+               "and transfers in fewer passes over memory (bitwise the same iterate)");
     if (o.backend != BackendKind::Cpu)
-      checkbox(ui, "CUDA Graphs (replay whole cycles)", o.cuda_graphs,
-               "Record a cycle's kernel launches once and replay them: removes most launch overhead");
+      checkbox(ui, "CUDA Graphs", o.cuda_graphs,
+               "Replay whole cycles: record a cycle's kernel launches once and replay them, which removes most "
+               "launch overhead");
   }
   float tol_exp = float(std::log10(o.tolerance));
   if (slider(ui, "tolerance", tol_exp, -12.0f, -2.0f, "1e%.0f",

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "kcycle/model/timing.hpp"
 #include "panels/widgets.hpp"
@@ -52,11 +53,37 @@ void status_bar(UiState& ui, const Snapshot& snap) {
   if (snap.seconds_per_cycle > 0)
     std::snprintf(per_cycle, sizeof per_cycle, "%.3f ms per cycle%s", snap.seconds_per_cycle * 1e3,
                   snap.cycle_time_spread >= kBusySpread ? " (busy machine)" : "");
-  ImGui::Text("backend: %s | %.0f fps | %s | %zu cycles | memory %.0f MiB | %s", backend.c_str(), ui.fps, per_cycle,
-              snap.history.size(), double(rss_pages) * 4096.0 / (1 << 20), activity(snap).c_str());
-  if (!snap.backend_note.empty()) {
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "| %s", snap.backend_note.c_str());
+  // As much as fits the width, the most telling first: what the solve does, a backend's
+  // fallback, its time and cycles, then the backend, the frame rate and the memory (a
+  // projector's scale leaves room for less, and a cut-off line said nothing).
+  char memory[48], fps[24], cycles[40];
+  std::snprintf(memory, sizeof memory, "memory %.0f MiB", double(rss_pages) * 4096.0 / (1 << 20));
+  std::snprintf(fps, sizeof fps, "%.0f fps", ui.fps);
+  std::snprintf(cycles, sizeof cycles, "%zu cycles", snap.history.size());
+  struct Part {
+    std::string text;
+    bool warning;
+  };
+  std::vector<Part> parts = {{activity(snap), false}};
+  if (!snap.backend_note.empty()) parts.push_back({snap.backend_note, true});
+  for (const std::string& p :
+       {std::string(per_cycle), std::string(cycles), "backend: " + backend, std::string(fps), std::string(memory)})
+    parts.push_back({p, false});
+  const float room = ImGui::GetContentRegionAvail().x, separator = ImGui::CalcTextSize(" | ").x;
+  float used = 0;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    const float w = ImGui::CalcTextSize(parts[k].text.c_str()).x + (k > 0 ? separator : 0.0f);
+    if (k > 0 && used + w > room) continue;  // a shorter part further on may still fit
+    if (k > 0) {
+      ImGui::SameLine(0, 0);
+      ImGui::TextUnformatted(" | ");
+      ImGui::SameLine(0, 0);
+    }
+    if (parts[k].warning)
+      ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s", parts[k].text.c_str());
+    else
+      ImGui::TextUnformatted(parts[k].text.c_str());
+    used += w;
   }
 }
 

@@ -147,7 +147,11 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     ImGui::TextDisabled("faint: %s, alpha %.3g us/launch, beta %.3g ns/unknown (alpha ratio %.2f)",
                         other->backend.c_str(), other->model.alpha * 1e6, other->model.beta * 1e9,
                         other->model.alpha > 0 ? c->model.alpha / other->model.alpha : 0.0);
-  ImGui::SetNextItemWidth(120 * ui.ui_scale);
+  // The slider leaves its label room in a narrow panel (a projector's scale).
+  ImGui::SetNextItemWidth(
+      std::max(40.0f * ui.ui_scale,
+               std::min(120 * ui.ui_scale, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("max levels").x -
+                                               2 * ImGui::GetStyle().ItemInnerSpacing.x)));
   view_control(ui, "max-levels");
   same_line_if_fits(button_width("Calibrate"));
   if (button(ui, "Calibrate",
