@@ -6,7 +6,6 @@
 
 #include <cstdio>
 #include <string>
-#include <vector>
 
 #include "kcycle/model/timing.hpp"
 #include "panels/widgets.hpp"
@@ -60,31 +59,29 @@ void status_bar(UiState& ui, const Snapshot& snap) {
   std::snprintf(memory, sizeof memory, "memory %.0f MiB", double(rss_pages) * 4096.0 / (1 << 20));
   std::snprintf(fps, sizeof fps, "%.0f fps", ui.fps);
   std::snprintf(cycles, sizeof cycles, "%zu cycles", snap.history.size());
-  struct Part {
-    std::string text;
-    bool warning;
-  };
-  std::vector<Part> parts = {{activity(snap), false}};
-  if (!snap.backend_note.empty()) parts.push_back({snap.backend_note, true});
+  const float room = ImGui::GetContentRegionAvail().x;
+  std::string line = activity(snap);
+  const std::string note = snap.backend_note.empty() ? "" : " | " + snap.backend_note;
+  float used = ImGui::CalcTextSize(line.c_str()).x;
+  const bool with_note = !note.empty() && used + ImGui::CalcTextSize(note.c_str()).x <= room;
+  if (with_note) used += ImGui::CalcTextSize(note.c_str()).x;
+  std::string rest;
   for (const std::string& p :
-       {std::string(per_cycle), std::string(cycles), "backend: " + backend, std::string(fps), std::string(memory)})
-    parts.push_back({p, false});
-  const float room = ImGui::GetContentRegionAvail().x, separator = ImGui::CalcTextSize(" | ").x;
-  float used = 0;
-  for (std::size_t k = 0; k < parts.size(); ++k) {
-    const float w = ImGui::CalcTextSize(parts[k].text.c_str()).x + (k > 0 ? separator : 0.0f);
-    if (k > 0 && used + w > room) continue;  // a shorter part further on may still fit
-    if (k > 0) {
-      ImGui::SameLine(0, 0);
-      ImGui::TextUnformatted(" | ");
-      ImGui::SameLine(0, 0);
-    }
-    if (parts[k].warning)
-      ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s", parts[k].text.c_str());
-    else
-      ImGui::TextUnformatted(parts[k].text.c_str());
+       {std::string(per_cycle), std::string(cycles), "backend: " + backend, std::string(fps), std::string(memory)}) {
+    const float w = ImGui::CalcTextSize((" | " + p).c_str()).x;
+    if (used + w > room) continue;  // a shorter part further on may still fit
+    rest += " | " + p;
     used += w;
   }
+  if (!with_note) {
+    ImGui::TextUnformatted((line + rest).c_str());
+    return;
+  }
+  ImGui::TextUnformatted(line.c_str());
+  ImGui::SameLine(0, 0);
+  ImGui::TextColored(ImVec4(1.0f, 0.7f, 0.3f, 1.0f), "%s", note.c_str());
+  ImGui::SameLine(0, 0);
+  ImGui::TextUnformatted(rest.c_str());
 }
 
 }  // namespace kcycle::gui
