@@ -33,10 +33,14 @@ void windows_content(std::vector<std::string>& cut, const std::string& window, b
     // A child region that scrolls (a wide table) is meant to; a panel that needs a scroll bar
     // has text out of view.
     if ((w->Flags & ImGuiWindowFlags_ChildWindow) && (w->ScrollbarX || w->ScrollbarY)) continue;
-    const ImRect& r = w->InnerClipRect;
+    // Content past the content region (the window less its padding) gets a scroll bar: what is
+    // past it is out of view.
+    const ImRect& r = w->ContentRegionRect;
     const ImVec2 end = w->DC.CursorMaxPos;
     if (end.x > r.Max.x + kSlack || (!across && end.y > r.Max.y + kSlack))
       cut.push_back(describe("content", w->Name, end.x, end.y, ImVec4(r.Min.x, r.Min.y, r.Max.x, r.Max.y)));
+    else if (!(w->Flags & ImGuiWindowFlags_ChildWindow) && (w->ScrollbarX || (w->ScrollbarY && !across)))
+      cut.push_back(std::string("a scroll bar in '") + w->Name + "': its content is larger than it");
   }
 }
 

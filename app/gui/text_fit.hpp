@@ -3,8 +3,8 @@
 // "no text outside its window's visible region" at projector sizes and UI scales. Two views of the
 // frame ImGui just drew (call it between frames, after render):
 // - each window's content (every Text, wrapped or not, every button and canvas: what ImGui laid
-//   out) ends inside the window's visible inner rectangle, unless it is a child region that
-//   scrolls (a wide table);
+//   out) ends inside the window's content region (past it ImGui adds a scroll bar), and no
+//   panel shows a scroll bar; a child region that scrolls (a wide table) may;
 // - no glyph of any text drawn straight onto a draw list (diagram and plot labels, captions)
 //   crosses the clipping rectangle it was drawn under: a cut glyph is a cut text.
 #include <string>

@@ -78,10 +78,12 @@ void colourbar(ImVec2 p0, float side, float range) {
   std::snprintf(text, sizeof text, "%+.1e", range);
   ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, b0.y));
   ImGui::TextUnformatted(text);
-  ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, (b0.y + b1.y) / 2 - 7));
+  // The labels within the bar's height, whatever the UI scale makes a line.
+  const float line = ImGui::GetTextLineHeight();
+  ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, (b0.y + b1.y) / 2 - line / 2));
   ImGui::TextUnformatted(" 0");
   std::snprintf(text, sizeof text, "%+.1e", -range);
-  ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, b1.y - 14));
+  ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, b1.y - line));
   ImGui::TextUnformatted(text);
 }
 
