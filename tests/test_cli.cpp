@@ -373,6 +373,31 @@ TEST(Cli, BackendCudaFailsClearlyWithoutAGpu) {
   expect_refused("--graphs maybe", "--graphs must be on or off (got 'maybe')");
 }
 
+// Output files are checked before the work (exit 2, naming the path and why) and written whole
+// or not at all (exit 1 with the OS's reason; never "saved" for a failed write).
+TEST(CliFiles, AnUnwritableOutputIsRefusedBeforeTheWorkAndAFailedWriteIsSaid) {
+  auto outcome = [](const std::string& args, int code, const std::string& message) {
+    const Outcome o = run_cli(args);
+    EXPECT_FALSE(o.crashed) << args << "\n" << o.output;
+    EXPECT_EQ(o.exit_code, code) << args << "\n" << o.output;
+    EXPECT_NE(o.output.find(message), std::string::npos) << args << "\n" << o.output;
+    return o;
+  };
+  const std::string calibrate = "calibrate --min-levels 4 --max-levels 5 --min-seconds 0.01 --out ";
+  for (const auto& [out, why] : std::vector<std::pair<std::string, std::string>>{
+           {"/nonexistent-folder/c.json", "its folder /nonexistent-folder: No such file or directory"},
+           {"/tmp", "it is a directory"},
+           {"''", "an empty file name"}}) {
+    const Outcome o = outcome(calibrate + out, 2, why);
+    EXPECT_EQ(o.output.find("kappa=1 levels=4"), std::string::npos) << "refused before timing anything: " << o.output;
+  }
+  const Outcome full = outcome(calibrate + "/dev/full", 1, "cannot write /dev/full: No space left on device");
+  EXPECT_EQ(full.output.find("saved"), std::string::npos) << full.output;
+  const std::string file = testing::TempDir() + "kcycle_cli_not_a_folder";
+  std::ofstream(file) << "x";
+  outcome("experiment table4.3 --levels 5 --out " + file, 2, "cannot write into it");
+}
+
 // `kcycle figure cycles`: the issue's own example, a PNG for a slide, and what it refuses.
 TEST(CliFigure, DrawsFigure2Point1TitledWithTotalCalls) {
   const std::string dir = testing::TempDir() + "kcycle_cli_figure";

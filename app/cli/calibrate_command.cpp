@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "kcycle/backends/execution_target.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
+#include "kcycle/io/file_output.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/distributed_model.hpp"
 #include "kcycle/model/level_cost_model.hpp"
@@ -147,6 +148,9 @@ int run(const CalibrateArgs& a, const CLI::App& cmd) {
   largest.levels = a.max_levels;
   validate(largest);
   if (!(a.min_seconds > 0)) throw InvalidOptions("--min-seconds must be positive");
+  // Before minutes of timing, not after: the file must be writable.
+  if (const std::string why = why_not_writable(a.out); !why.empty())
+    throw InvalidOptions("--out " + a.out.substr(0, 60) + ": cannot write it: " + why);
   CalibrationSweep sweep;
   sweep.min_levels = a.min_levels;
   sweep.max_levels = a.max_levels;

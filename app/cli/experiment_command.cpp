@@ -13,6 +13,7 @@
 
 #include "commands.hpp"
 #include "experiment.hpp"
+#include "kcycle/io/file_output.hpp"
 #include "kcycle/io/options_io.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/timing.hpp"
@@ -23,11 +24,7 @@
 
 namespace kcycle::cli {
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream f(path);
-  if (!f) throw std::runtime_error("cannot write " + path);
-  f << text;
-}
+void write_text(const std::string& path, const std::string& text) { write_file_replacing(path, text); }
 
 namespace {
 
@@ -298,7 +295,9 @@ int run(const ExperimentArgs& a) {
   if (a.min_levels < 2) throw InvalidOptions("--min-levels must be at least 2");
   if (!(a.case_timeout > 0)) throw InvalidOptions("--case-timeout must be positive");
   const std::string dir = a.out.empty() ? "results/" + a.name : a.out;
-  std::filesystem::create_directories(dir);
+  // Before the experiment's solves, not after: the folder must be writable.
+  if (const std::string why = why_not_writable_folder(dir); !why.empty())
+    throw InvalidOptions("--out " + dir.substr(0, 60) + ": cannot write into it: " + why);
   int rc = 0;
   const std::vector<double> angles = {10, 30, 45, 60, 80};
   if (a.name == "fig3.1")

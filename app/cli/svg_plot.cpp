@@ -1,5 +1,6 @@
 #include "svg_plot.hpp"
 
+#include "kcycle/io/file_output.hpp"
 #include "plot_axis.hpp"
 
 #include <algorithm>
@@ -130,13 +131,13 @@ std::string palette(std::size_t index) {
 }
 
 void write_svg(const std::vector<Plot>& panels, const std::string& path) {
-  std::ofstream o(path);
-  if (!o) throw std::runtime_error("cannot write " + path);
+  std::ostringstream o;
   const double width = kPanelW * double(panels.size());
   o << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << kPanelH
     << "' font-family='DejaVu Sans, Arial, sans-serif'>\n<rect width='100%' height='100%' fill='white'/>\n";
   for (std::size_t k = 0; k < panels.size(); ++k) draw_panel(o, panels[k], kPanelW * double(k));
   o << "</svg>\n";
+  write_file_replacing(path, o.str());
 }
 
 }  // namespace kcycle::cli

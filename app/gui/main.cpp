@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
       const std::shared_ptr<const Snapshot> snap = worker.snapshot();
       if (use_cache) calibration_cache.update(ui, worker, *snap);
       if (script && !finishing && !script->advance(ui, worker, *snap)) {
-        rc = script->exit_code();
+        if (script->exit_code() != 0) rc = script->exit_code();  // a failed write before stays failed
         if (options.screenshot_path.empty()) break;
         ui.screenshot_path = options.screenshot_path;  // one more frame for the final picture
         finishing = true;
@@ -102,6 +102,7 @@ int main(int argc, char** argv) {
           ui.notice = "wrote " + ui.screenshot_path;
         } catch (const std::exception& e) {
           ui.notice = e.what();
+          if (ui.scripted) std::fprintf(stderr, "kcycle-gui: %s\n", e.what());  // the script's exit says it too
           rc = rc ? rc : 1;
         }
         ui.screenshot_path.clear();

@@ -50,11 +50,11 @@ void step_buttons(UiState& ui, SolverWorker& worker);
 // default the user may move otherwise (remembered in imgui.ini).
 void place_panel(const UiState& ui, ImVec2 pos, ImVec2 size);
 
-// Files the Export buttons write; also used by the script.
-bool export_history_csv(const Snapshot& snap, const std::string& path);
-// The Parameters button's file (to_parameters_file): `kcycle solve --config` reads it. False
-// when it could not be written.
-bool export_parameters(const SolverOptions& params, const std::string& path);
+// Files the Export buttons write; also used by the script. Each throws std::runtime_error with
+// the OS's reason when the file cannot be written (write_file_replacing: the old one stays).
+void export_history_csv(const Snapshot& snap, const std::string& path);
+// The Parameters button's file (to_parameters_file): `kcycle solve --config` reads it.
+void export_parameters(const SolverOptions& params, const std::string& path);
 // The paper's Figure 2.1 (kappa = 1, 2, 3, W) at these options' levels and sweeps, as
 // `kcycle figure cycles` writes it (FILE.svg or FILE.png). Returns the line to show: "wrote ..."
 // or why it could not.

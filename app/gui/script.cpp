@@ -13,6 +13,7 @@
 #include <imgui.h>
 
 #include "kcycle/io/enum_names.hpp"
+#include "kcycle/io/file_output.hpp"
 #include "kcycle/io/options_io.hpp"
 #include "lessons.hpp"
 #include "narration.hpp"
@@ -147,9 +148,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          if (f.snap.kappa_sweeps <= f.runner.sweeps_before_ || f.snap.sweeping) return false;
          f.runner.sweeps_before_ = -1;
          if (!f.snap.kappa_sweep) throw std::invalid_argument(f.snap.sweep_note);
-         std::ofstream out(f.args[0]);
-         out << kappa_sweep_csv(*f.snap.kappa_sweep);
-         if (!out) throw std::invalid_argument("cannot write " + f.args[0]);
+         write_file_replacing(f.args[0], kappa_sweep_csv(*f.snap.kappa_sweep));
          return true;
        }},
       {"wait-calibrated", [](Frame& f) { return f.snap.calibration && !f.snap.calibrating; }},
@@ -220,7 +219,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
       {"csv",
        [](Frame& f) {
          need(f.args, 1);
-         if (!export_history_csv(f.snap, f.args[0])) throw std::invalid_argument("cannot write " + f.args[0]);
+         export_history_csv(f.snap, f.args[0]);
          return true;
        }},
       {"figure",  // the Cycle shapes panel's "Save as figure", to PATH.svg or PATH.png
@@ -254,7 +253,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
       {"parameters",  // the file the Parameters button writes
        [](Frame& f) {
          need(f.args, 1);
-         if (!export_parameters(f.ui.params, f.args[0])) throw std::invalid_argument("cannot write " + f.args[0]);
+         export_parameters(f.ui.params, f.args[0]);
          return true;
        }},
       {"print-summary", &ScriptRunner::print_summary},
@@ -443,14 +442,14 @@ bool ScriptRunner::set(Frame& f) {
 
 bool ScriptRunner::write_layout(Frame& f) {
   need(f.args, 1);
-  std::ofstream out(f.args[0]);
+  std::ostringstream out;
   out << "{\n";
   const auto& rects = f.ui.panel_rects;
   for (std::size_t k = 0; k < rects.size(); ++k)
     out << "  \"" << rects[k].name << "\": [" << rects[k].x << ", " << rects[k].y << ", " << rects[k].w << ", "
         << rects[k].h << "]" << (k + 1 < rects.size() ? "," : "") << "\n";
   out << "}\n";
-  if (!out) throw std::invalid_argument("cannot write " + f.args[0]);
+  write_file_replacing(f.args[0], out.str());
   return true;
 }
 

@@ -9,6 +9,7 @@
 
 #include "calibration_cache.hpp"
 #include "kcycle/backends/cpu/available_cores.hpp"
+#include "kcycle/io/file_output.hpp"
 #include "kcycle/io/options_io.hpp"
 
 namespace kcycle::gui {
@@ -99,9 +100,13 @@ UiState starting_ui_state(const GuiOptions& options) {
 
 void save_session(const UiState& ui) {
   if (ui.scripted) return;
-  std::filesystem::create_directories(config_dir());
-  std::ofstream(config_dir() / "last-parameters.toml") << to_parameters_file(ui.params);
-  std::ofstream(config_dir() / "ui-scale.txt") << ui.ui_scale << "\n";
+  try {  // a session that cannot be kept is said, not fatal: the work was done
+    std::filesystem::create_directories(config_dir());
+    write_file_replacing((config_dir() / "last-parameters.toml").string(), to_parameters_file(ui.params));
+    write_file_replacing((config_dir() / "ui-scale.txt").string(), std::to_string(ui.ui_scale) + "\n");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kcycle-gui: the session was not saved: %s\n", e.what());
+  }
 }
 
 }  // namespace kcycle::gui

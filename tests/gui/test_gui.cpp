@@ -248,6 +248,20 @@ TEST(Gui, TheSecondsAxisShowsEveryPinnedRun) {
   EXPECT_LT(axis_end, 1.1 * pinned_seconds) << "no floor: the axis ends with the longest run" << out;
 }
 
+TEST(Gui, AFailedExportIsSaidWithTheReason) {
+  // Writes were never checked: a script's csv to /dev/full, or a screenshot into a missing folder,
+  // ended 0 in silence. Each now fails the script with the OS's reason.
+  std::string out;
+  EXPECT_NE(run_gui("set levels 4\nwait-cycles 1\ncsv /dev/full\n", &out), 0);
+  EXPECT_NE(out.find("cannot write /dev/full: No space left on device"), std::string::npos) << out;
+  EXPECT_NE(run_gui("set levels 4\nwait-cycles 1\nparameters /nonexistent-folder/p.toml\n", &out), 0);
+  EXPECT_NE(out.find("cannot write /nonexistent-folder/p.toml: No such file or directory"), std::string::npos) << out;
+  EXPECT_NE(run_gui("set levels 4\nwait-cycles 1\nlayout /dev/full\n", &out), 0);
+  EXPECT_NE(out.find("No space left on device"), std::string::npos) << out;
+  EXPECT_NE(run_gui("set levels 4\nwait-cycles 1\nscreenshot /nonexistent-folder/s.png\nframes 2\n", &out), 0);
+  EXPECT_NE(out.find("cannot write /nonexistent-folder/s.png: No such file or directory"), std::string::npos) << out;
+}
+
 TEST(Gui, ALongPinLegendWrapsInsideItsPlot) {
   // A pin that differs in five settings has a legend wider than the plot at 1280 x 720: it ran
   // off the plot's left edge and lost its swatch. It wraps now; every glyph of the panel shows.

@@ -88,15 +88,22 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   if (button(ui, "Screenshot", "Write the window to kcycle-screenshot.png"))
     ui.screenshot_path = "kcycle-screenshot.png";
   same_line_if_fits(button_width("History CSV"));
+  // Each export says what it wrote, or the OS's reason it could not.
+  auto exported = [&](const std::string& done, auto&& write) {
+    try {
+      write();
+      ui.notice = done;
+    } catch (const std::exception& e) {
+      ui.notice = e.what();
+    }
+  };
   if (button(ui, "History CSV", "Write every cycle's error, residual, factor and time to kcycle-history.csv"))
-    ui.notice =
-        export_history_csv(snap, "kcycle-history.csv") ? "wrote kcycle-history.csv" : "cannot write kcycle-history.csv";
+    exported("wrote kcycle-history.csv", [&] { export_history_csv(snap, "kcycle-history.csv"); });
   same_line_if_fits(button_width("Parameters"));
   if (button(ui, "Parameters",
              "Write these settings to kcycle-parameters.toml, for `kcycle solve --config` or --config here"))
-    ui.notice = export_parameters(ui.params, "kcycle-parameters.toml")
-                    ? "wrote kcycle-parameters.toml (kcycle solve --config kcycle-parameters.toml)"
-                    : "cannot write kcycle-parameters.toml";
+    exported("wrote kcycle-parameters.toml (kcycle solve --config kcycle-parameters.toml)",
+             [&] { export_parameters(ui.params, "kcycle-parameters.toml"); });
   same_line_if_fits(button_width("Record"));
   if (ui.recording) {
     ImGui::TextDisabled("recording...");

@@ -8,8 +8,10 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 
+#include "kcycle/io/file_output.hpp"
 #include "kcycle/io/options_io.hpp"
 #include "panels/widgets.hpp"
 #include "plot.hpp"
@@ -63,12 +65,12 @@ void pin_run(UiState& ui, const Snapshot& snap) {
   if (ui.pinned.size() > 6) ui.pinned.erase(ui.pinned.begin());
 }
 
-bool export_history_csv(const Snapshot& snap, const std::string& path) {
-  std::ofstream f(path);
+void export_history_csv(const Snapshot& snap, const std::string& path) {
+  std::ostringstream f;
   f << "iteration,error,residual,factor,seconds\n";
   for (const IterationRecord& h : snap.history)
     f << h.iteration << "," << h.error_norm << "," << h.residual_norm << "," << h.factor << "," << h.seconds << "\n";
-  return bool(f);
+  write_file_replacing(path, f.str());
 }
 
 void convergence_panel(UiState& ui, const Snapshot& snap) {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "kcycle/io/file_output.hpp"
 #include "kcycle/io/options_io.hpp"
 #include "lessons.hpp"
 #include "panels.hpp"
@@ -162,11 +163,8 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   if (ui.lesson >= 0 && !(o == lessons()[std::size_t(ui.lesson)].options)) ui.lesson = -1;  // on your own now
 }
 
-bool export_parameters(const SolverOptions& params, const std::string& path) {
-  std::ofstream f(path);
-  f << to_parameters_file(params);
-  f.flush();
-  return bool(f);
+void export_parameters(const SolverOptions& params, const std::string& path) {
+  write_file_replacing(path, to_parameters_file(params));
 }
 
 }  // namespace kcycle::gui

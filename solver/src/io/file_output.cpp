@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 #include <vector>
 
@@ -69,6 +70,32 @@ void write_file_replacing(const std::string& path, std::string_view bytes) {
     ::unlink(temp_path.c_str());
     fail(path, reason);
   }
+}
+
+std::string why_not_writable(const std::string& path) {
+  if (path.empty()) return "an empty file name";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) return "it is a directory";
+    if (!S_ISREG(st.st_mode)) return ::access(path.c_str(), W_OK) == 0 ? "" : std::strerror(errno);
+  }
+  const std::size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  if (::stat(dir.c_str(), &st) != 0) return "its folder " + dir + ": " + std::strerror(errno);
+  if (!S_ISDIR(st.st_mode)) return dir + " is not a folder";
+  if (::access(dir.c_str(), W_OK) != 0) return "its folder " + dir + ": " + std::strerror(errno);
+  return "";
+}
+
+std::string why_not_writable_folder(const std::string& folder) {
+  if (folder.empty()) return "an empty folder name";
+  std::error_code error;
+  std::filesystem::create_directories(folder, error);
+  struct stat st {};
+  if (::stat(folder.c_str(), &st) != 0) return error ? error.message() : std::strerror(errno);
+  if (!S_ISDIR(st.st_mode)) return "it is not a folder";
+  if (::access(folder.c_str(), W_OK) != 0) return std::strerror(errno);
+  return "";
 }
 
 }  // namespace kcycle

@@ -1,5 +1,6 @@
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
+#include "kcycle/io/file_output.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -160,9 +161,7 @@ void save_calibration(const Calibration& c, const std::string& path) {
     j["lambda_seconds"] = c.model.lambda;
     j["ranks"] = c.ranks;
   }
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write calibration file " + path);
-  out << j.dump(1) << "\n";
+  write_file_replacing(path, j.dump(1) + "\n");  // a failed write keeps the calibration that was there
 }
 
 namespace {
