@@ -44,7 +44,7 @@ limit_mib=60
 if [ "$build" = 1 ]; then
   echo "== gpu-pack: building $tree/ (CUDA for sm_80 and sm_90)"
   cmake -S . -B "$tree" -DCMAKE_BUILD_TYPE=Release -DKCYCLE_CUDA=ON -DCMAKE_CUDA_COMPILER="$nvcc" \
-    -DCMAKE_CUDA_ARCHITECTURES="80-real;90-real" -DKCYCLE_NATIVE=OFF -DKCYCLE_MPI=OFF \
+    -DCMAKE_CUDA_ARCHITECTURES="80-real;90-real" -DKCYCLE_NATIVE=OFF -DKCYCLE_MPI=OFF -DKCYCLE_PNG_FIGURES=OFF \
     -DCMAKE_CXX_FLAGS="-march=x86-64-v3" -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON -DCMAKE_INSTALL_RPATH='$ORIGIN/../lib' \
     -DCMAKE_EXE_LINKER_FLAGS="-Wl,--disable-new-dtags" >/dev/null
   cmake --build "$tree" -j "$(nproc 2>/dev/null || echo 2)" \

@@ -37,10 +37,11 @@ std::vector<std::string> field_hashes(const std::string& out) {
 }
 
 TEST(GuiLecture, PageDownStepsAndPageUpGoesBackToTheSameFieldBitwise) {
-  // From a paused start: PageDown three times reaches operation 3; PageUp goes back to 2, whose
-  // field must be the one operation 2 showed before, bit for bit (the cycle is replayed).
+  // From a paused lesson (lesson 0 starts paused): PageDown three times reaches operation 3;
+  // PageUp goes back to 2, whose field must be the one operation 2 showed before, bit for bit
+  // (the cycle is replayed).
   std::string out;
-  ASSERT_EQ(run_gui("set levels 5\npause\nreset\nwait-cycles 0\n"
+  ASSERT_EQ(run_gui("lesson 0\nwait-cycles 0\n"
                     "key PageDown\nwait-at-operation 1\n"
                     "key PageDown\nwait-at-operation 2\nprint-field-hash\n"
                     "key PageDown\nwait-at-operation 3\nprint-field-hash\nprint-stepping\n"
@@ -202,15 +203,18 @@ TEST(GuiLecture, TheTextCheckFailsWhereTextIsCutOff) {
 TEST(GuiLecture, TheFigureForASlideIsWrittenAtTheCurrentLevels) {
   const std::string svg = temp("gui_figure.svg"), png = temp("gui_figure.png");
   std::string out;
-  ASSERT_EQ(run_gui("set levels 5\nframes 2\nfigure " + svg + "\nfigure " + png + "\n", &out), 0) << out;
+  ASSERT_EQ(run_gui("set levels 5\nframes 2\nfigure " + svg + "\n", &out), 0) << out;
   std::ifstream f(svg);
   const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   for (const char* title : {"totalCalls = 5<", "totalCalls = 15<", "totalCalls = 25<", "totalCalls = 31<"})
     EXPECT_NE(text.find(title), std::string::npos) << title;
+#if KCYCLE_HAVE_PNG_FIGURES  // the GPU pack's build writes SVG only
+  ASSERT_EQ(run_gui("set levels 5\nframes 2\nfigure " + png + "\n", &out), 0) << out;
   std::ifstream p(png, std::ios::binary);
   std::string head(4, '\0');
   p.read(head.data(), 4);
   EXPECT_EQ(head.substr(1, 3), "PNG");
+#endif
   EXPECT_NE(run_gui("frames 2\nfigure /nonexistent-folder/fig.svg\n", &out), 0);
   EXPECT_NE(out.find("cannot write /nonexistent-folder/fig.svg: No such file or directory"), std::string::npos) << out;
 }
