@@ -168,8 +168,20 @@ TEST(CycleFigure, TheSvgHasFourTitledDiagramsAtFiveLevels) {
   EXPECT_EQ(count(svg, "</svg>"), 1u);
 }
 
+#if !KCYCLE_HAVE_PNG_FIGURES
+// The GPU pack's build (-DKCYCLE_PNG_FIGURES=OFF): a PNG is refused, saying why.
+TEST(CycleFigure, ABuildWithoutLibrsvgRefusesAPngAndSaysWhy) {
+  EXPECT_FALSE(plot::can_render_svg());
+  try {
+    plot::svg_to_png("<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'/>", 1.0);
+    ADD_FAILURE() << "no PNG without librsvg";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("without librsvg"), std::string::npos) << e.what();
+  }
+}
+#else
 TEST(CycleFigure, ThePngIsTheSvgRenderedWithItsMarkers) {
-  if (!plot::can_render_svg()) GTEST_SKIP() << "built without librsvg";
+  ASSERT_TRUE(plot::can_render_svg()) << "this build has PNG figures";
   const std::string svg = plot::cycle_figure_svg(plot::kappa_cycle_panels(4, {3}, 2, 2), 960);
   const std::string png = plot::svg_to_png(svg, 2.0);
   ASSERT_GT(png.size(), 24u);
@@ -197,6 +209,7 @@ TEST(CycleFigure, ThePngIsTheSvgRenderedWithItsMarkers) {
   EXPECT_GT(white, std::size_t(w * h / 2));  // a slide's background
 #endif
 }
+#endif
 
 class FigureFiles : public ::testing::Test {
  protected:
@@ -214,6 +227,14 @@ TEST_F(FigureFiles, AWriteReplacesTheFileWholeAndLeavesNoTemporary) {
   write_file_replacing(path("a.txt"), "second");
   EXPECT_EQ(read(path("a.txt")), "second");
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_), std::filesystem::directory_iterator()), 1);
+}
+
+TEST_F(FigureFiles, AWriteThroughALinkReplacesTheFileAndKeepsTheLink) {
+  write_file_replacing(path("real.txt"), "first");
+  std::filesystem::create_symlink(path("real.txt"), path("link.txt"));
+  write_file_replacing(path("link.txt"), "second");
+  EXPECT_TRUE(std::filesystem::is_symlink(path("link.txt")));
+  EXPECT_EQ(read(path("real.txt")), "second");
 }
 
 TEST_F(FigureFiles, AFailedWriteSaysWhyAndKeepsWhatWasThere) {

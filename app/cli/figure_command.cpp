@@ -1,6 +1,8 @@
 // `kcycle figure cycles`: the paper's Figure 2.1 for a slide or a paper: the kappa-cycles on N
 // levels, one diagram each, titled with kappa and totalCalls, as SVG or PNG.
 #include <cstdio>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 

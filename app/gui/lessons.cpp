@@ -1,6 +1,8 @@
 #include "lessons.hpp"
 
+#include <string>
 #include <string_view>
+#include <utility>
 
 #include "kcycle/solve/solve.hpp"
 
@@ -31,6 +33,14 @@ Lesson with_preset(Lesson lesson, std::string_view preset) {
   return lesson;
 }
 
+// Lessons 1 and 2: strong coupling in x only, watched relaxation, and the slice along a column,
+// where the stripes a point smoother leaves vary.
+Lesson stripes_lesson(std::string name, std::string what_to_do, std::string_view preset) {
+  Lesson lesson{std::move(name), std::move(what_to_do), teaching_start(6, 1e-3, 0.0, 1), watch_smoothing()};
+  lesson.slice = lesson.slice_column = true;
+  return with_preset(lesson, preset);
+}
+
 }  // namespace
 
 const std::vector<Lesson>& lessons() {
@@ -43,22 +53,19 @@ const std::vector<Lesson>& lessons() {
                  "the rough half: the modes a sweep damps most. The roughest corner only fades and the smooth "
                  "corner keeps its colour: that is what the coarse levels are for. Step on and watch them.",
                  teaching_start(6, 1.0, 0.0, 1), watch_smoothing()});
-    Lesson point{"Point smoother at 0 degrees",
-                 "Strong coupling in x only (eps = 1e-3). Press Relaxation: point Jacobi smooths along x but "
-                 "leaves stripes that vary fast in y (the slice under the field runs along a column: it stays "
-                 "jagged), and the coarse grid cannot represent them: press Run and see the slow convergence. "
-                 "Pin the run, then try the next lesson.",
-                 teaching_start(6, 1e-3, 0.0, 1), watch_smoothing()};
-    point.slice = point.slice_column = true;
-    l.push_back(with_preset(point, "jacobi"));
-    Lesson line{"Line smoother at 0 degrees",
-                "The same problem with the paper's second solver: alternating zebra line relaxation, and Galerkin "
-                "coarse operators (R A P, so the coarse grids see the fine grid's anisotropy). Both change; the "
-                "smoothing is the line smoother's: press Relaxation and the column slice turns smooth, as each "
-                "sweep solves whole lines at once. Press Run and compare with the pinned point-smoother run.",
-                teaching_start(6, 1e-3, 0.0, 1), watch_smoothing()};
-    line.slice = line.slice_column = true;
-    l.push_back(with_preset(line, "xyzebra-galerkin"));
+    l.push_back(stripes_lesson("Point smoother at 0 degrees",
+                               "Strong coupling in x only (eps = 1e-3). Press Relaxation: point Jacobi smooths along "
+                               "x but leaves stripes that vary fast in y (the slice under the field runs along a "
+                               "column: it stays jagged), and the coarse grid cannot represent them: press Run and "
+                               "see the slow convergence. Pin the run, then try the next lesson.",
+                               "jacobi"));
+    l.push_back(stripes_lesson("Line smoother at 0 degrees",
+                               "The same problem with the paper's second solver: alternating zebra line relaxation, "
+                               "and Galerkin coarse operators (R A P, so the coarse grids see the fine grid's "
+                               "anisotropy). Both change; the smoothing is the line smoother's: press Relaxation and "
+                               "the column slice turns smooth, as each sweep solves whole lines at once. Press Run "
+                               "and compare with the pinned point-smoother run.",
+                               "xyzebra-galerkin"));
     l.push_back(with_preset({"Semi-coarsening",
                              "x-line relaxation with coarsening in y only: the lines smooth the strongly coupled "
                              "direction, so only the other one needs coarsening. Watch the levels keep their "

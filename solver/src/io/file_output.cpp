@@ -46,10 +46,19 @@ void write_file_replacing(const std::string& path, std::string_view bytes) {
     if (::close(fd) != 0) fail(path, std::strerror(errno));
     return;
   }
+  // A link to a file: the file is replaced and the link stays (renaming over the link would
+  // replace it with a copy).
+  std::string target = path;
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    std::error_code error;
+    const std::filesystem::path resolved = std::filesystem::canonical(path, error);
+    if (!error) target = resolved.string();
+  }
   // The temporary beside the target (same file system, so the rename is atomic), hidden.
-  const std::size_t slash = path.rfind('/');
+  const std::size_t slash = target.rfind('/');
   const std::size_t base = slash == std::string::npos ? 0 : slash + 1;
-  const std::string name = path.substr(0, base) + "." + path.substr(base) + ".XXXXXX";
+  const std::string name = target.substr(0, base) + "." + target.substr(base) + ".XXXXXX";
   std::vector<char> temp(name.begin(), name.end());
   temp.push_back('\0');
   const int fd = ::mkstemp(temp.data());
@@ -65,7 +74,7 @@ void write_file_replacing(const std::string& path, std::string_view bytes) {
   const mode_t mask = ::umask(0);
   ::umask(mask);
   ::fchmod(fd, 0666 & ~mask);
-  if (::close(fd) != 0 || ::rename(temp_path.c_str(), path.c_str()) != 0) {
+  if (::close(fd) != 0 || ::rename(temp_path.c_str(), target.c_str()) != 0) {
     const std::string reason = std::strerror(errno);
     ::unlink(temp_path.c_str());
     fail(path, reason);
