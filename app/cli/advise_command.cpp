@@ -78,9 +78,13 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
     settings.calibration = load_calibration(a.calibration);
     const std::string mismatch =
         calibration_mismatch(*settings.calibration, resolved.settings, describe(resolved.target), o.threads);
-    if (!mismatch.empty())
-      std::fprintf(stderr, "warning: the calibration does not match this run (%s): its times do not apply\n",
-                   mismatch.c_str());
+    if (!mismatch.empty()) {  // its times are another cycle's: the probes' own times are used instead
+      std::fprintf(stderr,
+                   "warning: the calibration %s does not match this run (%s): not used; the times come from the "
+                   "probes\n",
+                   a.calibration.c_str(), mismatch.c_str());
+      settings.calibration.reset();
+    }
   }
   // --verify: the advice, then every kappa solved round-robin (kappa_sweep.hpp).
   std::vector<KappaSweepRow> measured;
@@ -149,12 +153,16 @@ Subcommand add_advise_command(CLI::App& app) {
   add_solver_options(*cmd, args->solver);
   cmd->add_option("--calibration", args->calibration,
                   "Calibration file from `kcycle calibrate` (default: time the probes)");
-  cmd->add_option("--probe", args->probe, "Iterations a probe runs at least")->capture_default_str();
+  cmd->add_option("--probe", args->probe, "Iterations a probe runs at least")
+      ->capture_default_str()
+      ->check(CLI::Range(2, kMaxIterations));
   cmd->add_option("--max-probe", args->max_probe, "Iterations a probe runs at most (then it estimates)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(2, kMaxIterations));
   cmd->add_option("--solve-below", args->solve_below,
                   "Seconds: a probe whose solve would be done within this much more time simply solves (exact)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 3600.0));
   cmd->add_flag("--verify", args->verify,
                 "Also solve with every kappa (round-robin, at least five times and 1 s each: the median) and compare "
                 "with the prediction");

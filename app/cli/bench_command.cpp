@@ -297,8 +297,10 @@ Subcommand add_bench_command(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
   CLI::App* cmd = app.add_subcommand(
       "bench", "Median time per cycle for kappa=1,2,3,4,W over levels, and smoother bandwidth vs STREAM triad");
-  cmd->add_option("--min-levels", args->min_levels, "Smallest level count (default 4)");
-  cmd->add_option("--max-levels", args->max_levels, "Largest level count (default 11; --load: the level count, 9)");
+  cmd->add_option("--min-levels", args->min_levels, "Smallest level count (default 4)")
+      ->check(CLI::Range(2, kMaxLevels));
+  cmd->add_option("--max-levels", args->max_levels, "Largest level count (default 11; --load: the level count, 9)")
+      ->check(CLI::Range(2, kMaxLevels));
   add_solver_options(*cmd, args->solver,
                      {"eps", "angle", "nu1", "nu2", "threads", "backend", "graphs", "fused", "coarse-tail", "kappa"},
                      bench_defaults());
@@ -309,7 +311,8 @@ Subcommand add_bench_command(CLI::App& app) {
   cmd->add_flag("--line-solvers", args->line_solvers,
                 "CUDA: time an x-line half-sweep by Thomas, cyclic reduction and cuSPARSE gtsv2StridedBatch instead");
   cmd->add_option("--min-seconds", args->min_seconds, "Measured time per case before the median is taken")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1e-4, 600.0));
   cmd->add_option("--load", args->load,
                   "Instead: time 1 thread and the team (--threads) quietly and beside N busy processes, a cycle and "
                   "the stand-alone and MGCG solves, in 5 alternating rounds");

@@ -187,12 +187,17 @@ Subcommand add_calibrate_command(CLI::App& app) {
       "calibrate",
       "Time cycles for kappa=1,2,3,4,W over levels, fit T = alpha*launches + beta*ops, save the calibration");
   add_solver_options(*cmd, args->solver);
-  cmd->add_option("--min-levels", args->min_levels, "Smallest level count")->capture_default_str();
-  cmd->add_option("--max-levels", args->max_levels, "Largest level count")->capture_default_str();
+  cmd->add_option("--min-levels", args->min_levels, "Smallest level count")
+      ->capture_default_str()
+      ->check(CLI::Range(2, kMaxLevels));
+  cmd->add_option("--max-levels", args->max_levels, "Largest level count")
+      ->capture_default_str()
+      ->check(CLI::Range(2, kMaxLevels));
   cmd->add_option("--min-seconds", args->min_seconds,
                   "Measured time per case (each case keeps its fastest repetition; the spread of the rest says "
                   "whether the machine was busy)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1e-4, 600.0));
   cmd->add_flag("--force", args->force, "Save even a noisy calibration over a clean one");
   cmd->add_option("--out", args->out, "Calibration file to write")->capture_default_str();
   return {cmd, [args, cmd] { return run(*args, *cmd); }};

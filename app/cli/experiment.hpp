@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kcycle/backends/backend_selection.hpp"
+#include "kcycle/io/interrupt.hpp"
 #include "kcycle/io/solver_options.hpp"
 #include "solver_args.hpp"
 
@@ -49,6 +50,32 @@ inline void apply_run_options(const ExperimentArgs& a, SolverOptions& o) {
 
 // Writes `text` to `path`; throws std::runtime_error if it cannot.
 void write_text(const std::string& path, const std::string& text);
+
+// A CSV written as its rows finish (the whole file replaced after each row), so that an
+// interrupted or failing experiment keeps every finished row.
+class RowsSoFar {
+ public:
+  RowsSoFar(std::string path, std::string header) : path_(std::move(path)), text_(std::move(header)) {}
+  void add(const std::string& row) {
+    text_ += row;
+    ++rows_;
+    write_text(path_, text_);
+  }
+  int rows() const { return rows_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, text_;
+  int rows_ = 0;
+};
+
+// After a case: ends the experiment (Interrupted) when Ctrl-C or SIGTERM asked to, saying
+// how far it got and where the finished rows are.
+inline void stop_if_interrupted(const StopOnInterrupt& stop, const RowsSoFar& rows, int cases) {
+  if (stop.requested_on_any_rank())
+    throw Interrupted{"after " + std::to_string(rows.rows()) + " of " + std::to_string(cases) + " cases (" +
+                      stop.signal_name() + "); " + rows.path() + " holds their rows"};
+}
 
 // `kcycle experiment scaling` (scaling_experiment.cpp).
 int scaling_experiment(const ExperimentArgs& args, const std::string& dir);

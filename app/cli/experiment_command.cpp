@@ -28,11 +28,12 @@ void write_text(const std::string& path, const std::string& text) { write_file_r
 
 namespace {
 
-// One solve, cancelled after `timeout` seconds.
-SolveResult timed_solve(const SolverOptions& o, double timeout) {
+// One solve, cancelled after `timeout` seconds or when a signal asks the experiment to stop.
+SolveResult timed_solve(const SolverOptions& o, double timeout, const StopOnInterrupt& stop) {
   const auto start = std::chrono::steady_clock::now();
   return solve(o, [&](const IterationRecord&) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < timeout;
+    return !stop.requested_on_any_rank() &&
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < timeout;
   });
 }
 
@@ -122,8 +123,10 @@ int figure_3_1(const ExperimentArgs& a, const std::string& dir) {
 int figure_4_1(const ExperimentArgs& a, const std::string& dir) {
   const int small = a.levels > 0 ? a.levels : 7, large = a.max_levels > 0 ? a.max_levels : 9;
   const std::vector<double> epsilons = {1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0};
-  Progress progress(int(2 * epsilons.size() * kKappas.size()));
-  std::string csv = "levels,eps,kappa,status,iterations,seconds_total,seconds_per_cycle\n";
+  const int cases = int(2 * epsilons.size() * kKappas.size());
+  Progress progress(cases);
+  const StopOnInterrupt stop;
+  RowsSoFar csv(dir + "/fig4.1.csv", "levels,eps,kappa,status,iterations,seconds_total,seconds_per_cycle\n");
   nlohmann::json rows = nlohmann::json::array();
   std::vector<Plot> panels;
   for (int levels : {small, large}) {
@@ -149,12 +152,13 @@ int figure_4_1(const ExperimentArgs& a, const std::string& dir) {
         o.max_iterations = a.run_options.max_iterations;
         apply_run_options(a, o);
         validate(o);
-        const SolveResult r = timed_solve(o, a.case_timeout);
+        const SolveResult r = timed_solve(o, a.case_timeout, stop);
+        stop_if_interrupted(stop, csv, cases);  // the cancelled case is not a row
         char line[200];
         std::snprintf(line, sizeof line, "%d,%g,%s,%s,%d,%.6g,%.6g\n", levels, o.eps,
                       kappa_to_string(kKappas[k]).c_str(), status_word(r).c_str(), r.iterations, r.seconds_total,
                       r.seconds_per_cycle);
-        csv += line;
+        csv.add(line);
         rows.push_back({{"levels", levels},
                         {"eps", o.eps},
                         {"kappa", kappa_to_string(kKappas[k])},
@@ -177,7 +181,6 @@ int figure_4_1(const ExperimentArgs& a, const std::string& dir) {
     std::printf("\n");
     panels.push_back(plot);
   }
-  write_text(dir + "/fig4.1.csv", csv);
   write_text(dir + "/fig4.1.json", rows.dump(1));
   write_svg(panels, dir + "/fig4.1.svg");
   return 0;
@@ -190,9 +193,12 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
   const int levels = a.levels > 0 ? a.levels : default_levels;
   const bool cg = preset.solver != SolverKind::Multigrid;
   const std::string unit = cg ? "iterations" : "cycles";
-  Progress progress(int(angles.size() * kKappas.size()));
+  const int cases = int(angles.size() * kKappas.size());
+  Progress progress(cases);
+  const StopOnInterrupt stop;
   std::vector<std::vector<SolveResult>> results(kKappas.size());
-  std::string csv = "solver,levels,eps,angle,kappa,status," + unit + ",seconds_total,seconds_per_iteration\n";
+  RowsSoFar csv(dir + "/" + a.name + ".csv",
+                "solver,levels,eps,angle,kappa,status," + unit + ",seconds_total,seconds_per_iteration\n");
   nlohmann::json rows = nlohmann::json::array();
   for (std::size_t k = 0; k < kKappas.size(); ++k)
     for (double angle : angles) {
@@ -205,13 +211,14 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
       o.max_iterations = a.run_options.max_iterations;
       apply_run_options(a, o);
       validate(o);
-      const SolveResult r = timed_solve(o, a.case_timeout);
+      const SolveResult r = timed_solve(o, a.case_timeout, stop);
+      stop_if_interrupted(stop, csv, cases);
       results[k].push_back(r);
       char line[256];
       std::snprintf(line, sizeof line, "%s,%d,%g,%g,%s,%s,%d,%.6g,%.6g\n", preset_name.c_str(), levels, eps, angle,
                     kappa_to_string(kKappas[k]).c_str(), status_word(r).c_str(), r.iterations, r.seconds_total,
                     r.seconds_per_iteration);
-      csv += line;
+      csv.add(line);
       rows.push_back({{"solver", preset_name},
                       {"levels", levels},
                       {"eps", eps},
@@ -276,7 +283,6 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
       if (results[k][i].converged()) s.x.push_back(double(k)), s.y.push_back(results[k][i].seconds_total);
     plot.series.push_back(s);
   }
-  write_text(dir + "/" + a.name + ".csv", csv);
   write_text(dir + "/" + a.name + ".json", rows.dump(1));
   write_svg({plot}, dir + "/" + a.name + ".svg");
   return 0;
@@ -293,6 +299,10 @@ int run(const ExperimentArgs& a) {
   if (a.levels < 0 || a.levels > kMaxLevels || a.max_levels < 0 || a.max_levels > kMaxLevels)
     throw InvalidOptions("--levels and --max-levels must be between 1 and " + std::to_string(kMaxLevels));
   if (a.min_levels < 2) throw InvalidOptions("--min-levels must be at least 2");
+  if (a.name == "fig3.1" && a.max_levels > 0 && a.max_levels <= a.min_levels)
+    throw InvalidOptions("fig3.1 fits its model to level counts " + std::to_string(a.min_levels) +
+                         " (--min-levels) to " + std::to_string(a.max_levels) +
+                         " (--max-levels): give --max-levels of at least " + std::to_string(a.min_levels + 1));
   if (!(a.case_timeout > 0)) throw InvalidOptions("--case-timeout must be positive");
   const std::string dir = a.out.empty() ? "results/" + a.name : a.out;
   // Before the experiment's solves, not after: the folder must be writable.
@@ -333,17 +343,23 @@ Subcommand add_experiment_command(CLI::App& app) {
       "scaling measured on this mpirun's ranks and modelled to 4096). Writes CSV, JSON and SVG.");
   cmd->add_option("name", args->name, "fig3.1, fig4.1, table4.1, ..., table4.6, scaling")->required();
   cmd->add_option(
-      "--levels", args->levels,
-      "Level count (tables: default 9 for 4.1/4.2, 8 for 4.3-4.6; fig4.1: the small problem, default 7; scaling: "
-      "the strong-scaling problem, default 9, weak: one level fewer on one rank)");
+         "--levels", args->levels,
+         "Level count (tables: default 9 for 4.1/4.2, 8 for 4.3-4.6; fig4.1: the small problem, default 7; scaling: "
+         "the strong-scaling problem, default 9, weak: one level fewer on one rank)")
+      ->check(CLI::Range(1, kMaxLevels));
   cmd->add_option("--max-levels", args->max_levels,
-                  "fig3.1: largest level count (default 11); fig4.1: the large problem (default 9)");
+                  "fig3.1: largest level count (default 11); fig4.1: the large problem (default 9)")
+      ->check(CLI::Range(1, kMaxLevels));
   cmd->add_option("--min-levels", args->min_levels, "fig3.1 and scaling's model fit: smallest level count")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(2, kMaxLevels));
   cmd->add_option("--out", args->out, "Output folder (default results/NAME)");
   cmd->add_option("--case-timeout", args->case_timeout, "Seconds before a solve is reported as timeout")
-      ->capture_default_str();
-  cmd->add_option("--min-seconds", args->min_seconds, "fig3.1, scaling: measured time per case")->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1e-3, 86400.0));
+  cmd->add_option("--min-seconds", args->min_seconds, "fig3.1, scaling: measured time per case")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-4, 600.0));
   add_solver_options(*cmd, args->solver,
                      {"max-iter", "threads", "backend", "graphs", "fused", "precision", "coarse-tail", "line-solver"},
                      experiment_defaults());

@@ -1,13 +1,18 @@
 // kcycle: solve rotated anisotropic diffusion with multigrid kappa-cycles from the command
 // line, print the paper's cycle counts, and benchmark the cycles.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
+#include "kcycle/io/interrupt.hpp"
+#include "kcycle/io/nearest_name.hpp"
+#include "kcycle/io/options_io.hpp"
 #include "kcycle/io/solver_options.hpp"
 
 namespace {
@@ -19,9 +24,54 @@ bool launched_by_mpirun() {
   return false;
 }
 
+// Before MPI starts, a rank of mpirun knows its number only from the environment.
+bool first_rank_of_mpirun_or_alone() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK"})
+    if (const char* rank = std::getenv(name); rank && std::atoi(rank) != 0) return false;
+  return true;
+}
+
+// A parse error's message with the name the user probably meant: an unknown subcommand or an
+// unknown --option of a known one. "" when CLI11's own message says it better.
+std::string mistyped_name_message(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return "";
+  const std::string typed = argv[1];
+  std::vector<std::string> commands;
+  for (const CLI::App* sub : app.get_subcommands({})) commands.push_back(sub->get_name());
+  CLI::App* command = nullptr;
+  for (CLI::App* sub : app.get_subcommands({}))
+    if (sub->get_name() == typed) command = sub;
+  if (!command) {
+    std::string list;
+    for (const std::string& c : commands) list += (list.empty() ? "" : ", ") + c;
+    return "unknown command " + kcycle::quoted_value(typed) + kcycle::did_you_mean(typed, commands) +
+           "; the commands are " + list;
+  }
+  int first = 2;  // a command's own subcommand (`figure cycles`) holds the options
+  for (bool deeper = true; deeper && first < argc;) {
+    deeper = false;
+    for (CLI::App* sub : command->get_subcommands({}))
+      if (sub->get_name() == argv[first]) command = sub, ++first, deeper = true;
+  }
+  std::vector<std::string> options;
+  for (const CLI::Option* option : command->get_options())
+    for (const std::string& name : option->get_lnames()) options.push_back("--" + name);
+  for (int k = first; k < argc; ++k) {
+    std::string word = argv[k];
+    if (word.rfind("--", 0) != 0) continue;
+    word = word.substr(0, word.find('='));
+    if (std::find(options.begin(), options.end(), word) != options.end()) continue;
+    const std::string path = command->get_parent() == &app ? typed : typed + " " + command->get_name();
+    return path + ": unknown option " + kcycle::quoted_value(word) + kcycle::did_you_mean(word, options) + " (kcycle " +
+           path + " --help lists them)";
+  }
+  return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  kcycle::install_interrupt_handlers();
   CLI::App app{
       "kcycle: multigrid kappa-cycles (Avnat & Yavneh) for 2D rotated anisotropic diffusion.\n"
       "kappa=1 is the V-cycle, 2 the F-cycle, W (or any kappa >= levels) the W-cycle.\n"
@@ -40,6 +90,12 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() != 0 && !first_rank_of_mpirun_or_alone()) return 2;  // rank 0 says it, once
+    if (e.get_exit_code() != 0)
+      if (const std::string message = mistyped_name_message(app, argc, argv); !message.empty()) {
+        std::cerr << "kcycle: error: " << message << "\n";
+        return 2;
+      }
     return app.exit(e) == 0 ? 0 : 2;  // --help is 0; every parse error is bad input
   }
   // Under mpirun every rank runs the command; rank 0 alone prints (the serial output).
@@ -52,6 +108,10 @@ int main(int argc, char** argv) {
     for (const auto& command : commands)
       if (command.parser->parsed()) return command.run();
     return 1;
+  } catch (const kcycle::Interrupted& e) {
+    std::fflush(stdout);
+    if (kcycle::mpi_rank() == 0) std::cerr << "kcycle: interrupted " << e.what_was_done << "\n";
+    return kcycle::kInterruptedExit;
   } catch (const kcycle::InvalidOptions& e) {
     // Refused alike on every rank, before any allocation or message: one rank says so.
     if (kcycle::mpi_rank() == 0) std::cerr << "kcycle: error: " << e.what() << "\n";

@@ -13,6 +13,7 @@
 #include "kcycle/backends/execution_target.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
 #include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/io/interrupt.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/solve.hpp"
 #include "solver_args.hpp"
@@ -103,9 +104,17 @@ void print_communication(const std::vector<CommStats>& stats, int iterations, st
               double(total.bytes) / n * 1e-3, double(total.collectives) / n);
 }
 
+// How the cycle's passes run, as the schedule says (not the --fused request).
+std::string passes_words(const CycleSchedule& schedule, Smoother smoother) {
+  if (!schedule.fuses_any()) return "every operation its own pass";
+  if (schedule.pipelines(smoother)) return "each sweep one pipelined pass";
+  if (smoother == Smoother::Jacobi) return "fused passes (sweeps with the residual and the transfers)";
+  return "some passes fused or pipelined";
+}
+
 nlohmann::json number_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(); }
 
-void print_json(const SolverOptions& o, const MultigridSettings& ran, const SolveResult& r,
+void print_json(const SolverOptions& o, const MultigridSettings& ran, const SolveResult& r, bool interrupted,
                 const nlohmann::json& levels, const nlohmann::json& communication, std::array<int, 2> grid) {
   nlohmann::json history = nlohmann::json::array();
   for (const IterationRecord& h : r.history)
@@ -115,7 +124,7 @@ void print_json(const SolverOptions& o, const MultigridSettings& ran, const Solv
                        {"factor", number_or_null(h.factor)},
                        {"seconds", h.seconds}});
   nlohmann::json out = {
-      {"status", to_string(r.status)},
+      {"status", interrupted ? "interrupted" : to_string(r.status)},
       {"message", r.message},
       {"converged", r.converged()},
       {"iterations", r.iterations},
@@ -170,7 +179,8 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
   if (args.every < 0) throw InvalidOptions("--every must be non-negative");
   validate(o);
   // --backend cuda without a GPU stops here; auto says why it fell back.
-  const MultigridSettings ran = resolved_run(o).settings;
+  const ResolvedRun resolved = resolved_run(o);
+  const MultigridSettings ran = resolved.settings;
   const bool text = !args.json;
   if (text) {
     std::printf(
@@ -204,13 +214,24 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
     }
     return true;
   };
+  const StopOnInterrupt stop;  // Ctrl-C ends the solve at the next cycle boundary, with its summary
   IterativeSolver solver(o, make_problem(o));
   solver.set_level_timing(args.level_table);
-  while (solver.running()) on_iteration(solver.step());
-  const SolveResult r = solver.result();
+  bool interrupted = false;
+  while (solver.running()) {
+    if ((interrupted = stop.requested_on_any_rank())) {  // every rank stops at the same iteration
+      solver.cancel();
+      break;
+    }
+    on_iteration(solver.step());
+  }
+  SolveResult r = solver.result();
+  if (interrupted)
+    r.message = "interrupted after " + std::to_string(r.iterations) + " " +
+                (o.solver == SolverKind::Multigrid ? "cycles" : "iterations") + " (" + stop.signal_name() + ")";
   const std::vector<CommStats> communication = solver.comm_stats_all_ranks();  // every rank: a collective
   if (!text) {
-    print_json(o, ran, r, args.level_table ? level_table_json(solver) : nlohmann::json(),
+    print_json(o, ran, r, interrupted, args.level_table ? level_table_json(solver) : nlohmann::json(),
                communication_json(communication, r.iterations), solver.process_grid());
   } else {
     if (!args.quiet && printed_last != r.iterations && !r.history.empty()) {
@@ -234,7 +255,7 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
     std::printf(
         "backend: %s%s, %llu launches per iteration, %s%s, %s\n", r.backend.c_str(),
         r.backend == "cuda" ? (o.cuda_graphs ? " (cycles replayed as CUDA Graphs)" : " (graphs off)") : "",
-        (unsigned long long)r.launches_per_iteration, ran.fused ? "fused passes" : "every operation its own pass",
+        (unsigned long long)r.launches_per_iteration, passes_words(resolved.schedule, o.smoother).c_str(),
         tail > 0 ? (", levels of <= " + std::to_string(tail) + " unknowns as one coarse-tail launch").c_str() : "",
         o.precision == Precision::Mixed ? "mixed precision (float hierarchy, double CG and norms)"
                                         : "double precision");
@@ -242,6 +263,7 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
     if (!communication.empty() && mpi_ranks() > 1)
       print_communication(communication, r.iterations, solver.process_grid(), agglomeration_threshold(o));
   }
+  if (interrupted) return kInterruptedExit;
   return r.converged() ? 0 : 3;
 }
 
@@ -253,7 +275,8 @@ Subcommand add_solve_command(CLI::App& app) {
       app.add_subcommand("solve",
                          "Solve -div(K grad u) = f on the unit square (K: 1 along angle phi, eps across) with a "
                          "multigrid kappa-cycle, stand-alone or as a CG preconditioner. Exit status: 0 converged, "
-                         "2 bad input, 3 not converged (max iterations, divergence, NaN).");
+                         "2 bad input, 3 not converged (max iterations, divergence, NaN), 130 interrupted (Ctrl-C or "
+                         "SIGTERM: the summary so far is printed).");
   add_solver_options(*cmd, args->solver);
   cmd->add_option("--every", args->every, "Print every k-th iteration (0: 1-20 all, then every 10, then 100)");
   cmd->add_flag("--json", args->json, "Print one JSON object (summary and history) instead of text");

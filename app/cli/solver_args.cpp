@@ -19,18 +19,29 @@ void add_solver_options(CLI::App& cmd, SolverArgs& args) {
   add_solver_options(cmd, args, every, SolverOptions{});
 }
 
+namespace {
+
+// "an integer from 1 to 16", "a number in (0, 1]": what a help line adds to its text.
+bool is_range(std::string_view expects) {
+  return expects.find(" from ") != std::string_view::npos || expects.find(" in (") != std::string_view::npos;
+}
+
+}  // namespace
+
 void add_solver_options(CLI::App& cmd, SolverArgs& args, const std::vector<std::string_view>& keys,
                         const SolverOptions& defaults) {
-  // The last occurrence wins, as a later key=value does in a parameters file.
-  cmd.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   for (const OptionSpec& spec : option_specs()) {
     if (std::find(keys.begin(), keys.end(), spec.key) == keys.end()) continue;
-    const std::string flag = "--" + std::string(spec.key), help(spec.help);
+    // The help states the range the option table checks.
+    const std::string flag = "--" + std::string(spec.key),
+                      help = std::string(spec.help) + (is_range(spec.expects) ? "; " + std::string(spec.expects) : "");
     if (spec.flag) {
       cmd.add_flag(flag, args.flags[std::string(spec.key)], help);
       continue;
     }
-    CLI::Option* option = cmd.add_option(flag, args.values[std::string(spec.key)], help);
+    // resolve() refuses an option given twice, naming it, as a parameters file does.
+    CLI::Option* option = cmd.add_option(flag, args.values[std::string(spec.key)], help)
+                              ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     if (const std::string value = spec.get(defaults); !value.empty()) option->default_str(value);
   }
   cmd.add_option("--config", args.config,
@@ -40,13 +51,18 @@ void add_solver_options(CLI::App& cmd, SolverArgs& args, const std::vector<std::
 
 SolverOptions resolve(const SolverArgs& args, const CLI::App& cmd, const SolverOptions& defaults) {
   std::vector<OptionSetting> from_file;
-  if (!args.config.empty()) from_file = read_parameters_file(args.config);
+  if (cmd.count("--config") > 0) from_file = read_parameters_file(args.config);  // "" is refused there
   std::vector<OptionSetting> given;
   for (const OptionSpec& spec : option_specs()) {
     const std::string key(spec.key), flag = "--" + key;
     const bool registered = spec.flag ? args.flags.count(key) > 0 : args.values.count(key) > 0;
     if (!registered || cmd.count(flag) == 0) continue;  // not this command's (it may have its own --key), or not given
-    given.push_back({key, spec.flag ? "true" : args.values.at(key), flag});
+    if (cmd.count(flag) > 1)
+      throw InvalidOptions(flag + " is given " + std::to_string(cmd.count(flag)) +
+                           " times: give it once (a parameters file refuses a key given twice too)");
+    // A flag's value is what it parsed to: --symmetric=false is false.
+    const std::string value = spec.flag ? (args.flags.at(key) ? "true" : "false") : args.values.at(key);
+    given.push_back({key, value, flag});
   }
   SolverOptions options = defaults;
   apply_settings(options, overlay(from_file, given));

@@ -12,6 +12,7 @@
 #include "app_window.hpp"
 #include "calibration_cache.hpp"
 #include "dashboard.hpp"
+#include "kcycle/io/interrupt.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "lecture_keys.hpp"
 #include "recording.hpp"
@@ -23,13 +24,17 @@ using namespace kcycle;
 using namespace kcycle::gui;
 
 int main(int argc, char** argv) {
+  install_interrupt_handlers();
+  const StopOnInterrupt stop;  // Ctrl-C or SIGTERM close the window as its close button does
   GuiOptions options;
   if (const std::optional<int> exit_code = parse_gui_options(argc, argv, options)) return *exit_code;
   UiState ui;
   std::optional<ScriptRunner> script;
+  std::shared_ptr<const Calibration> calibration;
   try {
     if (!options.script_path.empty()) script.emplace(options.script_path);
     ui = starting_ui_state(options);
+    calibration = starting_calibration(options, ui);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "kcycle-gui: %s\n", e.what());
     return 2;
@@ -56,21 +61,13 @@ int main(int argc, char** argv) {
     worker.keep_device_images(true);  // the CUDA backend's images stay on the GPU for interop
     CalibrationCache calibration_cache(options.cache_dir, options.auto_calibrate.value_or(!ui.scripted));
     const bool use_cache = !ui.scripted || options.auto_calibrate;
-    const std::string calibration_file =
-        options.calibration_path.empty() ? "kcycle-calibration.json" : options.calibration_path;
-    if (std::filesystem::exists(calibration_file)) {
-      try {
-        worker.set_calibration(std::make_shared<Calibration>(load_calibration(calibration_file)));
-      } catch (const std::exception& e) {
-        ui.notice = e.what();
-      }
-    }
+    if (calibration) worker.set_calibration(calibration);
     WorkerSync sync(ui, worker);
 
     Recorder recorder;
     auto last = std::chrono::steady_clock::now();
     bool finishing = false;
-    while (!window->closing()) {
+    while (!window->closing() && !stop.requested()) {
       const std::shared_ptr<const Snapshot> snap = worker.snapshot();
       if (use_cache) calibration_cache.update(ui, worker, *snap);
       if (script && !finishing && !script->advance(ui, worker, *snap)) {
@@ -119,6 +116,10 @@ int main(int argc, char** argv) {
       ui.fps = ui.fps == 0 ? 1.0f / dt : 0.95f * ui.fps + 0.05f / dt;
     }
     save_session(ui);
+  }
+  if (stop.requested()) {
+    std::fprintf(stderr, "kcycle-gui: closed on %s\n", stop.signal_name().c_str());
+    return kInterruptedExit;
   }
   return rc;
 }

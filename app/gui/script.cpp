@@ -13,7 +13,9 @@
 #include <imgui.h>
 
 #include "kcycle/io/enum_names.hpp"
+#include "kcycle/io/file_input.hpp"
 #include "kcycle/io/file_output.hpp"
+#include "kcycle/io/nearest_name.hpp"
 #include "kcycle/io/options_io.hpp"
 #include "lessons.hpp"
 #include "narration.hpp"
@@ -28,15 +30,57 @@ namespace {
 constexpr double kWaitTimeout = 120.0;
 constexpr double kLongWorkTimeout = 480.0;
 
+// A command's argument refused: bad input, so the script exits 2, as the CLI does.
+struct BadArgument : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+// The bounds of the waits and repetitions a script may ask for: each line ends in bounded time.
+constexpr double kMaxWaitMs = 600'000;  // wait-ms: ten minutes
+constexpr int kMaxFrames = 100'000;     // frames, stress: about half an hour at 60 fps
+constexpr int kMaxCalibrationLevels = 12;
+
 double number(const std::string& s) {
   std::size_t used = 0;
-  const double v = std::stod(s, &used);
-  if (used != s.size()) throw std::invalid_argument("not a number: " + s);
+  double v = 0;
+  try {
+    v = std::stod(s, &used);
+  } catch (const std::exception&) {
+    throw BadArgument("not a number: " + quoted_value(s));
+  }
+  if (used != s.size() || !std::isfinite(v)) throw BadArgument("not a finite number: " + quoted_value(s));
   return v;
 }
 
+// args[i], a number from lo to hi.
+double number_in(const std::vector<std::string>& args, std::size_t i, double lo, double hi) {
+  const double v = number(args[i]);
+  if (v < lo || v > hi) {
+    std::ostringstream range;
+    range << "must be from " << lo << " to " << hi << " (got " << quoted_value(args[i]) << ")";
+    throw BadArgument(range.str());
+  }
+  return v;
+}
+
+// args[i], a whole number from lo to hi.
+int integer_in(const std::vector<std::string>& args, std::size_t i, int lo, int hi) {
+  const double v = number_in(args, i, lo, hi);
+  if (v != std::floor(v)) throw BadArgument("must be a whole number (got " + quoted_value(args[i]) + ")");
+  return int(v);
+}
+
+// A view setting (`set KEY VALUE`, `ui-scale VALUE`) within its slider's range.
+void set_view_setting_from_script(UiState& ui, std::string_view key, const std::string& value) {
+  try {
+    set_view_setting(ui, *find_view_setting(key), number(value));
+  } catch (const std::invalid_argument& e) {
+    throw BadArgument(e.what());
+  }
+}
+
 void need(const std::vector<std::string>& args, std::size_t n) {
-  if (args.size() < n) throw std::invalid_argument("needs " + std::to_string(n) + " argument(s)");
+  if (args.size() < n) throw BadArgument("needs " + std::to_string(n) + " argument(s)");
 }
 
 }  // namespace
@@ -66,8 +110,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
       {"autoplay",
        [](Frame& f) {
          need(f.args, 1);
-         const double rate = number(f.args[0]);
-         if (!(rate >= 0 && rate <= 1000)) throw std::invalid_argument("autoplay takes 0 .. 1000 operations/s");
+         const double rate = number_in(f.args, 0, 0, 1000);  // operations a second
          if (rate > 0) f.ui.autoplay_rate = float(rate);
          f.worker.autoplay(rate);
          return true;
@@ -75,9 +118,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
       {"lesson",  // a teaching preset, as the Parameters panel's lesson combo applies it
        [](Frame& f) {
          need(f.args, 1);
-         const int k = int(number(f.args[0]));
-         if (k < 0 || std::size_t(k) >= lessons().size())
-           throw std::invalid_argument("lesson must be 0 .. " + std::to_string(lessons().size() - 1));
+         const int k = integer_in(f.args, 0, 0, int(lessons().size()) - 1);
          apply_lesson(f.ui, k);
          f.worker.pause();
          f.worker.set_view(f.ui.view);
@@ -118,7 +159,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
       {"calibrate",
        [](Frame& f) {
          need(f.args, 1);
-         f.worker.calibrate(int(number(f.args[0])));
+         f.worker.calibrate(integer_in(f.args, 0, 3, kMaxCalibrationLevels));  // the largest level count
          f.runner.generation_ = 0;
          return true;
        }},
@@ -127,7 +168,8 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          need(f.args, 1);
          if (!f.snap.error.empty() && f.current())
            throw std::invalid_argument("the solver refused the parameters: " + f.snap.error);
-         return f.current() && !f.snap.calibrating && f.snap.history.size() >= std::size_t(number(f.args[0]));
+         return f.current() && !f.snap.calibrating &&
+                f.snap.history.size() >= std::size_t(integer_in(f.args, 0, 0, kMaxIterations));
        }},
       {"wait-done",
        [](Frame& f) {
@@ -138,9 +180,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          need(f.args, 1);
          if (f.runner.sweeps_before_ < 0) {
            f.runner.sweeps_before_ = f.snap.kappa_sweeps;
-           const int solves = f.args.size() > 1 ? int(number(f.args[1])) : 0;
-           if (f.args.size() > 1 && !(solves >= 1 && solves <= 15))
-             throw std::invalid_argument("sweep-kappa: 1 .. 15 solves of each kappa");
+           const int solves = f.args.size() > 1 ? integer_in(f.args, 1, 1, 15) : 0;  // of each kappa
            f.worker.sweep_kappa(solves);
            f.runner.generation_ = 0;
            return false;
@@ -156,12 +196,12 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
       {"wait-operation",  // until stepping has reached operation N of the cycle
        [](Frame& f) {
          need(f.args, 1);
-         return f.current() && f.snap.stepping && f.snap.trace_position >= int(number(f.args[0]));
+         return f.current() && f.snap.stepping && f.snap.trace_position >= integer_in(f.args, 0, 0, 1 << 30);
        }},
       {"wait-at-operation",
        [](Frame& f) {
          need(f.args, 1);
-         return f.current() && f.snap.stepping && f.snap.trace_position == int(number(f.args[0]));
+         return f.current() && f.snap.stepping && f.snap.trace_position == integer_in(f.args, 0, 0, 1 << 30);
        }},
       {"key", &ScriptRunner::press_key},
       {"print-field-hash",
@@ -200,13 +240,13 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
       {"frames",
        [](Frame& f) {
          need(f.args, 1);
-         f.runner.frames_left_ = int(number(f.args[0]));
+         f.runner.frames_left_ = integer_in(f.args, 0, 0, kMaxFrames);
          return true;
        }},
       {"wait-ms",
        [](Frame& f) {
          need(f.args, 1);
-         f.runner.wait_until_ = f.runner.now() + number(f.args[0]) / 1000.0;
+         f.runner.wait_until_ = f.runner.now() + number_in(f.args, 0, 0, kMaxWaitMs) / 1000.0;
          return true;
        }},
       {"screenshot",
@@ -236,8 +276,8 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
            need(f.args, 2);
            RecordRequest r;
            r.folder = f.args[0];
-           r.operations = int(number(f.args[1]));
-           if (f.args.size() > 2) r.frames_per_step = int(number(f.args[2]));
+           r.operations = integer_in(f.args, 1, 1, 100'000);
+           if (f.args.size() > 2) r.frames_per_step = integer_in(f.args, 2, 1, 600);
            f.ui.notice.clear();
            f.ui.record_request = r;
            f.runner.record_started_ = true;
@@ -260,7 +300,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
       {"ui-scale",  // fonts and sizes, as the Controls slider sets them
        [](Frame& f) {
          need(f.args, 1);
-         set_view_setting(f.ui, *find_view_setting("ui-scale"), number(f.args[0]));
+         set_view_setting_from_script(f.ui, "ui-scale", f.args[0]);
          return true;
        }},
       {"print-pins",  // the pinned runs' legend lines, as the convergence plot draws them
@@ -321,7 +361,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
       {"stress",
        [](Frame& f) {
          need(f.args, 1);
-         f.runner.stress_left_ = int(number(f.args[0]));
+         f.runner.stress_left_ = integer_in(f.args, 0, 0, kMaxFrames);
          return true;
        }},
       {"quit",
@@ -334,8 +374,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
 }
 
 ScriptRunner::ScriptRunner(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read script " + path);
+  std::istringstream in(read_input_file(path, "script"));
   std::string text;
   for (int line = 1; std::getline(in, text); ++line) {
     std::istringstream words(text);
@@ -344,7 +383,12 @@ ScriptRunner::ScriptRunner(const std::string& path) {
     for (std::string w; words >> w;) c.args.push_back(w);
     for (const Verb& v : verbs())
       if (c.verb == v.name) c.action = v.action;
-    if (!c.action) throw std::runtime_error(path + ":" + std::to_string(line) + ": unknown command '" + c.verb + "'");
+    if (!c.action) {
+      std::vector<std::string> names;
+      for (const Verb& v : verbs()) names.emplace_back(v.name);
+      throw std::runtime_error(path + ":" + std::to_string(line) + ": unknown command " + quoted_value(c.verb) +
+                               did_you_mean(c.verb, names));
+    }
     commands_.push_back(c);
   }
   fps_start_ = now();
@@ -354,9 +398,9 @@ double ScriptRunner::now() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-void ScriptRunner::fail(const Command& c, const std::string& why) {
+void ScriptRunner::fail(const Command& c, const std::string& why, int exit_code) {
   std::fprintf(stderr, "kcycle-gui: script line %d (%s): %s\n", c.line, c.verb.c_str(), why.c_str());
-  exit_code_ = 1;
+  exit_code_ = exit_code;
   next_ = commands_.size();
 }
 
@@ -398,6 +442,10 @@ bool ScriptRunner::advance(UiState& ui, SolverWorker& worker, const Snapshot& sn
     try {
       Frame frame{*this, ui, worker, snap, c.args, c.line};
       done = c.action(frame);
+    } catch (const BadArgument& e) {
+      fail(c, e.what(), 2);
+    } catch (const InvalidOptions& e) {
+      fail(c, e.what(), 2);
     } catch (const std::exception& e) {
       fail(c, e.what());
     }
@@ -434,9 +482,9 @@ bool ScriptRunner::set(Frame& f) {
   }
   const ViewSetting* setting = find_view_setting(name);
   if (!setting)
-    throw std::invalid_argument("unknown parameter " + name + " (solver options: " + option_keys() +
-                                "; view: " + view_setting_keys() + ")");
-  set_view_setting(f.ui, *setting, number(value));  // the main loop tells the worker
+    throw BadArgument("unknown parameter " + name + " (solver options: " + option_keys() +
+                      "; view: " + view_setting_keys() + ")");
+  set_view_setting_from_script(f.ui, name, value);  // the main loop tells the worker
   return true;
 }
 

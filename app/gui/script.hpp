@@ -41,6 +41,12 @@
 //   ui-scale X         fonts and sizes times X (0.5 .. 3), for a projector (= set ui-scale X)
 //   stress N           N random parameter changes, one per frame
 //   quit
+//
+// Every number is checked: finite, and within its command's bounds (frames and stress at most
+// 100000, wait-ms at most 600000, calibrate 3 .. 12 levels, positions and counts whole), so
+// that every line ends in bounded time. A refused argument or option ends the script with exit
+// status 2 (bad input, as the CLI); a failed check, wait or write with 1. The script file
+// itself is read as the CLI reads --config: a regular file of at most 1 MiB.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -81,7 +87,8 @@ class ScriptRunner {
   static bool print_stepping(Frame& f);
   static bool press_key(Frame& f);
   void stress_change(UiState& ui, SolverWorker& worker);
-  void fail(const Command& c, const std::string& why);
+  // Ends the script: exit 2 for a refused argument (bad input), 1 for a failed check or write.
+  void fail(const Command& c, const std::string& why, int exit_code = 1);
   double now() const;
 
   std::vector<Command> commands_;

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -48,10 +49,13 @@ std::optional<int> parse_gui_options(int argc, char** argv, GuiOptions& o) {
   app.add_option("--config", o.config_path, "Start with these parameters (a file from Export or `kcycle`)");
   app.add_option("--calibration", o.calibration_path,
                  "Cost-model calibration for the time plot (default: ./kcycle-calibration.json)");
-  app.add_option("--width", o.width, "Window width")->capture_default_str();
-  app.add_option("--height", o.height, "Window height")->capture_default_str();
+  app.add_option("--width", o.width, "Window width")->capture_default_str()->check(CLI::Range(kMinWindow, kMaxWindow));
+  app.add_option("--height", o.height, "Window height")
+      ->capture_default_str()
+      ->check(CLI::Range(kMinWindow, kMaxWindow));
   app.add_option("--threads", o.threads, "Solver threads (default: all cores but one, left to drawing)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1, max_solver_threads()));
   app.add_option("--start", start, "paused (on the initial error, the default) or running (the default under --script)")
       ->check(CLI::IsMember({"paused", "running"}));
   app.add_option("--auto-calibrate", auto_calibrate,
@@ -69,10 +73,33 @@ std::optional<int> parse_gui_options(int argc, char** argv, GuiOptions& o) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
+  for (const char* path_option : {"--script", "--screenshot", "--config", "--calibration", "--cache-dir"})
+    if (app.count(path_option) > 0 && app.get_option(path_option)->as<std::string>().empty()) {
+      std::fprintf(stderr, "kcycle-gui: %s is empty: give a path\n", path_option);
+      return 2;
+    }
+  if (!o.screenshot_path.empty())
+    if (const std::string why = why_not_writable(o.screenshot_path); !why.empty()) {
+      std::fprintf(stderr, "kcycle-gui: --screenshot %s: cannot write it: %s\n", o.screenshot_path.c_str(),
+                   why.c_str());
+      return 2;
+    }
   o.interop = interop == "on";
   if (!start.empty()) o.running = start == "running";
   if (!auto_calibrate.empty()) o.auto_calibrate = auto_calibrate == "on";
   return std::nullopt;
+}
+
+std::shared_ptr<const Calibration> starting_calibration(const GuiOptions& options, UiState& ui) {
+  if (!options.calibration_path.empty())
+    return std::make_shared<Calibration>(load_calibration(options.calibration_path));
+  if (!std::filesystem::exists("kcycle-calibration.json")) return nullptr;
+  try {
+    return std::make_shared<Calibration>(load_calibration("kcycle-calibration.json"));
+  } catch (const std::exception& e) {
+    ui.notice = e.what();
+    return nullptr;
+  }
 }
 
 UiState starting_ui_state(const GuiOptions& options) {

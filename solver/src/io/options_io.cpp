@@ -1,13 +1,17 @@
 #include "kcycle/io/options_io.hpp"
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <sstream>
 
 #include "kcycle/io/enum_names.hpp"
+#include "kcycle/io/file_input.hpp"
+#include "kcycle/io/nearest_name.hpp"
 
 namespace kcycle {
 
@@ -23,11 +27,29 @@ bool read_integer(std::string_view text, Int& out) {
   return true;
 }
 
+// An integer within [lo, hi]: the range is part of what the option expects.
+template <class Int>
+bool read_integer_in(std::string_view text, Int& out, long long lo, long long hi) {
+  long long value = 0;
+  if (!read_integer(text, value) || value < lo || value > hi) return false;
+  out = Int(value);
+  return true;
+}
+
 bool read_finite(std::string_view text, double& out) {
   if (!text.empty() && text.front() == '+') text.remove_prefix(1);  // from_chars takes no '+'
   double value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return false;
+  out = value;
+  return true;
+}
+
+// A finite number in (lo, hi), or [lo, hi] on the sides that are closed.
+bool read_number_in(std::string_view text, double& out, double lo, double hi, bool closed_lo, bool closed_hi) {
+  double value = 0;
+  if (!read_finite(text, value)) return false;
+  if (value < lo || value > hi || (!closed_lo && value == lo) || (!closed_hi && value == hi)) return false;
   out = value;
   return true;
 }
@@ -72,6 +94,15 @@ std::vector<OptionSpec> make_specs() {
   static const std::string precision_choices = choices_text<Precision>();
   static const std::string cycle_choices = choices_text<CycleType>();
   static const std::string backend_choices = choices_text<BackendKind>();
+  auto integers = [](long long lo, long long hi) {
+    return "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+  };
+  static const std::string levels_range = integers(1, kMaxLevels), sweeps_range = integers(0, kMaxSweeps),
+                           gamma_range = integers(1, kMaxGamma), iterations_range = integers(1, kMaxIterations),
+                           ranks_range = integers(0, kMaxRanksPerSide),
+                           threads_range = "auto or " + integers(1, max_solver_threads()),
+                           agglomeration_range = "auto or " + integers(2, kMaxAgglomeration),
+                           tail_range = "auto, off or " + integers(1, std::numeric_limits<int>::max());
   return {
       {"preset", preset_choices,
        "One of the paper's six solvers (sets smoother, coarsening, coarse operator and solver; options given "
@@ -83,11 +114,12 @@ std::vector<OptionSpec> make_specs() {
          return p.has_value();
        },
        [](const O&) { return std::string(); }},
-      {"levels", "an integer", "Levels n; the finest grid has (2^n-1)^2 unknowns", false, true,
-       [](O& o, std::string_view t) { return read_integer(t, o.levels); },
+      {"levels", levels_range, "Levels n; the finest grid has (2^n-1)^2 unknowns", false, true,
+       [](O& o, std::string_view t) { return read_integer_in(t, o.levels, 1, kMaxLevels); },
        [](const O& o) { return std::to_string(o.levels); }},
-      {"eps", "a finite number", "Anisotropy epsilon in (0,1]; 1 is Poisson", false, true,
-       [](O& o, std::string_view t) { return read_finite(t, o.eps); }, [](const O& o) { return number_text(o.eps); }},
+      {"eps", "a number in (0, 1]", "Anisotropy epsilon in (0,1]; 1 is Poisson", false, true,
+       [](O& o, std::string_view t) { return read_number_in(t, o.eps, 0, 1, false, true); },
+       [](const O& o) { return number_text(o.eps); }},
       {"angle", "a finite number of degrees", "Angle phi of the strong direction, degrees", false, true,
        [](O& o, std::string_view t) { return read_finite(t, o.angle_degrees); },
        [](const O& o) { return number_text(o.angle_degrees); }},
@@ -106,10 +138,10 @@ std::vector<OptionSpec> make_specs() {
          return k.has_value();
        },
        [](const O& o) { return o.cycle.type == CycleType::Kappa ? kappa_to_string(o.cycle.counter) : std::string(); }},
-      {"gamma", "a positive integer", "Cycle index for --cycle gamma (1=V, 2=W)", false, true,
+      {"gamma", gamma_range, "Cycle index for --cycle gamma (1=V, 2=W)", false, true,
        [](O& o, std::string_view t) {
          int g = 0;
-         if (!read_integer(t, g) || g < 1) return false;
+         if (!read_integer_in(t, g, 1, kMaxGamma)) return false;
          o.cycle = {CycleType::Gamma, g};
          return true;
        },
@@ -125,27 +157,30 @@ std::vector<OptionSpec> make_specs() {
       {"coarse-operator", operator_choices, "rediscretized or galerkin (R A P)", false, true,
        [](O& o, std::string_view t) { return read_enum(t, o.coarse_operator); },
        [](const O& o) { return std::string(enum_name(o.coarse_operator)); }},
-      {"nu1", "an integer", "Pre-relaxation sweeps", false, true,
-       [](O& o, std::string_view t) { return read_integer(t, o.nu1); },
+      {"nu1", sweeps_range, "Pre-relaxation sweeps", false, true,
+       [](O& o, std::string_view t) { return read_integer_in(t, o.nu1, 0, kMaxSweeps); },
        [](const O& o) { return std::to_string(o.nu1); }},
-      {"nu2", "an integer", "Post-relaxation sweeps", false, true,
-       [](O& o, std::string_view t) { return read_integer(t, o.nu2); },
+      {"nu2", sweeps_range, "Post-relaxation sweeps", false, true,
+       [](O& o, std::string_view t) { return read_integer_in(t, o.nu2, 0, kMaxSweeps); },
        [](const O& o) { return std::to_string(o.nu2); }},
       {"symmetric", "true or false",
        "Post-smoothing in the adjoint order (black before red, even lines first, y before x), so V- and W-cycles "
        "are symmetric preconditioners; default: the paper's same order before and after",
        true, true, [](O& o, std::string_view t) { return read_bool(t, o.symmetric_smoothing); },
        [](const O& o) { return std::string(o.symmetric_smoothing ? "true" : "false"); }},
-      {"omega", "auto, lfa or a number", "Jacobi damping: auto (paper's formula), lfa (Fourier-optimal) or a number",
-       false, true,
+      {"omega", "auto, lfa or a number in (0, 2)",
+       "Jacobi damping: auto (paper's formula), lfa (Fourier-optimal) or a number", false, true,
        [](O& o, std::string_view t) {
          if (t == "auto" || t == "lfa") return read_enum(t, o.omega_mode);
-         if (!read_finite(t, o.omega)) return false;
+         if (!read_number_in(t, o.omega, 0, 2, false, false)) return false;
          o.omega_mode = OmegaMode::Fixed;
          return true;
        },
        [](const O& o) {
          return o.omega_mode == OmegaMode::Fixed ? number_text(o.omega) : std::string(enum_name(o.omega_mode));
+       },
+       [](const O& o) {
+         return o.smoother == Smoother::Jacobi ? std::string_view() : "applies to --smoother jacobi only";
        }},
       {"solver", solver_choices, "mg: stand-alone cycles; pcg: CG preconditioned by one cycle (MGCG); fcg: flexible CG",
        false, true, [](O& o, std::string_view t) { return read_enum(t, o.solver); },
@@ -160,29 +195,32 @@ std::vector<OptionSpec> make_specs() {
        "2: as 0 with a zero-mean guess in [-1,1); 3: as 0 with one Fourier mode as the guess (--mode K,L)",
        false, true, [](O& o, std::string_view t) { return read_enum(t, o.problem); },
        [](const O& o) { return std::string(enum_name(o.problem)); }},
-      {"tol", "a finite number", "Stop when the monitored norm drops by this factor", false, true,
-       [](O& o, std::string_view t) { return read_finite(t, o.tolerance); },
+      {"tol", "a number in (0, 1)", "Stop when the monitored norm drops by this factor", false, true,
+       [](O& o, std::string_view t) { return read_number_in(t, o.tolerance, 0, 1, false, false); },
        [](const O& o) { return number_text(o.tolerance); }},
-      {"max-iter", "an integer", "Iteration limit", false, true,
-       [](O& o, std::string_view t) { return read_integer(t, o.max_iterations); },
+      {"max-iter", iterations_range, "Iteration limit", false, true,
+       [](O& o, std::string_view t) { return read_integer_in(t, o.max_iterations, 1, kMaxIterations); },
        [](const O& o) { return std::to_string(o.max_iterations); }},
       {"seed", "a non-negative integer", "Seed of the random initial guess", false, true,
        [](O& o, std::string_view t) { return read_integer(t, o.seed); },
        [](const O& o) { return std::to_string(o.seed); }},
-      {"mode", "two positive integers K,L",
+      {"mode", "two integers K,L from 1 to the grid's points a side",
        "Problem 3's initial error sin(K pi x) sin(L pi y): K, L from 1 (smoothest) to the grid's points a side "
        "(roughest)",
        false, true,
        [](O& o, std::string_view t) {
          const std::size_t comma = t.find(',');
-         return comma != std::string_view::npos && read_integer(t.substr(0, comma), o.mode_k) &&
-                read_integer(t.substr(comma + 1), o.mode_l);
+         return comma != std::string_view::npos && read_integer_in(t.substr(0, comma), o.mode_k, 1, 1 << 16) &&
+                read_integer_in(t.substr(comma + 1), o.mode_l, 1, 1 << 16);
        },
-       [](const O& o) { return std::to_string(o.mode_k) + "," + std::to_string(o.mode_l); }},
-      {"threads", "auto or an integer", "Solver threads (auto or 0: the cores this process may use)", false, false,
+       [](const O& o) { return std::to_string(o.mode_k) + "," + std::to_string(o.mode_l); },
+       [](const O& o) {
+         return o.problem == ProblemKind::FourierMode ? std::string_view() : "applies to --problem 3 only";
+       }},
+      {"threads", threads_range, "Solver threads (auto or 0: the cores this process may use)", false, false,
        [](O& o, std::string_view t) {
          if (t == "auto") return (o.threads = 0), true;
-         return read_integer(t, o.threads);
+         return read_integer_in(t, o.threads, 0, max_solver_threads());
        },
        [](const O& o) { return o.threads == 0 ? std::string("auto") : std::to_string(o.threads); }},
       {"backend", backend_choices,
@@ -196,26 +234,29 @@ std::vector<OptionSpec> make_specs() {
        "passes (two per iteration on grids out of cache) and mixed refinement's (two per step)",
        false, true, [](O& o, std::string_view t) { return read_bool(t, o.fused); },
        [](const O& o) { return std::string(o.fused ? "on" : "off"); }},
-      {"ranks-x", "an integer",
+      {"ranks-x", ranks_range,
        "MPI backend: ranks across x (0: ranks / ranks-y; both 0: strips for x- or y-zebra, else MPI_Dims_create's "
        "grid)",
-       false, false, [](O& o, std::string_view t) { return read_integer(t, o.ranks_x); },
-       [](const O& o) { return std::to_string(o.ranks_x); }},
-      {"ranks-y", "an integer",
+       false, false, [](O& o, std::string_view t) { return read_integer_in(t, o.ranks_x, 0, kMaxRanksPerSide); },
+       [](const O& o) { return std::to_string(o.ranks_x); },
+       [](const O& o) { return o.backend == BackendKind::Mpi ? std::string_view() : "applies to --backend mpi only"; }},
+      {"ranks-y", ranks_range,
        "MPI backend: ranks across y (0: ranks / ranks-x; ranks-x times ranks-y must be the ranks of mpirun)", false,
-       false, [](O& o, std::string_view t) { return read_integer(t, o.ranks_y); },
-       [](const O& o) { return std::to_string(o.ranks_y); }},
-      {"agglomerate-below", "auto or an integer of at least 2",
+       false, [](O& o, std::string_view t) { return read_integer_in(t, o.ranks_y, 0, kMaxRanksPerSide); },
+       [](const O& o) { return std::to_string(o.ranks_y); },
+       [](const O& o) { return o.backend == BackendKind::Mpi ? std::string_view() : "applies to --backend mpi only"; }},
+      {"agglomerate-below", agglomeration_range,
        "MPI backend: fold 2 x 2 ranks into one where a rank's block of a level would have fewer points a side; "
        "auto: the threshold the model in ./kcycle-calibration.json prefers (a `kcycle calibrate --backend mpi`), "
        "8 without one",
        false, true,
        [](O& o, std::string_view t) {
          if (t == "auto") return (o.agglomerate_below = 0) == 0;
-         return read_integer(t, o.agglomerate_below) && o.agglomerate_below >= 2;
+         return read_integer_in(t, o.agglomerate_below, 2, kMaxAgglomeration);
        },
-       [](const O& o) { return o.agglomerate_below == 0 ? std::string("auto") : std::to_string(o.agglomerate_below); }},
-      {"coarse-tail", "auto, off or a positive integer",
+       [](const O& o) { return o.agglomerate_below == 0 ? std::string("auto") : std::to_string(o.agglomerate_below); },
+       [](const O& o) { return o.backend == BackendKind::Mpi ? std::string_view() : "applies to --backend mpi only"; }},
+      {"coarse-tail", tail_range,
        "Run the levels of at most this many unknowns, and every coarser one, as one launch (the coarse tail: "
        "CUDA runs it in one thread block); auto: the backend's default (CUDA 4096, the CPU off)",
        false, true,
@@ -233,10 +274,20 @@ std::vector<OptionSpec> make_specs() {
        "CUDA backend: x-lines solved by one thread each (Thomas), by one block each (parallel cyclic reduction), "
        "or auto (cyclic reduction from 128 points a line, where a line fits the block's shared memory)",
        false, true, [](O& o, std::string_view t) { return read_enum(t, o.line_solver); },
-       [](const O& o) { return std::string(enum_name(o.line_solver)); }},
+       [](const O& o) { return std::string(enum_name(o.line_solver)); },
+       [](const O& o) {
+         return o.backend == BackendKind::Cuda || o.backend == BackendKind::Auto
+                    ? std::string_view()
+                    : "applies to --backend cuda (or auto) only";
+       }},
       {"graphs", "on or off", "CUDA backend: replay each cycle as a recorded CUDA Graph (on/off)", false, true,
        [](O& o, std::string_view t) { return read_bool(t, o.cuda_graphs); },
-       [](const O& o) { return std::string(o.cuda_graphs ? "on" : "off"); }},
+       [](const O& o) { return std::string(o.cuda_graphs ? "on" : "off"); },
+       [](const O& o) {
+         return o.backend == BackendKind::Cuda || o.backend == BackendKind::Auto
+                    ? std::string_view()
+                    : "applies to --backend cuda (or auto) only";
+       }},
   };
 }
 
@@ -262,18 +313,48 @@ const OptionSpec* find_option(std::string_view key) {
   return nullptr;
 }
 
+std::vector<std::string> option_key_list() {
+  std::vector<std::string> keys;
+  for (const OptionSpec& spec : option_specs()) keys.emplace_back(spec.key);
+  return keys;
+}
+
 std::string option_keys() {
   std::string keys;
   for (const OptionSpec& spec : option_specs()) keys += (keys.empty() ? "" : ", ") + std::string(spec.key);
   return keys;
 }
 
+std::string quoted_value(std::string_view value) {
+  constexpr std::size_t kShown = 60;  // a 10 MB value is not echoed whole
+  if (value.size() <= kShown) return "'" + std::string(value) + "'";
+  return "'" + std::string(value.substr(0, kShown - 3)) + "...' (" + std::to_string(value.size()) + " characters)";
+}
+
+namespace {
+
+// Why a number's text did not fit a double: "" when it is not that.
+std::string out_of_double_range(std::string_view text) {
+  const std::string copy(text.substr(0, 400));
+  if (copy.empty()) return "";
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(copy.c_str(), &end);
+  if (errno != ERANGE || end != copy.c_str() + copy.size()) return "";
+  return std::fabs(value) < 1 ? ": too small (the smallest positive number is about 2.2e-308)"
+                              : ": too large (the largest number is about 1.8e308)";
+}
+
+}  // namespace
+
 void set_option(SolverOptions& options, const OptionSetting& s) {
   const OptionSpec* spec = find_option(s.key);
-  if (!spec) refuse(s.where + ": unknown option (known: " + option_keys() + ")");
+  if (!spec)
+    refuse(s.where + ": unknown option" + did_you_mean(s.key, option_key_list()) + " (known: " + option_keys() + ")");
   SolverOptions changed = options;  // a refused value leaves the options as they were
   if (!spec->set(changed, s.value))
-    refuse(s.where + " must be " + std::string(spec->expects) + " (got '" + s.value + "')");
+    refuse(s.where + " must be " + std::string(spec->expects) + " (got " + quoted_value(s.value) + ")" +
+           out_of_double_range(s.value));
   options = changed;
 }
 
@@ -299,6 +380,14 @@ void apply_settings(SolverOptions& options, const std::vector<OptionSetting>& se
   for (const OptionSpec& spec : option_specs())
     for (const OptionSetting& s : settings)
       if (s.key == spec.key) set_option(options, s);
+  // A setting the run would ignore is refused, saying when it applies; one that asks for
+  // the default changes nothing, and a parameters file may carry it.
+  static const SolverOptions defaults;
+  for (const OptionSetting& s : settings) {
+    const OptionSpec* spec = find_option(s.key);
+    if (!spec->applies || spec->applies(options).empty() || spec->get(options) == spec->get(defaults)) continue;
+    refuse(s.where + " " + quoted_value(s.value) + " would be ignored: it " + std::string(spec->applies(options)));
+  }
 }
 
 std::vector<OptionSetting> overlay(const std::vector<OptionSetting>& base, const std::vector<OptionSetting>& over) {
@@ -337,15 +426,17 @@ std::vector<OptionSetting> parse_parameters(std::string_view text, const std::st
     line = trim(line);
     if (line.empty()) continue;
     const auto eq = line.find('=');
-    if (eq == std::string_view::npos) refuse(at + ": expected key = value (got '" + std::string(line) + "')");
+    if (eq == std::string_view::npos) refuse(at + ": expected key = value (got " + quoted_value(line) + ")");
     const std::string key(trim(line.substr(0, eq)));
     std::string_view value = trim(line.substr(eq + 1));
     if (key.empty()) refuse(at + ": a key is missing before '='");
-    if (!find_option(key)) refuse(at + ": unknown key '" + key + "' (known: " + option_keys() + ")");
+    if (!find_option(key))
+      refuse(at + ": unknown key " + quoted_value(key) + did_you_mean(key, option_key_list()) +
+             " (known: " + option_keys() + ")");
     if (!value.empty() && value.front() == '"') {
       const bool closed = value.size() >= 2 && value.back() == '"';
       if (!closed || value.substr(1, value.size() - 2).find('"') != std::string_view::npos)
-        refuse(at + ": " + key + ": unterminated or malformed string " + std::string(value));
+        refuse(at + ": " + key + ": unterminated or malformed string " + quoted_value(value));
       value = value.substr(1, value.size() - 2);
     }
     if (value.empty()) refuse(at + ": " + key + " has no value");
@@ -360,11 +451,7 @@ std::vector<OptionSetting> parse_parameters(std::string_view text, const std::st
 namespace {
 
 std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) refuse("cannot read parameters file " + path);
-  std::ostringstream body;
-  body << in.rdbuf();
-  return body.str();
+  return read_input_file(path, "parameters file", /*allow_stdin=*/true);
 }
 
 }  // namespace
@@ -389,7 +476,7 @@ SolverOptions load_parameters_file(const std::string& path) { return parameters_
 std::string to_parameters_file(const SolverOptions& options) {
   std::string out = "# kcycle parameters: kcycle solve --config FILE\n";
   for (const OptionSpec& spec : option_specs()) {
-    if (!spec.in_parameters_file) continue;
+    if (!spec.in_parameters_file || (spec.applies && !spec.applies(options).empty())) continue;
     const std::string value = spec.get(options);
     if (value.empty()) continue;
     double number = 0;

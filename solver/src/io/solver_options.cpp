@@ -1,12 +1,18 @@
 #include "kcycle/io/solver_options.hpp"
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "kcycle/core/grid.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
 
 namespace kcycle {
 
@@ -31,14 +37,84 @@ std::size_t estimated_memory_bytes(const SolverOptions& o) {
   return doubles * sizeof(double);
 }
 
-std::optional<std::size_t> available_memory_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
+namespace {
+
+// A number from the first line of a file ("max" and unreadable: nothing).
+std::optional<std::size_t> number_in_file(const std::string& path) {
+  std::ifstream in(path);
+  std::string text;
+  if (!(in >> text) || text == "max") return std::nullopt;
   std::size_t value = 0;
-  std::string unit;
-  while (meminfo >> key >> value >> unit)
-    if (key == "MemAvailable:") return value * 1024;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// "Key:   1234 kB" from a /proc file, in bytes.
+std::optional<std::size_t> proc_kib(const std::string& path, const std::string& wanted) {
+  std::ifstream in(path);
+  std::string key, unit;
+  std::size_t value = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    if (fields >> key >> value && key == wanted) return value * 1024;
+  }
   return std::nullopt;
+}
+
+// memory.max less memory.current of this process's cgroup (v2), or v1's limit less usage.
+std::optional<std::size_t> cgroup_room() {
+  std::string group;
+  std::ifstream self("/proc/self/cgroup");
+  for (std::string line; std::getline(self, line);)
+    if (line.rfind("0::", 0) == 0) group = line.substr(3);
+  for (const std::string& dir : {"/sys/fs/cgroup" + group, std::string("/sys/fs/cgroup")}) {
+    const auto limit = number_in_file(dir + "/memory.max"), used = number_in_file(dir + "/memory.current");
+    if (limit) return *limit > used.value_or(0) ? *limit - used.value_or(0) : 0;
+  }
+  const auto limit = number_in_file("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+  const auto used = number_in_file("/sys/fs/cgroup/memory/memory.usage_in_bytes");
+  if (limit && *limit < (std::size_t(1) << 60)) return *limit > used.value_or(0) ? *limit - used.value_or(0) : 0;
+  return std::nullopt;
+}
+
+// The address space RLIMIT_AS leaves beside what this process maps now.
+std::optional<std::size_t> address_space_room() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::nullopt;
+  const std::size_t mapped = proc_kib("/proc/self/status", "VmSize:").value_or(0);
+  return limit.rlim_cur > mapped ? std::size_t(limit.rlim_cur) - mapped : 0;
+}
+
+}  // namespace
+
+std::optional<std::size_t> available_memory_bytes() {
+  std::optional<std::size_t> room;
+  for (const auto& bound : {proc_kib("/proc/meminfo", "MemAvailable:"), address_space_room(), cgroup_room()})
+    if (bound) room = room ? std::min(*room, *bound) : *bound;
+  return room;
+}
+
+int max_solver_threads() { return kThreadsPerHardwareThread * std::max(1, int(std::thread::hardware_concurrency())); }
+
+CycleWorkEstimate cycle_work_estimate(const SolverOptions& o) {
+  // Passes per call: the sweeps (an x and a y line sweep per alternating one), the residual
+  // with the restriction, and the prolongation.
+  const double sweeps = double(o.nu1 + o.nu2) * (o.smoother == Smoother::XYZebra ? 2 : 1);
+  const double passes = sweeps + 2;
+  CycleWorkEstimate w;
+  for (int l = 1; l <= o.levels; ++l) {
+    double calls = 0;
+    if (o.cycle.type == CycleType::Gamma)
+      calls = std::pow(double(o.cycle.counter), l - 1);
+    else  // the F-cycle of Algorithm 2 makes kappa = 2's calls
+      calls = double(level_calls(o.cycle.type == CycleType::F ? 2 : std::min(o.cycle.counter, o.levels), l));
+    w.calls += calls;
+    if (l == o.levels) w.coarsest_calls = calls;
+    w.point_updates += calls * passes * double(level_shape(o.levels, l, o.coarsening).unknowns());
+  }
+  w.seconds = w.calls * passes * kFastLaunchSeconds + w.point_updates * kFastUpdateSeconds;
+  return w;
 }
 
 // Option values in messages: %g, so 1e-07 does not print as 0.000000.
@@ -49,15 +125,41 @@ std::string shown(double x) {
 }
 
 // Messages name options by their key (levels, eps, ...), as every front end spells them.
+namespace {
+
+void check_integer(const char* key, long long value, long long lo, long long hi) {
+  if (value < lo || value > hi)
+    reject(std::string(key) + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) +
+           " (got " + std::to_string(value) + ")");
+}
+
+std::string cycle_words(const SolverOptions& o) {
+  switch (o.cycle.type) {
+    case CycleType::Gamma: return "gamma=" + std::to_string(o.cycle.counter);
+    case CycleType::F: return "F";
+    case CycleType::Kappa: return "kappa=" + kappa_to_string(o.cycle.counter);
+  }
+  return "?";
+}
+
+std::string sci(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1e", x);
+  return text;
+}
+
+}  // namespace
+
 void validate(const SolverOptions& o) {
-  if (o.levels < 1 || o.levels > kMaxLevels)
-    reject("levels must be between 1 and " + std::to_string(kMaxLevels) + " (got " + std::to_string(o.levels) + ")");
+  check_integer("levels", o.levels, 1, kMaxLevels);
   if (!std::isfinite(o.eps) || o.eps <= 0.0 || o.eps > 1.0) reject("eps must be in (0, 1] (got " + shown(o.eps) + ")");
   if (!std::isfinite(o.angle_degrees)) reject("angle must be a finite number of degrees");
   if (o.cycle.counter < 1)
     reject(std::string(o.cycle.type == CycleType::Gamma ? "gamma" : "kappa") +
            " must be a positive integer or W (got " + std::to_string(o.cycle.counter) + ")");
-  if (o.nu1 < 0 || o.nu2 < 0) reject("nu1 and nu2 must be non-negative");
+  if (o.cycle.type == CycleType::Gamma) check_integer("gamma", o.cycle.counter, 1, kMaxGamma);
+  check_integer("nu1", o.nu1, 0, kMaxSweeps);
+  check_integer("nu2", o.nu2, 0, kMaxSweeps);
   if (o.problem == ProblemKind::FourierMode) {
     const GridShape fine = level_shape(o.levels, 1, o.coarsening);
     if (o.mode_k < 1 || o.mode_k > fine.nx || o.mode_l < 1 || o.mode_l > fine.ny)
@@ -70,20 +172,31 @@ void validate(const SolverOptions& o) {
     reject("omega must be in (0, 2), auto or lfa (got " + shown(o.omega) + ")");
   if (!(o.tolerance > 0.0 && o.tolerance < 1.0))
     reject("tol must be a reduction factor in (0, 1), e.g. 1e-8 (got " + shown(o.tolerance) + ")");
-  if (o.max_iterations < 1) reject("max-iter must be at least 1");
+  check_integer("max-iter", o.max_iterations, 1, kMaxIterations);
   if (!(o.divergence_factor > 1.0)) reject("the divergence factor must exceed 1");
-  if (o.threads < 0) reject("threads must be 0 (all cores) or positive");
+  if (o.threads < 0 || o.threads > max_solver_threads())
+    reject("threads must be auto (0: every core) or from 1 to " + std::to_string(max_solver_threads()) + " (" +
+           std::to_string(kThreadsPerHardwareThread) + " per hardware thread of this machine; got " +
+           std::to_string(o.threads) + ")");
   if (o.coarse_tail < kCoarseTailAuto) reject("coarse-tail must be auto, off or a positive number of unknowns");
   if (o.precision == Precision::Mixed && (o.backend == BackendKind::Cuda || o.backend == BackendKind::Mpi))
     reject("precision mixed runs on the CPU backend only (for now): use backend cpu or auto");
-  if (o.agglomerate_below != 0 && (o.agglomerate_below < 2 || o.agglomerate_below > 1 << 20))
-    reject("agglomerate-below must be auto or at least 2 points (got " + std::to_string(o.agglomerate_below) + ")");
-  if (o.ranks_x < 0 || o.ranks_y < 0)
-    reject("ranks-x and ranks-y must be positive, or 0 (0: as many as the ranks need; both 0: MPI chooses)");
+  if (o.agglomerate_below != 0 && (o.agglomerate_below < 2 || o.agglomerate_below > kMaxAgglomeration))
+    reject("agglomerate-below must be auto or from 2 to " + std::to_string(kMaxAgglomeration) + " points (got " +
+           std::to_string(o.agglomerate_below) + ")");
+  if (o.ranks_x < 0 || o.ranks_y < 0 || o.ranks_x > kMaxRanksPerSide || o.ranks_y > kMaxRanksPerSide)
+    reject("ranks-x and ranks-y must be from 1 to " + std::to_string(kMaxRanksPerSide) +
+           ", or 0 (0: as many as the ranks need; both 0: MPI chooses)");
   const std::size_t need = estimated_memory_bytes(o);
   if (const auto have = available_memory_bytes(); have && need > *have / 10 * 9)
-    reject("levels " + std::to_string(o.levels) + " need about " + gib(need) + " of memory; this machine has " +
-           gib(*have) + " available");
+    reject("levels " + std::to_string(o.levels) + " need about " + gib(need) + " of memory; this process may use " +
+           gib(*have) + " (the least of the memory available, its address-space limit and its cgroup's limit)");
+  if (const CycleWorkEstimate w = cycle_work_estimate(o); w.seconds > kMaxCycleSeconds)
+    reject("one " + cycle_words(o) + " cycle at " + std::to_string(o.levels) + " levels with nu1=" +
+           std::to_string(o.nu1) + ", nu2=" + std::to_string(o.nu2) + " makes " + sci(w.calls) + " calls (" +
+           sci(w.coarsest_calls) + " of level " + std::to_string(o.levels) + ") and " + sci(w.point_updates) +
+           " point updates: at least " + shown(std::round(w.seconds)) + " s even on a fast machine; refused (at most " +
+           shown(kMaxCycleSeconds) + " s per cycle): use fewer levels, a smaller counter or fewer sweeps");
 }
 
 std::optional<int> parse_kappa(std::string_view text) {

@@ -1,5 +1,6 @@
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
+#include "kcycle/io/file_input.hpp"
 #include "kcycle/io/file_output.hpp"
 
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -220,11 +222,25 @@ class CalibrationReader {
 Calibration parse_calibration(std::string_view text, const std::string& source) {
   const CalibrationReader read(source);
   nlohmann::json j;
+  // A key given twice in one object is refused, as in a parameters file: JSON would keep
+  // one of the two silently.
+  std::vector<std::set<std::string>> keys_of_open_objects;
+  std::string repeated;
+  const auto no_repeated_keys = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using Event = nlohmann::json::parse_event_t;
+    if (event == Event::object_start) keys_of_open_objects.emplace_back();
+    if (event == Event::object_end && !keys_of_open_objects.empty()) keys_of_open_objects.pop_back();
+    if (event == Event::key && !keys_of_open_objects.empty() &&
+        !keys_of_open_objects.back().insert(parsed.get<std::string>()).second && repeated.empty())
+      repeated = parsed.get<std::string>();
+    return true;
+  };
   try {
-    j = nlohmann::json::parse(text);
+    j = nlohmann::json::parse(text, no_repeated_keys);
   } catch (const nlohmann::json::exception& e) {
     throw InvalidOptions(source + ": not valid JSON (" + e.what() + ")");
   }
+  if (!repeated.empty()) throw InvalidOptions(source + ": key \"" + repeated.substr(0, 60) + "\" is given twice");
   read.only_keys(
       j, "",
       {"format", "alpha_seconds", "beta_seconds", "lambda_seconds", "backend", "smoother", "coarsening",
@@ -235,6 +251,8 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
   c.model = {read.finite(j, "alpha_seconds", ""), read.finite(j, "beta_seconds", "")};
   if (!(c.model.alpha >= 0)) read.refuse("alpha_seconds", "must be non-negative");
   if (!(c.model.beta >= 0)) read.refuse("beta_seconds", "must be non-negative");
+  if (c.model.alpha == 0 && c.model.beta == 0)
+    read.refuse("alpha_seconds", "and beta_seconds are both 0: a model that predicts no time cannot rank kappas");
   if (j.contains("lambda_seconds")) c.model.lambda = read.finite(j, "lambda_seconds", "");
   if (!(c.model.lambda >= 0)) read.refuse("lambda_seconds", "must be non-negative");
   c.ranks = std::max(1, read.integer(j, "ranks", "", 1));
@@ -291,11 +309,10 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
 }
 
 Calibration load_calibration(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InvalidOptions("cannot read calibration file " + path + " (run `kcycle calibrate` first)");
-  std::ostringstream body;
-  body << in.rdbuf();
-  return parse_calibration(body.str(), "calibration file " + path);
+  std::error_code missing;
+  if (!path.empty() && !std::filesystem::exists(path, missing))
+    throw InvalidOptions("cannot read calibration file " + path + " (run `kcycle calibrate` first)");
+  return parse_calibration(read_input_file(path, "calibration file"), "calibration file " + path);
 }
 
 }  // namespace kcycle

@@ -22,6 +22,9 @@ struct OptionSpec {
   bool (*set)(SolverOptions&, std::string_view);
   // The options' value as text (empty: not applicable, e.g. gamma of a kappa-cycle).
   std::string (*get)(const SolverOptions&);
+  // Where the option has an effect: "" where it does, else when it would ("applies to
+  // --backend mpi only"). Null: everywhere.
+  std::string_view (*applies)(const SolverOptions&) = nullptr;
 };
 
 // Every option, in the order they are applied: the preset and the cycle type come before
@@ -30,6 +33,7 @@ const std::vector<OptionSpec>& option_specs();
 const OptionSpec* find_option(std::string_view key);
 // "levels, eps, angle, ...": for messages.
 std::string option_keys();
+std::vector<std::string> option_key_list();
 
 // One key=value to apply, and how to name it in a message ("--eps", "run.toml:3: eps",
 // "script line 4: set eps").
@@ -37,13 +41,18 @@ struct OptionSetting {
   std::string key, value, where;
 };
 
+// A value as messages show it: quoted, and cut to 60 characters with its length said.
+std::string quoted_value(std::string_view value);
+
 // Sets one option. Throws InvalidOptions "<where> must be <expects> (got '<value>')", or
 // "<where>: unknown option" for a key no spec has.
 void set_option(SolverOptions& options, const OptionSetting& setting);
 
 // Applies settings on top of `options` in the specs' order (a preset first, so that parts
 // given explicitly override it; a later setting of the same key wins) and refuses
-// conflicting cycle settings (kappa with --cycle gamma, ...). Does not validate the whole.
+// conflicting cycle settings (kappa with --cycle gamma, ...) and a setting that would be
+// ignored: one whose option does not apply to the resulting run (OptionSpec::applies) and
+// whose value differs from the default. Does not validate the whole.
 void apply_settings(SolverOptions& options, const std::vector<OptionSetting>& settings);
 
 // `over` on top of `base`: base's settings of a key that `over` sets are dropped, and the

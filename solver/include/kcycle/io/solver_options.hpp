@@ -16,7 +16,19 @@ namespace kcycle {
 
 // kappa = W: any counter >= levels gives the W-cycle (Proposition 2.1).
 inline constexpr int kKappaW = std::numeric_limits<int>::max();
+// The bounds of every option, the one table the CLI, parameters files, the GUI and its
+// script check (options_io.cpp spells them in its messages; validate() enforces them).
 inline constexpr int kMaxLevels = 16;
+inline constexpr int kMaxSweeps = 1000;  // nu1, nu2: the paper uses 1 to 3
+inline constexpr int kMaxGamma = 64;     // gamma >= levels is already a W-like cycle
+inline constexpr int kMaxIterations = 10'000'000;
+inline constexpr int kMaxRanksPerSide = 1 << 16;
+inline constexpr int kMaxAgglomeration = 1 << 20;
+inline constexpr int kThreadsPerHardwareThread = 4;  // --threads is bounded by this multiple
+// One cycle may take at most this long on a fast machine (validate()'s work estimate).
+inline constexpr double kMaxCycleSeconds = 60;
+// The most threads a solve may ask for: kThreadsPerHardwareThread per hardware thread.
+int max_solver_threads();
 
 inline constexpr int kDefaultAgglomeration = 8;
 inline constexpr int kCoarseTailAuto =
@@ -71,8 +83,23 @@ void validate(const SolverOptions& options);
 
 // Bytes the solve will allocate (hierarchy, Krylov vectors, problem data).
 std::size_t estimated_memory_bytes(const SolverOptions& options);
-// MemAvailable from /proc/meminfo, if readable.
+// What this process may still allocate: the least of MemAvailable (/proc/meminfo), the
+// address space RLIMIT_AS leaves beside what the process maps now, and the cgroup's
+// memory.max less its memory.current; nothing when none of them is known.
 std::optional<std::size_t> available_memory_bytes();
+
+// One cycle's work in closed form, and a lower bound on its time on a fast machine: every
+// call of a level is a launch, every unknown a level visits costs its sweeps plus the
+// residual and the transfers. validate() refuses a cycle whose bound exceeds kMaxCycleSeconds.
+struct CycleWorkEstimate {
+  double calls = 0;           // calls to the cycle routine, all levels
+  double coarsest_calls = 0;  // of them, on the coarsest level
+  double point_updates = 0;   // unknowns visited, times the passes over them
+  double seconds = 0;         // at kFastLaunchSeconds per pass launch and kFastUpdateSeconds per update
+};
+inline constexpr double kFastLaunchSeconds = 5e-8;   // a fast machine's cost of one pass over a tiny level
+inline constexpr double kFastUpdateSeconds = 1e-10;  // and of one unknown in one pass, all its cores together
+CycleWorkEstimate cycle_work_estimate(const SolverOptions& options);
 
 // "W", "w", "inf" -> kKappaW; a positive integer -> itself; otherwise nothing.
 std::optional<int> parse_kappa(std::string_view text);

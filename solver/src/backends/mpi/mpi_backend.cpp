@@ -74,6 +74,13 @@ int mpi_ranks() {
   return size;
 }
 
+bool on_any_rank(bool mine) {
+  if (!mpi_started() || mpi_ranks() < 2) return mine;
+  int local = mine ? 1 : 0, any = 0;
+  check(MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD), "MPI_Allreduce");
+  return any != 0;
+}
+
 void abort_all_ranks(int code) {
   if (mpi_started() && mpi_ranks() > 1) MPI_Abort(MPI_COMM_WORLD, code);
   std::exit(code);

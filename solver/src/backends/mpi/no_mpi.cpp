@@ -9,6 +9,7 @@ void start_mpi() {}
 bool mpi_started() { return false; }
 int mpi_rank() { return 0; }
 int mpi_ranks() { return 1; }
+bool on_any_rank(bool mine) { return mine; }
 void abort_all_ranks(int code) { std::exit(code); }
 
 }  // namespace kcycle

@@ -9,6 +9,9 @@ void start_mpi();
 bool mpi_started();
 int mpi_rank();   // 0 when MPI has not started
 int mpi_ranks();  // 1 when MPI has not started
+// Whether `mine` is true on any rank: a collective every rank calls at the same point (a
+// rank's interrupt becomes every rank's, at the same iteration). Without MPI: `mine`.
+bool on_any_rank(bool mine);
 // Ends every rank with `code` (MPI_Abort), after this one has said why: one rank's failure
 // must not leave the others waiting in a collective. Without MPI: std::exit(code).
 [[noreturn]] void abort_all_ranks(int code);
