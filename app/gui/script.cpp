@@ -243,6 +243,12 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          f.runner.frames_left_ = integer_in(f.args, 0, 0, kMaxFrames);
          return true;
        }},
+      {"wait-timeout",  // no wait after this one lasts longer than S seconds (the fuzz test's bound)
+       [](Frame& f) {
+         need(f.args, 1);
+         f.runner.wait_timeout_ = number_in(f.args, 0, 0.1, kLongWorkTimeout);
+         return true;
+       }},
       {"wait-ms",
        [](Frame& f) {
          need(f.args, 1);
@@ -455,7 +461,7 @@ bool ScriptRunner::advance(UiState& ui, SolverWorker& worker, const Snapshot& sn
       // A kappa sweep or a calibration is minutes of solving under a sanitizer on a busy
       // machine; every other wait is for a cycle or a frame.
       const bool long_work = c.verb == "sweep-kappa" || c.verb == "wait-calibrated" || c.verb == "record";
-      const double limit = long_work ? kLongWorkTimeout : kWaitTimeout;
+      const double limit = std::min(long_work ? kLongWorkTimeout : kWaitTimeout, wait_timeout_);
       if (now() - wait_started_ > limit) {
         fail(c, "timed out after " + std::to_string(int(limit)) + " s");
         return false;

@@ -27,6 +27,7 @@
 //   print-stepping     the operation just done, its level and the level the field shows
 //   describe           the narration line of the operation just done (narration.hpp)
 //   frames N | wait-ms N
+//   wait-timeout S     every later wait fails after at most S seconds (0.1 .. 480)
 //   screenshot PATH | layout PATH (panel rectangles, JSON) | csv PATH
 //   parameters PATH    the parameters file the Parameters button writes (kcycle solve --config)
 //   figure PATH        Figure 2.1 at the current levels (kappa = 1, 2, 3, W): PATH.svg or PATH.png
@@ -101,6 +102,7 @@ class ScriptRunner {
   int sweeps_before_ = -1;       // sweep-kappa: the sweeps finished when it was asked for
   double wait_until_ = 0;
   double wait_started_ = -1;
+  double wait_timeout_ = 1e9;  // wait-timeout: a bound below each wait's own
   int stress_left_ = 0;
   std::mt19937 rng_{7};
   double fps_start_ = 0;

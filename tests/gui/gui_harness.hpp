@@ -57,16 +57,23 @@ inline int run_gui(const std::string& script_text, std::string* output = nullptr
           : "xvfb-run -a -s '-screen 0 " + std::to_string(width) + "x" + std::to_string(height) + "x24' ";
   const std::string cmd = display + (moved && *moved ? moved : KCYCLE_GUI_PATH) + " --width " + std::to_string(width) +
                           " --height " + std::to_string(height) + " --script " + script + " " + extra_args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return -1;
-  std::string out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  const int status = pclose(pipe);
-  if (output) *output = out;
-  if (!WIFEXITED(status)) return -1;
-  return WEXITSTATUS(status);
+  for (int attempt = 0;; ++attempt) {
+    FILE* pipe = popen(cmd.c_str(), "r");
+    if (!pipe) return -1;
+    std::string out;
+    char buf[4096];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+    const int status = pclose(pipe);
+    // xvfb-run's own failure (its exit 5) when a client ends within moments of the server's
+    // start: the visualizer's status is lost, so the run is repeated.
+    const bool xvfb_run_failed = WIFEXITED(status) && WEXITSTATUS(status) == 5 &&
+                                 out.find("xvfb-run: error: problem while cleaning up") != std::string::npos;
+    if (xvfb_run_failed && attempt < 3) continue;
+    if (output) *output = out;
+    if (!WIFEXITED(status)) return -1;
+    return WEXITSTATUS(status);
+  }
 }
 
 inline Rect panel(const std::string& layout_file, const std::string& name) {

@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
+#include <random>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -723,6 +725,103 @@ TEST(Gui, InteropDrawsTheSameImageAsTheHostUpload) {
     for (int x = r.x; x < r.x + r.w; ++x)
       for (int c = 0; c < 3; ++c) differing += with.at(x, y)[c] != without.at(x, y)[c];
   EXPECT_EQ(differing, 0) << "the two paths drew different field images";
+}
+
+}  // namespace
+
+namespace {
+
+// The script verbs fuzzed (issue 26): a random line, any verb with arguments drawn from valid,
+// out-of-range, non-finite and malformed values and failing paths, after `wait-timeout 3`,
+// ends within 20 s with 0, 1 (a failed check, wait or write) or 2 (a refused argument), never
+// by a signal. Deterministic: the same lines on every run.
+TEST(GuiFuzz, EveryScriptLineEndsInBoundedTimeWithItsStatus) {
+  const std::vector<std::string> verbs = {"set",
+                                          "run",
+                                          "pause",
+                                          "step",
+                                          "step-op",
+                                          "step-relax",
+                                          "step-call",
+                                          "autoplay",
+                                          "lesson",
+                                          "print-controls",
+                                          "print-tooltip",
+                                          "reset",
+                                          "pin",
+                                          "calibrate",
+                                          "wait-cycles",
+                                          "wait-done",
+                                          "wait-calibrated",
+                                          "sweep-kappa",
+                                          "wait-stepping",
+                                          "wait-operation",
+                                          "wait-at-operation",
+                                          "key",
+                                          "print-field-hash",
+                                          "print-stepping",
+                                          "describe",
+                                          "frames",
+                                          "wait-ms",
+                                          "screenshot",
+                                          "layout",
+                                          "csv",
+                                          "parameters",
+                                          "figure",
+                                          "record",
+                                          "print-summary",
+                                          "fps-reset",
+                                          "fps-report",
+                                          "print-field-path",
+                                          "print-text",
+                                          "check-text-fits",
+                                          "print-pins",
+                                          "ui-scale",
+                                          "stress",
+                                          "quit",
+                                          "wait-timeout",
+                                          "no-such-verb"};
+  const std::vector<std::string> values = {"0",
+                                           "1",
+                                           "3",
+                                           "-1",
+                                           "2.5",
+                                           "nan",
+                                           "inf",
+                                           "1e12",
+                                           "2000000000",
+                                           "99999999999999999999",
+                                           "abc",
+                                           "W",
+                                           "/dev/full",
+                                           "/nonexistent/x.png",
+                                           temp("fuzz_out.png"),
+                                           "PageDown",
+                                           "levels",
+                                           "nu1",
+                                           "eps",
+                                           "view-level",
+                                           "zoom",
+                                           "kappa",
+                                           "nosuch"};
+  std::mt19937 rng(26);
+  auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
+  int status_count[3] = {0, 0, 0};
+  for (int k = 0; k < 40; ++k) {
+    std::string line = verbs[pick(verbs.size())];
+    for (std::size_t a = 0, n = pick(4); a < n; ++a) line += " " + values[pick(values.size())];
+    std::string out;
+    const auto start = std::chrono::steady_clock::now();
+    const int rc = run_gui("wait-timeout 3\n" + line + "\n", &out, 1280, "", 720);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_TRUE(rc == 0 || rc == 1 || rc == 2) << line << " -> " << rc << "\n" << out;
+    EXPECT_LT(seconds, 20) << line;
+    if (rc >= 0 && rc <= 2) ++status_count[rc];
+    if (rc == 2) EXPECT_NE(out.find("kcycle-gui: "), std::string::npos) << line << ": refused without a word\n" << out;
+  }
+  // The lines reach every outcome, not one.
+  EXPECT_GT(status_count[0], 3);
+  EXPECT_GT(status_count[2], 3);
 }
 
 }  // namespace
