@@ -49,6 +49,50 @@ TEST(Options, BadValuesAreRejected) {
   expect_rejected([](SolverOptions& o) { o.threads = -2; }, "threads ");
 }
 
+TEST(Options, EveryBoundOfTheTableIsChecked) {
+  expect_rejected([](SolverOptions& o) { o.nu1 = kMaxSweeps + 1; }, "nu1 must be an integer from 0 to 1000");
+  expect_rejected([](SolverOptions& o) { o.nu2 = kMaxSweeps + 1; }, "nu2 must be an integer from 0 to 1000");
+  expect_rejected([](SolverOptions& o) { o.cycle = {CycleType::Gamma, kMaxGamma + 1}; }, "gamma must be an integer");
+  expect_rejected([](SolverOptions& o) { o.max_iterations = kMaxIterations + 1; }, "max-iter ");
+  expect_rejected([](SolverOptions& o) { o.threads = max_solver_threads() + 1; }, "per hardware thread");
+  expect_rejected([](SolverOptions& o) { o.ranks_x = kMaxRanksPerSide + 1; }, "ranks-x ");
+  SolverOptions at_the_bounds;
+  at_the_bounds.nu1 = at_the_bounds.nu2 = kMaxSweeps;
+  at_the_bounds.levels = 5;
+  at_the_bounds.threads = max_solver_threads();
+  EXPECT_NO_THROW(validate(at_the_bounds));
+}
+
+// One cycle's work in closed form: levelCalls (or gamma^(l-1)) calls of each level, each
+// visiting the level's unknowns once per sweep plus twice for the transfers.
+TEST(Options, TheWorkEstimateIsTheClosedForm) {
+  SolverOptions o;
+  o.levels = 3;  // 49, 9 and 1 unknowns
+  o.nu1 = o.nu2 = 1;
+  o.cycle = {CycleType::Kappa, 1};
+  CycleWorkEstimate w = cycle_work_estimate(o);
+  EXPECT_EQ(w.calls, 3);
+  EXPECT_EQ(w.coarsest_calls, 1);
+  EXPECT_EQ(w.point_updates, 4 * (49 + 9 + 1));
+  o.cycle = {CycleType::Gamma, 2};  // 1, 2, 4 calls
+  w = cycle_work_estimate(o);
+  EXPECT_EQ(w.calls, 7);
+  EXPECT_EQ(w.point_updates, 4 * (49 + 2 * 9 + 4 * 1));
+  o.cycle = {CycleType::F, 2};  // Algorithm 2 makes kappa = 2's calls: 1, 2, 3
+  EXPECT_EQ(cycle_work_estimate(o).calls, 6);
+  o.smoother = Smoother::XYZebra;  // an x and a y sweep each: 2 + 2 passes and the transfers
+  o.cycle = {CycleType::Kappa, 1};
+  EXPECT_EQ(cycle_work_estimate(o).point_updates, 6 * (49 + 9 + 1));
+  EXPECT_DOUBLE_EQ(cycle_work_estimate(o).seconds, 3 * 6 * kFastLaunchSeconds + 6 * 59 * kFastUpdateSeconds);
+  // gamma = 30 at 9 levels: 30^8 calls of the coarsest level, refused with its counts.
+  expect_rejected(
+      [](SolverOptions& x) {
+        x.levels = 9;
+        x.cycle = {CycleType::Gamma, 30};
+      },
+      "one gamma=30 cycle at 9 levels");
+}
+
 TEST(Options, LevelsBeyondTheMachinesMemoryAreRejected) {
   SolverOptions o;
   o.levels = kMaxLevels;  // 16 levels: about 4.5e11 bytes

@@ -3,13 +3,19 @@
 // calibration files): every input is either accepted as valid options or refused with a
 // message naming its source, never a crash, another exception or a silent default.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <random>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "kcycle/io/enum_names.hpp"
+#include "kcycle/io/file_input.hpp"
+#include "kcycle/io/nearest_name.hpp"
 #include "kcycle/io/options_io.hpp"
 #include "kcycle/model/cost_model.hpp"
 
@@ -345,6 +351,80 @@ TEST(OptionsIo, CalibrationErrorsNameTheKey) {
   EXPECT_EQ(why(head + R"("alpha_seconds": 1e-6, "beta_seconds": 1e-9, "samples": [{"kappa": 0}]})"),
             "c.json: samples[0].kappa must be a positive integer or \"W\"");
   EXPECT_EQ(why(head).substr(0, 22), "c.json: not valid JSON");  // truncated
+}
+
+}  // namespace
+}  // namespace kcycle
+
+namespace kcycle {
+namespace {
+
+TEST(InputFiles, OnlyRegularFilesOfAtMostOneMebibyteAreRead) {
+  auto refusal = [](const std::string& path) {
+    try {
+      read_input_file(path, "parameters file");
+    } catch (const InvalidOptions& e) {
+      return std::string(e.what());
+    }
+    return std::string("read");
+  };
+  const std::string dir = testing::TempDir() + "kcycle_input_files";
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(refusal(dir), "parameters file " + dir + ": is a directory, not a file");
+  const std::string fifo = dir + "/fifo";
+  std::remove(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(refusal(fifo), "parameters file " + fifo + ": is a FIFO (named pipe), not a regular file");  // no wait
+  EXPECT_EQ(refusal("/dev/zero"), "parameters file /dev/zero: is a character device, not a regular file");
+  EXPECT_EQ(refusal(""), "parameters file is empty: give a file's path");
+  EXPECT_EQ(refusal("-"), "parameters file -: cannot open: No such file or directory");  // stdin not allowed here
+  EXPECT_EQ(refusal(dir + "/missing"), "parameters file " + dir + "/missing: cannot open: No such file or directory");
+  const std::string big = dir + "/big.toml";
+  std::ofstream(big) << std::string(kMaxInputBytes + 1, '#');
+  EXPECT_NE(refusal(big).find("input files are at most 1 MiB"), std::string::npos) << refusal(big);
+  const std::string fits = dir + "/fits.toml";
+  std::ofstream(fits) << std::string(kMaxInputBytes, '#');
+  EXPECT_EQ(refusal(fits), "read");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Messages, ValuesAreCutAndNamesSuggested) {
+  EXPECT_EQ(quoted_value("abc"), "'abc'");
+  const std::string cut = quoted_value(std::string(200, '7'));
+  EXPECT_EQ(cut, "'" + std::string(57, '7') + "...' (200 characters)");
+  const std::vector<std::string> commands = {"solve", "info", "bench", "calibrate", "advise", "experiment", "figure"};
+  EXPECT_EQ(nearest_name("solvee", commands), "solve");
+  EXPECT_EQ(nearest_name("sovle", commands), "solve");  // a swap
+  EXPECT_EQ(nearest_name("calbrate", commands), "calibrate");
+  EXPECT_EQ(nearest_name("xyz", commands), "");
+  EXPECT_EQ(did_you_mean("nu3", option_key_list()), " (did you mean 'nu1'?)");
+  SolverOptions o;
+  try {
+    set_option(o, {"epps", "1", "--epps"});
+    ADD_FAILURE();
+  } catch (const InvalidOptions& e) {
+    EXPECT_NE(std::string(e.what()).find("(did you mean 'eps'?)"), std::string::npos) << e.what();
+  }
+}
+
+TEST(OptionsIo, ASettingThatWouldBeIgnoredIsRefusedSayingWhenItApplies) {
+  auto refusal = [](const std::vector<OptionSetting>& settings) {
+    SolverOptions o;
+    try {
+      apply_settings(o, settings);
+    } catch (const InvalidOptions& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal({{"ranks-x", "2", "--ranks-x"}}),
+            "--ranks-x '2' would be ignored: it applies to --backend mpi only");
+  EXPECT_EQ(refusal({{"ranks-x", "2", "--ranks-x"}, {"backend", "mpi", "--backend"}}), "accepted");
+  EXPECT_EQ(refusal({{"omega", "0.7", "run.toml:2: omega"}, {"smoother", "xzebra", "run.toml:1: smoother"}}),
+            "run.toml:2: omega '0.7' would be ignored: it applies to --smoother jacobi only");
+  EXPECT_EQ(refusal({{"omega", "auto", "--omega"}, {"smoother", "xzebra", "--smoother"}}), "accepted");  // the default
+  EXPECT_EQ(refusal({{"mode", "2,2", "--mode"}}), "--mode '2,2' would be ignored: it applies to --problem 3 only");
+  EXPECT_EQ(refusal({{"graphs", "off", "--graphs"}, {"backend", "auto", "--backend"}}), "accepted");
 }
 
 }  // namespace
