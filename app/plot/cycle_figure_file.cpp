@@ -28,7 +28,14 @@ void write_cycle_figure(const std::vector<CycleFigurePanel>& panels, const std::
                         std::to_string(kMostFigureNodes) + "): fewer levels or a smaller kappa");
   const float width = format.width > 0 ? format.width : std::max(960.0f, 10.0f * float(most) + 110);
   const std::string svg = cycle_figure_svg(panels, width);
-  write_file_replacing(path, png ? svg_to_png(svg, format.png_scale) : svg);
+  if (!png) return write_file_replacing(path, svg);
+  std::string bytes;
+  try {
+    bytes = svg_to_png(svg, format.png_scale);
+  } catch (const std::invalid_argument& e) {  // too large: the width and scale asked for
+    throw FigureRefused(e.what());
+  }
+  write_file_replacing(path, bytes);
 }
 
 }  // namespace kcycle::plot

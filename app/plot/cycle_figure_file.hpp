@@ -23,8 +23,9 @@ struct FigureFormat {
 // Past this many nodes a diagram is a smear at any width a slide has.
 inline constexpr std::size_t kMostFigureNodes = 20000;
 
-// Throws FigureRefused (not .svg / .png, no librsvg for .png, too many nodes) before any work,
-// std::runtime_error if the file cannot be written (the file that was there stays).
+// Throws FigureRefused (not .svg / .png, no librsvg for .png, too many nodes, a PNG over 32767
+// pixels a side) before writing, std::runtime_error if the file cannot be written (the file
+// that was there stays).
 void write_cycle_figure(const std::vector<CycleFigurePanel>& panels, const std::string& path, FigureFormat format = {});
 
 }  // namespace kcycle::plot

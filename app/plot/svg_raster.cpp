@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <memory>
+#include <string>
 #endif
 
 namespace kcycle::plot {
@@ -28,6 +29,10 @@ std::string svg_to_png(const std::string& svg, double scale) {
   if (!handle) throw failed("librsvg cannot read the SVG");
   double w = 0, h = 0;
   if (!rsvg_handle_get_intrinsic_size_in_pixels(handle.get(), &w, &h)) throw failed("the SVG has no size");
+  if (!(w * scale <= kMostPngSide && h * scale <= kMostPngSide))
+    throw std::invalid_argument("the PNG would be " + std::to_string(long(std::ceil(w * scale))) + " x " +
+                                std::to_string(long(std::ceil(h * scale))) + " pixels; cairo draws at most " +
+                                std::to_string(kMostPngSide) + " a side: a smaller width or scale");
   const int pw = int(std::ceil(w * scale)), ph = int(std::ceil(h * scale));
   std::unique_ptr<cairo_surface_t, void (*)(cairo_surface_t*)> surface(
       cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph), cairo_surface_destroy);

@@ -10,6 +10,8 @@ bool can_render_svg();
 
 // The PNG file's bytes: `svg` rendered at `scale` times its own size on its own background.
 // Throws std::runtime_error with librsvg's or cairo's message.
+// Throws std::invalid_argument when the picture would exceed kMostPngSide pixels a side.
+inline constexpr int kMostPngSide = 32767;  // cairo's image surfaces
 std::string svg_to_png(const std::string& svg, double scale);
 
 }  // namespace kcycle::plot

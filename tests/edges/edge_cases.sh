@@ -12,6 +12,8 @@ set -uo pipefail
 kcycle=$1 gui=$2 mpiexec=${3:-} report=0
 [ "${4:-}" = --report ] || [ "${3:-}" = --report ] && report=1
 [ "$mpiexec" = --report ] && mpiexec=
+kcycle=$(realpath "$kcycle")
+[ -n "$gui" ] && gui=$(realpath "$gui")
 export kcycle gui mpiexec
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 work=$(mktemp -d)
@@ -62,11 +64,12 @@ if command -v Xvfb > /dev/null && [ -x "$gui" ]; then
     fi
   done
 fi
-# A GUI script of one line.
+# A GUI script of one line; the options after it, else a 1280 x 720 window.
 gui_line() {
   printf '%s\n' "$1" > script.txt
   shift
-  "$gui" --script script.txt --width 1280 --height 720 "$@"
+  [ $# -gt 0 ] || set -- --width 1280 --height 720
+  "$gui" --script script.txt "$@"
 }
 
 # --- crashes: threads without bound, window sizes
@@ -223,6 +226,8 @@ if [ -n "$mpiexec" ]; then
   }
   run message-mpi-once 2 'said once' said_once
 fi
+run figure-png-too-large 2 'cairo draws at most 32767|writes .svg figures only' "$kcycle" figure cycles --levels 5 --width 100000 \
+  --png-scale 8 --out big.png
 run message-fig31-max-levels 2 'give --max-levels of at least' "$kcycle" experiment fig3.1 --max-levels 2 \
   --out folder
 

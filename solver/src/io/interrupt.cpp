@@ -16,9 +16,12 @@ volatile std::sig_atomic_t stop_points = 0;  // live StopOnInterrupt objects
 volatile std::sig_atomic_t caught = 0;       // the signal that asked to stop, or 0
 
 void on_signal(int signal) {
-  if (caught != 0 || stop_points == 0) {
-    static const char line[] = "\nkcycle: interrupted\n";
-    [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, line, sizeof line - 1);
+  if (caught != 0 || stop_points == 0) {  // write() and _exit() are all a handler may call here
+    static const char interrupted[] = "\nkcycle: interrupted (SIGINT)\n";
+    static const char terminated[] = "\nkcycle: terminated (SIGTERM)\n";
+    const bool sigint = signal == SIGINT;
+    [[maybe_unused]] const ssize_t written = ::write(STDERR_FILENO, sigint ? interrupted : terminated,
+                                                     (sigint ? sizeof interrupted : sizeof terminated) - 1);
     ::_exit(kInterruptedExit);
   }
   caught = signal;
