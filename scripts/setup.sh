@@ -21,6 +21,7 @@ packages=(
   ffmpeg                             # a recorded stretch of stepping as MP4 and GIF for slides (frames are PNG without it)
   clang-format                       # the layout check (.clang-format) the test suite runs first
   openmpi-bin libopenmpi-dev         # the MPI backend (domain decomposition) and its mpirun tests
+  petsc-dev                          # the PETSc preconditioner -pc_type kcycle (petsc/), checked against PCMG's cycles
 )
 
 missing=()

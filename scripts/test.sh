@@ -13,7 +13,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 bash scripts/setup.sh
 
 echo "== format: clang-format --dry-run --Werror (.clang-format)"
-find app solver tests \( -name '*.cpp' -o -name '*.hpp' -o -name '*.cu' \) -print0 | xargs -0 clang-format --dry-run --Werror
+find app solver tests petsc \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' -o -name '*.cu' \) -print0 | xargs -0 clang-format --dry-run --Werror
 
 for preset in release asan tsan; do
   echo "== build: $preset"

@@ -1,0 +1,31 @@
+#pragma once
+// The paper's kappa-cycle (Avnat & Yavneh, Algorithm 3) as a PETSc preconditioner, over any
+// PCMG hierarchy: `-pc_type kcycle -pc_kcycle_kappa 3`. The hierarchy is an inner PC of type
+// PCMG (DMDA levels, or levels set with PCMGSetInterpolation) or PCGAMG (algebraic levels),
+// built with the outer PC's options prefix, so every -pc_mg_*, -pc_gamg_*, -mg_levels_* and
+// -mg_coarse_* option applies to it as it would to PETSc's own cycles. The kappa-cycle then
+// runs the inner hierarchy's own smoothers, residual, restriction, interpolation and coarse
+// solve: kappa = 1 is PETSc's V-cycle and kappa >= levels its W-cycle, operation for operation.
+//
+// Options:
+//   -pc_kcycle_kappa <k|w>    the cycle counter (1: V, 2: F, w or >= levels: W; default 2)
+//   -pc_kcycle_type <mg|gamg> the inner hierarchy (default mg)
+//   -pc_kcycle_monitor        print levelCalls per level after each application
+#include <petscpc.h>
+
+#define PCKCYCLE "kcycle"
+
+// kappa = W: any counter of at least the level count gives the W-cycle.
+#define PC_KCYCLE_KAPPA_W PETSC_MAX_INT
+
+// Registers PCKCYCLE with PCRegister(); call once after PetscInitialize(). Also the entry point
+// PETSc calls when it loads this library as a dynamic package (-dll_append).
+PETSC_EXTERN PetscErrorCode KCycleInitializePackage(void);
+
+PETSC_EXTERN PetscErrorCode PCKCycleSetKappa(PC pc, PetscInt kappa);
+PETSC_EXTERN PetscErrorCode PCKCycleGetKappa(PC pc, PetscInt* kappa);
+// The inner PCMG-based PC (created on first use; set up by PCSetUp of the outer PC).
+PETSC_EXTERN PetscErrorCode PCKCycleGetInnerPC(PC pc, PC* inner);
+// Calls to the cycle on each level during the last application, finest first (level 1 = the
+// finest, as in the paper): `levels` entries, owned by the PC.
+PETSC_EXTERN PetscErrorCode PCKCycleGetLevelCalls(PC pc, PetscInt* levels, const PetscInt64** calls);

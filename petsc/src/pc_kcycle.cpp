@@ -1,0 +1,299 @@
+// PCKCYCLE: Algorithm 3 of the paper over an inner PCMG-based hierarchy. The inner PC owns
+// the levels (smoothers, operators, transfers, work vectors: PETSc's private PC_MG data, read
+// as PETSc's own cycle reads it); this PC only decides the order of the visits.
+#include "kcycle/petsc/pc_kcycle.h"
+
+#include <petsc/private/pcimpl.h>
+#include <petsc/private/pcmgimpl.h>
+#include <petscdm.h>
+#include <petscksp.h>
+
+#include <string>
+#include <vector>
+
+#include "kcycle/cycle/cycle_counts.hpp"
+
+namespace {
+
+enum class InnerType { Mg, Gamg };
+const char* const kInnerTypes[] = {"mg", "gamg"};
+
+struct PCKCycle {
+  PC inner = nullptr;
+  PetscInt kappa = 2;
+  InnerType inner_type = InnerType::Mg;
+  PetscBool monitor = PETSC_FALSE;
+  PetscBool inner_from_options = PETSC_FALSE;  // PCSetFromOptions was called on this PC
+  std::vector<PetscInt64> calls;               // of the last application, finest first
+};
+
+PCKCycle& data(PC pc) { return *static_cast<PCKCycle*>(pc->data); }
+
+std::string kappa_text(PetscInt kappa) {
+  return kappa == PC_KCYCLE_KAPPA_W ? std::string("W") : std::to_string(static_cast<long long>(kappa));
+}
+
+// The inner hierarchy, with this PC's options prefix: -pc_mg_*, -mg_levels_* and -pc_gamg_*
+// reach it as they would reach PETSc's own PCMG.
+PetscErrorCode CreateInner(PC pc) {
+  PCKCycle& kc = data(pc);
+  PetscFunctionBegin;
+  if (kc.inner) PetscFunctionReturn(0);
+  const char* prefix = nullptr;
+  PetscCall(PCCreate(PetscObjectComm((PetscObject)pc), &kc.inner));
+  PetscCall(PetscObjectIncrementTabLevel((PetscObject)kc.inner, (PetscObject)pc, 1));
+  PetscCall(PCGetOptionsPrefix(pc, &prefix));
+  PetscCall(PCSetOptionsPrefix(kc.inner, prefix));
+  PetscCall(PCSetType(kc.inner, kc.inner_type == InnerType::Gamg ? PCGAMG : PCMG));
+  PetscFunctionReturn(0);
+}
+
+// The inner PC's own options, without -pc_type: with the outer prefix, -pc_type says kcycle.
+PetscErrorCode SetInnerFromOptions(PC inner) {
+  PetscFunctionBegin;
+  PetscObjectOptionsBegin((PetscObject)inner);
+  if (inner->ops->setfromoptions) PetscCall((*inner->ops->setfromoptions)(inner, PetscOptionsObject));
+  PetscOptionsEnd();
+  inner->setfromoptionscalled++;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCSetFromOptions_KCycle(PC pc, PetscOptionItems* PetscOptionsObject) {
+  PCKCycle& kc = data(pc);
+  char kappa[64] = "";
+  PetscBool set = PETSC_FALSE;
+  PetscInt type = static_cast<PetscInt>(kc.inner_type);
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "kappa-cycle options (Avnat and Yavneh, Algorithm 3)");
+  PetscCall(PetscOptionsString("-pc_kcycle_kappa", "Cycle counter: 1 (V), 2 (F), ..., w (W)", "PCKCycleSetKappa", kappa,
+                               kappa, sizeof kappa, &set));
+  if (set) {
+    const std::string text = kappa;
+    if (text == "w" || text == "W") {
+      kc.kappa = PC_KCYCLE_KAPPA_W;
+    } else {
+      char* end = nullptr;
+      const long value = std::strtol(text.c_str(), &end, 10);
+      PetscCheck(!text.empty() && *end == '\0' && value >= 1 && value < PC_KCYCLE_KAPPA_W,
+                 PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+                 "-pc_kcycle_kappa must be a positive integer or w (got %s)", kappa);
+      kc.kappa = static_cast<PetscInt>(value);
+    }
+  }
+  PetscBool type_set = PETSC_FALSE;
+  PetscCall(PetscOptionsEList("-pc_kcycle_type", "The inner hierarchy", "PCKCycleGetInnerPC", kInnerTypes, 2,
+                              kInnerTypes[type], &type, &type_set));
+  PetscCheck(!type_set || !kc.inner || static_cast<InnerType>(type) == kc.inner_type, PetscObjectComm((PetscObject)pc),
+             PETSC_ERR_ARG_WRONGSTATE, "-pc_kcycle_type must be set before the inner hierarchy is made");
+  kc.inner_type = static_cast<InnerType>(type);
+  PetscCall(PetscOptionsBool("-pc_kcycle_monitor", "Print levelCalls per level after each application", "", kc.monitor,
+                             &kc.monitor, nullptr));
+  PetscOptionsHeadEnd();
+  kc.inner_from_options = PETSC_TRUE;  // read at set-up, when the DM is known
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCSetUp_KCycle(PC pc) {
+  PCKCycle& kc = data(pc);
+  PetscFunctionBegin;
+  PetscCall(CreateInner(pc));
+  if (pc->dm) PetscCall(PCSetDM(kc.inner, pc->dm));
+  if (kc.inner_from_options && !kc.inner->setfromoptionscalled) {
+    // PCMG itself fails on -pc_mg_levels 0 (a null hierarchy): refused here, by name.
+    PetscInt asked = 1;
+    PetscBool given = PETSC_FALSE;
+    PetscCall(
+        PetscOptionsGetInt(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_mg_levels", &asked, &given));
+    PetscCheck(!given || asked >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+               "-pc_mg_levels must be at least 1 (got %" PetscInt_FMT "): the kcycle needs a hierarchy of levels",
+               asked);
+    PetscInt levels = 0;
+    PetscCall(PCMGGetLevels(kc.inner, &levels));
+    if (pc->dm && levels == 0 && kc.inner_type == InnerType::Mg) {
+      // The DM's levels, set here: PCMG would otherwise take them at its set-up and then re-read
+      // every option of the inner PC, -pc_type included (which names this PC).
+      PetscInt refined = 0;
+      PetscCall(DMGetRefineLevel(pc->dm, &refined));
+      PetscCall(PCMGSetLevels(kc.inner, refined + 1, nullptr));
+    }
+    PetscCall(SetInnerFromOptions(kc.inner));
+  }
+  PetscCall(PCSetUseAmat(kc.inner, pc->useAmat));
+  PetscCall(PCSetOperators(kc.inner, pc->mat, pc->pmat));
+  PetscCall(PCSetUp(kc.inner));
+  PetscBool mg_based = PETSC_FALSE;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)kc.inner, &mg_based, PCMG, PCGAMG, ""));
+  PetscCheck(mg_based, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG,
+             "the kcycle's inner PC must be PCMG-based (mg or gamg), not %s", ((PetscObject)kc.inner)->type_name);
+  const PC_MG* mg = static_cast<const PC_MG*>(kc.inner->data);
+  PetscCheck(mg->levels && mg->nlevels >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE,
+             "the kcycle's inner hierarchy has no levels (set -pc_mg_levels, a DM, or PCMGSetLevels())");
+  PetscCheck(mg->am == PC_MG_MULTIPLICATIVE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
+             "the kappa-cycle is a multiplicative cycle: -pc_mg_type must be multiplicative");
+  kc.calls.assign(static_cast<std::size_t>(mg->nlevels), 0);
+  PetscFunctionReturn(0);
+}
+
+// Algorithm 3 on PETSc level l (0 = coarsest): the coarse solve there; above it, pre-smoothing,
+// the residual restricted as the coarse right-hand side, one coarse call with the same counter
+// and, while the counter stays positive, one with kappa - 1, the interpolated correction, and
+// post-smoothing. Each step is the one PETSc's PCMGMCycle_Private takes, on the same objects.
+PetscErrorCode Cycle(PC pc, PC_MG_Levels** levels, PetscInt l, PetscInt kappa) {
+  PCKCycle& kc = data(pc);
+  PC_MG_Levels* level = levels[l];
+  PetscFunctionBegin;
+  ++kc.calls[kc.calls.size() - 1 - static_cast<std::size_t>(l)];
+  PetscCall(KSPSolve(level->smoothd, level->b, level->x));  // pre-smoothing, or the coarse solve
+  PetscCall(KSPCheckSolve(level->smoothd, pc, level->x));
+  if (l == 0) PetscFunctionReturn(0);
+  PC_MG_Levels* coarse = levels[l - 1];
+  if (level->residual)
+    PetscCall((*level->residual)(level->A, level->b, level->x, level->r));
+  else
+    PetscCall(MatResidual(level->A, level->b, level->x, level->r));
+  PetscCall(MatRestrict(level->restrct, level->r, coarse->b));
+  PetscCall(VecZeroEntries(coarse->x));
+  PetscCall(Cycle(pc, levels, l - 1, kappa));
+  if (kappa > 1) PetscCall(Cycle(pc, levels, l - 1, kappa == PC_KCYCLE_KAPPA_W ? kappa : kappa - 1));
+  PetscCall(MatInterpolateAdd(level->interpolate, coarse->x, level->x, level->x));
+  PetscCall(KSPSolve(level->smoothu, level->b, level->x));  // post-smoothing
+  PetscCall(KSPCheckSolve(level->smoothu, pc, level->x));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCApply_KCycle(PC pc, Vec b, Vec x) {
+  PCKCycle& kc = data(pc);
+  PC_MG* mg = static_cast<PC_MG*>(kc.inner->data);
+  PC_MG_Levels** levels = mg->levels;
+  const PetscInt n = mg->nlevels;
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; ++i)  // where a DM supplies the operators, they exist only now (as in PCApply_MG)
+    if (!levels[i]->A) {
+      PetscCall(KSPGetOperators(levels[i]->smoothu, &levels[i]->A, nullptr));
+      PetscCall(PetscObjectReference((PetscObject)levels[i]->A));
+    }
+  Vec finest_b = levels[n - 1]->b, finest_x = levels[n - 1]->x;
+  levels[n - 1]->b = b;
+  levels[n - 1]->x = x;
+  std::fill(kc.calls.begin(), kc.calls.end(), 0);
+  PetscCall(VecZeroEntries(x));
+  for (PetscInt c = 0; c < mg->cyclesperpcapply; ++c) PetscCall(Cycle(pc, levels, n - 1, kc.kappa));
+  levels[n - 1]->b = finest_b;
+  levels[n - 1]->x = finest_x;
+  if (kc.monitor) {
+    std::string line = "  kcycle: kappa=" + kappa_text(kc.kappa) + " levelCalls (finest first):";
+    for (PetscInt64 c : kc.calls) line += " " + std::to_string(static_cast<long long>(c));
+    PetscCall(PetscPrintf(PetscObjectComm((PetscObject)pc), "%s\n", line.c_str()));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCView_KCycle(PC pc, PetscViewer viewer) {
+  PCKCycle& kc = data(pc);
+  PetscBool ascii = PETSC_FALSE;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(0);
+  PetscCall(PetscViewerASCIIPrintf(viewer,
+                                   "  kappa-cycle (Avnat and Yavneh, Algorithm 3): kappa = %s (1: V, 2: F, W)\n",
+                                   kappa_text(kc.kappa).c_str()));
+  if (!kc.calls.empty()) {
+    const int n = static_cast<int>(kc.calls.size());
+    const int k = kc.kappa == PC_KCYCLE_KAPPA_W ? n : static_cast<int>(PetscMin(kc.kappa, n));
+    std::string line;
+    for (int l = 1; l <= n; ++l)
+      line += " " + std::to_string(static_cast<unsigned long long>(kcycle::level_calls(k, l)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  %d levels; levelCalls per cycle, finest first:%s; totalCalls = %llu\n",
+                                     n, line.c_str(), static_cast<unsigned long long>(kcycle::total_calls(k, n))));
+  }
+  if (kc.inner) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  the hierarchy (inner PC):\n"));
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(PCView(kc.inner, viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCReset_KCycle(PC pc) {
+  PetscFunctionBegin;
+  if (data(pc).inner) PetscCall(PCReset(data(pc).inner));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCDestroy_KCycle(PC pc) {
+  PetscFunctionBegin;
+  PCKCycle* kc = static_cast<PCKCycle*>(pc->data);
+  PetscCall(PCDestroy(&kc->inner));
+  delete kc;
+  pc->data = nullptr;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode CheckKCycle(PC pc) {
+  PetscBool is_kcycle = PETSC_FALSE;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCKCYCLE, &is_kcycle));
+  PetscCheck(is_kcycle, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "the PC is of type %s, not kcycle",
+             ((PetscObject)pc)->type_name);
+  PetscFunctionReturn(0);
+}
+
+}  // namespace
+
+PETSC_EXTERN PetscErrorCode PCCreate_KCycle(PC pc) {
+  PetscFunctionBegin;
+  pc->data = new PCKCycle;
+  pc->ops->setup = PCSetUp_KCycle;
+  pc->ops->apply = PCApply_KCycle;
+  pc->ops->setfromoptions = PCSetFromOptions_KCycle;
+  pc->ops->view = PCView_KCycle;
+  pc->ops->reset = PCReset_KCycle;
+  pc->ops->destroy = PCDestroy_KCycle;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode KCycleInitializePackage(void) {
+  static PetscBool registered = PETSC_FALSE;  // PETSc's own packages keep the same flag
+  PetscFunctionBegin;
+  if (registered) PetscFunctionReturn(0);
+  registered = PETSC_TRUE;
+  PetscCall(PCRegister(PCKCYCLE, PCCreate_KCycle));
+  PetscFunctionReturn(0);
+}
+
+// The entry PETSc looks up when -dll_append loads this library (libkcycle_petsc.so).
+PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_kcycle_petsc(void) { return KCycleInitializePackage(); }
+
+PetscErrorCode PCKCycleSetKappa(PC pc, PetscInt kappa) {
+  PetscFunctionBegin;
+  PetscCall(CheckKCycle(pc));
+  PetscCheck(kappa >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "kappa must be positive (or PC_KCYCLE_KAPPA_W), got %" PetscInt_FMT, kappa);
+  data(pc).kappa = kappa;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCKCycleGetKappa(PC pc, PetscInt* kappa) {
+  PetscFunctionBegin;
+  PetscCall(CheckKCycle(pc));
+  *kappa = data(pc).kappa;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCKCycleGetInnerPC(PC pc, PC* inner) {
+  PetscFunctionBegin;
+  PetscCall(CheckKCycle(pc));
+  PetscCall(CreateInner(pc));
+  *inner = data(pc).inner;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode PCKCycleGetLevelCalls(PC pc, PetscInt* levels, const PetscInt64** calls) {
+  PetscFunctionBegin;
+  PetscCall(CheckKCycle(pc));
+  *levels = static_cast<PetscInt>(data(pc).calls.size());
+  *calls = data(pc).calls.data();
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The PETSc preconditioner `kcycle` checked against PETSc's own cycles and the paper:
+#   equivalence  kappa = 1 gives -pc_mg_cycle_type v and kappa = w gives w, residual for residual
+#                (every digit -ksp_monitor prints), on 1 and 2 ranks: the 2D and 3D Laplacian on a
+#                DMDA, and a GAMG hierarchy;
+#   level-calls  the calls per level of one application (-pc_kcycle_monitor) equal levelCalls as
+#                `kcycle info` counts them, for kappa = 1 .. W at 4-7 levels;
+#   bad-input    wrong -pc_kcycle_* values and a hierarchy without levels end with PETSc's error
+#                naming the option, never a crash.
+#
+#   bash tests/petsc/petsc_checks.sh GROUP BIN_DIR MPIEXEC
+set -uo pipefail
+group=$1 bin=$(realpath "$2") mpiexec=$3
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_mpi_yield_when_idle=1
+laplacian=$bin/kcycle_petsc_laplacian
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# The residual history a run prints (-ksp_monitor), and its last line.
+history() {
+  local ranks=$1
+  shift
+  "$mpiexec" -n "$ranks" --oversubscribe "$laplacian" -ksp_monitor -ksp_rtol 1e-10 "$@" 2>&1 | grep 'KSP Residual norm'
+}
+
+case $group in
+  equivalence)
+    for ranks in 1 2; do
+      for problem in "-dim 2 -da_refine 5" "-dim 3 -da_refine 3" "-dim 2 -da_refine 5 gamg"; do
+        set -- ${problem% gamg}
+        if [[ $problem == *gamg ]]; then petsc=(-pc_type gamg) ours=(-pc_type kcycle -pc_kcycle_type gamg)
+        else petsc=(-pc_type mg) ours=(-pc_type kcycle); fi
+        for cycle in v w; do
+          theirs=$(history $ranks "$@" "${petsc[@]}" -pc_mg_cycle_type $cycle)
+          kappa=$([ $cycle = v ] && echo 1 || echo w)
+          mine=$(history $ranks "$@" "${ours[@]}" -pc_kcycle_kappa $kappa)
+          lines=$(echo "$theirs" | wc -l)
+          if [ -z "$theirs" ] || [ "$lines" -lt 3 ]; then
+            fail "$ranks rank(s), $problem, $cycle: PETSc's run printed no history"
+          elif [ "$theirs" != "$mine" ]; then
+            fail "$ranks rank(s), $problem: kappa=$kappa differs from PETSc's $cycle-cycle"
+            diff <(echo "$theirs") <(echo "$mine") | head -6
+          else
+            echo "ok: $ranks rank(s), $problem: kappa=$kappa = PETSc's $cycle-cycle, $lines residuals alike"
+          fi
+        done
+      done
+    done
+    ;;
+  level-calls)
+    for levels in 4 5 6 7; do
+      for kappa in $(seq 1 "$levels") w; do
+        line=$("$mpiexec" -n 1 "$laplacian" -dim 2 -da_refine $((levels - 1)) -pc_type kcycle -pc_kcycle_kappa "$kappa" \
+          -pc_kcycle_monitor -ksp_max_it 1 2>&1 | grep -m1 'levelCalls (finest first)')
+        got=${line##*: }
+        want=$("$bin/kcycle" info --levels "$levels" --kappa "$kappa" | awk '$1 ~ /^[0-9]+$/ && NF == 3 {printf "%s ", $2}')
+        if [ "$got" != "${want% }" ]; then
+          fail "$levels levels, kappa=$kappa: the PC made '$got' calls, levelCalls says '${want% }'"
+        else
+          echo "ok: $levels levels, kappa=$kappa: $got"
+        fi
+      done
+    done
+    ;;
+  bad-input)
+    refused() {
+      local why=$1
+      shift
+      local out rc
+      out=$("$mpiexec" -n 1 "$laplacian" -dim 2 -da_refine 2 "$@" 2>&1)
+      rc=$?
+      if [ $rc = 0 ]; then fail "$*: accepted"
+      elif echo "$out" | grep -q 'Caught signal'; then fail "$*: crashed"
+      elif ! echo "$out" | grep -q -- "$why"; then fail "$*: no '$why' in: $(echo "$out" | grep ERROR | head -3)"
+      else echo "ok: $* -> $(echo "$out" | grep -m1 -- "$why" | sed 's/^\[0\]PETSC ERROR: //')"; fi
+    }
+    refused '-pc_kcycle_kappa must be a positive integer or w (got 0)' -pc_type kcycle -pc_kcycle_kappa 0
+    refused '-pc_kcycle_kappa must be a positive integer or w (got x)' -pc_type kcycle -pc_kcycle_kappa x
+    refused 'Unknown option foo for -pc_kcycle_type' -pc_type kcycle -pc_kcycle_type foo
+    refused '-pc_mg_levels must be at least 1 (got 0)' -pc_type kcycle -pc_mg_levels 0
+    refused '-pc_mg_type must be multiplicative' -pc_type kcycle -pc_mg_type additive
+    ;;
+  *)
+    echo "unknown group $group"
+    exit 2
+    ;;
+esac
+echo "$failures failure(s)"
+[ $failures = 0 ]
