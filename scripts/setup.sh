@@ -22,6 +22,7 @@ packages=(
   clang-format                       # the layout check (.clang-format) the test suite runs first
   openmpi-bin libopenmpi-dev         # the MPI backend (domain decomposition) and its mpirun tests
   petsc-dev                          # the PETSc preconditioner -pc_type kcycle (petsc/), checked against PCMG's cycles
+  libpetsc3.18-dev-examples          # PETSc's own ksp/ex2.c, which a test runs with -dll_append libkcycle_petsc.so
 )
 
 missing=()

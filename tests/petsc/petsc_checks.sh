@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The PETSc preconditioner `kcycle` checked against PETSc's own cycles and the paper:
 #   equivalence  kappa = 1 gives -pc_mg_cycle_type v and kappa = w gives w, residual for residual
-#                (every digit -ksp_monitor prints), on 1 and 2 ranks: the 2D and 3D Laplacian on a
-#                DMDA, and a GAMG hierarchy;
+#                (every digit -ksp_monitor prints), on 1 and 2 ranks: the 2D and 3D Laplacian and
+#                the paper's rotated anisotropic problem on a DMDA, and a GAMG hierarchy;
 #   level-calls  the calls per level of one application (-pc_kcycle_monitor) equal levelCalls as
 #                `kcycle info` counts them, for kappa = 1 .. W at 4-7 levels;
 #   bad-input    wrong -pc_kcycle_* values and a hierarchy without levels end with PETSc's error
-#                naming the option, never a crash.
+#                naming the option, never a crash;
+#   dll-append   PETSc's own tutorial ksp/ex2.c, compiled as it ships, runs -pc_type kcycle from
+#                -dll_append libkcycle_petsc.so (no code of ours in it): W over GAMG = PETSc's W.
 #
 #   bash tests/petsc/petsc_checks.sh GROUP BIN_DIR MPIEXEC
 set -uo pipefail
@@ -19,24 +21,28 @@ fail() {
   failures=$((failures + 1))
 }
 
-# The residual history a run prints (-ksp_monitor), and its last line.
+# The residual history a run of an example prints (-ksp_monitor).
 history() {
-  local ranks=$1
-  shift
-  "$mpiexec" -n "$ranks" --oversubscribe "$laplacian" -ksp_monitor -ksp_rtol 1e-10 "$@" 2>&1 | grep 'KSP Residual norm'
+  local ranks=$1 example=$2
+  shift 2
+  "$mpiexec" -n "$ranks" --oversubscribe "$bin/kcycle_petsc_$example" -ksp_monitor -ksp_rtol 1e-10 "$@" 2>&1 |
+    grep 'KSP Residual norm'
 }
 
 case $group in
   equivalence)
     for ranks in 1 2; do
-      for problem in "-dim 2 -da_refine 5" "-dim 3 -da_refine 3" "-dim 2 -da_refine 5 gamg"; do
+      for problem in "laplacian -dim 2 -da_refine 5" "laplacian -dim 3 -da_refine 3" \
+        "anisotropic -da_refine 5 -eps 1e-4 -angle 45" "laplacian -dim 2 -da_refine 5 gamg"; do
         set -- ${problem% gamg}
+        example=$1
+        shift
         if [[ $problem == *gamg ]]; then petsc=(-pc_type gamg) ours=(-pc_type kcycle -pc_kcycle_type gamg)
         else petsc=(-pc_type mg) ours=(-pc_type kcycle); fi
         for cycle in v w; do
-          theirs=$(history $ranks "$@" "${petsc[@]}" -pc_mg_cycle_type $cycle)
+          theirs=$(history $ranks "$example" "$@" "${petsc[@]}" -pc_mg_cycle_type $cycle)
           kappa=$([ $cycle = v ] && echo 1 || echo w)
-          mine=$(history $ranks "$@" "${ours[@]}" -pc_kcycle_kappa $kappa)
+          mine=$(history $ranks "$example" "$@" "${ours[@]}" -pc_kcycle_kappa $kappa)
           lines=$(echo "$theirs" | wc -l)
           if [ -z "$theirs" ] || [ "$lines" -lt 3 ]; then
             fail "$ranks rank(s), $problem, $cycle: PETSc's run printed no history"
@@ -82,6 +88,33 @@ case $group in
     refused 'Unknown option foo for -pc_kcycle_type' -pc_type kcycle -pc_kcycle_type foo
     refused '-pc_mg_levels must be at least 1 (got 0)' -pc_type kcycle -pc_mg_levels 0
     refused '-pc_mg_type must be multiplicative' -pc_type kcycle -pc_mg_type additive
+    ;;
+  dll-append)
+    example=$(ls /usr/share/petsc/*/share/petsc/examples/src/ksp/ksp/tutorials/ex2.c 2> /dev/null | head -n 1)
+    library=$(realpath "$bin/../petsc/libkcycle_petsc.so")
+    if [ -z "$example" ]; then
+      echo "skipped: PETSc's examples are not installed (libpetsc3.18-dev-examples)"
+      exit 77
+    fi
+    if ldd "$library" | grep -q 'libasan\|libtsan'; then  # a sanitizer's runtime must load first, not from -dll_append
+      echo "skipped: $library is built with a sanitizer, which PETSc's own (uninstrumented) ex2 cannot load"
+      exit 77
+    fi
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    mpicc -o "$work/ex2" "$example" $(pkg-config --cflags --libs PETSc) || fail "PETSc's ex2.c does not build"
+    for ranks in 1 2; do
+      theirs=$("$mpiexec" -n $ranks --oversubscribe "$work/ex2" -m 48 -n 48 -pc_type gamg -pc_mg_cycle_type w \
+        -ksp_monitor 2>&1 | grep 'KSP Residual norm')
+      mine=$("$mpiexec" -n $ranks --oversubscribe "$work/ex2" -m 48 -n 48 -dll_append "$library" -pc_type kcycle \
+        -pc_kcycle_type gamg -pc_kcycle_kappa w -ksp_monitor 2>&1 | grep 'KSP Residual norm')
+      if [ -z "$theirs" ] || [ "$theirs" != "$mine" ]; then
+        fail "$ranks rank(s): ex2 with -dll_append kcycle (W) differs from PETSc's W"
+        diff <(echo "$theirs") <(echo "$mine") | head -6
+      else
+        echo "ok: $ranks rank(s): ex2 + -dll_append: kappa=w = PETSc's w-cycle, $(echo "$theirs" | wc -l) residuals"
+      fi
+    done
     ;;
   *)
     echo "unknown group $group"
