@@ -2,7 +2,7 @@
 # Issue 26's edge cases, each run as a user would (timeout 20 s), with the exit status it must
 # end with: 2 bad input, 1 a failed write (with the OS's reason), 130 interrupted; never a
 # signal, never success for a failed write. Prints a Markdown table (case, expected, got,
-# seconds, the last line of stderr) and exits 1 if any case ends otherwise.
+# seconds, our line on stderr) and exits 1 if any case ends otherwise.
 #
 #   bash tests/edges/edge_cases.sh KCYCLE KCYCLE_GUI [MPIEXEC] [--report]
 #
@@ -22,7 +22,7 @@ cd "$work"
 mkdir folder
 mkfifo fifo
 failures=0
-echo "| case | command | expected | got | s | last line of stderr |"
+echo "| case | command | expected | got | s | what stderr says |"
 echo "|---|---|---|---|---|---|"
 
 # run ID EXPECTED CHECK COMMAND...: CHECK is a grep -E pattern the output (stdout and stderr)
@@ -40,7 +40,9 @@ run() {
   fi
   rc=$?
   end=$(date +%s.%N)
-  last=$(grep -v '^\s*$' err.txt | tail -n 1 | cut -c1-110 | tr '|' '/')
+  # Our own line (kcycle: ..., kcycle-gui: ..., or CLI11's --option: ...), else the last one.
+  last=$({ grep -m1 -E '^(kcycle|kcycle-gui): |^--[a-z-]+: ' err.txt || grep -v '^\s*$' err.txt | tail -n 1; } |
+    cut -c1-110 | tr '|' '/')
   [ "$rc" = "$expected" ] || ok=no
   if [ -n "$check" ] && ! cat out.txt err.txt | grep -Eq -- "$check"; then ok=no; last="(no '$check') $last"; fi
   shown=$(printf '%s ' "$@" | sed "s|$kcycle|kcycle|g; s|$gui|kcycle-gui|g; s|$work/||g" | cut -c1-90 | tr '|' '/')
