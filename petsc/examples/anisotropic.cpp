@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "kcycle/petsc/pc_kcycle.h"
+#include "solve_on_dmda.hpp"
 
 static const char help[] = "Rotated anisotropic diffusion on a DMDA (the paper's problem) for -pc_type kcycle.\n";
 
@@ -88,23 +89,7 @@ int main(int argc, char** argv) {
                          PETSC_DECIDE, 1, 1, nullptr, nullptr, &da));
   PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
-  KSP ksp;
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetDM(ksp, da));
-  PetscCall(KSPSetComputeRHS(ksp, ComputeRHS, nullptr));
-  PetscCall(KSPSetComputeOperators(ksp, ComputeMatrix, &k));
-  PetscCall(KSPSetFromOptions(ksp));
-  PetscLogDouble start, end;
-  PetscCall(PetscTime(&start));
-  PetscCall(KSPSolve(ksp, nullptr, nullptr));
-  PetscCall(PetscTime(&end));
-  PetscInt iterations;
-  KSPConvergedReason reason;
-  PetscCall(KSPGetIterationNumber(ksp, &iterations));
-  PetscCall(KSPGetConvergedReason(ksp, &reason));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations %" PetscInt_FMT ", %s, %.6f s\n", iterations,
-                        KSPConvergedReasons[reason], end - start));
-  PetscCall(KSPDestroy(&ksp));
+  PetscCall(SolveOnDmda(da, ComputeRHS, ComputeMatrix, &k));
   PetscCall(DMDestroy(&da));
   PetscCall(PetscFinalize());
   return 0;

@@ -2,7 +2,8 @@
 # The PETSc preconditioner `kcycle` checked against PETSc's own cycles and the paper:
 #   equivalence  kappa = 1 gives -pc_mg_cycle_type v and kappa = w gives w, residual for residual
 #                (every digit -ksp_monitor prints), on 1 and 2 ranks: the 2D and 3D Laplacian and
-#                the paper's rotated anisotropic problem on a DMDA, and a GAMG hierarchy;
+#                the paper's rotated anisotropic problem on a DMDA, and GAMG hierarchies (2D, and
+#                3D with a coefficient jump of 1000);
 #   level-calls  the calls per level of one application (-pc_kcycle_monitor) equal levelCalls as
 #                `kcycle info` counts them, for kappa = 1 .. W at 4-7 levels;
 #   bad-input    wrong -pc_kcycle_* values and a hierarchy without levels end with PETSc's error
@@ -33,7 +34,8 @@ case $group in
   equivalence)
     for ranks in 1 2; do
       for problem in "laplacian -dim 2 -da_refine 5" "laplacian -dim 3 -da_refine 3" \
-        "anisotropic -da_refine 5 -eps 1e-4 -angle 45" "laplacian -dim 2 -da_refine 5 gamg"; do
+        "anisotropic -da_refine 5 -eps 1e-4 -angle 45" "laplacian -dim 2 -da_refine 5 gamg" \
+        "laplacian -dim 3 -da_refine 3 -jump 1000 gamg"; do
         set -- ${problem% gamg}
         example=$1
         shift
