@@ -17,10 +17,21 @@ namespace {
 
 enum class InnerType { Mg, Gamg };
 const char* const kInnerTypes[] = {"mg", "gamg"};
+// The paper's three recursions: Algorithm 3 (kappa), Algorithm 1 (gamma), Algorithm 2 (F).
+enum class Scheme { Kappa, Gamma, F };
+const char* const kSchemes[] = {"kappa", "gamma", "f"};
+
+// What a call on a level carries down: its scheme and counter (kappa, or gamma).
+struct Counter {
+  Scheme scheme;
+  PetscInt value;
+};
 
 struct PCKCycle {
   PC inner = nullptr;
   PetscInt kappa = 2;
+  PetscInt gamma = 1;
+  Scheme scheme = Scheme::Kappa;
   InnerType inner_type = InnerType::Mg;
   PetscBool monitor = PETSC_FALSE;
   PetscBool inner_from_options = PETSC_FALSE;  // PCSetFromOptions was called on this PC
@@ -31,6 +42,16 @@ PCKCycle& data(PC pc) { return *static_cast<PCKCycle*>(pc->data); }
 
 std::string kappa_text(PetscInt kappa) {
   return kappa == PC_KCYCLE_KAPPA_W ? std::string("W") : std::to_string(static_cast<long long>(kappa));
+}
+
+// "kappa=3", "gamma=2", "F (Algorithm 2)".
+std::string scheme_text(const PCKCycle& kc) {
+  switch (kc.scheme) {
+    case Scheme::Kappa: return "kappa=" + kappa_text(kc.kappa);
+    case Scheme::Gamma: return "gamma=" + std::to_string(static_cast<long long>(kc.gamma));
+    case Scheme::F: break;
+  }
+  return "F (Algorithm 2)";
 }
 
 // The inner hierarchy, with this PC's options prefix: -pc_mg_*, -mg_levels_* and -pc_gamg_*
@@ -86,6 +107,12 @@ PetscErrorCode PCSetFromOptions_KCycle(PC pc, PetscOptionItems* PetscOptionsObje
   PetscCheck(!type_set || !kc.inner || static_cast<InnerType>(type) == kc.inner_type, PetscObjectComm((PetscObject)pc),
              PETSC_ERR_ARG_WRONGSTATE, "-pc_kcycle_type must be set before the inner hierarchy is made");
   kc.inner_type = static_cast<InnerType>(type);
+  PetscInt scheme = static_cast<PetscInt>(kc.scheme);
+  PetscCall(PetscOptionsEList("-pc_kcycle_scheme", "kappa (Algorithm 3), gamma (Algorithm 1) or f (Algorithm 2)", "",
+                              kSchemes, 3, kSchemes[scheme], &scheme, nullptr));
+  kc.scheme = static_cast<Scheme>(scheme);
+  PetscCall(PetscOptionsBoundedInt("-pc_kcycle_gamma", "Cycle index of -pc_kcycle_scheme gamma (1: V, 2: W)", "",
+                                   kc.gamma, &kc.gamma, nullptr, 1));
   PetscCall(PetscOptionsBool("-pc_kcycle_monitor", "Print levelCalls per level after each application", "", kc.monitor,
                              &kc.monitor, nullptr));
   PetscOptionsHeadEnd();
@@ -134,11 +161,14 @@ PetscErrorCode PCSetUp_KCycle(PC pc) {
   PetscFunctionReturn(0);
 }
 
-// Algorithm 3 on PETSc level l (0 = coarsest): the coarse solve there; above it, pre-smoothing,
-// the residual restricted as the coarse right-hand side, one coarse call with the same counter
-// and, while the counter stays positive, one with kappa - 1, the interpolated correction, and
-// post-smoothing. Each step is the one PETSc's PCMGMCycle_Private takes, on the same objects.
-PetscErrorCode Cycle(PC pc, PC_MG_Levels** levels, PetscInt l, PetscInt kappa) {
+// One call on PETSc level l (0 = coarsest): the coarse solve there; above it, pre-smoothing,
+// the residual restricted as the coarse right-hand side, the coarse calls of the scheme, the
+// interpolated correction, and post-smoothing. Each step is the one PETSc's PCMGMCycle_Private
+// takes, on the same objects. The coarse calls:
+//   kappa (Algorithm 3): one with the same counter and, while it stays positive, one with kappa - 1;
+//   gamma (Algorithm 1): gamma with the same index;
+//   F (Algorithm 2): an F-cycle, then a V-cycle (kappa = 1).
+PetscErrorCode Cycle(PC pc, PC_MG_Levels** levels, PetscInt l, Counter counter) {
   PCKCycle& kc = data(pc);
   PC_MG_Levels* level = levels[l];
   PetscFunctionBegin;
@@ -153,8 +183,22 @@ PetscErrorCode Cycle(PC pc, PC_MG_Levels** levels, PetscInt l, PetscInt kappa) {
     PetscCall(MatResidual(level->A, level->b, level->x, level->r));
   PetscCall(MatRestrict(level->restrct, level->r, coarse->b));
   PetscCall(VecZeroEntries(coarse->x));
-  PetscCall(Cycle(pc, levels, l - 1, kappa));
-  if (kappa > 1) PetscCall(Cycle(pc, levels, l - 1, kappa == PC_KCYCLE_KAPPA_W ? kappa : kappa - 1));
+  switch (counter.scheme) {
+    case Scheme::Kappa: {
+      const PetscInt kappa = counter.value;
+      PetscCall(Cycle(pc, levels, l - 1, counter));
+      if (kappa > 1)
+        PetscCall(Cycle(pc, levels, l - 1, {Scheme::Kappa, kappa == PC_KCYCLE_KAPPA_W ? kappa : kappa - 1}));
+      break;
+    }
+    case Scheme::Gamma:
+      for (PetscInt g = 0; g < counter.value; ++g) PetscCall(Cycle(pc, levels, l - 1, counter));
+      break;
+    case Scheme::F:
+      PetscCall(Cycle(pc, levels, l - 1, counter));
+      PetscCall(Cycle(pc, levels, l - 1, {Scheme::Kappa, 1}));
+      break;
+  }
   PetscCall(MatInterpolateAdd(level->interpolate, coarse->x, level->x, level->x));
   PetscCall(KSPSolve(level->smoothu, level->b, level->x));  // post-smoothing
   PetscCall(KSPCheckSolve(level->smoothu, pc, level->x));
@@ -177,11 +221,14 @@ PetscErrorCode PCApply_KCycle(PC pc, Vec b, Vec x) {
   levels[n - 1]->x = x;
   std::fill(kc.calls.begin(), kc.calls.end(), 0);
   PetscCall(VecZeroEntries(x));
-  for (PetscInt c = 0; c < mg->cyclesperpcapply; ++c) PetscCall(Cycle(pc, levels, n - 1, kc.kappa));
+  const Counter top = kc.scheme == Scheme::Kappa   ? Counter{Scheme::Kappa, kc.kappa}
+                      : kc.scheme == Scheme::Gamma ? Counter{Scheme::Gamma, kc.gamma}
+                                                   : Counter{Scheme::F, 0};
+  for (PetscInt c = 0; c < mg->cyclesperpcapply; ++c) PetscCall(Cycle(pc, levels, n - 1, top));
   levels[n - 1]->b = finest_b;
   levels[n - 1]->x = finest_x;
   if (kc.monitor) {
-    std::string line = "  kcycle: kappa=" + kappa_text(kc.kappa) + " levelCalls (finest first):";
+    std::string line = "  kcycle: " + scheme_text(kc) + " levelCalls (finest first):";
     for (PetscInt64 c : kc.calls) line += " " + std::to_string(static_cast<long long>(c));
     PetscCall(PetscPrintf(PetscObjectComm((PetscObject)pc), "%s\n", line.c_str()));
   }
@@ -194,10 +241,9 @@ PetscErrorCode PCView_KCycle(PC pc, PetscViewer viewer) {
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(0);
-  PetscCall(PetscViewerASCIIPrintf(viewer,
-                                   "  kappa-cycle (Avnat and Yavneh, Algorithm 3): kappa = %s (1: V, 2: F, W)\n",
-                                   kappa_text(kc.kappa).c_str()));
-  if (!kc.calls.empty()) {
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  cycle (Avnat and Yavneh): %s (kappa 1: V, 2: F, W)\n",
+                                   scheme_text(kc).c_str()));
+  if (!kc.calls.empty() && kc.scheme == Scheme::Kappa) {
     const int n = static_cast<int>(kc.calls.size());
     const int k = kc.kappa == PC_KCYCLE_KAPPA_W ? n : static_cast<int>(PetscMin(kc.kappa, n));
     std::string line;

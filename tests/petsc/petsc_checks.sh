@@ -4,8 +4,10 @@
 #                (every digit -ksp_monitor prints), on 1 and 2 ranks: the 2D and 3D Laplacian and
 #                the paper's rotated anisotropic problem on a DMDA, and GAMG hierarchies (2D, and
 #                3D with a coefficient jump of 1000);
+#                Inside the PC, the paper's equivalences: scheme f = kappa 2, gamma 1 = kappa 1,
+#                gamma 2 = kappa w;
 #   level-calls  the calls per level of one application (-pc_kcycle_monitor) equal levelCalls as
-#                `kcycle info` counts them, for kappa = 1 .. W at 4-7 levels;
+#                `kcycle info` counts them, for kappa = 1 .. W at 4-7 levels; gamma^(l-1) for gamma;
 #   bad-input    wrong -pc_kcycle_* values and a hierarchy without levels end with PETSc's error
 #                naming the option, never a crash;
 #   dll-append   PETSc's own tutorial ksp/ex2.c, compiled as it ships, runs -pc_type kcycle from
@@ -57,6 +59,15 @@ case $group in
         done
       done
     done
+    # The paper's equivalences inside the PC: Algorithm 2's F = kappa 2, gamma 1 = kappa 1 (V),
+    # gamma 2 = kappa w (W): the same residuals.
+    for pair in "-pc_kcycle_scheme f|-pc_kcycle_kappa 2" "-pc_kcycle_scheme gamma -pc_kcycle_gamma 1|-pc_kcycle_kappa 1" \
+      "-pc_kcycle_scheme gamma -pc_kcycle_gamma 2|-pc_kcycle_kappa w"; do
+      one=$(history 1 anisotropic -da_refine 5 -eps 1e-4 -angle 45 -pc_type kcycle ${pair%|*})
+      two=$(history 1 anisotropic -da_refine 5 -eps 1e-4 -angle 45 -pc_type kcycle ${pair#*|})
+      if [ -z "$one" ] || [ "$one" != "$two" ]; then fail "${pair%|*} differs from ${pair#*|}"
+      else echo "ok: ${pair%|*} = ${pair#*|}, $(echo "$one" | wc -l) residuals alike"; fi
+    done
     ;;
   level-calls)
     for levels in 4 5 6 7; do
@@ -72,6 +83,15 @@ case $group in
         fi
       done
     done
+    # Algorithm 1's gamma^(l-1) calls, and Algorithm 2's, which are kappa = 2's.
+    calls() {
+      "$mpiexec" -n 1 "$laplacian" -dim 2 -da_refine 4 -pc_type kcycle -pc_kcycle_monitor -ksp_max_it 1 "$@" 2>&1 |
+        grep -m1 'levelCalls (finest first)' | sed 's/.*: //'
+    }
+    [ "$(calls -pc_kcycle_scheme gamma -pc_kcycle_gamma 3)" = "1 3 9 27 81" ] && echo "ok: gamma=3: 1 3 9 27 81" ||
+      fail "gamma=3 at 5 levels: $(calls -pc_kcycle_scheme gamma -pc_kcycle_gamma 3)"
+    [ "$(calls -pc_kcycle_scheme f)" = "$(calls -pc_kcycle_kappa 2)" ] && echo "ok: F = kappa 2: $(calls -pc_kcycle_scheme f)" ||
+      fail "F at 5 levels: $(calls -pc_kcycle_scheme f)"
     ;;
   bad-input)
     refused() {
@@ -90,6 +110,9 @@ case $group in
     refused 'Unknown option foo for -pc_kcycle_type' -pc_type kcycle -pc_kcycle_type foo
     refused '-pc_mg_levels must be at least 1 (got 0)' -pc_type kcycle -pc_mg_levels 0
     refused '-pc_mg_type must be multiplicative' -pc_type kcycle -pc_mg_type additive
+    refused '-pc_kcycle_gamma' -pc_type kcycle -pc_kcycle_scheme gamma -pc_kcycle_gamma 0
+    if out=$("$mpiexec" -n 1 "$bin/kcycle_petsc_inner_not_mg" 2>&1); then echo "ok: an inner Jacobi: $out"
+    else fail "an inner PC that is not PCMG-based: $out"; fi
     ;;
   dll-append)
     example=$(ls /usr/share/petsc/*/share/petsc/examples/src/ksp/ksp/tutorials/ex2.c 2> /dev/null | head -n 1)

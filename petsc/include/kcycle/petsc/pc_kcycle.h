@@ -10,7 +10,10 @@
 // Options:
 //   -pc_kcycle_kappa <k|w>    the cycle counter (1: V, 2: F, w or >= levels: W; default 2)
 //   -pc_kcycle_type <mg|gamg> the inner hierarchy (default mg)
-//   -pc_kcycle_monitor        print levelCalls per level after each application
+//   -pc_kcycle_scheme <kappa|gamma|f>  the recursion: Algorithm 3 (kappa, the default), the
+//                             classical cycle index (Algorithm 1, -pc_kcycle_gamma G) or the
+//                             F-cycle of Algorithm 2 (an F-call, then a V-call)
+//   -pc_kcycle_monitor        print the calls per level after each application
 #include <petscpc.h>
 
 #define PCKCYCLE "kcycle"
