@@ -8,6 +8,8 @@
 #include <petscdm.h>
 #include <petscksp.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -85,7 +87,7 @@ PetscErrorCode PCSetFromOptions_KCycle(PC pc, PetscOptionItems* PetscOptionsObje
   PetscBool set = PETSC_FALSE;
   PetscInt type = static_cast<PetscInt>(kc.inner_type);
   PetscFunctionBegin;
-  PetscOptionsHeadBegin(PetscOptionsObject, "kappa-cycle options (Avnat and Yavneh, Algorithm 3)");
+  PetscOptionsHeadBegin(PetscOptionsObject, "kappa-cycle options (Avnat and Yavneh)");
   PetscCall(PetscOptionsString("-pc_kcycle_kappa", "Cycle counter: 1 (V), 2 (F), ..., w (W)", "PCKCycleSetKappa", kappa,
                                kappa, sizeof kappa, &set));
   if (set) {
