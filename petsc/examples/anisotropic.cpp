@@ -62,17 +62,6 @@ PetscErrorCode ComputeMatrix(KSP ksp, Mat, Mat A, void* context) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode ComputeRHS(KSP ksp, Vec b, void*) {
-  DM da;
-  PetscInt mx, my;
-  PetscFunctionBeginUser;
-  PetscCall(KSPGetDM(ksp, &da));
-  PetscCall(DMDAGetInfo(da, nullptr, &mx, &my, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                        nullptr, nullptr));
-  PetscCall(VecSet(b, 1.0 / ((mx - 1) * (my - 1))));
-  PetscFunctionReturn(0);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -89,7 +78,7 @@ int main(int argc, char** argv) {
                          PETSC_DECIDE, 1, 1, nullptr, nullptr, &da));
   PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
-  PetscCall(SolveOnDmda(da, ComputeRHS, ComputeMatrix, &k));
+  PetscCall(SolveOnDmda(da, ComputeCellVolumeRHS, ComputeMatrix, &k));
   PetscCall(DMDestroy(&da));
   PetscCall(PetscFinalize());
   return 0;

@@ -67,18 +67,6 @@ PetscErrorCode ComputeMatrix(KSP ksp, Mat, Mat A, void* context) {
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode ComputeRHS(KSP ksp, Vec b, void*) {
-  DM da;
-  PetscInt dim, mx, my, mz;
-  PetscFunctionBeginUser;
-  PetscCall(KSPGetDM(ksp, &da));
-  PetscCall(DMDAGetInfo(da, &dim, &mx, &my, &mz, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                        nullptr));
-  const PetscReal volume = 1.0 / (mx - 1) / (my - 1) / (dim == 3 ? mz - 1 : 1);
-  PetscCall(VecSet(b, volume));
-  PetscFunctionReturn(0);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -101,7 +89,7 @@ int main(int argc, char** argv) {
                            5, 5, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, nullptr, nullptr, nullptr, &da));
   PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
-  PetscCall(SolveOnDmda(da, ComputeRHS, ComputeMatrix, &jump));
+  PetscCall(SolveOnDmda(da, ComputeCellVolumeRHS, ComputeMatrix, &jump));
   PetscCall(DMDestroy(&da));
   PetscCall(PetscFinalize());
   return 0;

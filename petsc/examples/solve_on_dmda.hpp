@@ -5,6 +5,19 @@
 #include <petscdmda.h>
 #include <petscksp.h>
 
+// The right-hand side 1, times the cell volume (as the examples' operators are scaled), on the
+// KSP's DMDA of 2 or 3 dimensions.
+inline PetscErrorCode ComputeCellVolumeRHS(KSP ksp, Vec b, void*) {
+  DM da;
+  PetscInt dim, mx, my, mz;
+  PetscFunctionBeginUser;
+  PetscCall(KSPGetDM(ksp, &da));
+  PetscCall(DMDAGetInfo(da, &dim, &mx, &my, &mz, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                        nullptr));
+  PetscCall(VecSet(b, 1.0 / ((mx - 1) * (my - 1) * (dim == 3 ? mz - 1 : 1))));
+  PetscFunctionReturn(0);
+}
+
 inline PetscErrorCode SolveOnDmda(DM da, PetscErrorCode (*rhs)(KSP, Vec, void*),
                                   PetscErrorCode (*matrix)(KSP, Mat, Mat, void*), void* context) {
   KSP ksp;
