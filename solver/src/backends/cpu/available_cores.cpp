@@ -76,6 +76,12 @@ int runnable_threads() {
   return -1;
 }
 
+bool others_take_team_cores(int runnable, int awake_workers, int team, int cores) {
+  if (runnable < 0) return false;  // the system does not say: try the team
+  const int others = runnable - 1 - std::max(0, awake_workers);
+  return others > cores - team;
+}
+
 int available_cores() {
   int cores = 0;
   cpu_set_t mask;

@@ -170,10 +170,9 @@ void ThreadTeam::start_solo_spell(Clock::time_point now) {
 
 bool ThreadTeam::cores_taken() const {
   if (load_probe_) return load_probe_();
-  const int runnable = runnable_threads();
-  if (runnable < 0) return false;   // the system does not say: try the team
-  const int others = runnable - 1;  // this thread is running
-  return others > available_cores() - size_;
+  // The team's own workers still awake (a team just made has them spinning for its first pass)
+  // are no other process: counted as one, they started every new team alone.
+  return others_take_team_cores(runnable_threads(), size_ - 1 - sleeping_workers_.load(), size_, available_cores());
 }
 
 bool ThreadTeam::alone_for_now() {
@@ -181,6 +180,8 @@ bool ThreadTeam::alone_for_now() {
   if (!load_checked_) {  // a team made on a busy machine starts alone
     load_checked_ = true;
     if (adaptive_ && cores_taken()) {
+      // One look may catch a passing process: a short first spell, doubling while it lasts.
+      solo_spell_ = kFirstLookSpell;
       start_solo_spell(Clock::now());
       return true;
     }

@@ -21,8 +21,9 @@
 // in 64 passes, the caller runs the passes alone for a while (20 ms, doubling while the loss
 // repeats, up to a second) and the workers sleep; then it tries the team again, unless other
 // processes are still running on the cores the workers would need (then the spell goes on,
-// doubling). A team made while they run starts with a spell: a short solve on a busy machine
-// would otherwise spend itself finding out. (KCYCLE_TEAM_ADAPTIVE=0 in the environment turns
+// doubling). A team made while they run starts with a spell (2 ms, doubling while they still
+// run: one look may have caught a passing process): a short solve on a busy machine would
+// otherwise spend itself finding out. (KCYCLE_TEAM_ADAPTIVE=0 in the environment turns
 // this off: the team then always runs as a team, as the tests of its threads need.)
 //
 // (team.hpp's teams are another thing: the members of one cooperative body, as a GPU block.)
@@ -151,6 +152,7 @@ class ThreadTeam {
   Clock::time_point solo_until_{};
   Clock::duration solo_spell_ = kFirstSoloSpell;
   static constexpr Clock::duration kFirstSoloSpell = std::chrono::milliseconds(20);
+  static constexpr Clock::duration kFirstLookSpell = std::chrono::milliseconds(2);  // a team made on a busy machine
   static constexpr Clock::duration kLongestSoloSpell = std::chrono::seconds(1);
   std::vector<std::thread> workers_;
 };
