@@ -156,13 +156,14 @@ TEST(Advisor, UsesThePerLevelCostsWhereTheCalibrationHasThem) {
   const Advice advice = advise(o, settings);
   EXPECT_EQ(advice.time_source, TimeSource::LevelCosts) << advice.time_note;
   // Each kappa priced by the per-level costs, all scaled by one factor: this run's probes' time
-  // over what the costs price their iterations at.
+  // (short ones by their round-robin medians) over what the costs price their iterations at.
   const LevelCosts costs = *level_costs(c, 6);
   double probes = 0, priced = 0;
   for (const KappaPrediction& p : advice.candidates) {
     EXPECT_NEAR(p.seconds_per_iteration / costs.cycle_seconds(p.kappa), advice.level_cost_scale, 1e-12)
         << kappa_to_string(p.kappa);
-    probes += p.probe_iterations * p.probe_seconds_per_iteration;
+    EXPECT_GT(p.measured_price, 0);
+    probes += p.probe_iterations * p.measured_price;
     priced += p.probe_iterations * costs.cycle_seconds(p.kappa);
   }
   EXPECT_NEAR(advice.level_cost_scale, probes / priced, 1e-9 * advice.level_cost_scale);

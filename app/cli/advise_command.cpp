@@ -41,6 +41,8 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
                           {"iterations_low", number(p.iterations_low)},
                           {"iterations_high", number(p.iterations_high)},
                           {"converged_in_probe", p.converged_in_probe},
+                          {"probe_seconds_per_iteration", number(p.probe_seconds_per_iteration)},
+                          {"measured_price", number(p.measured_price)},
                           {"seconds_per_iteration", number(p.seconds_per_iteration)},
                           {"predicted_seconds", number(p.predicted_seconds)},
                           {"predicted_seconds_low", number(p.iterations_low * p.seconds_per_iteration)},
@@ -58,6 +60,7 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
                               {"recommended_kappa", kappa_to_string(advice.recommended_kappa)},
                               {"time_source", to_string(advice.time_source)},
                               {"time_note", advice.time_note},
+                              {"level_cost_scale", advice.level_cost_scale},
                               {"candidates", rows}};
   std::printf("%s\n", out.dump(1).c_str());
 }

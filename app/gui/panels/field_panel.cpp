@@ -360,7 +360,7 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   // On a coarse level: the finest level's error as the cycle left it, small, in the inset's
   // column under the inset (or beside it under the pictures), where it fits.
   if (thumb_on) {
-    const char* caption = "level 1 as the cycle left it";
+    const char* thumb_caption = "level 1 as the cycle left it";
     ImVec2 at =
         inset_under
             ? ImVec2(ImGui::GetWindowPos().x + ImGui::GetStyle().WindowPadding.x + (inset_on ? inset + 2 * gap : 0.0f),
@@ -369,7 +369,7 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
     const float room_x = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - at.x;
     // Down to the panel's bottom, less the caption as it wraps in the room beside.
     const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y;
-    const float room_y = bottom - at.y - ImGui::CalcTextSize(caption, nullptr, false, room_x).y - 4;
+    const float room_y = bottom - at.y - ImGui::CalcTextSize(thumb_caption, nullptr, false, room_x).y - 4;
     const float thumb = std::min({inset, room_x, room_y});
     if (thumb >= 40) {
       renderers.finest.upload(fine->values, fine->nx, fine->ny, fine->version);
@@ -378,7 +378,7 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
       ui.panel_rects.push_back({"finest thumbnail", at.x, at.y, thumb, thumb});
       ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + thumb + 2));
       ImGui::PushTextWrapPos(at.x + room_x - ImGui::GetWindowPos().x);  // wrap positions are window-local
-      ImGui::TextDisabled("%s", caption);
+      ImGui::TextDisabled("%s", thumb_caption);
       ImGui::PopTextWrapPos();
     }
   }

@@ -152,11 +152,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     p.iterations_high = estimate.high;
     switch (advice.time_source) {
       case TimeSource::Probe: break;  // below, all kappas together
-      case TimeSource::LevelCosts:
-        p.seconds_per_iteration = costs->cycle_seconds(kappa);
-        probe_seconds += r.seconds_total;
-        modelled_seconds += r.iterations * p.seconds_per_iteration;
-        break;
+      case TimeSource::LevelCosts: p.seconds_per_iteration = costs->cycle_seconds(kappa); break;
       case TimeSource::PaperModel: {
         const CostModel& model = settings.calibration->model;
         const ResolvedRun run = resolve(probe, probe.backend);
@@ -174,12 +170,19 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     }
     advice.candidates.push_back(p);
   }
-  if (advice.time_source == TimeSource::Probe) {
+  if (advice.time_source != TimeSource::PaperModel) {
     const std::vector<double> prices = probe_prices(options, settings.kappas, probes, settings);
-    for (std::size_t k = 0; k < prices.size(); ++k) advice.candidates[k].seconds_per_iteration = prices[k];
+    for (std::size_t k = 0; k < prices.size(); ++k) {
+      KappaPrediction& p = advice.candidates[k];
+      p.measured_price = prices[k];
+      if (advice.time_source == TimeSource::Probe) p.seconds_per_iteration = prices[k];
+      probe_seconds += prices[k] * p.probe_iterations;
+      modelled_seconds += p.seconds_per_iteration * p.probe_iterations;
+    }
   }
   // The per-level costs say what each kappa's cycle costs beside the others'; the probes, run
-  // now, say what this run's iterations cost (their norms and bookkeeping, the machine's state):
+  // now, say what this run's iterations cost (their norms and bookkeeping, the machine's state;
+  // short ones by their median solves, round-robin, as the time of a few milliseconds varies):
   // one factor for all kappas brings the first to the second.
   if (advice.time_source == TimeSource::LevelCosts && modelled_seconds > 0 && probe_seconds > 0) {
     advice.level_cost_scale = probe_seconds / modelled_seconds;

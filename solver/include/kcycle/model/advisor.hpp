@@ -18,6 +18,10 @@ struct KappaPrediction {
   int kappa = 1;
   int probe_iterations = 0;
   double probe_seconds_per_iteration = 0;  // measured: the probe's loop over its iterations
+  // What the probes' time says an iteration costs: the probe's mean, or, where it simply solved
+  // in little time, the median of its kappa's solves taken round-robin (the Probe source's
+  // price; LevelCosts scales to these).
+  double measured_price = 0;
   double factor = 0;                // the asymptotic factor the probe's factors approach (IterationEstimate::rho)
   double probe_reduction = 0;       // what the probe achieved
   bool converged_in_probe = false;  // then the iterations are exact: it simply solved
