@@ -10,6 +10,7 @@
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/model/advisor.hpp"
 #include "kcycle/model/cost_model.hpp"
+#include "kcycle/model/kappa_sweep.hpp"
 #include "kcycle/model/level_cost_model.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "kcycle/solve/solve.hpp"
@@ -173,6 +174,49 @@ TEST(Advisor, UsesThePerLevelCostsWhereTheCalibrationHasThem) {
   EXPECT_NE(other.time_note.find("no per-level timings at 7 levels"), std::string::npos) << other.time_note;
   settings.calibration.reset();
   EXPECT_EQ(advise(o, settings).time_source, TimeSource::Probe);
+}
+
+// The machine's change between advising and verifying: each kappa's measured iteration over
+// the price its probes measured, the median of those (one kappa's own error does not move it).
+TEST(KappaSweep, MachineDriftIsTheMedianOfMeasuredOverProbedIterations) {
+  KappaSweep sweep;
+  const double prices[] = {1e-3, 2e-3, 3e-3, 4e-3};
+  const double ratios[] = {1.30, 1.32, 2.0, 1.31};  // kappa 3's own error (2.0) is not the machine's
+  for (int k = 0; k < 4; ++k) {
+    KappaPrediction p;
+    p.kappa = k + 1;
+    p.measured_price = prices[k];
+    sweep.advice.candidates.push_back(p);
+    sweep.rows.push_back({k + 1, 100, true, 0, 100 * prices[k] * ratios[k], 5});
+  }
+  EXPECT_NEAR(sweep.machine_drift(), 1.315, 1e-12);
+  sweep.rows[0].converged = sweep.rows[1].converged = false;  // only the converged count
+  EXPECT_NEAR(sweep.machine_drift(), 0.5 * (2.0 + 1.31), 1e-12);
+  for (KappaPrediction& p : sweep.advice.candidates) p.measured_price = 0;
+  EXPECT_TRUE(std::isnan(sweep.machine_drift())) << "no prices: no drift";
+}
+
+// A real sweep (4 levels, a few solves a kappa): the advice's prices and the measured solves are
+// of the same iterations, so the drift is near 1 unless the machine changed in between.
+TEST(KappaSweep, ASmallSweepMeasuresEveryKappaAndItsDrift) {
+  SolverOptions o;
+  o.levels = 4;
+  AdvisorSettings settings;
+  settings.kappas = {1, 2, kKappaW};
+  settings.repeats = {3, 0.0, 3};
+  const KappaSweep sweep = sweep_kappa(o, settings);
+  ASSERT_EQ(sweep.rows.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_TRUE(sweep.rows[k].converged);
+    EXPECT_EQ(sweep.rows[k].solves, 3);
+    EXPECT_EQ(double(sweep.rows[k].iterations), sweep.advice.candidates[k].predicted_iterations)
+        << "the probes simply solved: exact";
+    EXPECT_GT(sweep.advice.candidates[k].measured_price, 0);
+  }
+  const double drift = sweep.machine_drift();
+  EXPECT_TRUE(std::isfinite(drift));
+  EXPECT_GT(drift, 0.2);  // a bound a busy machine keeps; its value is printed, not asserted
+  EXPECT_LT(drift, 5.0);
 }
 
 }  // namespace

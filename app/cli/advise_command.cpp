@@ -29,7 +29,8 @@ struct AdviseArgs {
   bool json = false;
 };
 
-void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured, const SolverOptions& o) {
+void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured, double drift,
+                const SolverOptions& o) {
   nlohmann::json rows = nlohmann::json::array();
   for (std::size_t k = 0; k < advice.candidates.size(); ++k) {
     const KappaPrediction& p = advice.candidates[k];
@@ -55,13 +56,14 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
     }
     rows.push_back(row);
   }
-  const nlohmann::json out = {{"levels", o.levels},
+  nlohmann::json out = {{"levels", o.levels},
                               {"tolerance", o.tolerance},
                               {"recommended_kappa", kappa_to_string(advice.recommended_kappa)},
                               {"time_source", to_string(advice.time_source)},
                               {"time_note", advice.time_note},
                               {"level_cost_scale", advice.level_cost_scale},
                               {"candidates", rows}};
+  if (!measured.empty()) out["machine_drift"] = std::isfinite(drift) ? nlohmann::json(drift) : nlohmann::json();
   std::printf("%s\n", out.dump(1).c_str());
 }
 
@@ -92,15 +94,17 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   // --verify: the advice, then every kappa solved round-robin (kappa_sweep.hpp).
   std::vector<KappaSweepRow> measured;
   Advice advice;
+  double drift = NAN;
   if (a.verify) {
     KappaSweep sweep = sweep_kappa(o, settings);
+    drift = sweep.machine_drift();
     advice = std::move(sweep.advice);
     measured = std::move(sweep.rows);
   } else {
     advice = advise(o, settings);
   }
   if (a.json) {
-    print_json(advice, measured, o);
+    print_json(advice, measured, drift, o);
     return 0;
   }
   std::printf(
@@ -144,6 +148,16 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   if (a.verify && best_kappa != 0)
     std::printf("measured best: kappa=%s; the recommendation took %.1f%% longer than the best\n",
                 kappa_to_string(best_kappa).c_str(), 100.0 * (recommended_actual / best_actual - 1.0));
+  if (a.verify && std::isfinite(drift)) {
+    std::printf("the machine: an iteration took %.2fx while verifying what the probes measured while advising "
+                "(median over kappa)",
+                drift);
+    if (std::abs(drift - 1.0) > 0.1)
+      std::printf(";\n  the advice's times come from those probes: an error of %+.0f%% in every kappa is the "
+                  "machine's change, not the model's",
+                  100.0 * (1.0 / drift - 1.0));
+    std::printf("\n");
+  }
   return 0;
 }
 

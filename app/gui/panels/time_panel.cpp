@@ -96,6 +96,14 @@ void kappa_sweep_table(const Snapshot& snap) {
       "solving: the cycles and their norms, set-up excluded",
       kappa_to_string(advice.recommended_kappa).c_str(), 100.0 * sweep->recommendation_excess(),
       kappa_to_string(sweep->best_kappa).c_str(), fewest, most);
+  // The advice's level of time is its probes': a change of the machine's speed between them and
+  // the measured solves shows in every kappa's error alike.
+  const double drift = sweep->machine_drift();
+  if (std::isfinite(drift) && std::abs(drift - 1.0) > 0.1)
+    ImGui::TextWrapped(
+        "the machine changed: an iteration took %.2fx while measuring what the advisor's probes measured, so an "
+        "error of %+.0f%% in every kappa is the machine's, not the model's",
+        drift, 100.0 * (1.0 / drift - 1.0));
 }
 
 // How far each model is off the cycles the calibration timed: the paper's fit, and the

@@ -1,5 +1,6 @@
 #include "kcycle/model/kappa_sweep.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -16,6 +17,19 @@ double KappaSweep::recommendation_excess() const {
     if (r.kappa == advice.recommended_kappa) recommended = r.seconds_total;
   }
   return recommended / best - 1.0;
+}
+
+double KappaSweep::machine_drift() const {
+  std::vector<double> ratios;
+  for (std::size_t k = 0; k < rows.size() && k < advice.candidates.size(); ++k) {
+    const KappaSweepRow& r = rows[k];
+    const double price = advice.candidates[k].measured_price;
+    if (r.converged && r.iterations > 0 && price > 0) ratios.push_back(r.seconds_total / r.iterations / price);
+  }
+  if (ratios.empty()) return NAN;
+  std::sort(ratios.begin(), ratios.end());
+  const std::size_t n = ratios.size();
+  return n % 2 ? ratios[n / 2] : 0.5 * (ratios[n / 2 - 1] + ratios[n / 2]);
 }
 
 KappaSweep sweep_kappa(const SolverOptions& options, const AdvisorSettings& advisor,

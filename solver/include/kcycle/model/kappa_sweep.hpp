@@ -27,6 +27,13 @@ struct KappaSweep {
   int best_kappa = 1;               // the smallest measured total among the converged
   // The recommendation's measured total over the best one's, minus 1 (0: it picked the fastest).
   double recommendation_excess() const;
+  // How much slower the machine ran while verifying than while advising: the median over the
+  // kappas of a measured iteration's time over what the probes measured it at then
+  // (KappaPrediction::measured_price); NaN without prices. The advice takes its level of time
+  // from those probes (the models give only each kappa's share of it), so an error common to
+  // every kappa by this much is the machine's change, not the model's: the build VM's
+  // two-thread speed switched by 1.4-1.6x for seconds at a time, one thread's by 2%.
+  double machine_drift() const;
 };
 
 // `progress(done, of, what)` as the work goes on (the GUI shows it).
