@@ -57,12 +57,12 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
     rows.push_back(row);
   }
   nlohmann::json out = {{"levels", o.levels},
-                              {"tolerance", o.tolerance},
-                              {"recommended_kappa", kappa_to_string(advice.recommended_kappa)},
-                              {"time_source", to_string(advice.time_source)},
-                              {"time_note", advice.time_note},
-                              {"level_cost_scale", advice.level_cost_scale},
-                              {"candidates", rows}};
+                        {"tolerance", o.tolerance},
+                        {"recommended_kappa", kappa_to_string(advice.recommended_kappa)},
+                        {"time_source", to_string(advice.time_source)},
+                        {"time_note", advice.time_note},
+                        {"level_cost_scale", advice.level_cost_scale},
+                        {"candidates", rows}};
   if (!measured.empty()) out["machine_drift"] = std::isfinite(drift) ? nlohmann::json(drift) : nlohmann::json();
   std::printf("%s\n", out.dump(1).c_str());
 }
@@ -149,13 +149,15 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
     std::printf("measured best: kappa=%s; the recommendation took %.1f%% longer than the best\n",
                 kappa_to_string(best_kappa).c_str(), 100.0 * (recommended_actual / best_actual - 1.0));
   if (a.verify && std::isfinite(drift)) {
-    std::printf("the machine: an iteration took %.2fx while verifying what the probes measured while advising "
-                "(median over kappa)",
-                drift);
+    std::printf(
+        "the machine: an iteration took %.2fx while verifying what the probes measured while advising "
+        "(median over kappa)",
+        drift);
     if (std::abs(drift - 1.0) > 0.1)
-      std::printf(";\n  the advice's times come from those probes: an error of %+.0f%% in every kappa is the "
-                  "machine's change, not the model's",
-                  100.0 * (1.0 / drift - 1.0));
+      std::printf(
+          ";\n  the advice's times come from those probes: an error of %+.0f%% in every kappa is the "
+          "machine's change, not the model's",
+          100.0 * (1.0 / drift - 1.0));
     std::printf("\n");
   }
   return 0;
