@@ -20,6 +20,7 @@ packages=(
   xdotool                            # real key presses into the visualizer in its tests (a clicker's keys)
   ffmpeg                             # a recorded stretch of stepping as MP4 and GIF for slides (frames are PNG without it)
   clang-format                       # the layout check (.clang-format) the test suite runs first
+  python3                            # summaries of measured tables (scripts/advisor-table.sh, scripts/gpu-run.sh)
   openmpi-bin libopenmpi-dev         # the MPI backend (domain decomposition) and its mpirun tests
   petsc-dev                          # the PETSc preconditioner -pc_type kcycle (petsc/), checked against PCMG's cycles
   libpetsc3.18-dev-examples          # PETSc's own ksp/ex2.c, which a test runs with -dll_append libkcycle_petsc.so

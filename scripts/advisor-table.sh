@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The advisor's table (issue 28; docs/model.md): for the issue's three configurations and the six
+# presets at 7-10 levels, calibrate (levels 5..n), then `advise --verify --json` in the same run,
+# and print each pick against the measured best and each predicted total against its measurement,
+# with the machine's drift between advising and verifying.
+#
+#   bash scripts/advisor-table.sh [--out FOLDER] [--quick] [-- EXTRA KCYCLE OPTIONS...]
+#
+# --quick: the issue's three configurations only. Extra options go to every calibrate and advise
+# (e.g. -- --threads 1). About 9 minutes on 2 cores (12 with --threads 1). Needs a built tree
+# (build/bin/kcycle) and python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kcycle=${KCYCLE:-build/bin/kcycle}
+out=results/advisor-table
+quick=0
+extra=()
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --out) out=$2; shift 2 ;;
+    --quick) quick=1; shift ;;
+    --) shift; extra=("$@"); break ;;
+    *) echo "advisor-table: unknown argument '$1' (--out FOLDER, --quick, -- KCYCLE OPTIONS)" >&2; exit 2 ;;
+  esac
+done
+[[ -x $kcycle ]] || { echo "advisor-table: no $kcycle: build first (README)" >&2; exit 2; }
+mkdir -p "$out"
+rows=$out/rows.jsonl
+: >"$rows"
+
+one() {  # name, then the configuration's options (with --levels N)
+  local name=$1; shift
+  local levels
+  levels=$(printf '%s\n' "$@" | grep -A1 -x -- --levels | tail -1)
+  local cal=$out/calibration-$(echo "$name" | tr -c 'a-z0-9' '-').json
+  echo "advisor-table: $name" >&2
+  "$kcycle" calibrate "$@" "${extra[@]}" --min-levels 5 --max-levels "$levels" --min-seconds 0.1 --out "$cal" \
+    --force >"$out/calibrate.log" 2>&1 || { cat "$out/calibrate.log" >&2; exit 1; }
+  "$kcycle" advise "$@" "${extra[@]}" --calibration "$cal" --verify --json |
+    python3 -c 'import json, sys; d = json.load(sys.stdin); d["name"] = sys.argv[1]; print(json.dumps(d))' "$name" \
+      >>"$rows"
+}
+
+one "jacobi 9 eps1e-4 45" --preset jacobi --levels 9 --eps 1e-4 --angle 45
+one "jacobi+cg 9" --preset jacobi+cg --levels 9 --eps 1e-4 --angle 45
+one "xzebra-semi-galerkin 8 eps1e-5 30" --preset xzebra-semi-galerkin --levels 8 --eps 1e-5 --angle 30
+if [[ $quick == 0 ]]; then
+  for preset in jacobi jacobi+cg xyzebra-galerkin xyzebra-galerkin+cg xzebra-semi-galerkin xzebra-semi-galerkin+cg; do
+    for n in 7 8 9 10; do one "$preset $n" --preset "$preset" --levels "$n"; done
+  done
+fi
+
+python3 - "$rows" <<'PY' | tee "$out/table.md"
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+print("| configuration | time from | pick | measured best | pick vs best | machine drift "
+      "| predicted vs measured total, κ = 1 / 2 / 3 / 4 / W (iterations predicted/solved) |")
+print("|---|---|---|---|---|---|---|")
+picks = over15 = 0
+for d in rows:
+    c = d["candidates"]
+    measured = {x["kappa"]: x["measured_seconds"] for x in c if x.get("measured_converged")}
+    best = min(measured, key=measured.get)
+    pick = d["recommended_kappa"]
+    excess = 100 * (measured[pick] / measured[best] - 1) if pick in measured else float("nan")
+    picks += excess <= 5
+    cells = []
+    for x in c:
+        error = 100 * (x["predicted_seconds"] / x["measured_seconds"] - 1)
+        over15 += abs(error) > 15
+        cells.append("%+.0f%% (%d/%d)" % (error, round(x["predicted_iterations"]), x["measured_iterations"]))
+    drift = d.get("machine_drift")
+    print("| %s | %s | %s | %s | %+.1f%% | %s | %s |" % (d["name"], d["time_source"], pick, best, excess,
+          "%.2fx" % drift if drift else "-", " / ".join(cells)))
+print()
+print("picks within 5%% of the measured best: %d of %d; predicted totals off by more than 15%%: %d of %d"
+      % (picks, len(rows), over15, sum(len(d["candidates"]) for d in rows)))
+PY
