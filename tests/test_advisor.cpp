@@ -10,6 +10,7 @@
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/model/advisor.hpp"
 #include "kcycle/model/cost_model.hpp"
+#include "kcycle/model/interleaved_solves.hpp"
 #include "kcycle/model/kappa_sweep.hpp"
 #include "kcycle/model/level_cost_model.hpp"
 #include "kcycle/solve/resolved_run.hpp"
@@ -187,13 +188,25 @@ TEST(KappaSweep, MachineDriftIsTheMedianOfMeasuredOverProbedIterations) {
     p.kappa = k + 1;
     p.measured_price = prices[k];
     sweep.advice.candidates.push_back(p);
-    sweep.rows.push_back({k + 1, 100, true, 0, 100 * prices[k] * ratios[k], 5});
+    sweep.rows.push_back({k + 1, 100, true, 0, 100 * prices[k] * ratios[k], 5, 1.0});
   }
   EXPECT_NEAR(sweep.machine_drift(), 1.315, 1e-12);
   sweep.rows[0].converged = sweep.rows[1].converged = false;  // only the converged count
   EXPECT_NEAR(sweep.machine_drift(), 0.5 * (2.0 + 1.31), 1e-12);
   for (KappaPrediction& p : sweep.advice.candidates) p.measured_price = 0;
   EXPECT_TRUE(std::isnan(sweep.machine_drift())) << "no prices: no drift";
+}
+
+// Round-robin repeats: at least five solves and a second; more (to fifteen, within 3 s) while a
+// kappa's solves vary by over 1.3x, as when the machine's speed switched under them.
+TEST(InterleavedSolves, AnUnsteadyKappaGetsMoreSolvesWithinItsBudget) {
+  const RepeatPolicy p;
+  EXPECT_TRUE(wants_another_solve(p, 4, 10.0, 1.0)) << "five at least";
+  EXPECT_TRUE(wants_another_solve(p, 5, 0.5, 1.0)) << "a second at least";
+  EXPECT_FALSE(wants_another_solve(p, 5, 1.5, 1.1)) << "steady: done";
+  EXPECT_TRUE(wants_another_solve(p, 5, 1.5, 1.5)) << "unsteady: more";
+  EXPECT_FALSE(wants_another_solve(p, 5, 3.5, 1.5)) << "unsteady, but its 3 s are spent";
+  EXPECT_FALSE(wants_another_solve(p, 15, 0.1, 2.0)) << "fifteen at most";
 }
 
 // A real sweep (4 levels, a few solves a kappa): the advice's prices and the measured solves are
@@ -209,6 +222,7 @@ TEST(KappaSweep, ASmallSweepMeasuresEveryKappaAndItsDrift) {
   for (std::size_t k = 0; k < 3; ++k) {
     EXPECT_TRUE(sweep.rows[k].converged);
     EXPECT_EQ(sweep.rows[k].solves, 3);
+    EXPECT_GE(sweep.rows[k].spread, 1.0);
     EXPECT_EQ(double(sweep.rows[k].iterations), sweep.advice.candidates[k].predicted_iterations)
         << "the probes simply solved: exact";
     EXPECT_GT(sweep.advice.candidates[k].measured_price, 0);

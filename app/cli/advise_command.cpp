@@ -53,6 +53,7 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
       row["measured_seconds"] = number(measured[k].seconds_total);
       row["measured_converged"] = measured[k].converged;
       row["measured_solves"] = measured[k].solves;
+      row["measured_spread"] = number(measured[k].spread);
     }
     rows.push_back(row);
   }
@@ -148,6 +149,15 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   if (a.verify && best_kappa != 0)
     std::printf("measured best: kappa=%s; the recommendation took %.1f%% longer than the best\n",
                 kappa_to_string(best_kappa).c_str(), 100.0 * (recommended_actual / best_actual - 1.0));
+  if (a.verify) {
+    const auto widest = std::max_element(measured.begin(), measured.end(),
+                                         [](const auto& x, const auto& y) { return x.spread < y.spread; });
+    if (widest != measured.end() && widest->spread > 1.3)
+      std::printf(
+          "the machine: kappa=%s's %d solves varied %.2fx (slowest over fastest): its speed changed while "
+          "measuring\n",
+          kappa_to_string(widest->kappa).c_str(), widest->solves, widest->spread);
+  }
   if (a.verify && std::isfinite(drift)) {
     std::printf(
         "the machine: an iteration took %.2fx while verifying what the probes measured while advising "

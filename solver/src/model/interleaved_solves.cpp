@@ -5,6 +5,12 @@
 
 namespace kcycle {
 
+bool wants_another_solve(const RepeatPolicy& policy, int solves, double seconds, double spread) {
+  if (solves < policy.min_repeats) return true;
+  if (solves >= policy.max_repeats) return false;
+  return seconds < policy.min_seconds || (seconds < policy.unsteady_seconds && spread > policy.unsteady_spread);
+}
+
 std::vector<MedianSolve> median_of_interleaved_solves(const SolverOptions& options, const std::vector<int>& kappas,
                                                       const RepeatPolicy& policy, const std::vector<SolveResult>& first,
                                                       const std::function<void(int, int)>& after_each) {
@@ -17,9 +23,14 @@ std::vector<MedianSolve> median_of_interleaved_solves(const SolverOptions& optio
     runs[k].back().history.clear();
     spent[k] = first[k].seconds_total;
   }
+  const auto spread = [&](std::size_t k) {
+    const auto [fastest, slowest] = std::minmax_element(
+        runs[k].begin(), runs[k].end(),
+        [](const SolveResult& a, const SolveResult& b) { return a.seconds_total < b.seconds_total; });
+    return fastest->seconds_total > 0 ? slowest->seconds_total / fastest->seconds_total : 1.0;
+  };
   const auto wants_more = [&](std::size_t k) {
-    const int n = int(runs[k].size());
-    return n < policy.min_repeats || (spent[k] < policy.min_seconds && n < policy.max_repeats);
+    return wants_another_solve(policy, int(runs[k].size()), spent[k], runs[k].empty() ? 1.0 : spread(k));
   };
   for (bool any = true; any;) {  // one round: every kappa that wants another solve gets one
     any = false;
@@ -36,11 +47,13 @@ std::vector<MedianSolve> median_of_interleaved_solves(const SolverOptions& optio
     }
   }
   std::vector<MedianSolve> medians;
-  for (std::vector<SolveResult>& r : runs) {
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    std::vector<SolveResult>& r = runs[k];
+    const double varied = spread(k);
     const auto middle = r.begin() + std::ptrdiff_t(r.size() / 2);
     std::nth_element(r.begin(), middle, r.end(),
                      [](const SolveResult& a, const SolveResult& b) { return a.seconds_total < b.seconds_total; });
-    medians.push_back({std::move(*middle), int(r.size())});
+    medians.push_back({std::move(*middle), int(r.size()), varied});
   }
   return medians;
 }

@@ -52,7 +52,7 @@ KappaSweep sweep_kappa(const SolverOptions& options, const AdvisorSettings& advi
     const SolveResult& r = medians[std::size_t(k)].result;
     const KappaSweepRow row{
         advisor.kappas[std::size_t(k)], r.iterations, r.converged(), r.seconds_per_cycle, r.seconds_total,
-        medians[std::size_t(k)].solves};
+        medians[std::size_t(k)].solves, medians[std::size_t(k)].spread};
     if (row.converged && row.seconds_total < best) best = row.seconds_total, sweep.best_kappa = row.kappa;
     sweep.rows.push_back(row);
   }

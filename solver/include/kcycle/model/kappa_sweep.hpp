@@ -19,6 +19,7 @@ struct KappaSweepRow {
   double seconds_per_cycle = 0;  // median cycle-only time
   double seconds_total = 0;      // the iteration loop, norms included
   int solves = 0;                // how many solves the median is of
+  double spread = 1;             // their slowest total over their fastest
 };
 
 struct KappaSweep {
