@@ -173,18 +173,20 @@ TEST(Gui, SweepKappaWritesTheMeasuredAndPredictedTotalsAndMarksTheFastest) {
   std::getline(f, line);
   EXPECT_EQ(line,
             "kappa,iterations,converged,seconds_per_cycle,seconds_total,predicted_seconds_total,predicted_low,"
-            "predicted_high,predicted_iterations,best");
+            "predicted_high,predicted_iterations,best,solves,spread");
   struct Row {
     std::string kappa;
     int iterations = 0, converged = 0, best = 0;
     double per_cycle = 0, total = 0, predicted = 0, low = 0, high = 0, predicted_iterations = 0;
+    int solves = 0;
+    double spread = 0;
   };
   std::vector<Row> rows;
   while (std::getline(f, line)) {
     Row r;
     std::replace(line.begin(), line.end(), ',', ' ');
     std::istringstream(line) >> r.kappa >> r.iterations >> r.converged >> r.per_cycle >> r.total >> r.predicted >>
-        r.low >> r.high >> r.predicted_iterations >> r.best;
+        r.low >> r.high >> r.predicted_iterations >> r.best >> r.solves >> r.spread;
     rows.push_back(r);
   }
   ASSERT_EQ(rows.size(), 5u);
@@ -199,6 +201,8 @@ TEST(Gui, SweepKappaWritesTheMeasuredAndPredictedTotalsAndMarksTheFastest) {
     EXPECT_LE(rows[k].low, rows[k].predicted * (1 + 1e-5)) << kappas[k] << ": the band holds the prediction";
     EXPECT_GE(rows[k].high, rows[k].predicted * (1 - 1e-5)) << kappas[k];
     EXPECT_GT(rows[k].predicted_iterations, 0.0) << kappas[k];
+    EXPECT_EQ(rows[k].solves, 3) << kappas[k] << ": the solves asked for";
+    EXPECT_GE(rows[k].spread, 1.0) << kappas[k] << ": slowest over fastest";
     if (k > 0) EXPECT_LE(rows[k].iterations, rows[k - 1].iterations) << "more kappa, no more cycles";
     if (rows[k].total < rows[fastest].total) fastest = k;
     marked += rows[k].best;

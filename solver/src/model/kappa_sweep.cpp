@@ -50,9 +50,13 @@ KappaSweep sweep_kappa(const SolverOptions& options, const AdvisorSettings& advi
   double best = std::numeric_limits<double>::infinity();
   for (int k = 0; k < kappas; ++k) {
     const SolveResult& r = medians[std::size_t(k)].result;
-    const KappaSweepRow row{
-        advisor.kappas[std::size_t(k)], r.iterations, r.converged(), r.seconds_per_cycle, r.seconds_total,
-        medians[std::size_t(k)].solves, medians[std::size_t(k)].spread};
+    const KappaSweepRow row{advisor.kappas[std::size_t(k)],
+                            r.iterations,
+                            r.converged(),
+                            r.seconds_per_cycle,
+                            r.seconds_total,
+                            medians[std::size_t(k)].solves,
+                            medians[std::size_t(k)].spread};
     if (row.converged && row.seconds_total < best) best = row.seconds_total, sweep.best_kappa = row.kappa;
     sweep.rows.push_back(row);
   }
@@ -63,7 +67,7 @@ KappaSweep sweep_kappa(const SolverOptions& options, const AdvisorSettings& advi
 std::string kappa_sweep_csv(const KappaSweep& sweep) {
   std::ostringstream csv;
   csv << "kappa,iterations,converged,seconds_per_cycle,seconds_total,predicted_seconds_total,predicted_low,"
-         "predicted_high,predicted_iterations,best\n";
+         "predicted_high,predicted_iterations,best,solves,spread\n";
   csv.precision(6);
   for (std::size_t k = 0; k < sweep.rows.size(); ++k) {
     const KappaSweepRow& r = sweep.rows[k];
@@ -73,7 +77,7 @@ std::string kappa_sweep_csv(const KappaSweep& sweep) {
     csv << kappa_to_string(r.kappa) << "," << r.iterations << "," << (r.converged ? 1 : 0) << "," << r.seconds_per_cycle
         << "," << r.seconds_total << "," << p.predicted_seconds << "," << p.iterations_low * p.seconds_per_iteration
         << "," << p.iterations_high * p.seconds_per_iteration << "," << p.predicted_iterations << ","
-        << (r.kappa == sweep.best_kappa ? 1 : 0) << "\n";
+        << (r.kappa == sweep.best_kappa ? 1 : 0) << "," << r.solves << "," << r.spread << "\n";
   }
   return csv.str();
 }

@@ -42,8 +42,9 @@ KappaSweep sweep_kappa(const SolverOptions& options, const AdvisorSettings& advi
                        const std::function<void(int, int, const std::string&)>& progress = {});
 
 // kappa,iterations,converged,seconds_per_cycle,seconds_total,predicted_seconds_total,
-// predicted_low,predicted_high,predicted_iterations,best
-// (predicted_low/high: the iteration estimate's band times the predicted time per iteration)
+// predicted_low,predicted_high,predicted_iterations,best,solves,spread
+// (predicted_low/high: the iteration estimate's band times the predicted time per iteration;
+// solves: how many the median is of; spread: their slowest over their fastest)
 std::string kappa_sweep_csv(const KappaSweep& sweep);
 
 }  // namespace kcycle
