@@ -191,10 +191,21 @@ TEST(KappaSweep, MachineDriftIsTheMedianOfMeasuredOverProbedIterations) {
     sweep.rows.push_back({k + 1, 100, true, 0, 100 * prices[k] * ratios[k], 5, 1.0});
   }
   EXPECT_NEAR(sweep.machine_drift(), 1.315, 1e-12);
+  // What the terminal and the window say: the drift and the error it alone makes (1/1.315 - 1).
+  std::vector<std::string> notes = sweep.machine_notes();
+  ASSERT_EQ(notes.size(), 1u) << "steady solves (spread 1): the drift only";
+  EXPECT_NE(notes[0].find("1.31x"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[0].find("-24%"), std::string::npos) << notes[0];
+  sweep.rows[2].spread = 1.6;
+  notes = sweep.machine_notes();
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_NE(notes[0].find("kappa=3's 5 solves varied 1.60x"), std::string::npos) << notes[0];
   sweep.rows[0].converged = sweep.rows[1].converged = false;  // only the converged count
   EXPECT_NEAR(sweep.machine_drift(), 0.5 * (2.0 + 1.31), 1e-12);
   for (KappaPrediction& p : sweep.advice.candidates) p.measured_price = 0;
   EXPECT_TRUE(std::isnan(sweep.machine_drift())) << "no prices: no drift";
+  sweep.rows[2].spread = 1.0;
+  EXPECT_TRUE(sweep.machine_notes().empty()) << "nothing to say of a steady machine";
 }
 
 // Round-robin repeats: at least five solves and a second; more (to fifteen, within 3 s) while a

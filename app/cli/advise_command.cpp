@@ -96,9 +96,11 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   std::vector<KappaSweepRow> measured;
   Advice advice;
   double drift = NAN;
+  std::vector<std::string> machine_notes;
   if (a.verify) {
     KappaSweep sweep = sweep_kappa(o, settings);
     drift = sweep.machine_drift();
+    machine_notes = sweep.machine_notes();
     advice = std::move(sweep.advice);
     measured = std::move(sweep.rows);
   } else {
@@ -149,27 +151,9 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   if (a.verify && best_kappa != 0)
     std::printf("measured best: kappa=%s; the recommendation took %.1f%% longer than the best\n",
                 kappa_to_string(best_kappa).c_str(), 100.0 * (recommended_actual / best_actual - 1.0));
-  if (a.verify) {
-    const auto widest = std::max_element(measured.begin(), measured.end(),
-                                         [](const auto& x, const auto& y) { return x.spread < y.spread; });
-    if (widest != measured.end() && widest->spread > 1.3)
-      std::printf(
-          "the machine: kappa=%s's %d solves varied %.2fx (slowest over fastest): its speed changed while "
-          "measuring\n",
-          kappa_to_string(widest->kappa).c_str(), widest->solves, widest->spread);
-  }
-  if (a.verify && std::isfinite(drift)) {
-    std::printf(
-        "the machine: an iteration took %.2fx while verifying what the probes measured while advising "
-        "(median over kappa)",
-        drift);
-    if (std::abs(drift - 1.0) > 0.1)
-      std::printf(
-          ";\n  the advice's times come from those probes: an error of %+.0f%% in every kappa is the "
-          "machine's change, not the model's",
-          100.0 * (1.0 / drift - 1.0));
-    std::printf("\n");
-  }
+  if (a.verify && std::isfinite(drift))
+    std::printf("machine drift: %.2fx (a measured iteration over the probes' price, median over kappa)\n", drift);
+  for (const std::string& note : machine_notes) std::printf("%s\n", note.c_str());
   return 0;
 }
 

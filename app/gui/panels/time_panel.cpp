@@ -98,20 +98,7 @@ void kappa_sweep_table(const Snapshot& snap) {
       kappa_to_string(sweep->best_kappa).c_str(), fewest, most);
   // The advice's level of time is its probes': a change of the machine's speed between them and
   // the measured solves shows in every kappa's error alike.
-  const auto widest =
-      std::max_element(sweep->rows.begin(), sweep->rows.end(),
-                       [](const KappaSweepRow& a, const KappaSweepRow& b) { return a.spread < b.spread; });
-  if (widest != sweep->rows.end() && widest->spread > 1.3)
-    ImGui::TextWrapped(
-        "the machine: kappa=%s's %d solves varied %.2fx (slowest over fastest): its speed changed "
-        "while measuring",
-        kappa_to_string(widest->kappa).c_str(), widest->solves, widest->spread);
-  const double drift = sweep->machine_drift();
-  if (std::isfinite(drift) && std::abs(drift - 1.0) > 0.1)
-    ImGui::TextWrapped(
-        "the machine changed: an iteration took %.2fx while measuring what the advisor's probes measured, so an "
-        "error of %+.0f%% in every kappa is the machine's, not the model's",
-        drift, 100.0 * (1.0 / drift - 1.0));
+  for (const std::string& note : sweep->machine_notes()) ImGui::TextWrapped("%s", note.c_str());
 }
 
 // How far each model is off the cycles the calibration timed: the paper's fit, and the

@@ -1,4 +1,5 @@
 #include "kcycle/model/interleaved_solves.hpp"
+#include "kcycle/model/timing.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -24,10 +25,9 @@ std::vector<MedianSolve> median_of_interleaved_solves(const SolverOptions& optio
     spent[k] = first[k].seconds_total;
   }
   const auto spread = [&](std::size_t k) {
-    const auto [fastest, slowest] = std::minmax_element(
-        runs[k].begin(), runs[k].end(),
-        [](const SolveResult& a, const SolveResult& b) { return a.seconds_total < b.seconds_total; });
-    return fastest->seconds_total > 0 ? slowest->seconds_total / fastest->seconds_total : 1.0;
+    std::vector<double> totals;
+    for (const SolveResult& r : runs[k]) totals.push_back(r.seconds_total);
+    return summarize_timings(std::move(totals)).spread;
   };
   const auto wants_more = [&](std::size_t k) {
     return wants_another_solve(policy, int(runs[k].size()), spent[k], runs[k].empty() ? 1.0 : spread(k));

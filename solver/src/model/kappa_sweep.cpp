@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <sstream>
 
@@ -30,6 +31,29 @@ double KappaSweep::machine_drift() const {
   std::sort(ratios.begin(), ratios.end());
   const std::size_t n = ratios.size();
   return n % 2 ? ratios[n / 2] : 0.5 * (ratios[n / 2 - 1] + ratios[n / 2]);
+}
+
+std::vector<std::string> KappaSweep::machine_notes(double unsteady_spread) const {
+  std::vector<std::string> notes;
+  char line[320];
+  const auto widest = std::max_element(
+      rows.begin(), rows.end(), [](const KappaSweepRow& a, const KappaSweepRow& b) { return a.spread < b.spread; });
+  if (widest != rows.end() && widest->spread > unsteady_spread) {
+    std::snprintf(line, sizeof line,
+                  "the machine: kappa=%s's %d solves varied %.2fx (slowest tenth over fastest): its speed changed "
+                  "while measuring",
+                  kappa_to_string(widest->kappa).c_str(), widest->solves, widest->spread);
+    notes.push_back(line);
+  }
+  const double drift = machine_drift();
+  if (std::isfinite(drift) && std::abs(drift - 1.0) > 0.1) {
+    std::snprintf(line, sizeof line,
+                  "the machine: an iteration took %.2fx while measuring what the advisor's probes measured (median "
+                  "over kappa), so an error of %+.0f%% in every kappa is the machine's change, not the model's",
+                  drift, 100.0 * (1.0 / drift - 1.0));
+    notes.push_back(line);
+  }
+  return notes;
 }
 
 KappaSweep sweep_kappa(const SolverOptions& options, const AdvisorSettings& advisor,

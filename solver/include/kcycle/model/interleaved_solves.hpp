@@ -18,21 +18,22 @@ struct RepeatPolicy {
   int min_repeats = 5;       // solves per kappa, at least
   double min_seconds = 1.0;  // and at least this long spent on each kappa ...
   int max_repeats = 15;      // ... up to this many solves
-  // A kappa whose solves vary by more than this (slowest over fastest) gets more, up to
+  // A kappa whose solves vary by more than this (summarize_timings' spread: the slowest tenth
+  // over the fastest) gets more, up to
   // max_repeats and unsteady_seconds: the build VM's two-thread speed switched by 1.4-1.6x for
   // seconds at a time, and a median of five could fall in either speed.
   double unsteady_spread = 1.3;
   double unsteady_seconds = 3.0;
 };
 
-// Whether a kappa with `solves` solves so far, `seconds` spent on them, which varied `spread`
-// (slowest over fastest), gets another.
+// Whether a kappa with `solves` solves so far, `seconds` spent on them, which varied `spread`,
+// gets another.
 bool wants_another_solve(const RepeatPolicy& policy, int solves, double seconds, double spread);
 
 struct MedianSolve {
   SolveResult result;  // the solve of median total time (its history dropped)
   int solves = 0;      // of how many
-  double spread = 1;   // their slowest total over their fastest
+  double spread = 1;   // how their totals varied (summarize_timings)
 };
 
 // Solves `options` with each cycle in `kappas` round-robin until every one has its repeats;

@@ -19,7 +19,7 @@ struct KappaSweepRow {
   double seconds_per_cycle = 0;  // median cycle-only time
   double seconds_total = 0;      // the iteration loop, norms included
   int solves = 0;                // how many solves the median is of
-  double spread = 1;             // their slowest total over their fastest
+  double spread = 1;             // how their totals varied (summarize_timings: slowest tenth over fastest)
 };
 
 struct KappaSweep {
@@ -35,6 +35,10 @@ struct KappaSweep {
   // every kappa by this much is the machine's change, not the model's: the build VM's
   // two-thread speed switched by 1.4-1.6x for seconds at a time, one thread's by 2%.
   double machine_drift() const;
+  // What the terminal and the visualizer say of the machine under the sweep: the kappa whose
+  // solves varied most, where over `unsteady_spread`, and the drift, where over 10% (with the
+  // error it alone makes in every kappa). Empty where the machine held steady.
+  std::vector<std::string> machine_notes(double unsteady_spread = RepeatPolicy{}.unsteady_spread) const;
 };
 
 // `progress(done, of, what)` as the work goes on (the GUI shows it).
@@ -44,7 +48,7 @@ KappaSweep sweep_kappa(const SolverOptions& options, const AdvisorSettings& advi
 // kappa,iterations,converged,seconds_per_cycle,seconds_total,predicted_seconds_total,
 // predicted_low,predicted_high,predicted_iterations,best,solves,spread
 // (predicted_low/high: the iteration estimate's band times the predicted time per iteration;
-// solves: how many the median is of; spread: their slowest over their fastest)
+// solves: how many the median is of; spread: how they varied)
 std::string kappa_sweep_csv(const KappaSweep& sweep);
 
 }  // namespace kcycle
