@@ -145,6 +145,19 @@ interrupted_solve() {
   return $rc
 }
 run sigint-solve 130 'interrupted after [0-9]+ cycles \(SIGINT\)' interrupted_solve
+# GNU timeout sends its signal to the process and then to its process group; a copy that comes
+# after the handler ran is the same request, not a second Ctrl-C that ends the process at once.
+signal_and_its_copy() {
+  "$kcycle" solve --levels 11 --kappa 1 > copy.txt &
+  local pid=$!
+  sleep 2
+  kill -INT $pid; sleep 0.005; kill -INT $pid
+  wait $pid
+  local rc=$?
+  grep 'interrupted after' copy.txt
+  return $rc
+}
+run sigint-and-its-copy 130 'interrupted after [0-9]+ cycles \(SIGINT\)' signal_and_its_copy
 interrupted_experiment() {
   timeout --preserve-status -s INT 3 "$kcycle" experiment table4.3 --levels 10 --out rows
   local rc=$?

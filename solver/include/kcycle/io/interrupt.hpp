@@ -2,13 +2,15 @@
 // Ctrl-C (SIGINT) and SIGTERM. While a StopOnInterrupt is alive, the first signal asks the
 // work to stop at its next cycle boundary (requested() turns true) and a second one ends the
 // process at once; without one, the first ends the process at once. Either way the exit status
-// is kInterruptedExit. The flags live in the signal handler's file: a handler can reach
-// nothing else.
+// is kInterruptedExit. A second signal within kSameRequestSeconds of the first is a copy of it
+// (GNU timeout sends one to the process and one to its process group), not a second request.
+// The flags live in the signal handler's file: a handler can reach nothing else.
 #include <string>
 
 namespace kcycle {
 
 inline constexpr int kInterruptedExit = 130;
+inline constexpr double kSameRequestSeconds = 0.25;
 
 // Installs the handlers (once, at the start of main).
 void install_interrupt_handlers();
