@@ -64,22 +64,30 @@ TEST(ThreadTeam, AStalledWorkerDelaysAPassByItsOwnChunkOnly) {
   always_a_team();
   ThreadTeam team(2);
   // Member 1 sleeps 200 ms before each chunk it claims, as a thread the OS has descheduled.
-  team.set_chunk_hook([](int member, int) {
-    if (member == 1) std::this_thread::sleep_for(200ms);
+  std::atomic<bool> worker_claimed{false};
+  std::chrono::steady_clock::time_point claimed_at;  // written before the flag, read after the pass
+  team.set_chunk_hook([&](int member, int) {
+    if (member != 1) return;
+    claimed_at = std::chrono::steady_clock::now();
+    worker_claimed = true;
+    std::this_thread::sleep_for(200ms);
   });
   const int chunks = 64;
   std::vector<int> value(chunks, 0);
-  const auto start = std::chrono::steady_clock::now();
-  team.run(chunks, [&](int c, int) {
-    std::this_thread::sleep_for(1ms);  // long enough for the worker to wake and claim one
+  team.run(chunks, [&](int c, int member) {
+    // The caller lets the worker claim one first, however late a loaded machine wakes it.
+    if (member == 0)
+      for (int k = 0; k < 5000 && !worker_claimed; ++k) std::this_thread::sleep_for(1ms);
+    std::this_thread::sleep_for(1ms);
     value[std::size_t(c)] = c * c;
   });
-  const auto took = std::chrono::steady_clock::now() - start;
+  const auto took_from_the_stall = std::chrono::steady_clock::now() - claimed_at;
   for (int c = 0; c < chunks; ++c) EXPECT_EQ(value[std::size_t(c)], c * c);
-  // The caller ran every chunk but the one the stalled worker held: the pass took one stall,
-  // not the 32 a static split in halves would have waited for.
+  // The caller ran every chunk but the one the stalled worker held: the pass ended one stall
+  // after the worker's claim, not the 32 a static split in halves would have waited for.
+  ASSERT_TRUE(worker_claimed);
   EXPECT_EQ(team.stats().worker_chunks, 1u);
-  EXPECT_LT(took, 2 * 200ms);
+  EXPECT_LT(took_from_the_stall, 2 * 200ms);
 }
 
 TEST(ThreadTeam, ACallerThatSleepsIsWokenByTheWorkerFinishingTheLastChunk) {
