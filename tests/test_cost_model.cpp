@@ -117,6 +117,28 @@ TEST(CostModel, FitNeverGivesANegativeCost) {
   EXPECT_GT(fit.beta, 0.0);
 }
 
+TEST(CostModel, AMessageLatencyLongerThanTheCyclesIsCappedByThem) {
+  // Cycles on a process grid, T = alpha L + beta W + lambda M with lambda = 2 us; the ping-pong
+  // measured 4 ms (each message waited for a time slice of a busy machine). Taken as measured,
+  // it would leave every cycle a negative time to fit and alpha = beta = 0.
+  const CostModel truth{3e-7, 2e-9, 2e-6};
+  std::vector<TimingSample> samples;
+  for (int kappa : {1, 2, 3})
+    for (int n = 4; n <= 7; ++n) {
+      const double L = cycle_launches(kappa, n, 7), W = cycle_ops(kappa, n, Coarsening::Full), M = 2 * L;
+      samples.push_back({kappa, n, L, W, truth.predict(L, W, M), M});
+    }
+  double tightest = INFINITY;
+  for (const TimingSample& s : samples) tightest = std::min(tightest, s.seconds / s.messages);
+  const CostModel fit = fit_cost_model(samples, 4e-3);
+  EXPECT_DOUBLE_EQ(fit.lambda, tightest);
+  EXPECT_GT(fit.alpha + fit.beta, 0.0);
+  for (const TimingSample& s : samples) EXPECT_LE(fit.lambda * s.messages, s.seconds * (1 + 1e-12));
+  // A latency the cycles can hold is kept as measured.
+  EXPECT_EQ(fit_cost_model(samples, truth.lambda).lambda, truth.lambda);
+  EXPECT_NEAR(fit_cost_model(samples, truth.lambda).beta / truth.beta, 1.0, 1e-6);
+}
+
 TEST(CostModel, CalibrationFileRoundTripAndClearErrors) {
   const std::string path = testing::TempDir() + "kcycle_calibration_test.json";
   Calibration c;

@@ -168,6 +168,7 @@ int run(const CalibrateArgs& a, const CLI::App& cmd) {
   });
   print_calibration_report(c, o);
   if (c.noisy()) std::printf("%s\n", noise_note(c).c_str());
+  if (const std::string note = latency_note(c); !note.empty()) std::printf("%s\n", note.c_str());
   if (mpi_rank() != 0) return 0;  // one file, whatever the ranks
   if (a.force) {
     save_calibration(c, a.out);

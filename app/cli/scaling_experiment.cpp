@@ -116,6 +116,8 @@ void write_scaling_files(const std::vector<ScalingRow>& rows, const Calibration&
       nlohmann::json({{"alpha_seconds", c.model.alpha},
                       {"beta_seconds", c.model.beta},
                       {"lambda_seconds", c.model.lambda},
+                      {"lambda_benchmark_seconds", c.measured_lambda},
+                      {"lambda_note", latency_note(c)},
                       {"ranks", world},
                       {"cores", std::thread::hardware_concurrency()},
                       {"oversubscribed", oversubscribed},
@@ -241,6 +243,7 @@ int scaling_experiment(const ExperimentArgs& a, const std::string& dir) {
               oversubscribed ? " on fewer cores: the counts are exact, the times only indicative" : "");
   std::printf("model on %d ranks: alpha %.3g s/launch, beta %.3g s/unknown, lambda %.3g s/message\n", c.ranks,
               c.model.alpha, c.model.beta, c.model.lambda);
+  if (const std::string note = latency_note(c); !note.empty()) std::printf("%s\n", note.c_str());
 
   const ScalingStudy study{settings,       target,  policy, c, levels, world, agglomeration_threshold(o),
                            measured_ranks, progress};

@@ -45,6 +45,8 @@ double cycle_launches(int kappa, int levels, int launches_per_call) {
 }
 
 CostModel fit_cost_model(const std::vector<TimingSample>& samples, double lambda) {
+  for (const TimingSample& s : samples)
+    if (s.messages > 0) lambda = std::min(lambda, s.seconds / s.messages);
   // Normal equations of min sum (alpha L + beta W - (T - lambda M))^2.
   double LL = 0, LW = 0, WW = 0, LT = 0, WT = 0;
   for (const TimingSample& s : samples) {
@@ -119,6 +121,16 @@ std::string noise_note(const Calibration& c) {
   std::string note = text;
   if (worst) note += " (kappa=" + kappa_to_string(worst->kappa) + ", " + std::to_string(worst->levels) + " levels)";
   return note + ": the machine was busy; calibration marked noisy";
+}
+
+std::string latency_note(const Calibration& c) {
+  if (!(c.measured_lambda > c.model.lambda)) return "";
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "the message latency benchmark measured %.3g s, more than the cycles took per message (%.3g s): "
+                "the machine was busy while it ran; lambda is taken as the latter",
+                c.measured_lambda, c.model.lambda);
+  return text;
 }
 
 std::string save_calibration_unless_noisier(const Calibration& c, const std::string& path) {

@@ -288,6 +288,7 @@ Calibration calibrate(const MultigridSettings& as_run, const CalibrationSweep& s
       c.samples.push_back(sample);
       if (on_case) on_case(sample);
     }
+  c.measured_lambda = lambda;
   c.model = fit_cost_model(c.samples, lambda);
   return c;
 }

@@ -55,7 +55,10 @@ struct TimingSample {
 // Least squares over the samples, as the paper's equation 3.2 (unweighted, so the large
 // cases dominate, as in the paper), with alpha, beta >= 0. lambda: seconds per message,
 // measured apart (the MPI backend's latency benchmark); the fit is then of alpha and beta to
-// the time the messages leave, T - lambda * messages.
+// the time the messages leave, T - lambda * messages. A cycle's messages take no more than
+// the cycle: lambda is capped at the smallest T / messages (a latency benchmark run while the
+// machine was busy, each message waiting for a time slice, would otherwise leave alpha = beta
+// = 0, a model in which computing costs nothing).
 CostModel fit_cost_model(const std::vector<TimingSample>& samples, double lambda = 0);
 
 // The turning point n_tp where alpha * N_calls = beta * N_ops, by the paper's appendix
@@ -77,7 +80,8 @@ struct Calibration {
   bool fused = false;         // timed with fused Jacobi passes (MultigridSettings::fused)
   int coarse_tail = 0;        // timed with a coarse tail from levels of this many unknowns (0: none)
   int threads = 0;
-  int ranks = 1;  // MPI: the ranks it was timed on (model.lambda is theirs)
+  int ranks = 1;               // MPI: the ranks it was timed on (model.lambda is theirs)
+  double measured_lambda = 0;  // the latency benchmark's, before the fit's cap (not saved)
   std::vector<TimingSample> samples;
   // The largest spread of its samples. From kNoisySpread the machine was busy while it timed:
   // the calibration is noisy (said when made, and not saved over a clean one).
@@ -88,6 +92,9 @@ struct Calibration {
 // "timings varied 3.1x (kappa=3, 9 levels): the machine was busy; calibration marked noisy",
 // or "" for a clean calibration.
 std::string noise_note(const Calibration& calibration);
+// "the message latency benchmark measured 4 ms, more than the cycles took per message (3 us):
+// ..." when the fit capped lambda, or "".
+std::string latency_note(const Calibration& calibration);
 // What differs between the cycle a calibration timed and one that runs with `as_run` settings
 // (resolve()'s) on `backend` (describe()'s name) with `threads` threads: "" when nothing does,
 // else "made for <smoother>/<coarsening>, <backend>, N threads[, fused]; this run: ..." so that a
