@@ -137,6 +137,13 @@ TEST(CostModel, AMessageLatencyLongerThanTheCyclesIsCappedByThem) {
   // A latency the cycles can hold is kept as measured.
   EXPECT_EQ(fit_cost_model(samples, truth.lambda).lambda, truth.lambda);
   EXPECT_NEAR(fit_cost_model(samples, truth.lambda).beta / truth.beta, 1.0, 1e-6);
+  // The calibration says so when the cap was taken, and only then.
+  Calibration c;
+  c.measured_lambda = 4e-3;
+  c.model = fit;
+  EXPECT_NE(latency_note(c).find("the machine was busy"), std::string::npos) << latency_note(c);
+  c.measured_lambda = c.model.lambda;
+  EXPECT_EQ(latency_note(c), "");
 }
 
 TEST(CostModel, CalibrationFileRoundTripAndClearErrors) {
