@@ -7,6 +7,7 @@ packages=(
   build-essential cmake pkg-config   # compiler and build system
   libcli11-dev                       # command line parsing for `kcycle`
   nlohmann-json3-dev                 # JSON output and configuration files
+  libeigen3-dev                      # eigenvalues of the local Fourier analysis's small matrices (kcycle lfa)
   libgtest-dev                       # unit tests (GoogleTest)
   libbenchmark-dev                   # micro-benchmarks (Google Benchmark)
   libtbb-dev                         # oneTBB, for kcycle_team_bench's comparison with the thread team

@@ -151,6 +151,46 @@ TEST(Cli, LevelTableShowsTheMeasuredCostOfEveryLevel) {
   EXPECT_NE(text.output.find("   15x15 "), std::string::npos) << text.output;
 }
 
+TEST(Cli, LfaPredictsEveryKappaWithoutSolving) {
+  const Outcome o = run_cli("lfa --preset jacobi --levels 9 --eps 1e-2 --angle 45 --json");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  const auto j = nlohmann::json::parse(o.output);
+  EXPECT_NEAR(j.at("smoothing_factor").get<double>(), 0.7392, 2e-3)
+      << o.output;  // the damped Jacobi's mu at 45 degrees
+  const double two_grid = j.at("two_grid_factor").get<double>();
+  EXPECT_GT(two_grid, 0.5);
+  double previous = 1;
+  for (const char* kappa : {"1", "2", "3", "4", "W"}) {
+    const double factor = j.at("kappa_factors").at(kappa).get<double>();
+    EXPECT_LE(factor, previous + 1e-9) << kappa;
+    EXPECT_GE(factor, 0.5 * two_grid) << kappa;
+    EXPECT_GT(j.at("predicted_iterations").at(kappa).get<double>(), 1) << kappa;
+    previous = factor;
+  }
+  EXPECT_NE(j.at("basis").get<std::string>().find("infinite grid"), std::string::npos);
+  const Outcome text = run_cli("lfa --levels 6");
+  EXPECT_EQ(text.exit_code, 0) << text.output;
+  EXPECT_NE(text.output.find("two-grid factor"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("Rests on"), std::string::npos) << text.output;
+}
+
+TEST(Cli, LfaRefusesWhatItCannotAnalyseByName) {
+  const struct {
+    const char* args;
+    const char* message;
+  } cases[] = {{"lfa --levels 1", "two levels"},
+               {"lfa --levels 5 --depth 6", "--depth must be between 2 and 5"},
+               {"lfa --samples 1", "--samples"},
+               {"lfa --nu1 0 --nu2 0", "nu1 + nu2"},
+               {"lfa --cycle gamma --gamma 2", "kappa-cycles"}};
+  for (const auto& c : cases) {
+    const Outcome o = run_cli(c.args);
+    EXPECT_FALSE(o.crashed) << c.args << "\n" << o.output;
+    EXPECT_EQ(o.exit_code, 2) << c.args << "\n" << o.output;
+    EXPECT_NE(o.output.find(c.message), std::string::npos) << c.args << "\n" << o.output;
+  }
+}
+
 TEST(Cli, NoSubcommandPrintsUsage) {
   const Outcome o = run_cli("");
   EXPECT_NE(o.exit_code, 0);

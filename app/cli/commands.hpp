@@ -22,6 +22,7 @@ Subcommand add_calibrate_command(CLI::App& app);
 Subcommand add_advise_command(CLI::App& app);
 Subcommand add_experiment_command(CLI::App& app);
 Subcommand add_figure_command(CLI::App& app);
+Subcommand add_lfa_command(CLI::App& app);
 
 // alpha, beta, relative errors per (kappa, n) like the paper's Table 3.2, turning points.
 // settings: the cycle calibrated (the turning points on process grids need its counts).

@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
       kcycle::cli::add_solve_command(app),  kcycle::cli::add_info_command(app),
       kcycle::cli::add_bench_command(app),  kcycle::cli::add_calibrate_command(app),
       kcycle::cli::add_advise_command(app), kcycle::cli::add_experiment_command(app),
-      kcycle::cli::add_figure_command(app)};
+      kcycle::cli::add_figure_command(app), kcycle::cli::add_lfa_command(app)};
   if (argc == 1) {  // a newcomer typing `kcycle` gets the overview, not one terse line
     std::cerr << app.help();
     return 2;

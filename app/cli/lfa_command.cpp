@@ -1,0 +1,112 @@
+// `kcycle lfa`: what local Fourier analysis predicts for the solve the options describe: the
+// smoothing factor, the two-grid factor, each kappa-cycle's factor and the iterations to the
+// tolerance, without solving.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "kcycle/lfa/convergence.hpp"
+#include "kcycle/lfa/fourier_analysis.hpp"
+#include "kcycle/solve/solve.hpp"
+#include "solver_args.hpp"
+
+namespace kcycle::cli {
+
+namespace {
+
+struct LfaArgs {
+  SolverArgs solver;
+  int depth = 0;
+  int samples = 8;
+  bool json = false;
+};
+
+const std::vector<int> kKappas = {1, 2, 3, 4, kKappaW};
+
+int run(const LfaArgs& a, const CLI::App& cmd) {
+  SolverOptions o = resolve(a.solver, cmd);
+  validate(o);
+  if (o.cycle.type != CycleType::Kappa)
+    throw InvalidOptions("lfa analyses kappa-cycles (kappa = 1, 2, 3, 4, W): leave --cycle as kappa");
+  lfa::LfaSettings settings;
+  settings.cycle = multigrid_settings(o);
+  settings.samples = a.samples;
+  if (const std::string why = lfa::unsupported_reason(settings.cycle); !why.empty()) throw InvalidOptions(why);
+  const int deepest = std::min(o.levels, lfa::kMaxDepth);
+  if (a.depth != 0 && (a.depth < 2 || a.depth > deepest))
+    throw InvalidOptions("--depth must be between 2 and " + std::to_string(deepest) + " (the levels, at most " +
+                         std::to_string(lfa::kMaxDepth) + "), or 0 for the default; got " + std::to_string(a.depth));
+  if (a.samples < 2 || a.samples > 256) throw InvalidOptions("--samples must be between 2 and 256");
+  settings.depth = a.depth;
+  const lfa::LfaResult r = lfa::analyse(settings, kKappas);
+
+  const bool cg = o.solver == SolverKind::PCG;
+  auto solve_factor = [&](double rho) { return cg ? lfa::cg_factor(rho) : rho; };
+  if (a.json) {
+    nlohmann::json factors = nlohmann::json::object(), iterations = nlohmann::json::object(),
+                   analysed = nlohmann::json::object();
+    for (const lfa::KappaFactor& k : r.kappa_factors) {
+      const std::string key = kappa_to_string(k.kappa);
+      factors[key] = k.factor;
+      analysed[key] = k.analysed_counter;
+      const double its = lfa::iterations_to_reduce(solve_factor(k.factor), o.tolerance);
+      iterations[key] = std::isfinite(its) ? nlohmann::json(its) : nlohmann::json(nullptr);
+    }
+    const nlohmann::json out = {{"levels", o.levels},
+                                {"eps", o.eps},
+                                {"angle", o.angle_degrees},
+                                {"smoother", std::string(enum_name(o.smoother))},
+                                {"solver", cg ? "pcg" : "multigrid"},
+                                {"smoothing_factor", r.smoothing_factor},
+                                {"two_grid_factor", r.two_grid_factor},
+                                {"kappa_factors", factors},
+                                {"analysed_counter", analysed},
+                                {"predicted_iterations", iterations},
+                                {"tolerance", o.tolerance},
+                                {"depth", r.depth},
+                                {"modes_per_frequency", r.modes},
+                                {"frequencies", r.frequencies},
+                                {"basis", r.basis}};
+    std::cout << out.dump(1) << "\n";
+    return 0;
+  }
+  std::printf("Local Fourier analysis: %d levels, eps=%g, angle=%g, %s, nu1=%d nu2=%d%s\n", o.levels, o.eps,
+              o.angle_degrees, std::string(enum_name(o.smoother)).c_str(), o.nu1, o.nu2,
+              cg ? ", the cycle preconditioning CG" : "");
+  std::printf("  smoothing factor mu (per sweep)  %.4f\n", r.smoothing_factor);
+  std::printf("  two-grid factor                  %.4f\n", r.two_grid_factor);
+  std::printf("  %-8s %14s %10s %24s\n", "kappa", "cycle factor", cg ? "CG factor" : "", "iterations to tolerance");
+  for (const lfa::KappaFactor& k : r.kappa_factors) {
+    const double its = lfa::iterations_to_reduce(solve_factor(k.factor), o.tolerance);
+    const std::string note = k.kappa >= r.depth && k.kappa < o.levels ? " (the W-cycle at this depth)" : "";
+    std::printf("  %-8s %14.4f %10s %24s%s\n", kappa_to_string(k.kappa).c_str(), k.factor,
+                cg ? std::to_string(lfa::cg_factor(k.factor)).substr(0, 6).c_str() : "",
+                std::isfinite(its) ? std::to_string(int(std::ceil(its))).c_str() : "never", note.c_str());
+  }
+  std::printf("Rests on: %s.%s\n", r.basis.c_str(),
+              cg ? " CG's factor is its bound for a cycle whose error spectrum lies in [-rho, rho]." : "");
+  return 0;
+}
+
+}  // namespace
+
+Subcommand add_lfa_command(CLI::App& app) {
+  auto args = std::make_shared<LfaArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "lfa",
+      "Predict without solving (local Fourier analysis): the smoothing factor, the two-grid factor and each "
+      "kappa-cycle's factor and iterations");
+  add_solver_options(*cmd, args->solver);
+  cmd->add_option("--depth", args->depth,
+                  "Levels analysed (2 = two-grid); 0: the deepest with at most 16 Fourier modes per frequency");
+  cmd->add_option("--samples", args->samples, "Frequency samples per direction before the search for the maximum");
+  cmd->add_flag("--json", args->json, "Print JSON");
+  return {cmd, [args, cmd] { return run(*args, *cmd); }};
+}
+
+}  // namespace kcycle::cli

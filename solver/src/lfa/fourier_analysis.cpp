@@ -1,0 +1,273 @@
+#include "kcycle/lfa/fourier_analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include <Eigen/Eigenvalues>
+
+#include "frequency_block.hpp"
+#include "kcycle/core/galerkin.hpp"
+#include "level_symbols.hpp"
+
+namespace kcycle::lfa {
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+double spectral_radius(const Matrix& M) {
+  if (M.rows() == 1) return std::abs(M(0, 0));
+  const Eigen::EigenSolver<Matrix> solver(M, false);
+  return solver.eigenvalues().cwiseAbs().maxCoeff();
+}
+
+// Modes in the block of the finest analysed level at `depth` levels.
+int block_modes(Coarsening c, int depth) {
+  const int ny = 1 << (depth - 1);
+  return (c == Coarsening::Full ? ny : 2) * ny;
+}
+
+// The finest analysed level's block for base frequency (bx, by): every coarsened direction has
+// 2^(depth-1) aliases; the kept direction of semi-coarsening has the two that the smoothers'
+// colours couple.
+FrequencyBlock top_block(Coarsening c, int depth, double bx, double by) {
+  const int n = 1 << (depth - 1);
+  return {bx, by, c == Coarsening::Full ? n : 2, n};
+}
+
+// The operators of the analysed levels, 0 the finest, as the hierarchy makes them.
+std::vector<Stencil9> level_stencils(const MultigridSettings& cycle, int depth) {
+  std::vector<Stencil9> A;
+  double hx = 1, hy = 1;
+  A.push_back(discretize(cycle.tensor, hx, hy));
+  for (int l = 1; l < depth; ++l) {
+    if (cycle.coarsening == Coarsening::Full) hx *= 2;
+    hy *= 2;
+    A.push_back(cycle.coarse_operator == CoarseOperator::Galerkin ? galerkin_coarse(A.back(), cycle.coarsening)
+                                                                  : discretize(cycle.tensor, hx, hy));
+  }
+  return A;
+}
+
+// The error propagation of the analysed cycles at one base frequency, level by level, each
+// (level, counter) built once: Algorithm 3 with an exact solve on the last analysed level.
+class CycleSymbols {
+ public:
+  CycleSymbols(const MultigridSettings& cycle, const std::vector<Stencil9>& A, const FrequencyBlock& top)
+      : cycle_(cycle), A_(A), levels_(A.size()) {
+    levels_[0].block = top;
+    for (std::size_t l = 1; l < A.size(); ++l) levels_[l].block = levels_[l - 1].block.coarser(cycle.coarsening);
+  }
+
+  // The error after one cycle with `counter` entering level l (0 = finest analysed).
+  const Matrix& error(int l, int counter) {
+    Level& L = levels_[std::size_t(l)];
+    const int depth_below = int(A_.size()) - l;  // levels from l down, l included
+    counter = std::clamp(counter, 1, std::max(1, depth_below));
+    if (L.errors.size() <= std::size_t(counter)) L.errors.resize(std::size_t(counter) + 1);
+    std::optional<Matrix>& slot = L.errors[std::size_t(counter)];
+    if (!slot) slot = l + 1 == int(A_.size()) ? Matrix::Zero(L.block.size(), L.block.size()) : cycle_error(l, counter);
+    return *slot;
+  }
+
+ private:
+  struct Level {
+    FrequencyBlock block;
+    std::vector<std::optional<Matrix>> errors;  // by counter
+  };
+
+  // S_post (I - P (I - E_c) A_c^-1 R A) S_pre, where E_c is the coarse error after the calls
+  // with the counter and counter - 1 (v_c starts at zero: E(counter - 1) E(counter)).
+  Matrix cycle_error(int l, int counter) {
+    const FrequencyBlock& b = levels_[std::size_t(l)].block;
+    const FrequencyBlock& c = levels_[std::size_t(l) + 1].block;
+    Matrix coarse_error = error(l + 1, counter);
+    if (counter > 1) coarse_error = error(l + 1, counter - 1) * coarse_error;
+    Matrix coarse_solve = Matrix::Identity(c.size(), c.size()) - coarse_error;  // times A_c^-1
+    for (int j = 0; j < c.size(); ++j)
+      coarse_solve.col(j) /= symbol(A_[std::size_t(l) + 1], c.theta_x(j), c.theta_y(j));
+
+    const Stencil9& A = A_[std::size_t(l)];
+    const Matrix pre = smoothing(cycle_, Phase::Pre, A, b).dense();
+    const std::vector<double> w = transfer_weights(b, cycle_.coarsening);
+    Matrix restricted = Matrix::Zero(c.size(), b.size());  // R A S_pre
+    for (int k = 0; k < b.size(); ++k)
+      restricted.row(b.coarse_index(k, cycle_.coarsening)) +=
+          w[std::size_t(k)] * symbol(A, b.theta_x(k), b.theta_y(k)) * pre.row(k);
+    const Matrix correction = coarse_solve * restricted;
+    Matrix corrected = pre;  // (I - P C R A) S_pre
+    for (int k = 0; k < b.size(); ++k)
+      corrected.row(k) -= w[std::size_t(k)] * correction.row(b.coarse_index(k, cycle_.coarsening));
+    return smoothing(cycle_, Phase::Post, A, b).times(corrected);
+  }
+
+  const MultigridSettings& cycle_;
+  const std::vector<Stencil9>& A_;
+  std::vector<Level> levels_;
+};
+
+// The supremum over base frequencies of one or more quantities f(bx, by)[q]: a grid of base
+// frequencies, then a pattern search from each quantity's best grid points.
+struct Supremum {
+  std::vector<double> values;
+  int frequencies = 0;  // evaluated, the search's included
+};
+
+// Base frequencies per direction in [lo, width - lo], lo = pi h (h = 2^-levels, the finest
+// grid's lowest frequency; the problem has no lower one): `samples` evenly spaced, and the
+// grid's own frequencies pi h 2^j near zero from either end (a mode just below zero has its
+// base near width).
+std::vector<double> base_samples(double width, int samples, double lo) {
+  std::vector<double> out;
+  for (int j = 1; j < samples; ++j) out.push_back(j * width / samples);
+  for (double t = lo; t < 0.5 * width / samples; t *= 2) {
+    out.push_back(t);
+    out.push_back(width - t);
+  }
+  return out;
+}
+
+template <class F>
+Supremum supremum(double width_x, double width_y, int samples, int levels, int quantities, F f) {
+  const double lo = kPi * std::ldexp(1.0, -levels);
+  const std::vector<double> xs = base_samples(width_x, samples, lo), ys = base_samples(width_y, samples, lo);
+  Supremum out;
+  out.values.assign(std::size_t(quantities), 0.0);
+  struct Point {
+    double value, x, y;
+  };
+  std::vector<std::vector<Point>> best(static_cast<std::size_t>(quantities));  // a few best per quantity
+  constexpr std::size_t kStarts = 2;
+  auto consider = [&](std::size_t q, Point p) {
+    auto& list = best[q];
+    list.push_back(p);
+    std::sort(list.begin(), list.end(), [](const Point& a, const Point& b) { return a.value > b.value; });
+    if (list.size() > kStarts) list.pop_back();
+  };
+  for (double y : ys)
+    for (double x : xs) {
+      const std::vector<double> v = f(x, y, -1);
+      ++out.frequencies;
+      for (std::size_t q = 0; q < v.size(); ++q) consider(q, {v[q], x, y});
+    }
+  // Pattern search: move to the best of the 8 neighbours while it is higher, else halve the step.
+  for (std::size_t q = 0; q < best.size(); ++q)
+    for (Point p : best[q]) {
+      double sx = 0.5 * width_x / samples, sy = 0.5 * width_y / samples;
+      for (int halvings = 0; halvings < 6;) {
+        Point next = p;
+        for (int dy = -1; dy <= 1; ++dy)
+          for (int dx = -1; dx <= 1; ++dx) {
+            if (dx == 0 && dy == 0) continue;
+            const double x = std::clamp(p.x + dx * sx, lo, width_x - lo),
+                         y = std::clamp(p.y + dy * sy, lo, width_y - lo);
+            const double v = f(x, y, int(q))[q];
+            ++out.frequencies;
+            if (v > next.value) next = {v, x, y};
+          }
+        if (next.value > p.value)
+          p = next;
+        else
+          sx *= 0.5, sy *= 0.5, ++halvings;
+      }
+      out.values[q] = std::max(out.values[q], p.value);
+    }
+  return out;
+}
+
+// Whether a fine mode is smooth: it is seen on the coarse grid (|theta| < pi/2 in every
+// coarsened direction).
+bool is_smooth(double tx, double ty, Coarsening c) {
+  const bool y_smooth = ty >= -0.5 * kPi && ty < 0.5 * kPi;
+  return c == Coarsening::Full ? y_smooth && tx >= -0.5 * kPi && tx < 0.5 * kPi : y_smooth;
+}
+
+}  // namespace
+
+std::string unsupported_reason(const MultigridSettings& cycle) {
+  if (cycle.levels < 2) return "local Fourier analysis needs at least two levels (a coarse-grid correction)";
+  if (cycle.nu1 + cycle.nu2 < 1) return "local Fourier analysis needs at least one relaxation sweep (nu1 + nu2 >= 1)";
+  if (cycle.smoother == Smoother::Jacobi && !(cycle.omega > 0)) return "damped Jacobi needs omega > 0";
+  return "";
+}
+
+int analysis_depth(const LfaSettings& s) {
+  if (s.depth != 0) return s.depth;
+  int depth = 2;
+  while (depth < std::min(s.cycle.levels, kMaxDepth) && block_modes(s.cycle.coarsening, depth + 1) <= kDefaultModes)
+    ++depth;
+  return depth;
+}
+
+LfaResult analyse(const LfaSettings& settings, const std::vector<int>& kappas) {
+  const MultigridSettings& cycle = settings.cycle;
+  if (const std::string why = unsupported_reason(cycle); !why.empty()) throw std::invalid_argument(why);
+  const int depth = analysis_depth(settings);
+  const int deepest = std::min(cycle.levels, kMaxDepth);
+  if (depth < 2 || depth > deepest)
+    throw std::invalid_argument("the analysis depth must be between 2 and " + std::to_string(deepest) +
+                                " (the levels, at most " + std::to_string(kMaxDepth) + "), not " +
+                                std::to_string(depth));
+  if (settings.samples < 2 || settings.samples > 256)
+    throw std::invalid_argument("the frequency samples must be between 2 and 256");
+  for (int kappa : kappas)
+    if (kappa < 1) throw std::invalid_argument("kappa must be at least 1");
+
+  LfaResult result;
+  result.depth = depth;
+  result.modes = block_modes(cycle.coarsening, depth);
+  const int sweeps = cycle.nu1 + cycle.nu2;
+
+  // Two levels: the smoothing factor (smooth modes projected out of the smoothed error) and
+  // the two-grid factor.
+  const std::vector<Stencil9> two_levels = level_stencils(cycle, 2);
+  const FrequencyBlock pair = top_block(cycle.coarsening, 2, 0, 0);
+  const Supremum two = supremum(2 * kPi / pair.nx, 2 * kPi / pair.ny, settings.samples, cycle.levels, 2,
+                                [&](double bx, double by, int which) {
+                                  const FrequencyBlock b = top_block(cycle.coarsening, 2, bx, by);
+                                  std::vector<double> v(2, 0.0);
+                                  if (which != 1) {
+                                    Matrix S = smoothing(cycle, Phase::Post, two_levels[0], b)
+                                                   .times(smoothing(cycle, Phase::Pre, two_levels[0], b).dense());
+                                    for (int k = 0; k < b.size(); ++k)
+                                      if (is_smooth(b.theta_x(k), b.theta_y(k), cycle.coarsening)) S.row(k).setZero();
+                                    v[0] = std::pow(spectral_radius(S), 1.0 / sweeps);
+                                  }
+                                  if (which != 0)
+                                    v[1] = spectral_radius(CycleSymbols(cycle, two_levels, b).error(0, 1));
+                                  return v;
+                                });
+  result.smoothing_factor = two.values[0];
+  result.two_grid_factor = two.values[1];
+
+  // `depth` levels: each kappa-cycle.
+  const std::vector<Stencil9> levels = level_stencils(cycle, depth);
+  for (int kappa : kappas) result.kappa_factors.push_back({kappa, std::min(kappa, depth), 0.0});
+  const FrequencyBlock top = top_block(cycle.coarsening, depth, 0, 0);
+  const Supremum cycles =
+      supremum(2 * kPi / top.nx, 2 * kPi / top.ny, settings.samples, cycle.levels, int(kappas.size()),
+               [&](double bx, double by, int which) {
+                 CycleSymbols symbols(cycle, levels, top_block(cycle.coarsening, depth, bx, by));
+                 std::vector<double> v(kappas.size(), 0.0);
+                 for (std::size_t q = 0; q < kappas.size(); ++q)
+                   if (which < 0 || std::size_t(which) == q)
+                     v[q] = spectral_radius(symbols.error(0, result.kappa_factors[q].analysed_counter));
+                 return v;
+               });
+  for (std::size_t q = 0; q < kappas.size(); ++q) result.kappa_factors[q].factor = cycles.values[q];
+  result.frequencies = cycles.frequencies;
+
+  result.basis = "local Fourier analysis on the infinite grid (no boundary): " + std::to_string(depth) +
+                 "-level analysis, level " + std::to_string(depth) + " solved exactly; " +
+                 std::to_string(result.frequencies) + " frequencies of " + std::to_string(result.modes) +
+                 " modes each, none below the finest grid's lowest (pi/" +
+                 std::to_string(1L << std::min(cycle.levels, 40)) + "); a kappa >= " + std::to_string(depth) +
+                 " is the W-cycle at this depth";
+  return result;
+}
+
+}  // namespace kcycle::lfa
