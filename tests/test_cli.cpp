@@ -179,7 +179,9 @@ TEST(Cli, LfaRefusesWhatItCannotAnalyseByName) {
     const char* args;
     const char* message;
   } cases[] = {{"lfa --levels 1", "two levels"},
-               {"lfa --levels 5 --depth 6", "--depth must be between 2 and 5"},
+               {"lfa --levels 5 --depth 6", "--depth must be between 2 and 4"},
+               {"lfa --levels 9 --preset xzebra-semi-galerkin --depth 7", "--depth must be between 2 and 6"},
+               {"lfa --samples 65", "--samples must be between 2 and 64"},
                {"lfa --samples 1", "--samples"},
                {"lfa --nu1 0 --nu2 0", "nu1 + nu2"},
                {"lfa --cycle gamma --gamma 2", "kappa-cycles"}};

@@ -144,7 +144,9 @@ TEST(Lfa, RefusesWhatItCannotAnalyse) {
   EXPECT_NE(lfa::unsupported_reason(one).find("two levels"), std::string::npos);
   EXPECT_THROW(analyse(one), std::invalid_argument);
   EXPECT_NE(lfa::unsupported_reason(cycle_of(1, 0, Smoother::Jacobi, 0, 0)).find("sweep"), std::string::npos);
-  EXPECT_THROW(analyse(cycle_of(1, 0, Smoother::Jacobi, 2, 2, 4), 5), std::invalid_argument);  // deeper than levels
+  EXPECT_THROW(analyse(cycle_of(1, 0, Smoother::Jacobi, 2, 2, 4), 5), std::invalid_argument);   // deeper than levels
+  EXPECT_EQ(lfa::deepest_depth(cycle_of(1, 0, Smoother::Jacobi, 2, 2, 12)), 4);                 // 64 modes
+  EXPECT_THROW(analyse(cycle_of(1, 0, Smoother::Jacobi, 2, 2, 12), 5), std::invalid_argument);  // 256 modes: minutes
   EXPECT_THROW(analyse(cycle_of(1, 0, Smoother::Jacobi, 2, 2), 0, {0}), std::invalid_argument);
 }
 

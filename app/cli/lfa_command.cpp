@@ -36,13 +36,13 @@ int run(const LfaArgs& a, const CLI::App& cmd) {
   lfa::LfaSettings settings;
   settings.cycle = multigrid_settings(o);
   settings.samples = a.samples;
-  if (const std::string why = lfa::unsupported_reason(settings.cycle); !why.empty()) throw InvalidOptions(why);
-  const int deepest = std::min(o.levels, lfa::kMaxDepth);
-  if (a.depth != 0 && (a.depth < 2 || a.depth > deepest))
-    throw InvalidOptions("--depth must be between 2 and " + std::to_string(deepest) + " (the levels, at most " +
-                         std::to_string(lfa::kMaxDepth) + "), or 0 for the default; got " + std::to_string(a.depth));
-  if (a.samples < 2 || a.samples > 256) throw InvalidOptions("--samples must be between 2 and 256");
   settings.depth = a.depth;
+  // The library's own checks, its messages naming the options.
+  if (std::string why = lfa::settings_problem(settings); !why.empty()) {
+    for (auto [from, to] : {std::pair{"the analysis depth", "--depth"}, {"the frequency samples", "--samples"}})
+      if (why.rfind(from, 0) == 0) why = to + why.substr(std::string(from).size());
+    throw InvalidOptions(why);
+  }
   const lfa::LfaResult r = lfa::analyse(settings, kKappas);
 
   const bool cg = o.solver == SolverKind::PCG;
@@ -103,7 +103,8 @@ Subcommand add_lfa_command(CLI::App& app) {
       "kappa-cycle's factor and iterations");
   add_solver_options(*cmd, args->solver);
   cmd->add_option("--depth", args->depth,
-                  "Levels analysed (2 = two-grid); 0: the deepest with at most 16 Fourier modes per frequency");
+                  "Levels analysed (2 = two-grid; at most 4 under full coarsening, 6 under semi-coarsening); 0: the "
+                  "deepest with at most 16 Fourier modes per frequency");
   cmd->add_option("--samples", args->samples, "Frequency samples per direction before the search for the maximum");
   cmd->add_flag("--json", args->json, "Print JSON");
   return {cmd, [args, cmd] { return run(*args, *cmd); }};

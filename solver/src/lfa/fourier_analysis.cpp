@@ -195,27 +195,38 @@ std::string unsupported_reason(const MultigridSettings& cycle) {
   return "";
 }
 
+int deepest_depth(const MultigridSettings& cycle) {
+  int depth = 2;
+  while (depth < cycle.levels && block_modes(cycle.coarsening, depth + 1) <= kMaxModes) ++depth;
+  return depth;
+}
+
 int analysis_depth(const LfaSettings& s) {
   if (s.depth != 0) return s.depth;
   int depth = 2;
-  while (depth < std::min(s.cycle.levels, kMaxDepth) && block_modes(s.cycle.coarsening, depth + 1) <= kDefaultModes)
-    ++depth;
+  while (depth < s.cycle.levels && block_modes(s.cycle.coarsening, depth + 1) <= kDefaultModes) ++depth;
   return depth;
+}
+
+std::string settings_problem(const LfaSettings& s) {
+  if (std::string why = unsupported_reason(s.cycle); !why.empty()) return why;
+  const int deepest = deepest_depth(s.cycle);
+  if (s.depth != 0 && (s.depth < 2 || s.depth > deepest))
+    return "the analysis depth must be between 2 and " + std::to_string(deepest) + " (at most the levels and " +
+           std::to_string(kMaxModes) + " Fourier modes a frequency), or 0 for the default; got " +
+           std::to_string(s.depth);
+  if (s.samples < 2 || s.samples > kMaxSamples)
+    return "the frequency samples must be between 2 and " + std::to_string(kMaxSamples) + "; got " +
+           std::to_string(s.samples);
+  return "";
 }
 
 LfaResult analyse(const LfaSettings& settings, const std::vector<int>& kappas) {
   const MultigridSettings& cycle = settings.cycle;
-  if (const std::string why = unsupported_reason(cycle); !why.empty()) throw std::invalid_argument(why);
-  const int depth = analysis_depth(settings);
-  const int deepest = std::min(cycle.levels, kMaxDepth);
-  if (depth < 2 || depth > deepest)
-    throw std::invalid_argument("the analysis depth must be between 2 and " + std::to_string(deepest) +
-                                " (the levels, at most " + std::to_string(kMaxDepth) + "), not " +
-                                std::to_string(depth));
-  if (settings.samples < 2 || settings.samples > 256)
-    throw std::invalid_argument("the frequency samples must be between 2 and 256");
+  if (const std::string why = settings_problem(settings); !why.empty()) throw std::invalid_argument(why);
   for (int kappa : kappas)
     if (kappa < 1) throw std::invalid_argument("kappa must be at least 1");
+  const int depth = analysis_depth(settings);
 
   LfaResult result;
   result.depth = depth;

@@ -26,15 +26,18 @@ struct LfaSettings {
   // and the deepest analysis possible).
   MultigridSettings cycle;
   // Levels analysed (2 = two-grid); 0: the deepest whose blocks have at most kDefaultModes
-  // modes, at most cycle.levels.
+  // modes, at most cycle.levels. At most deepest_depth(cycle).
   int depth = 0;
   // Uniformly spaced frequency samples per direction of the analysed block's base domain
   // (each alias multiplies them, so the finest level sees samples * 2^(depth-1) a side), to
-  // which the frequencies near zero that the grid has (pi h 2^j) are added.
+  // which the frequencies near zero that the grid has (pi h 2^j) are added. 2..kMaxSamples.
   int samples = 8;
 };
 inline constexpr int kDefaultModes = 16;
-inline constexpr int kMaxDepth = 8;  // 4^7 modes a block under full coarsening: beyond what is cheap
+// Beyond these an analysis takes minutes (an eigenvalue problem of the block's size per frequency
+// sampled): 64 modes is depth 4 under full coarsening, 6 under semi-coarsening.
+inline constexpr int kMaxModes = 64;
+inline constexpr int kMaxSamples = 64;
 
 struct KappaFactor {
   int kappa = 1;             // as asked (kKappaW for W)
@@ -56,7 +59,13 @@ struct LfaResult {
 // cover, a level count below two.
 std::string unsupported_reason(const MultigridSettings& cycle);
 
-// The analysis; throws std::invalid_argument with unsupported_reason() or a bad depth.
+// The deepest analysis of `cycle`: at most its levels and kMaxModes modes a block.
+int deepest_depth(const MultigridSettings& cycle);
+
+// What is wrong with `settings` ("" when nothing): unsupported_reason(), the depth, the samples.
+std::string settings_problem(const LfaSettings& settings);
+
+// The analysis; throws std::invalid_argument with settings_problem() or a kappa below 1.
 LfaResult analyse(const LfaSettings& settings, const std::vector<int>& kappas);
 
 // The depth analyse() uses for `settings` (settings.depth, or the default by block size).
