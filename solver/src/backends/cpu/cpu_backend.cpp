@@ -125,6 +125,63 @@ class SquareSum {
   double row_ = 0.0;
 };
 
+// The sum of a row's products a[i] b[i] (i = 1..nx) in one order, however a pass cuts the row
+// or computes b: the product of point i goes to lane (i - 1) mod W of a vector of doubles, the
+// lanes are added last. Passes that must agree bitwise (CG's (z, A p) from a stored A p and
+// from one computed on the way) sum through it; `#pragma omp simd reduction` leaves the order
+// to the vectorizer, which picks another one for each loop.
+class RowDot {
+ public:
+  using V = Simd<double>::type;
+  static constexpr int kWidth = Simd<double>::width;
+
+  // Points i0 .. i0 + n - 1, a and b pointing at point i0; i0 - 1 a multiple of kWidth unless
+  // this is the row's last piece.
+  template <class A, class B>
+  void add(int i0, int n, const A* a, const B* b) {
+    int k = 0;
+    if ((i0 - 1) % kWidth == 0)
+      for (; k + kWidth <= n; k += kWidth) lanes_ += widened(a + k) * widened(b + k);
+    for (; k < n; ++k) lanes_[(i0 - 1 + k) % kWidth] += double(a[k]) * double(b[k]);
+  }
+  double total() const {
+    double sum = 0.0;
+    for (int k = 0; k < kWidth; ++k) sum += lanes_[k];
+    return sum;
+  }
+
+ private:
+  template <class T>
+  static V widened(const T* p) {
+    if constexpr (std::is_same_v<T, double>) {
+      return load<V>(p);
+    } else {
+      typedef T Narrow __attribute__((vector_size(sizeof(T) * kWidth)));
+      return __builtin_convertvector(load<Narrow>(p), V);
+    }
+  }
+  V lanes_{};
+};
+
+// Points of a row computed a tile at a time into a buffer on the stack, for RowDot.
+constexpr int kRowTile = 256;  // a multiple of every SIMD width; 2 KiB of doubles
+
+// (w, A p) over row j (pm, p0, pp: rows j - 1, j, j + 1 of p): A p computed as apply() computes
+// it, so the sum is bitwise (w, q) of q = A p stored by apply or apply_dot.
+template <class U, class T>
+double dot_of_row_and_stencil(int nx, const U* w0, const Stencil9& A, const T* pm, const T* p0, const T* pp) {
+  const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: the tile cannot alias a local copy
+  RowDot row;
+  T tile[kRowTile];
+  for (int i0 = 1; i0 <= nx; i0 += kRowTile) {
+    const int n = std::min(kRowTile, nx - i0 + 1);
+#pragma omp simd
+    for (int k = 0; k < n; ++k) tile[k] = kernels::apply_stencil(S, pm, p0, pp, i0 + k);
+    row.add(i0, n, w0 + i0, tile);
+  }
+  return row.total();
+}
+
 }  // namespace
 
 template <class T>
@@ -558,17 +615,15 @@ void BasicCpuBackend<T>::prolong_add_jacobi(const Stencil9& A, double omega, int
       if (out_residual2) residual_row(r);
       if (r < rows.begin || r > rows.end - 1) return;
       const T *fr = f.row(r), *o = out.row(r);
-      if (f_dot_out) {
-        double row = 0.0;
-#pragma omp simd reduction(+ : row)
-        for (int x = 1; x <= nx; ++x) row += double(fr[x]) * double(o[x]);
-        f_dot_rows[r] = row;
+      if (f_dot_out) {  // dot()'s order
+        RowDot row;
+        row.add(1, nx, fr + 1, o + 1);
+        f_dot_rows[r] = row.total();
       }
       if (out_norm2) {
-        double row = 0.0;
-#pragma omp simd reduction(+ : row)
-        for (int x = 1; x <= nx; ++x) row += double(o[x]) * double(o[x]);
-        norm_rows[r] = row;
+        RowDot row;
+        row.add(1, nx, o + 1, o + 1);
+        norm_rows[r] = row.total();
       }
     };
     // Sweep 0: v + Prolong(vc), as prolong_add computes it, into ring 0.
@@ -694,10 +749,9 @@ double BasicCpuBackend<T>::dot(const BasicField<T>& x, const BasicField<U>& y) {
   return sum_rows(x.shape(), [&](int j) {
     const T* a = x.row(j);
     const U* b = y.row(j);
-    double row = 0.0;
-#pragma omp simd reduction(+ : row)
-    for (int i = 1; i <= nx; ++i) row += double(a[i]) * double(b[i]);
-    return row;
+    RowDot row;
+    row.add(1, nx, a + 1, b + 1);
+    return row.total();
   });
 }
 
@@ -709,13 +763,11 @@ double BasicCpuBackend<T>::apply_dot(const Stencil9& A, const BasicField<T>& p, 
     const T *pm = p.row(j - 1), *p0 = p.row(j), *pp = p.row(j + 1);
     T* o = q.row(j);
     const BasicStencil9<T> S = stencil_as<T>(A);  // in registers: o cannot alias a local copy
-    double row = 0.0;
-#pragma omp simd reduction(+ : row)
-    for (int i = 1; i <= nx; ++i) {
-      o[i] = kernels::apply_stencil(S, pm, p0, pp, i);
-      row += double(p0[i]) * double(o[i]);
-    }
-    return row;
+#pragma omp simd
+    for (int i = 1; i <= nx; ++i) o[i] = kernels::apply_stencil(S, pm, p0, pp, i);
+    RowDot row;  // (p, A p) of the row while it is in cache
+    row.add(1, nx, p0 + 1, o + 1);
+    return row.total();
   });
 }
 
@@ -755,14 +807,7 @@ double BasicCpuBackend<T>::xpay_energy(const Stencil9& A, const BasicField<U>& z
     for (int j = a; j <= b; ++j) {
       if (j < ny) update(j + 1);
       const T *pm = new_p(j - 1), *p0 = new_p(j), *pp = new_p(j + 1);
-      const BasicStencil9<T> S = stencil_as<T>(A);
-      double row = 0.0;
-#pragma omp simd reduction(+ : row)
-      for (int i = 1; i <= nx; ++i) {  // apply_dot's
-        const T o = kernels::apply_stencil(S, pm, p0, pp, i);
-        row += double(p0[i]) * double(o);
-      }
-      sums[j] = row;
+      sums[j] = dot_of_row_and_stencil(nx, p0, A, pm, p0, pp);  // apply_dot's (p, A p)
     }
   });
   return row_total(0, ny);
@@ -849,11 +894,7 @@ double BasicCpuBackend<T>::dot_apply(const BasicField<U>& w, const Stencil9& A, 
   return sum_rows(p.shape(), [&](int j) {
     const T *pm = p.row(j - 1), *p0 = p.row(j), *pp = p.row(j + 1);
     const U* w0 = w.row(j);
-    const BasicStencil9<T> S = stencil_as<T>(A);
-    double row = 0.0;
-#pragma omp simd reduction(+ : row)
-    for (int i = 1; i <= nx; ++i) row += double(w0[i]) * double(kernels::apply_stencil(S, pm, p0, pp, i));
-    return row;
+    return dot_of_row_and_stencil(nx, w0, A, pm, p0, pp);
   });
 }
 
