@@ -44,10 +44,12 @@ struct UiState {
   ViewRequest view;
   bool auto_range = true;
   float fixed_range = 1.0f;
-  // Lock: each level keeps the range it had when first shown in the cycle, so the colours
-  // fade as the cycle reduces the error instead of being rescaled at every step.
+  // Lock: each level's picture of each kind (FieldView) keeps the range it had when first shown
+  // in the cycle, so the colours fade as the cycle reduces the error instead of being rescaled
+  // at every step.
   bool lock_range = false;
-  std::vector<float> locked_ranges;  // by level, for the cycle below
+  static constexpr int kLockedLevels = 32, kLockedViews = 3;  // FieldView's three kinds
+  std::vector<float> locked_ranges;                           // by level and kind, for the cycle below
   std::uint64_t locked_generation = ~std::uint64_t(0);
   std::size_t locked_cycle = 0;
   bool show_slice = false;     // a 1D slice across the field, under it

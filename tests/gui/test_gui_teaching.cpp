@@ -122,6 +122,42 @@ TEST(GuiTeaching, TheColourRangeCanBeLockedThroughACycle) {
   EXPECT_NE(free[1], free[0]) << "auto range follows the shrinking error";
 }
 
+// With the lock on (lesson 0), the coarse levels' corrections are drawn in their own colours:
+// the restriction before them shows the coarse right-hand side, thousands of times larger, and
+// a lock keyed by the level alone kept that range and drew every correction as flat grey.
+TEST(GuiTeaching, TheLockedCoarseCorrectionsAreDrawnInColour) {
+  const std::string shot2 = temp("lock_level2.png"), shot3 = temp("lock_level3.png");
+  const std::string layout2 = temp("lock_level2.json"), layout3 = temp("lock_level3.json");
+  // The clicker's key, one operation at a time: restrict, zero, call, then the pre-relaxation.
+  auto step_to = [](int from, int to) {
+    std::string keys;
+    for (int k = from; k <= to; ++k) keys += "key PageDown\nwait-at-operation " + std::to_string(k) + "\n";
+    return keys + "frames 3\nprint-stepping\nprint-text\n";
+  };
+  std::string out;
+  ASSERT_EQ(run_gui("lesson 0\nwait-cycles 0\n" + step_to(1, 7) + "screenshot " + shot2 + "\nlayout " + layout2 + "\n" +
+                        step_to(8, 12) + "screenshot " + shot3 + "\nlayout " + layout3 + "\n",
+                    &out, 1280, "", 720),
+            0)
+      << out;
+  EXPECT_NE(out.find("stepping: operation 7 is pre-relax on level 2"), std::string::npos) << out;
+  EXPECT_NE(out.find("stepping: operation 12 is pre-relax on level 3"), std::string::npos) << out;
+  const std::vector<std::string> texts = shown_texts(out);
+  ASSERT_EQ(texts.size(), 2u) << out;
+  for (int k = 0; k < 2; ++k) {
+    const int level = k + 2;
+    EXPECT_TRUE(shows(texts[std::size_t(k)], "colour range locked")) << texts[std::size_t(k)];
+    EXPECT_TRUE(
+        shows(texts[std::size_t(k)], "correction v" + std::to_string(level) + " on level " + std::to_string(level)))
+        << texts[std::size_t(k)];
+    const Image img = load_png(k == 0 ? shot2 : shot3);
+    ASSERT_GT(img.w, 0);
+    const Rect a = panel(k == 0 ? layout2 : layout3, "field picture");
+    const double after = colourfulness(img, {a.x + 4, a.y + 4, a.w - 8, a.h - 8});
+    EXPECT_GT(after, 10.0) << "level " << level << "'s correction after its sweep is drawn in colour, not grey";
+  }
+}
+
 TEST(GuiTeaching, ASliceAcrossTheFieldIsPlottedAndMarked) {
   const std::string with = temp("slice1.png"), without = temp("slice0.png"), layout = temp("slice.json");
   std::string out;

@@ -139,18 +139,23 @@ void fourier_inset(const FieldImage& img, ImVec2 q0, float inset, FieldRenderer&
 }
 
 // The colour range of a level's picture: its own largest magnitude (auto), or with the lock
-// the range that level had when first shown in the current cycle, or the fixed one.
+// the range that level's picture of the same kind (correction, residual, right-hand side) had
+// when first shown in the current cycle, or the fixed one. Keyed by the kind too: a restriction
+// shows the coarse right-hand side, thousands of times the correction that follows it there.
+static_assert(int(FieldView::RightHandSide) + 1 == UiState::kLockedViews, "a lock per kind of picture");
 float colour_range(UiState& ui, const Snapshot& snap, const FieldImage& img) {
   const float own = std::max(std::abs(img.min), std::abs(img.max));
   if (!ui.auto_range) return ui.fixed_range;
   if (!ui.lock_range) return own;
   const std::size_t cycle = snap.history.size();  // cycles finished: the one under way is the next
   if (ui.locked_generation != snap.generation || ui.locked_cycle != cycle || ui.locked_ranges.empty()) {
-    ui.locked_ranges.assign(32, 0.0f);
+    ui.locked_ranges.assign(std::size_t(UiState::kLockedLevels * UiState::kLockedViews), 0.0f);
     ui.locked_generation = snap.generation;
     ui.locked_cycle = cycle;
   }
-  float& locked = ui.locked_ranges[std::size_t(std::clamp(img.level, 0, 31))];
+  const int level = std::clamp(img.level, 0, UiState::kLockedLevels - 1);
+  const int view = std::clamp(int(img.view), 0, UiState::kLockedViews - 1);
+  float& locked = ui.locked_ranges[std::size_t(level * UiState::kLockedViews + view)];
   if (!(locked > 0)) locked = own;  // a zero correction sets nothing: its first sweep does
   return locked;
 }
