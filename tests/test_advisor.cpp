@@ -4,10 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stop_token>
+#include <string>
+#include <vector>
 
 #include "closed_forms.hpp"
 #include "kcycle/backends/execution_target.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/cycle/multigrid.hpp"
 #include "kcycle/model/advisor.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/interleaved_solves.hpp"
@@ -242,6 +246,32 @@ TEST(KappaSweep, ASmallSweepMeasuresEveryKappaAndItsDrift) {
   EXPECT_TRUE(std::isfinite(drift));
   EXPECT_GT(drift, 0.2);  // a bound a busy machine keeps; its value is printed, not asserted
   EXPECT_LT(drift, 5.0);
+}
+
+// The visualizer stops a sweep when the window closes or a parameter changes: the stop ends the
+// solve under way after its iteration and nothing after it runs.
+TEST(KappaSweep, AStopEndsTheSweepAndNoSolveRunsAfterIt) {
+  SolverOptions o;
+  o.levels = 4;
+  AdvisorSettings settings;
+  settings.kappas = {1, 2, kKappaW};
+  settings.repeats = {3, 0.0, 3};
+  std::stop_source stop;
+  settings.stop = stop.get_token();
+  std::vector<std::string> steps;
+  const auto progress = [&](int, int, const std::string& what) {
+    steps.push_back(what);
+    if (what == "solving with kappa=2 (solve 1)") stop.request_stop();
+  };
+  EXPECT_THROW(sweep_kappa(o, settings, progress), CycleCancelled);
+  ASSERT_FALSE(steps.empty());
+  EXPECT_EQ(steps.back(), "solving with kappa=2 (solve 1)") << "no solve after the stop";
+
+  // Asked before it starts, the advice ends at its first iteration (a 9-level V-cycle solve
+  // would take 1209 cycles).
+  o.levels = 9;
+  o.cycle = {CycleType::Kappa, 1};
+  EXPECT_THROW(advise(o, settings), CycleCancelled);
 }
 
 }  // namespace

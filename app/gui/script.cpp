@@ -191,6 +191,10 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          write_file_replacing(f.args[0], kappa_sweep_csv(*f.snap.kappa_sweep));
          return true;
        }},
+      {"start-sweep-kappa",  // asks for the sweep and goes on (Sweep kappa pressed)
+       [](Frame& f) { return f.worker.sweep_kappa(), true; }},
+      {"stop-sweep", [](Frame& f) { return f.worker.stop_sweep(), true; }},  // Stop sweep pressed
+      {"wait-sweeping", [](Frame& f) { return f.snap.sweeping; }},
       {"wait-calibrated", [](Frame& f) { return f.snap.calibration && !f.snap.calibrating; }},
       {"wait-stepping", [](Frame& f) { return f.current() && f.snap.stepping; }},
       {"wait-operation",  // until stepping has reached operation N of the cycle

@@ -18,6 +18,8 @@
 //   sweep-kappa PATH [N]  the advisor's probes, then solve with kappa = 1, 2, 3, 4, W in turn at
 //                      the current settings (N solves of each: for tests); write kappa_sweep_csv
 //                      (kcycle/model/kappa_sweep.hpp)
+//   start-sweep-kappa  press Sweep kappa and go on; wait-sweeping: until a sweep is under way
+//   stop-sweep         press Stop sweep (the sweep ends within an iteration, the solve restarts)
 //   wait-stepping      until the worker is paused inside a cycle
 //   wait-operation N   until stepping has reached the cycle's N-th operation
 //   wait-at-operation N  until stepping holds at exactly the N-th operation (after a step back)

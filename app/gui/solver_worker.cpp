@@ -144,6 +144,14 @@ void SolverWorker::sweep_kappa(int solves) {
   wake_.notify_all();
 }
 
+void SolverWorker::stop_sweep() {
+  std::lock_guard lock(mutex_);
+  if (!sweeping_ && !sweep_requested_) return;
+  sweep_requested_ = false;
+  cancel_run_locked();  // the sweep's solves stop at their next iteration
+  wake_.notify_all();
+}
+
 void SolverWorker::set_calibration(std::shared_ptr<const Calibration> calibration) {
   std::lock_guard lock(mutex_);
   calibration_ = std::move(calibration);
@@ -280,7 +288,9 @@ void SolverWorker::loop() {
     try {
       if (work.kind == Work::Rebuild) {
         if (work.calibrate_levels > 0) run_calibration(work.options, work.calibrate_levels);
-        if (work.sweep_kappa) run_kappa_sweep(work.options, work.sweep_solves);
+        // A stopped sweep was stopped by a new request (parameters, Reset, closing): the next
+        // work is that, not a set-up for the parameters it replaced (seconds at 12 levels).
+        if (work.sweep_kappa && !run_kappa_sweep(work.options, work.sweep_solves, work.stop)) continue;
         rebuild(work.options);
         replaying_ = work.replay.value_or(ReplayTo{});
       } else if (work.kind == Work::Publish) {
@@ -337,7 +347,8 @@ SolverWorker::Work SolverWorker::next_work() {
       restart_ = false;
       running_generation_ = generation_;
       run_stop_ = std::stop_source();
-      Work work{Work::Rebuild, options_, calibrate_levels_, sweep_requested_, sweep_solves_, replay_requested_};
+      Work work{Work::Rebuild, options_,          calibrate_levels_,    sweep_requested_,
+                sweep_solves_, replay_requested_, run_stop_.get_token()};
       replay_requested_.reset();
       calibrate_levels_ = 0;
       calibrating_ = work.calibrate_levels > 0;
@@ -406,10 +417,11 @@ void SolverWorker::run_calibration(const SolverOptions& options, int max_levels)
   calibration_note_ = note;
 }
 
-void SolverWorker::run_kappa_sweep(const SolverOptions& options, int solves) {
+bool SolverWorker::run_kappa_sweep(const SolverOptions& options, int solves, std::stop_token stop) {
   // The calibration in use prices the cycles only if it was made for this cycle, backend and
   // thread count; else the probes do, and the table says why.
   AdvisorSettings advisor;
+  advisor.stop = stop;
   if (solves > 0) advisor.repeats = {solves, 0.0, solves};
   std::string mismatch;
   {
@@ -435,19 +447,24 @@ void SolverWorker::run_kappa_sweep(const SolverOptions& options, int solves) {
   };
   std::shared_ptr<const KappaSweep> result;
   std::string note;
+  bool stopped = false;
   try {
     KappaSweep sweep = kcycle::sweep_kappa(options, advisor, progress);
     if (!mismatch.empty())
       sweep.advice.time_note += " (the calibration in use was left out: " + mismatch + "; press Calibrate)";
     result = std::make_shared<KappaSweep>(std::move(sweep));
+  } catch (const CycleCancelled&) {
+    stopped = true;
+    note = "kappa sweep stopped before its end: nothing measured is kept";
   } catch (const std::exception& e) {
     note = std::string("kappa sweep failed: ") + e.what();
   }
   std::lock_guard lock(mutex_);
   if (result) kappa_sweep_ = result;
-  ++kappa_sweeps_;
+  if (!stopped) ++kappa_sweeps_;  // a script waiting for this sweep's rows keeps waiting
   sweeping_ = false;
   sweep_note_ = note;
+  return !stopped;
 }
 
 void SolverWorker::rebuild(const SolverOptions& options) {

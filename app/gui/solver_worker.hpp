@@ -132,6 +132,9 @@ class SolverWorker {
   // Solves with kappa = 1, 2, 3, 4, W in the worker, round-robin (RepeatPolicy's defaults; or
   // exactly `solves` solves of each, as a test asks for).
   void sweep_kappa(int solves = 0);
+  // Ends the kappa sweep under way (or asked for) after the iteration it runs; the solve then
+  // starts again. A parameter change, Reset and closing end it the same way.
+  void stop_sweep();
   void set_calibration(std::shared_ptr<const Calibration> calibration);
 
   std::shared_ptr<const Snapshot> snapshot() const;
@@ -153,6 +156,7 @@ class SolverWorker {
     bool sweep_kappa = false;
     int sweep_solves = 0;
     std::optional<ReplayTo> replay;  // after the rebuild
+    std::stop_token stop;            // the run's: a parameter change, Reset or closing ends the sweep too
   };
 
   void loop();
@@ -200,7 +204,8 @@ class SolverWorker {
   std::shared_ptr<const KappaSweep> kappa_sweep_;
   int kappa_sweeps_ = 0;
   std::string sweep_note_;
-  void run_kappa_sweep(const SolverOptions& options, int solves);
+  // Whether the sweep ran to its end (else `stop` ended it).
+  bool run_kappa_sweep(const SolverOptions& options, int solves, std::stop_token stop);
   std::uint64_t generation_ = 0;
   std::shared_ptr<const Snapshot> latest_;
   std::shared_ptr<const Calibration> calibration_, compare_calibration_;

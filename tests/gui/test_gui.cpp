@@ -162,6 +162,41 @@ TEST(Gui, SteppingNarratesEachOperationAndHighlightsTheLevelTheFieldShows) {
   }
 }
 
+// A kappa sweep at 10 levels takes minutes (317 s measured); Stop sweep, a parameter change and
+// closing the window each end it within an iteration, and the solve goes on.
+TEST(Gui, AKappaSweepStopsForTheButtonAndForANewParameter) {
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 10\nstart-sweep-kappa\nwait-sweeping\nwait-ms 300\nframes 2\nprint-text\n"
+                    "print-controls\nstop-sweep\nwait-cycles 2\nframes 3\nprint-text\n"
+                    "start-sweep-kappa\nwait-sweeping\nwait-ms 300\nset levels 5\nwait-cycles 2\nprint-summary\n",
+                    &out),
+            0)
+      << out;
+  const std::vector<std::string> texts = shown_texts(out);
+  ASSERT_EQ(texts.size(), 2u) << out;
+  EXPECT_TRUE(shows(texts[0], "sweeping kappa: ")) << texts[0];
+  EXPECT_NE(out.find("control Stop sweep\t"), std::string::npos) << "the button says what it does now: " << out;
+  EXPECT_FALSE(shows(texts[1], "sweeping kappa: ")) << texts[1];
+  EXPECT_TRUE(shows(texts[1], "kappa sweep stopped before its end")) << texts[1];
+  EXPECT_NE(out.find("5 levels"), std::string::npos) << "the new parameters run: " << out;
+}
+
+TEST(Gui, ClosingDuringAKappaSweepEndsTheProcessAtOnce) {
+  // The same session with and without a sweep under way when it quits: the difference is what
+  // the sweep holds the window for (before the fix: the rest of the sweep, minutes).
+  const auto seconds = [](const std::string& script) {
+    std::string out;
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(run_gui(script, &out), 0) << out;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const double quiet = seconds("set levels 10\nwait-cycles 1\nwait-ms 1000\nquit\n");
+  const double sweeping =
+      seconds("set levels 10\nwait-cycles 1\nstart-sweep-kappa\nwait-sweeping\nwait-ms 1000\nquit\n");
+  std::printf("closing: %.2f s with a sweep under way, %.2f s without\n", sweeping, quiet);
+  EXPECT_LT(sweeping - quiet, 5.0) << "the issue asks for 2 s; 5 leaves room for a loaded machine";
+}
+
 TEST(Gui, SweepKappaWritesTheMeasuredAndPredictedTotalsAndMarksTheFastest) {
   // Table 4.1's setting (stand-alone Jacobi(2,2), eps=1e-4, 45 degrees) at 8 levels, not its 9:
   // a quarter of the work, which under ASan is minutes.

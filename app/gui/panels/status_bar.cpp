@@ -18,6 +18,7 @@ bool solving(const Snapshot& snap) { return snap.running && snap.status == Solve
 
 std::string activity(const Snapshot& snap) {
   if (!snap.error.empty()) return "not solving (parameters refused)";
+  if (snap.sweeping) return "sweeping kappa (the solve starts again after it)";  // its run was set aside
   if (snap.status != SolveStatus::Running) return std::string(to_string(snap.status));
   if (snap.autoplay > 0) {
     char text[96];
@@ -44,7 +45,8 @@ void status_bar(UiState& ui, const Snapshot& snap) {
     std::fclose(f);
   }
   const std::string backend =
-      snap.backend.empty() ? std::string("none (parameters refused)")
+      snap.backend.empty() ? std::string(snap.sweeping || snap.calibrating ? "none (the sweep has the machine)"
+                                                                           : "none (parameters refused)")
       : snap.backend == "cuda"
           ? std::string("CUDA") + (snap.options.cuda_graphs ? " + graphs" : "") + ", field: " + ui.field_path
           : "CPU (" + std::to_string(snap.threads) + (snap.threads == 1 ? " solver thread)" : " solver threads)");

@@ -43,6 +43,7 @@ void kappa_sweep_table(const Snapshot& snap) {
     ImGui::Text("sweeping kappa: %s", snap.sweep_note.c_str());
     return;
   }
+  if (!snap.sweep_note.empty()) ImGui::TextWrapped("%s", snap.sweep_note.c_str());  // stopped, or failed
   const KappaSweep* sweep = snap.kappa_sweep.get();
   if (!sweep) return;
   const Advice& advice = sweep->advice;
@@ -161,12 +162,15 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
              "Time cycles of this configuration and fit T = alpha launches + beta operations (the paper's model)") &&
       !snap.calibrating)
     worker.calibrate(ui.calibrate_levels);
-  same_line_if_fits(button_width("Sweep kappa"));
-  if (button(ui, "Sweep kappa",
-             "Solve to the tolerance with kappa = 1, 2, 3, 4 and W at these settings: measured total time beside "
-             "the model's prediction") &&
-      !snap.sweeping)
+  same_line_if_fits(button_width(snap.sweeping ? "Stop sweep" : "Sweep kappa"));
+  if (snap.sweeping) {
+    if (button(ui, "Stop sweep", "End the kappa sweep now (within an iteration); what it measured so far is dropped"))
+      worker.stop_sweep();
+  } else if (button(ui, "Sweep kappa",
+                    "Solve to the tolerance with kappa = 1, 2, 3, 4 and W at these settings: measured total time "
+                    "beside the model's prediction")) {
     worker.sweep_kappa();
+  }
   kappa_sweep_table(snap);
 
   std::vector<Series> series;

@@ -35,6 +35,7 @@ SolveResult probe_solve(const SolverOptions& probe, const AdvisorSettings& setti
   std::vector<double> estimates;  // at every 10th iteration from probe_iterations on
   while (solver.running()) {
     solver.step();
+    if (settings.stop.stop_requested()) throw CycleCancelled();
     const int k = int(solver.history().size());
     if (k >= settings.max_probe_iterations) break;
     if (k < settings.probe_iterations || k % 10 != 0) continue;
@@ -56,10 +57,13 @@ SolveResult probe_solve(const SolverOptions& probe, const AdvisorSettings& setti
 // The first solve of a process runs cold (the thread team starting, pages first touched, the
 // clock ramping up): it took up to twice as long per iteration as the same solve after it. A
 // short solve first, untimed, so that every probe runs as the solves it predicts will.
-void warm_up(const SolverOptions& options) {
+void warm_up(const SolverOptions& options, std::stop_token stop) {
   IterativeSolver solver(options, make_problem(options));
   const auto start = std::chrono::steady_clock::now();
-  while (solver.running() && std::chrono::steady_clock::now() - start < std::chrono::milliseconds(100)) solver.step();
+  while (solver.running() && std::chrono::steady_clock::now() - start < std::chrono::milliseconds(100)) {
+    solver.step();
+    if (stop.stop_requested()) throw CycleCancelled();
+  }
 }
 
 // The probes' prices of an iteration (the probe source): each probe's mean iteration, except
@@ -77,7 +81,7 @@ std::vector<double> probe_prices(const SolverOptions& options, const std::vector
   }
   if (short_kappas.empty()) return prices;
   const std::vector<MedianSolve> medians =
-      median_of_interleaved_solves(options, short_kappas, settings.repeats, short_probes);
+      median_of_interleaved_solves(options, short_kappas, settings.repeats, short_probes, {}, settings.stop);
   for (std::size_t j = 0; j < short_kappas.size(); ++j) {
     const auto k = std::size_t(std::find(kappas.begin(), kappas.end(), short_kappas[j]) - kappas.begin());
     prices[k] =
@@ -131,7 +135,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   std::optional<LevelCosts> costs;
   advice.time_source = choose_time_source(options, settings, costs, advice.time_note);
   double probe_seconds = 0, modelled_seconds = 0;  // the probes' iterations: measured, and as the levels price them
-  warm_up(options);
+  warm_up(options, settings.stop);
   std::vector<SolveResult> probes;
   for (int kappa : settings.kappas) {
     SolverOptions probe = options;

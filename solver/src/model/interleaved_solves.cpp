@@ -1,6 +1,8 @@
 #include "kcycle/model/interleaved_solves.hpp"
 #include "kcycle/model/timing.hpp"
 
+#include "kcycle/cycle/multigrid.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -14,7 +16,8 @@ bool wants_another_solve(const RepeatPolicy& policy, int solves, double seconds,
 
 std::vector<MedianSolve> median_of_interleaved_solves(const SolverOptions& options, const std::vector<int>& kappas,
                                                       const RepeatPolicy& policy, const std::vector<SolveResult>& first,
-                                                      const std::function<void(int, int)>& after_each) {
+                                                      const std::function<void(int, int)>& after_each,
+                                                      std::stop_token stop) {
   if (!first.empty() && first.size() != kappas.size())
     throw std::invalid_argument("median_of_interleaved_solves: one first result per kappa");
   std::vector<std::vector<SolveResult>> runs(kappas.size());
@@ -38,7 +41,9 @@ std::vector<MedianSolve> median_of_interleaved_solves(const SolverOptions& optio
       if (!wants_more(k)) continue;
       SolverOptions o = options;
       o.cycle = {CycleType::Kappa, kappas[k]};
-      SolveResult r = solve(o);
+      SolveResult r =
+          stop.stop_possible() ? solve(o, [&](const IterationRecord&) { return !stop.stop_requested(); }) : solve(o);
+      if (stop.stop_requested()) throw CycleCancelled();
       r.history.clear();
       spent[k] += r.seconds_total;
       runs[k].push_back(std::move(r));

@@ -70,7 +70,7 @@ KappaSweep sweep_kappa(const SolverOptions& options, const AdvisorSettings& advi
                "solving with kappa=" + kappa_to_string(kappa) + " (solve " + std::to_string(solves) + ")");
   };
   const std::vector<MedianSolve> medians =
-      median_of_interleaved_solves(options, advisor.kappas, advisor.repeats, {}, each_solve);
+      median_of_interleaved_solves(options, advisor.kappas, advisor.repeats, {}, each_solve, advisor.stop);
   double best = std::numeric_limits<double>::infinity();
   for (int k = 0; k < kappas; ++k) {
     const SolveResult& r = medians[std::size_t(k)].result;

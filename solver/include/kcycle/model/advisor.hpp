@@ -5,6 +5,7 @@
 // or the probes' own timing gives the time per iteration; their product predicts the time to
 // the tolerance, and the fastest kappa is recommended.
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,9 @@ struct AdvisorSettings {
   double repeat_below_seconds = 0.5;
   RepeatPolicy repeats;
   std::optional<Calibration> calibration;  // stand-alone cycles only; CG adds vector work
+  // A stop requested here ends the advice (and a kappa sweep) after the iteration under way:
+  // advise() and sweep_kappa() then throw CycleCancelled.
+  std::stop_token stop;
 };
 
 // Runs the probes (each a real solve limited to probe_iterations) and predicts.

@@ -5,6 +5,7 @@
 // solves go round-robin (kappa 1, 2, ..., W, then again) and each kappa's median is kept: a
 // burst of load falls on every kappa alike, not on the one being timed.
 #include <functional>
+#include <stop_token>
 #include <vector>
 
 #include "kcycle/io/solver_options.hpp"
@@ -39,9 +40,12 @@ struct MedianSolve {
 // Solves `options` with each cycle in `kappas` round-robin until every one has its repeats;
 // returns the median solve per kappa. `first` (optional): results already obtained, one per
 // kappa, counted as each kappa's first solve. `after_each(kappa, solves)` after every solve.
+// A stop requested on `stop` ends the solve under way after its iteration and throws
+// CycleCancelled (a sweep at 10 levels would otherwise hold its caller for minutes).
 std::vector<MedianSolve> median_of_interleaved_solves(const SolverOptions& options, const std::vector<int>& kappas,
                                                       const RepeatPolicy& policy = {},
                                                       const std::vector<SolveResult>& first = {},
-                                                      const std::function<void(int, int)>& after_each = {});
+                                                      const std::function<void(int, int)>& after_each = {},
+                                                      std::stop_token stop = {});
 
 }  // namespace kcycle
