@@ -91,6 +91,19 @@ TEST(Cli, BadInputGetsAClearMessageAndNonZeroExit) {
 // to the power nu1 + nu2 = 4 where the coarse grid cannot see the mode (k = l = 32 vanishes at
 // the coarse points; k = l = 63 is nearly invisible to full weighting), and the coarse grid
 // removes the smoothest mode, which four sweeps would leave almost whole.
+// One level, one unknown: the zero-mean start is exactly zero, and the solve says so instead of
+// reporting a reduction of 0/0 ("-nan"), in text and in JSON.
+TEST(Cli, AStartThatIsAlreadyExactSaysSoInsteadOfNan) {
+  const Outcome text = run_cli("solve --levels 1 --problem 2");
+  EXPECT_EQ(text.exit_code, 0) << text.output;
+  EXPECT_NE(text.output.find("converged: the initial error is already zero, nothing to reduce"), std::string::npos)
+      << text.output;
+  EXPECT_EQ(text.output.find("nan"), std::string::npos) << text.output;
+  const Outcome json = run_cli("solve --levels 1 --problem 2 --json");
+  EXPECT_EQ(json.exit_code, 0) << json.output;
+  EXPECT_EQ(nlohmann::json::parse(json.output).at("error_reduction").get<double>(), 0.0) << json.output;
+}
+
 TEST(Cli, AFourierModeStartShowsTheSmoothersFactorAndTheCoarseGridsWork) {
   expect_refused("--levels 5 --problem 3 --mode 0,1", "--mode must be two integers K,L from 1 to the grid's points");
   expect_refused("--levels 5 --problem 3 --mode 1,32", "mode K,L must have 1 <= K <= 31 and 1 <= L <= 31");

@@ -181,6 +181,20 @@ TEST(Gui, AKappaSweepStopsForTheButtonAndForANewParameter) {
   EXPECT_NE(out.find("5 levels"), std::string::npos) << "the new parameters run: " << out;
 }
 
+// One level: the zero-mean start on its one unknown is exact. The window says so (no "-nan",
+// no "correction" on the finest level), and the kappa label reads as the slider does.
+TEST(Gui, OneLevelSaysItsErrorIsZeroAndNamesItsCycleOnce) {
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 1\nset problem 2\nwait-done\nframes 3\nprint-text\n", &out), 0) << out;
+  const std::vector<std::string> texts = shown_texts(out);
+  ASSERT_EQ(texts.size(), 1u) << out;
+  EXPECT_EQ(texts[0].find("nan"), std::string::npos) << texts[0];
+  EXPECT_TRUE(shows(texts[0], "converged: the initial error is already zero")) << texts[0];
+  EXPECT_TRUE(shows(texts[0], "zero field: the error is zero everywhere")) << texts[0];
+  EXPECT_FALSE(shows(texts[0], "this correction starts from zero")) << texts[0];
+  EXPECT_TRUE(shows(texts[0], "{ W } kappa W\n")) << texts[0];
+}
+
 TEST(Gui, ClosingDuringAKappaSweepEndsTheProcessAtOnce) {
   // The same session with and without a sweep under way when it quits: the difference is what
   // the sweep holds the window for (before the fix: the rest of the sweep, minutes).

@@ -138,6 +138,14 @@ void fourier_inset(const FieldImage& img, ImVec2 q0, float inset, FieldRenderer&
     ImGui::LogText("Fourier inset: k = 1..%d (x), l = 1..%d (y), log |c_kl| over 8 decades\n", img.nx, img.ny);
 }
 
+// What an all-zero picture means: on coarse levels a correction before its first sweep.
+const char* zero_caption(const FieldImage& img) {
+  if (img.view == FieldView::Residual) return "zero field: the residual is zero everywhere";
+  if (img.view == FieldView::RightHandSide) return "zero field: the right-hand side is zero everywhere";
+  if (img.level == 1) return "zero field: the error is zero everywhere (the iterate is exact)";
+  return "zero field: this correction starts from zero; its first sweep fills it";
+}
+
 // The colour range of a level's picture: its own largest magnitude (auto), or with the lock
 // the range that level's picture of the same kind (correction, residual, right-hand side) had
 // when first shown in the current cycle, or the fixed one. Keyed by the kind too: a restriction
@@ -352,7 +360,7 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   hover_pan_zoom(ui, *img, host, p0, side, view);
   if (ui.show_slice) mark_slice(ui, *img, p0, side, view);
   if (zero) {
-    zero_note(p0, side, "zero field: this correction starts from zero; its first sweep fills it");
+    zero_note(p0, side, zero_caption(*img));
   } else {
     colourbar(p0, side, range);
     if (inset_on && host) {

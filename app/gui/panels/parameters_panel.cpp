@@ -104,10 +104,11 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
              "1 = V-cycle, 2 = F-cycle, >= levels = W-cycle"))
     o.cycle = {CycleType::Kappa, kappa_index >= o.levels ? kKappaW : kappa_index};
   ImGui::SameLine();
-  ImGui::TextDisabled("%s", o.cycle.counter == 1          ? "V"
-                            : o.cycle.counter == 2        ? "F"
-                            : o.cycle.counter >= o.levels ? "W"
-                                                          : "");
+  // As the slider reads: at one or two levels even kappa = 1 or 2 is the W-cycle.
+  ImGui::TextDisabled("%s", o.cycle.counter >= o.levels ? "W"
+                            : o.cycle.counter == 1      ? "V"
+                            : o.cycle.counter == 2      ? "F"
+                                                        : "");
   enum_combo(ui, "smoother", o.smoother,
              "Relaxation: damped Jacobi or Gauss-Seidel point smoothers, or zebra line relaxation (whole lines "
              "solved at once: robust when the strong coupling is along the lines)");

@@ -524,8 +524,10 @@ SolveResult IterativeSolver::result(bool with_history) const {
   r.initial_residual = initial_residual_;
   r.final_error = history_.empty() ? initial_error_ : history_.back().error_norm;
   r.final_residual = history_.empty() ? initial_residual_ : history_.back().residual_norm;
-  r.error_reduction = r.final_error / r.initial_error;
-  r.residual_reduction = r.final_residual / r.initial_residual;
+  // A norm that starts at zero (the zero-mean guess on one unknown) has nothing to reduce: 0.
+  const auto reduced = [](double final, double initial) { return final == 0.0 ? 0.0 : final / initial; };
+  r.error_reduction = reduced(r.final_error, r.initial_error);
+  r.residual_reduction = reduced(r.final_residual, r.initial_residual);
   const double reduction = problem_.monitor == Monitor::Error ? r.error_reduction : r.residual_reduction;
   r.mean_factor = r.iterations > 0 ? std::pow(reduction, 1.0 / r.iterations) : 0.0;
   r.seconds_setup = seconds_setup_;
@@ -550,7 +552,10 @@ SolveResult IterativeSolver::result(bool with_history) const {
   switch (status_) {
     case SolveStatus::Running: msg << "running: " << what << " reduced by " << reduction << " so far"; break;
     case SolveStatus::Converged:
-      msg << "converged: " << what << " reduced by " << reduction << " in " << r.iterations << " iterations";
+      if (monitored0_ == 0.0)
+        msg << "converged: the initial " << what << " is already zero, nothing to reduce";
+      else
+        msg << "converged: " << what << " reduced by " << reduction << " in " << r.iterations << " iterations";
       break;
     case SolveStatus::MaxIterations:
       msg << "not converged: " << what << " reduced only by " << reduction << " after " << r.iterations
