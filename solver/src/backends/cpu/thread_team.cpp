@@ -80,6 +80,9 @@ void ThreadTeam::run_chunk(int chunk, int chunks, int member) {
   const Job* job = job_.load(std::memory_order_acquire);
   if (hook_) hook_(member, chunk);
   job->call(job->body, chunk, member);
+  // Counted before the chunk is marked done: once the last one is, the caller's pass returns and
+  // its stats() must include it (counted after, a worker descheduled in between went missing).
+  if (member != 0) worker_chunks_.fetch_add(1, std::memory_order_relaxed);
   if (done_.fetch_add(1) + 1 == chunks && caller_sleeping_.load()) done_.notify_one();
 }
 
@@ -101,7 +104,6 @@ int ThreadTeam::run_claimed(std::uint64_t pass, int member) {
     for (int c = other_last - 1; c >= other_first; --c)
       if (claim(c, pass)) run_chunk(c, chunks, member), ++ran;
   }
-  if (member != 0 && ran) worker_chunks_.fetch_add(ran, std::memory_order_relaxed);
   return int(ran);
 }
 
