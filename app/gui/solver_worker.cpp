@@ -90,7 +90,25 @@ void SolverWorker::step_operation(StepTo to) {
 
 void SolverWorker::step_back() {
   std::lock_guard lock(mutex_);
-  if (!latest_ || !latest_->error.empty()) return;
+  if (replay_in_flight_) {  // latest_ is not yet where that replay goes: go on from there
+    ++queued_backs_;
+    return;
+  }
+  step_back_locked();
+}
+
+void SolverWorker::replay_done_locked() {
+  replay_in_flight_ = false;
+  if (queued_backs_ == 0) return;
+  --queued_backs_;
+  step_back_locked();
+}
+
+void SolverWorker::step_back_locked() {
+  if (!latest_ || !latest_->error.empty()) {
+    queued_backs_ = 0;
+    return;
+  }
   const int cycles = int(latest_->history.size());
   ReplayTo to{cycles, latest_->stepping ? latest_->trace_position - 1 : -1};
   if (to.operations < 0) {  // between cycles: back into the last one, before its last operation
@@ -98,6 +116,7 @@ void SolverWorker::step_back() {
     to = {cycles - 1, int(latest_->cycle_trace->size()) - 1};
   }
   replay_requested_ = to;
+  replay_in_flight_ = true;
   mode_ = Mode::StepOperation;
   step_to_ = StepTo::Operation;
   pending_steps_ = 0;
@@ -349,6 +368,10 @@ SolverWorker::Work SolverWorker::next_work() {
       run_stop_ = std::stop_source();
       Work work{Work::Rebuild, options_,          calibrate_levels_,    sweep_requested_,
                 sweep_solves_, replay_requested_, run_stop_.get_token()};
+      // No replay (new parameters, Reset), or one back to the very start (nothing to run, and
+      // nothing before it): no step back waits on it.
+      if (!replay_requested_ || (replay_requested_->cycles == 0 && replay_requested_->operations <= 0))
+        replay_in_flight_ = false, queued_backs_ = 0;
       replay_requested_.reset();
       calibrate_levels_ = 0;
       calibrating_ = work.calibrate_levels > 0;
@@ -510,7 +533,7 @@ bool starts_phase(const Trace& trace) {
 }  // namespace
 
 void SolverWorker::hold_operation(const TraceEvent& e, const std::shared_ptr<Trace>& trace, int position,
-                                  const ViewRequest& view, bool hold) {
+                                  const ViewRequest& view, bool hold, bool replay_done) {
   std::unique_lock lock(mutex_);
   if (interrupted_locked()) throw CycleCancelled();
   const Mode mode = mode_;
@@ -543,7 +566,8 @@ void SolverWorker::hold_operation(const TraceEvent& e, const std::shared_ptr<Tra
   publish(true, view.follow_cycle ? level_written(e) : view.level, position, true,
           restricted ? std::optional(FieldView::RightHandSide) : std::nullopt);
   lock.lock();
-  if (mode == Mode::Autoplay) {  // wait out this operation's time slot, or a change of mode or rate
+  if (replay_done) replay_done_locked();  // a queued step back cancels this hold at once
+  if (mode == Mode::Autoplay) {           // wait out this operation's time slot, or a change of mode or rate
     const double rate = autoplay_rate_;
     wake_.wait_for(lock, std::chrono::duration<double>(1.0 / rate),
                    [&] { return interrupted_locked() || mode_ != Mode::Autoplay || autoplay_rate_ != rate; });
@@ -576,9 +600,10 @@ void SolverWorker::iterate() {
   OpObserver watch;
   if (!replayed_cycle && (mode == Mode::StepOperation || mode == Mode::Autoplay))
     watch = [&](const TraceEvent& e) {
+      const bool replay_done = replaying_.operations > 0 && position + 1 >= replaying_.operations;
       const bool hold = ++position >= replaying_.operations;
       if (hold) replaying_.operations = 0;
-      hold_operation(e, trace, position, view, hold);
+      hold_operation(e, trace, position, view, hold, replay_done);
     };
   const auto t0 = Clock::now();
   try {
@@ -602,6 +627,10 @@ void SolverWorker::iterate() {
   if (due) {
     publish(true, view.level, -1, false);
     last_publish_ = Clock::now();
+    if (replayed_cycle && !replay_goes_on) {  // a replay to the end of a cycle is there
+      std::lock_guard lock(mutex_);
+      replay_done_locked();
+    }
   } else {
     std::lock_guard lock(mutex_);
     unpublished_ = true;

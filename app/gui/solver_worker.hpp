@@ -122,7 +122,9 @@ class SolverWorker {
   void step_operation(StepTo to = StepTo::Operation);
   // Back one operation of the cycle being stepped (from a cycle's start: to the end of the one
   // before): the solve is rebuilt and replayed unwatched to there (iterates are deterministic),
-  // and holds. Does nothing before the first operation.
+  // and holds. Does nothing before the first operation. Presses during a replay are queued and
+  // each goes one further back once the replay holds (a clicker's taps come faster than a
+  // replay at 11 levels).
   void step_back();
   // Steps on by itself, `operations_per_second` operations a second (0: stops, paused).
   void autoplay(double operations_per_second);
@@ -171,7 +173,10 @@ class SolverWorker {
   // waits for the next step; throws CycleCancelled when the run is restarted.
   // `hold` false: a replayed operation, passed without stopping.
   void hold_operation(const TraceEvent& e, const std::shared_ptr<Trace>& trace, int position, const ViewRequest& view,
-                      bool hold = true);
+                      bool hold = true, bool replay_done = false);
+  void step_back_locked();
+  // The replay has reached its position and published it: the next queued step back, if any.
+  void replay_done_locked();
   void cancel_run_locked();
   bool interrupted_locked() const;
   // shown: what of the level to draw (default: the view request's iterate or residual).
@@ -199,6 +204,8 @@ class SolverWorker {
   bool restart_ = true;
   int calibrate_levels_ = 0;
   std::optional<ReplayTo> replay_requested_;
+  bool replay_in_flight_ = false;  // from step_back until the replay has published its position
+  int queued_backs_ = 0;           // step_back presses while one was in flight
   bool sweep_requested_ = false, sweeping_ = false;
   int sweep_solves_ = 0;  // sweep_kappa's `solves`
   std::shared_ptr<const KappaSweep> kappa_sweep_;

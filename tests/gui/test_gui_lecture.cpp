@@ -57,6 +57,24 @@ TEST(GuiLecture, PageDownStepsAndPageUpGoesBackToTheSameFieldBitwise) {
   EXPECT_NE(out.find("stepping: operation 2 is pre-relax on level 1"), std::string::npos) << out;
 }
 
+TEST(GuiLecture, PageUpPressesDuringAReplayAreNotLost) {
+  // Five PageUp presses two frames apart, at 9 levels (each back is a rebuild and a replay, longer
+  // than two frames): from operation 12 they land on operation 7, the same field as it showed.
+  std::string script = "set levels 9\npause\nreset\nwait-cycles 0\n";
+  for (int k = 1; k <= 12; ++k) {
+    script += "key PageDown\nwait-at-operation " + std::to_string(k) + "\n";
+    if (k == 7) script += "frames 3\nprint-field-hash\n";
+  }
+  for (int k = 0; k < 5; ++k) script += "key PageUp\n";
+  script += "wait-at-operation 7\nframes 10\nprint-stepping\nprint-field-hash\n";
+  std::string out;
+  ASSERT_EQ(run_gui(script, &out), 0) << out;
+  const std::vector<std::string> h = field_hashes(out);
+  ASSERT_EQ(h.size(), 2u) << out;
+  EXPECT_EQ(h[1], h[0]) << "five back from 12 is 7: " << out;
+  EXPECT_NE(out.find("stepping: operation 7 is "), std::string::npos) << "and it stays there: " << out;
+}
+
 TEST(GuiLecture, PageUpCrossesBackIntoTheCycleBefore) {
   // After one whole V-cycle and the first operation of the next: PageUp goes back to the end of
   // the first (the same field as it left), PageUp again to its last operation but one (the
