@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # How each kappa's iteration count grows with the number of levels, and how well a fit on
 # coarser hierarchies foresees it (issue 40, part 2): every kappa solved to the tolerance at
-# levels MIN..MAX for each configuration, then, for every level n with three coarser solves
-# at n-5..n-3, the count at n extrapolated from them (log-linear least squares) beside the
-# solved one. Prints a markdown table and the share of forecasts within 15%.
+# levels MIN..MAX for each configuration, then, for every level n with solves at n-FROM..n-TO
+# levels (default n-5..n-3), the count at n extrapolated from them (log-linear least squares)
+# beside the solved one. Prints a markdown table and the share of forecasts within 15%.
 #
-#   bash scripts/level-dependence.sh [--min 3] [--max 9] [--quick] [--kcycle PATH]
+#   bash scripts/level-dependence.sh [--min 3] [--max 9] [--from 5] [--to 3] [--quick] [--kcycle PATH]
 #
 # --quick: jacobi and jacobi+cg only. About 4 minutes on 2 cores at --max 9 (the V-cycle of
 # jacobi dominates: 1209 cycles at 9 levels, 2242 at 10).
@@ -14,20 +14,26 @@ cd "$(dirname "$0")/.."
 min=3
 max=9
 quick=0
+from=5
+to=3
 kcycle=build/bin/kcycle
 while [ $# -gt 0 ]; do
   case "$1" in
     --min) min="$2"; shift 2 ;;
     --max) max="$2"; shift 2 ;;
+    --from) from="$2"; shift 2 ;;
+    --to) to="$2"; shift 2 ;;
     --quick) quick=1; shift ;;
     --kcycle) kcycle="$2"; shift 2 ;;
-    *) echo "level-dependence: unknown argument $1 (--min N, --max N, --quick, --kcycle PATH)" >&2; exit 2 ;;
+    *) echo "level-dependence: unknown argument $1 (--min N, --max N, --from K, --to K, --quick, --kcycle PATH)" >&2; exit 2 ;;
   esac
 done
+[ "$from" -gt "$to" ] && [ "$to" -ge 1 ] || { echo "level-dependence: --from must exceed --to, both 1 or more" >&2; exit 2; }
 [ -x "$kcycle" ] || { echo "level-dependence: $kcycle not built (bash scripts/test.sh, or cmake --build build)" >&2; exit 2; }
-python3 - "$kcycle" "$min" "$max" "$quick" <<'PY'
+python3 - "$kcycle" "$min" "$max" "$quick" "$from" "$to" <<'PY'
 import json, math, subprocess, sys
 kcycle, lo, hi, quick = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
+back_from, back_to = int(sys.argv[5]), int(sys.argv[6])
 configs = [("jacobi", ["--preset", "jacobi"]), ("jacobi+cg", ["--preset", "jacobi+cg"])]
 if not quick:
     configs += [("xyzebra-galerkin", ["--preset", "xyzebra-galerkin"]),
@@ -46,15 +52,15 @@ def forecast(counts, n):  # log-linear least squares over the coarser levels, ev
     slope = sum((m - mx) * (y - my) for m, y in zip(ms, ys)) / sum((m - mx) ** 2 for m in ms)
     return math.exp(my + slope * (n - mx))
 cells = within = 0
-print("| configuration | levels | iterations, kappa = 1 / 2 / 3 / 4 / W | forecast from n-5..n-3 (error) |")
+print("| configuration | levels | iterations, kappa = 1 / 2 / 3 / 4 / W | forecast from n-%d..n-%d (error) |" % (back_from, back_to))
 print("|---|---|---|---|")
 for name, options in configs:
     table = {}
     for n in range(lo, hi + 1):
         table[n] = {k: iterations(options + ["--levels", str(n), "--kappa", k]) for k in kappas}
-        coarse = [m for m in range(n - 5, n - 2) if m in table and m >= 2]
+        coarse = [m for m in range(n - back_from, n - back_to + 1) if m in table and m >= 2]
         cell = "-"
-        if len(coarse) == 3:
+        if len(coarse) == back_from - back_to + 1:
             parts = []
             for k in kappas:
                 f = forecast({m: table[m][k] for m in coarse}, n)
