@@ -253,6 +253,8 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
     s->field = field ? field : latest_->field;
   }
   s->error = error_;
+  s->setting_up = setting_up_;
+  if (!setting_up_.empty()) s->field = nullptr;  // the old run's picture is not this one's
   s->threads = threads_;
   if (solver_) {
     s->backend = std::string(solver_->backend_name());
@@ -272,8 +274,9 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
     s->initial_residual = r.initial_residual;
     s->options = solver_->options();
   } else {
-    s->status = SolveStatus::Cancelled;
-    s->message = error_;
+    // Being set up, the run has not started (nor stopped: a script's wait-done waits on).
+    s->status = setting_up_.empty() ? SolveStatus::Cancelled : SolveStatus::Running;
+    s->message = setting_up_.empty() ? error_ : setting_up_;
   }
   if (!recent_seconds_.empty()) {
     const TimingSpread recent = summarize_timings(recent_seconds_);
@@ -501,11 +504,22 @@ void SolverWorker::rebuild(const SolverOptions& options) {
   finest_left_.reset();
   recent_seconds_.clear();
   error_.clear();
+  // A hierarchy of millions of unknowns takes seconds to build (20-30 s at 13 levels): say so
+  // at once rather than showing the old run. Small ones are built within a frame: no flash.
+  if (options.levels >= kAnnouncedSetUpLevels && options.levels <= 16) {
+    const double side = double((1 << options.levels) - 1);
+    char note[160];
+    std::snprintf(note, sizeof note, "setting up %d levels: %.1fM unknowns on the finest grid", options.levels,
+                  side * side / 1e6);
+    setting_up_ = note;
+    publish(false, 1, -1, false);
+  }
   try {
     solver_ = make_solver_(options);
   } catch (const std::exception& e) {
     error_ = e.what();
   }
+  setting_up_.clear();
   publish(solver_ != nullptr, 1, -1, false);
   last_publish_ = Clock::now();
 }

@@ -195,6 +195,22 @@ TEST(Gui, OneLevelSaysItsErrorIsZeroAndNamesItsCycleOnce) {
   EXPECT_TRUE(shows(texts[0], "{ W } kappa W\n")) << texts[0];
 }
 
+// Switching to a large hierarchy (seconds to build at 12-13 levels) says so at once, instead of
+// showing the old run as running; then the new run takes over.
+TEST(Gui, ALargeSetUpIsAnnouncedWhileItRuns) {
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\nwait-cycles 1\nset levels 11\nwait-setting-up\nframes 1\nprint-text\n"
+                    "wait-cycles 1\nframes 3\nprint-text\n",
+                    &out),
+            0)
+      << out;
+  const std::vector<std::string> texts = shown_texts(out);
+  ASSERT_EQ(texts.size(), 2u) << out;
+  EXPECT_TRUE(shows(texts[0], "setting up 11 levels: 4.2M unknowns on the finest grid")) << texts[0];
+  EXPECT_FALSE(shows(texts[0], "\nrunning")) << "not the old run: " << texts[0];
+  EXPECT_FALSE(shows(texts[1], "setting up")) << texts[1];
+}
+
 TEST(Gui, ClosingDuringAKappaSweepEndsTheProcessAtOnce) {
   // The same session with and without a sweep under way when it quits: the difference is what
   // the sweep holds the window for (before the fix: the rest of the sweep, minutes).

@@ -276,6 +276,10 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
     ImGui::TextWrapped("Not solving: %s", snap.error.c_str());
     return;
   }
+  if (!snap.setting_up.empty()) {
+    ImGui::TextWrapped("%s...", snap.setting_up.c_str());
+    return;
+  }
   if (!img || (img->values.empty() && !img->device)) {
     ImGui::TextWrapped("starting...");
     return;

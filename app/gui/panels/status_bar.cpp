@@ -18,6 +18,7 @@ bool solving(const Snapshot& snap) { return snap.running && snap.status == Solve
 
 std::string activity(const Snapshot& snap) {
   if (!snap.error.empty()) return "not solving (parameters refused)";
+  if (!snap.setting_up.empty()) return snap.setting_up;
   if (snap.sweeping) return "sweeping kappa (the solve starts again after it)";  // its run was set aside
   if (snap.status != SolveStatus::Running) return std::string(to_string(snap.status));
   if (snap.autoplay > 0) {
@@ -46,6 +47,7 @@ void status_bar(UiState& ui, const Snapshot& snap) {
   }
   const std::string backend =
       snap.backend.empty() ? std::string(snap.sweeping || snap.calibrating ? "none (the sweep has the machine)"
+                                         : !snap.setting_up.empty()        ? "being set up"
                                                                            : "none (parameters refused)")
       : snap.backend == "cuda"
           ? std::string("CUDA") + (snap.options.cuda_graphs ? " + graphs" : "") + ", field: " + ui.field_path
