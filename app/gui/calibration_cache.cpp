@@ -86,10 +86,9 @@ void CalibrationCache::update(UiState& ui, SolverWorker& worker, const Snapshot&
     }
     return;
   }
-  if (auto_calibrate_ && !auto_calibrated_) {
-    auto_calibrated_ = true;
+  if (auto_calibrate_ && auto_calibrated_.insert(file.string()).second) {
     worker.calibrate(kAutoCalibrationLevels);
-    ui.notice = "first start: timing this configuration in the background (levels 3.." +
+    ui.notice = "no calibration of this configuration yet: timing it in the background (levels 3.." +
                 std::to_string(kAutoCalibrationLevels) + "), kept in " + dir_.string();
   }
 }

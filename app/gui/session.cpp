@@ -58,9 +58,10 @@ std::optional<int> parse_gui_options(int argc, char** argv, GuiOptions& o) {
       ->check(CLI::Range(1, max_solver_threads()));
   app.add_option("--start", start, "paused (on the initial error, the default) or running (the default under --script)")
       ->check(CLI::IsMember({"paused", "running"}));
-  app.add_option("--auto-calibrate", auto_calibrate,
-                 "on: at first start, time the configuration in the background when no cached calibration fits it "
-                 "(default on; off under --script)")
+  app.add_option(
+         "--auto-calibrate", auto_calibrate,
+         "on: time each configuration in the background, the first time it is shown, when no cached calibration "
+         "fits it (default on; off under --script)")
       ->check(CLI::IsMember({"on", "off"}));
   app.add_flag("--lecture", o.lecture,
                "Start in the lecture layout: the field, the cycle diagram and a step bar (B switches; F1 the keys)");

@@ -349,4 +349,27 @@ TEST(GuiTeaching, TheFirstStartCalibratesInTheBackgroundAndTheNextLoadsTheCache)
   EXPECT_FALSE(shows(t2[0], "calibrating")) << "nothing timed again\n" << t2[0];
 }
 
+// Each configuration gets its own background calibration the first time it is shown, not only
+// the first start's: after a change of smoother the time panel's model is the new smoother's.
+TEST(GuiTeaching, AChangeOfSmootherIsCalibratedInTheBackgroundToo) {
+  const std::string cache = temp("cache_dir_smoothers");
+  std::filesystem::remove_all(cache);
+  const std::string args = "--start paused --auto-calibrate on --cache-dir " + cache;
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 6\nwait-calibrated\nset smoother gs-rb\nwait-ms 1500\nwait-calibrated\nframes 3\n"
+                    "print-text\n",
+                    &out, 1900, args),
+            0)
+      << out;
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(cache)) files.push_back(entry.path().filename());
+  std::sort(files.begin(), files.end());
+  ASSERT_EQ(files.size(), 2u) << out;
+  EXPECT_TRUE(shows(files[0], "calibration-gs-rb-full-cpu-")) << files[0];
+  EXPECT_TRUE(shows(files[1], "calibration-jacobi-full-cpu-")) << files[1];
+  const std::vector<std::string> texts = shown_texts(out);
+  ASSERT_EQ(texts.size(), 1u);
+  EXPECT_FALSE(shows(texts[0], "does not match")) << "the model in use is gs-rb's\n" << texts[0];
+}
+
 }  // namespace
