@@ -11,6 +11,7 @@
 
 #include "app_window.hpp"
 #include "calibration_cache.hpp"
+#include "crash_report.hpp"
 #include "dashboard.hpp"
 #include "kcycle/io/interrupt.hpp"
 #include "kcycle/model/cost_model.hpp"
@@ -25,6 +26,7 @@ using namespace kcycle::gui;
 
 int main(int argc, char** argv) {
   install_interrupt_handlers();
+  install_crash_report();
   const StopOnInterrupt stop;  // Ctrl-C or SIGTERM close the window as its close button does
   GuiOptions options;
   if (const std::optional<int> exit_code = parse_gui_options(argc, argv, options)) return *exit_code;

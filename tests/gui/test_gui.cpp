@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <regex>
@@ -474,6 +475,32 @@ TEST(Gui, BadParametersAreShownNotFatal) {
   EXPECT_NE(out.find("set eps must be a number in (0, 1] (got '0')"), std::string::npos) << out;
 }
 
+TEST(Gui, AFatalSignalIsReportedWithItsStack) {
+  // A CI run ended in glibc's "corrupted double-linked list" and "Aborted", nothing more: the
+  // visualizer now names the signal and prints the stack of the thread it hit.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "under a sanitizer, which reports fatal signals itself";
+#else
+  const std::string script = temp("crash_script.txt"), out_file = temp("crash_out.txt");
+  std::ofstream(script) << "wait-ms 30000\nquit\n";
+  const char* moved = std::getenv("KCYCLE_GUI");
+  const std::string gui = moved && *moved ? moved : KCYCLE_GUI_PATH;
+  const std::string inner = gui + " --script " + script + " > " + out_file +
+                            " 2>&1 & p=$!; sleep 2; kill -ABRT $p; wait $p; echo \"exit status $?\" >> " + out_file;
+  const char* on_display = std::getenv("KCYCLE_GUI_ON_DISPLAY");
+  const std::string display =
+      on_display && std::string(on_display) == "1" ? std::string() : "xvfb-run -a -s '-screen 0 1280x720x24' ";
+  const std::string cmd = display + "bash -c '" + inner + "'";
+  std::system(cmd.c_str());  // xvfb-run's own status varies with how its client ended
+  std::ifstream f(out_file);
+  const std::string out((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  EXPECT_NE(out.find("kcycle-gui: fatal signal SIGABRT (abort); the stack of the thread it hit:"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("(main+0x"), std::string::npos) << "the stack names main: " << out;
+  EXPECT_NE(out.find("exit status 134"), std::string::npos) << "it still dies of the signal: " << out;
+#endif
+}
+
 TEST(Gui, CudaBackendWithoutAGpuIsShownNotFatal) {
   const kcycle::CudaDeviceStatus& cuda = kcycle::cuda_device_status();
   if (cuda.usable) GTEST_SKIP() << "a GPU is present (" << cuda.device << ")";
@@ -875,6 +902,15 @@ TEST(GuiFuzz, EveryScriptLineEndsInBoundedTimeWithItsStatus) {
                                            "zoom",
                                            "kappa",
                                            "nosuch"};
+  // Lines like "csv nan" write where the visualizer runs: a scratch folder, not the source tree.
+  const std::filesystem::path was = std::filesystem::current_path();
+  const std::filesystem::path scratch = temp("fuzz_cwd");
+  std::filesystem::create_directories(scratch);
+  std::filesystem::current_path(scratch);
+  struct BackTo {
+    std::filesystem::path path;
+    ~BackTo() { std::filesystem::current_path(path); }
+  } back_to{was};
   std::mt19937 rng(26);
   auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(rng); };
   int status_count[3] = {0, 0, 0};
