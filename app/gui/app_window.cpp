@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 #include <utility>
@@ -28,9 +29,18 @@ void pin_graphics_drivers_for_leak_reports() {
 #endif
 }
 
+// Mesa's software renderer (llvmpipe, what Xvfb, VMs and GPU-less laptops draw with) frees a
+// fence while its rasterizer thread may still be signalling it: ThreadSanitizer shows the
+// fence's mutex destroyed under our frame's GL calls while an llvmpipe thread locks it, and
+// CI runs died of it as glibc's "corrupted double-linked list". With LP_NUM_THREADS=0 it
+// rasterizes in the calling thread, with no fence crossing threads. Set before the driver
+// loads; a value the user set is kept. Hardware drivers ignore it.
+void rasterize_software_gl_in_this_thread() { setenv("LP_NUM_THREADS", "0", /*overwrite=*/0); }
+
 }  // namespace
 
 AppWindow::AppWindow(int width, int height, bool scripted, const std::string& ini_path) : ini_path_(ini_path) {
+  rasterize_software_gl_in_this_thread();
   pin_graphics_drivers_for_leak_reports();
   glfwSetErrorCallback(
       [](int code, const char* what) { std::fprintf(stderr, "kcycle-gui: GLFW error %d: %s\n", code, what); });

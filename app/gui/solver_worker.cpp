@@ -364,7 +364,7 @@ void SolverWorker::backend_failed(const std::exception& e) {
 SolverWorker::Work SolverWorker::next_work() {
   std::unique_lock lock(mutex_);
   for (;;) {
-    if (stop_) return {Work::Stop, {}, 0, false, 0, {}};
+    if (stop_) return {Work::Stop, {}, 0, false, 0, {}, {}};
     if (restart_) {
       restart_ = false;
       running_generation_ = generation_;
@@ -388,7 +388,7 @@ SolverWorker::Work SolverWorker::next_work() {
       return {};
     if (unpublished_) {
       unpublished_ = false;
-      return {Work::Publish, {}, 0, false, 0, {}};
+      return {Work::Publish, {}, 0, false, 0, {}, {}};
     }
     wake_.wait_for(lock, std::chrono::milliseconds(50));
   }
