@@ -4,9 +4,10 @@
 # and print each pick against the measured best and each predicted total against its measurement,
 # with the machine's drift between advising and verifying.
 #
-#   bash scripts/advisor-table.sh [--out FOLDER] [--quick] [-- EXTRA KCYCLE OPTIONS...]
+#   bash scripts/advisor-table.sh [--out FOLDER] [--quick] [--iterations probe|forecast] [-- EXTRA KCYCLE OPTIONS...]
 #
-# --quick: the issue's three configurations only. Extra options go to every calibrate and advise
+# --quick: the issue's three configurations only. --iterations: where advise gets each kappa's
+# iterations (its --iterations; default probe). Extra options go to every calibrate and advise
 # (e.g. -- --threads 1). About 9 minutes on 2 cores (12 with --threads 1). Needs a built tree
 # (build/bin/kcycle) and python3.
 set -euo pipefail
@@ -14,13 +15,15 @@ cd "$(dirname "$0")/.."
 kcycle=${KCYCLE:-build/bin/kcycle}
 out=results/advisor-table
 quick=0
+iterations=probe
 extra=()
 while [[ $# -gt 0 ]]; do
   case $1 in
     --out) out=$2; shift 2 ;;
     --quick) quick=1; shift ;;
+    --iterations) iterations=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    *) echo "advisor-table: unknown argument '$1' (--out FOLDER, --quick, -- KCYCLE OPTIONS)" >&2; exit 2 ;;
+    *) echo "advisor-table: unknown argument '$1' (--out FOLDER, --quick, --iterations MODE, -- KCYCLE OPTIONS)" >&2; exit 2 ;;
   esac
 done
 [[ -x $kcycle ]] || { echo "advisor-table: no $kcycle: build first (README)" >&2; exit 2; }
@@ -36,7 +39,7 @@ one() {  # name, then the configuration's options (with --levels N)
   echo "advisor-table: $name" >&2
   "$kcycle" calibrate "$@" "${extra[@]}" --min-levels 5 --max-levels "$levels" --min-seconds 0.1 --out "$cal" \
     --force >"$out/calibrate.log" 2>&1 || { cat "$out/calibrate.log" >&2; exit 1; }
-  "$kcycle" advise "$@" "${extra[@]}" --calibration "$cal" --verify --json |
+  "$kcycle" advise "$@" "${extra[@]}" --iterations "$iterations" --calibration "$cal" --verify --json |
     python3 -c 'import json, sys; d = json.load(sys.stdin); d["name"] = sys.argv[1]; print(json.dumps(d))' "$name" \
       >>"$rows"
 }
@@ -53,10 +56,10 @@ fi
 python3 - "$rows" <<'PY' | tee "$out/table.md"
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
-print("| configuration | time from | pick | measured best | pick vs best | machine drift "
+print("| configuration | time from | pick | measured best | pick vs best | advice ÷ pick's solve | machine drift "
       "| predicted vs measured total, κ = 1 / 2 / 3 / 4 / W (iterations predicted/solved) |")
-print("|---|---|---|---|---|---|---|")
-picks = over15 = 0
+print("|---|---|---|---|---|---|---|---|")
+picks = over15 = iterations_within15 = 0
 for d in rows:
     c = d["candidates"]
     measured = {x["kappa"]: x["measured_seconds"] for x in c if x.get("measured_converged")}
@@ -68,11 +71,15 @@ for d in rows:
     for x in c:
         error = 100 * (x["predicted_seconds"] / x["measured_seconds"] - 1)
         over15 += abs(error) > 15
+        iterations_within15 += abs(x["predicted_iterations"] / x["measured_iterations"] - 1) <= 0.15
         cells.append("%+.0f%% (%d/%d)" % (error, round(x["predicted_iterations"]), x["measured_iterations"]))
     drift = d.get("machine_drift")
-    print("| %s | %s | %s | %s | %+.1f%% | %s | %s |" % (d["name"], d["time_source"], pick, best, excess,
+    cost = d["advice_seconds"] / measured[pick] if pick in measured else float("nan")
+    print("| %s | %s | %s | %s | %+.1f%% | %.2f | %s | %s |" % (d["name"], d["time_source"], pick, best, excess, cost,
           "%.2fx" % drift if drift else "-", " / ".join(cells)))
 print()
-print("picks within 5%% of the measured best: %d of %d; predicted totals off by more than 15%%: %d of %d"
-      % (picks, len(rows), over15, sum(len(d["candidates"]) for d in rows)))
+cells = sum(len(d["candidates"]) for d in rows)
+print("picks within 5%% of the measured best: %d of %d; predicted totals off by more than 15%%: %d of %d; "
+      "predicted iterations within 15%% of the solved: %d of %d" % (picks, len(rows), over15, cells,
+      iterations_within15, cells))
 PY

@@ -274,5 +274,76 @@ TEST(KappaSweep, AStopEndsTheSweepAndNoSolveRunsAfterIt) {
   EXPECT_THROW(advise(o, settings), CycleCancelled);
 }
 
+// Issue 40: a kappa's iterations at n levels forecast from solves at n-4..n-2 levels. The
+// counts are deterministic, so the fit is checked exactly against solves made here.
+TEST(CoarseForecast, FitsTheGrowthOfTheCoarseSolvesAndEvaluatesItAtTheTarget) {
+  SolverOptions o;
+  o.levels = 8;
+  o.eps = 1e-4;
+  o.angle_degrees = 45;
+  o.cycle = {CycleType::Kappa, 1};
+  const CoarseForecast f = forecast_from_coarse_solves(o, {});
+  ASSERT_EQ(f.levels, (std::vector<int>{4, 5, 6}));
+  std::vector<double> x, y;
+  for (int levels = 4; levels <= 6; ++levels) {
+    SolverOptions coarse = o;
+    coarse.levels = levels;
+    const SolveResult r = solve(coarse);
+    EXPECT_EQ(f.iterations[std::size_t(levels - 4)], r.iterations) << levels << " levels";
+    x.push_back(levels), y.push_back(std::log(double(r.iterations)));
+  }
+  // The least-squares line through three equally spaced points: slope (y3 - y1) / 2 through the mean.
+  const double slope = (y[2] - y[0]) / 2, mean = (y[0] + y[1] + y[2]) / 3;
+  EXPECT_NEAR(f.iterations_at_target, std::exp(mean + slope * (8 - 5)), 1e-9 * f.iterations_at_target);
+  // The band: the fit and the lines through the first two and the last two counts.
+  const double fit = f.iterations_at_target, early = std::exp(y[1] + (y[1] - y[0]) * 3),
+               late = std::exp(y[2] + (y[2] - y[1]) * 2);
+  EXPECT_NEAR(f.low, std::min({fit, early, late}), 1e-9 * fit);
+  EXPECT_NEAR(f.high, std::max({fit, early, late}), 1e-9 * fit);
+  EXPECT_TRUE(f.converged);
+  EXPECT_EQ(f.basis, "solves at 4, 5, 6 levels: " + std::to_string(f.iterations[0]) + ", " +
+                         std::to_string(f.iterations[1]) + ", " + std::to_string(f.iterations[2]) + " iterations");
+}
+
+TEST(CoarseForecast, TooFewLevelsAreRefusedSayingHowManyItNeeds) {
+  SolverOptions o;
+  o.levels = 5;
+  EXPECT_FALSE(coarse_forecast_fits(o, {}));
+  try {
+    forecast_from_coarse_solves(o, {});
+    FAIL() << "no error";
+  } catch (const InvalidOptions& e) {
+    EXPECT_STREQ(e.what(), "a forecast from coarser solves needs at least 6 levels (got 5)");
+  }
+  o.levels = 6;
+  EXPECT_TRUE(coarse_forecast_fits(o, {}));
+}
+
+TEST(Advisor, AForecastSaysWhereEachKappasIterationsCameFromAndRunsNothingAtTheTargetWithACalibration) {
+  // With the paper's model pricing the cycles nothing runs at the target size: no probe
+  // iterations. Below the window's levels each kappa is probed there instead, and says so.
+  SolverOptions o;
+  o.levels = 7;
+  o.eps = 1e-2;
+  o.angle_degrees = 30;
+  AdvisorSettings settings;
+  settings.iterations_from = IterationSource::CoarseForecast;
+  settings.calibration = calibrated({1e-6, 1e-9});
+  const Advice a = advise(o, settings);
+  ASSERT_EQ(a.candidates.size(), 5u);
+  for (const KappaPrediction& p : a.candidates) {
+    SolverOptions k = o;
+    k.cycle = {CycleType::Kappa, p.kappa};
+    const CoarseForecast f = forecast_from_coarse_solves(k, {});
+    EXPECT_EQ(p.probe_iterations, 0) << kappa_to_string(p.kappa);
+    EXPECT_EQ(p.predicted_iterations, f.iterations_at_target) << kappa_to_string(p.kappa);
+    EXPECT_EQ(p.basis, "forecast from " + f.basis);
+  }
+  EXPECT_GT(a.seconds, 0.0);
+  o.levels = 5;
+  for (const KappaPrediction& p : advise(o, settings).candidates)
+    EXPECT_TRUE(p.basis == "solved at the target size" || p.basis.rfind("a probe of ", 0) == 0) << p.basis;
+}
+
 }  // namespace
 }  // namespace kcycle

@@ -27,6 +27,7 @@ struct AdviseArgs {
   double solve_below = 1.0;
   bool verify = false;
   bool json = false;
+  std::string iterations = "probe";
 };
 
 void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured, double drift,
@@ -47,7 +48,8 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
                           {"seconds_per_iteration", number(p.seconds_per_iteration)},
                           {"predicted_seconds", number(p.predicted_seconds)},
                           {"predicted_seconds_low", number(p.iterations_low * p.seconds_per_iteration)},
-                          {"predicted_seconds_high", number(p.iterations_high * p.seconds_per_iteration)}};
+                          {"predicted_seconds_high", number(p.iterations_high * p.seconds_per_iteration)},
+                          {"basis", p.basis}};
     if (k < measured.size()) {
       row["measured_iterations"] = measured[k].iterations;
       row["measured_seconds"] = number(measured[k].seconds_total);
@@ -63,6 +65,7 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
                         {"time_source", to_string(advice.time_source)},
                         {"time_note", advice.time_note},
                         {"level_cost_scale", advice.level_cost_scale},
+                        {"advice_seconds", advice.seconds},
                         {"candidates", rows}};
   if (!measured.empty()) out["machine_drift"] = std::isfinite(drift) ? nlohmann::json(drift) : nlohmann::json();
   std::printf("%s\n", out.dump(1).c_str());
@@ -80,6 +83,12 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   settings.probe_iterations = a.probe;
   settings.max_probe_iterations = a.max_probe;
   settings.solve_below_seconds = a.solve_below;
+  settings.iterations_from = a.iterations == "forecast" ? IterationSource::CoarseForecast : IterationSource::Probe;
+  if (settings.iterations_from == IterationSource::CoarseForecast && !coarse_forecast_fits(o, settings.forecast))
+    std::fprintf(stderr,
+                 "note: a forecast from coarser solves needs at least %d levels (got %d): each kappa is probed at the "
+                 "target size instead\n",
+                 settings.forecast.ahead + settings.forecast.window + 1, o.levels);
   if (!a.calibration.empty()) {
     settings.calibration = load_calibration(a.calibration);
     const std::string mismatch =
@@ -147,7 +156,14 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
     }
     std::printf("\n");
   }
+  std::printf("where the iterations come from:\n");
+  for (const KappaPrediction& p : advice.candidates)
+    std::printf("  kappa=%s: %s\n", kappa_to_string(p.kappa).c_str(), p.basis.c_str());
   std::printf("recommended: kappa=%s\n", kappa_to_string(advice.recommended_kappa).c_str());
+  for (const KappaPrediction& p : advice.candidates)
+    if (p.kappa == advice.recommended_kappa && p.predicted_seconds > 0)
+      std::printf("this advice took %.2f s: %.2fx the predicted solve of kappa=%s (%.2f s)\n", advice.seconds,
+                  advice.seconds / p.predicted_seconds, kappa_to_string(p.kappa).c_str(), p.predicted_seconds);
   if (a.verify && best_kappa != 0)
     std::printf("measured best: kappa=%s; the recommendation took %.1f%% longer than the best\n",
                 kappa_to_string(best_kappa).c_str(), 100.0 * (recommended_actual / best_actual - 1.0));
@@ -180,6 +196,11 @@ Subcommand add_advise_command(CLI::App& app) {
                 "Also solve with every kappa (round-robin, at least five times and 1 s each: the median) and compare "
                 "with the prediction");
   cmd->add_flag("--json", args->json, "Print the advice (and --verify's measurements) as JSON");
+  cmd->add_option("--iterations", args->iterations,
+                  "Where each kappa's iterations come from: probe (a probe at the target size, solved outright where "
+                  "cheap) or forecast (solves at n-4..n-2 levels, their growth fitted; probes below 7 levels)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"probe", "forecast"}));
   return {cmd, [args, cmd] { return run(*args, *cmd); }};
 }
 

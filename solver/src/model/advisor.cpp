@@ -120,6 +120,10 @@ TimeSource choose_time_source(const SolverOptions& options, const AdvisorSetting
 
 }  // namespace
 
+const char* to_string(IterationSource source) {
+  return source == IterationSource::Probe ? "probe" : "coarse-forecast";
+}
+
 const char* to_string(TimeSource source) {
   switch (source) {
     case TimeSource::Probe: return "probe";
@@ -135,25 +139,65 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   std::optional<LevelCosts> costs;
   advice.time_source = choose_time_source(options, settings, costs, advice.time_note);
   double probe_seconds = 0, modelled_seconds = 0;  // the probes' iterations: measured, and as the levels price them
-  warm_up(options, settings.stop);
+  const auto started = std::chrono::steady_clock::now();
+  const bool forecast = settings.iterations_from == IterationSource::CoarseForecast &&
+                        coarse_forecast_fits(options, settings.forecast);
+  bool warm = false;
   std::vector<SolveResult> probes;
+  std::vector<int> probed_kappas;
   for (int kappa : settings.kappas) {
     SolverOptions probe = options;
     probe.cycle = {CycleType::Kappa, kappa};
-    IterationEstimate estimate;
-    probes.push_back(probe_solve(probe, settings, estimate));
-    const SolveResult& r = probes.back();
-
     KappaPrediction p;
     p.kappa = kappa;
-    p.probe_iterations = r.iterations;
-    p.probe_seconds_per_iteration = r.seconds_per_iteration;
-    p.converged_in_probe = r.converged();
-    p.probe_reduction = r.monitor == Monitor::Error ? r.error_reduction : r.residual_reduction;
-    p.factor = estimate.rho;
-    p.predicted_iterations = estimate.iterations;
-    p.iterations_low = estimate.low;
-    p.iterations_high = estimate.high;
+    CoarseForecast coarse;
+    if (forecast) coarse = forecast_from_coarse_solves(probe, settings.forecast, settings.stop);
+    if (forecast && coarse.converged) {
+      p.predicted_iterations = coarse.iterations_at_target;
+      p.iterations_low = coarse.low;
+      p.iterations_high = coarse.high;
+      p.factor = std::pow(options.tolerance, 1.0 / p.predicted_iterations);  // the mean factor it implies
+      p.basis = "forecast from " + coarse.basis;
+      if (advice.time_source == TimeSource::Probe) {
+        // The time per iteration from a few iterations at the target size: a coarse solve's
+        // time does not scale by the operations (the 6-level iteration is mostly launches and
+        // norms: 2.5x the 8-level one's price per operation). With a calibration nothing runs
+        // at the target size: its scale to this run (1.04-1.14 measured) is the same for every
+        // kappa and does not change the pick.
+        if (!warm) warm_up(options, settings.stop), warm = true;
+        AdvisorSettings timing = settings;
+        timing.probe_iterations = timing.max_probe_iterations = settings.timing_iterations;
+        IterationEstimate unused;
+        probes.push_back(probe_solve(probe, timing, unused));
+        probed_kappas.push_back(kappa);
+        const SolveResult& r = probes.back();
+        p.probe_iterations = r.iterations;
+        p.probe_seconds_per_iteration = r.seconds_per_iteration;
+        if (r.converged()) {  // it solved within the timing: exact
+          p.converged_in_probe = true;
+          p.predicted_iterations = p.iterations_low = p.iterations_high = r.iterations;
+          p.factor = r.mean_factor;
+          p.basis = "solved at the target size (within its timing)";
+        }
+      }
+    } else {
+      if (!warm) warm_up(options, settings.stop), warm = true;
+      IterationEstimate estimate;
+      probes.push_back(probe_solve(probe, settings, estimate));
+      probed_kappas.push_back(kappa);
+      const SolveResult& r = probes.back();
+      p.probe_iterations = r.iterations;
+      p.probe_seconds_per_iteration = r.seconds_per_iteration;
+      p.converged_in_probe = r.converged();
+      p.probe_reduction = r.monitor == Monitor::Error ? r.error_reduction : r.residual_reduction;
+      p.factor = estimate.rho;
+      p.predicted_iterations = estimate.iterations;
+      p.iterations_low = estimate.low;
+      p.iterations_high = estimate.high;
+      p.basis = r.converged() ? "solved at the target size" : "a probe of " + std::to_string(r.iterations) +
+                                                                   " iterations at the target size";
+      if (forecast) p.basis += " (" + coarse.basis + ")";
+    }
     switch (advice.time_source) {
       case TimeSource::Probe: break;  // below, all kappas together
       case TimeSource::LevelCosts: p.seconds_per_iteration = costs->cycle_seconds(kappa); break;
@@ -174,13 +218,15 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     }
     advice.candidates.push_back(p);
   }
-  if (advice.time_source != TimeSource::PaperModel) {
-    const std::vector<double> prices = probe_prices(options, settings.kappas, probes, settings);
-    for (std::size_t k = 0; k < prices.size(); ++k) {
+  if (advice.time_source != TimeSource::PaperModel && !probes.empty()) {
+    const std::vector<double> prices = probe_prices(options, probed_kappas, probes, settings);
+    for (std::size_t j = 0; j < prices.size(); ++j) {
+      const auto k = std::size_t(std::find(settings.kappas.begin(), settings.kappas.end(), probed_kappas[j]) -
+                                 settings.kappas.begin());
       KappaPrediction& p = advice.candidates[k];
-      p.measured_price = prices[k];
-      if (advice.time_source == TimeSource::Probe) p.seconds_per_iteration = prices[k];
-      probe_seconds += prices[k] * p.probe_iterations;
+      p.measured_price = prices[j];
+      if (advice.time_source == TimeSource::Probe) p.seconds_per_iteration = prices[j];
+      probe_seconds += prices[j] * p.probe_iterations;
       modelled_seconds += p.seconds_per_iteration * p.probe_iterations;
     }
   }
@@ -196,6 +242,8 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
                   advice.level_cost_scale);
     advice.time_note += scale;
   }
+  if (forecast && probes.empty() && advice.time_source == TimeSource::LevelCosts)
+    advice.time_note += " (not scaled to this run: nothing ran at the target size)";
   double best = std::numeric_limits<double>::infinity();
   for (KappaPrediction& p : advice.candidates) {
     p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
@@ -204,6 +252,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
       advice.recommended_kappa = p.kappa;
     }
   }
+  advice.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return advice;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kcycle/io/solver_options.hpp"
+#include "kcycle/model/coarse_forecast.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/interleaved_solves.hpp"
 
@@ -30,6 +31,7 @@ struct KappaPrediction {
   double iterations_low = 0, iterations_high = 0;  // the band they lie in (IterationEstimate)
   double seconds_per_iteration = 0;
   double predicted_seconds = 0;  // predicted_iterations * seconds_per_iteration
+  std::string basis;             // where predicted_iterations came from, in words
 };
 
 // Where the advice's time per iteration comes from.
@@ -48,7 +50,15 @@ struct Advice {
   // LevelCosts: this run's probes' time over what the per-level costs price their iterations at;
   // every kappa's time per iteration is scaled by it.
   double level_cost_scale = 1;
+  double seconds = 0;  // what the advice itself took (wall clock)
 };
+
+// Where the advice's iterations come from.
+enum class IterationSource {
+  Probe,           // a probe of each kappa at the target size (solved outright where that is cheap)
+  CoarseForecast,  // each kappa solved on coarser hierarchies, the growth fitted (coarse_forecast.hpp)
+};
+const char* to_string(IterationSource source);
 
 struct AdvisorSettings {
   std::vector<int> kappas = {1, 2, 3, 4, kKappaW};
@@ -65,6 +75,13 @@ struct AdvisorSettings {
   double repeat_below_seconds = 0.5;
   RepeatPolicy repeats;
   std::optional<Calibration> calibration;  // stand-alone cycles only; CG adds vector work
+  // CoarseForecast where the target has the levels for its window (else the probes), and where
+  // a coarse solve does not converge (that kappa is probed).
+  IterationSource iterations_from = IterationSource::Probe;
+  CoarseForecastSettings forecast;
+  // Under CoarseForecast without a calibration that prices the cycles: the iterations each
+  // kappa runs at the target size for its time per iteration.
+  int timing_iterations = 3;
   // A stop requested here ends the advice (and a kappa sweep) after the iteration under way:
   // advise() and sweep_kappa() then throw CycleCancelled.
   std::stop_token stop;
