@@ -54,6 +54,15 @@ SolveResult probe_solve(const SolverOptions& probe, const AdvisorSettings& setti
   return r;
 }
 
+// A few timed iterations' price: their median cycle plus the norms' share. The first
+// iteration of a fresh hierarchy runs cold (pages, caches): in the mean of three it put CG's
+// price 1.6-2.7x too high (advisor-table, jacobi+cg at 9 levels).
+double median_priced(const SolveResult& r) {
+  double cycles = 0;
+  for (const IterationRecord& h : r.history) cycles += h.seconds;
+  return r.seconds_per_cycle + std::max(0.0, r.seconds_total - cycles) / std::max(r.iterations, 1);
+}
+
 // The first solve of a process runs cold (the thread team starting, pages first touched, the
 // clock ramping up): it took up to twice as long per iteration as the same solve after it. A
 // short solve first, untimed, so that every probe runs as the solves it predicts will.
@@ -170,7 +179,8 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
         IterationEstimate unused;
         probes.push_back(probe_solve(probe, timing, unused));
         probed_kappas.push_back(kappa);
-        const SolveResult& r = probes.back();
+        SolveResult& r = probes.back();
+        r.seconds_per_iteration = median_priced(r);
         p.probe_iterations = r.iterations;
         p.probe_seconds_per_iteration = r.seconds_per_iteration;
         if (r.converged()) {  // it solved within the timing: exact
