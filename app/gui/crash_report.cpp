@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <csignal>
-#include <initializer_list>
 #include <cstring>
+#include <initializer_list>
 
 namespace kcycle::gui {
 

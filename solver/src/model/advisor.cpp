@@ -129,9 +129,7 @@ TimeSource choose_time_source(const SolverOptions& options, const AdvisorSetting
 
 }  // namespace
 
-const char* to_string(IterationSource source) {
-  return source == IterationSource::Probe ? "probe" : "coarse-forecast";
-}
+const char* to_string(IterationSource source) { return source == IterationSource::Probe ? "probe" : "coarse-forecast"; }
 
 const char* to_string(TimeSource source) {
   switch (source) {
@@ -149,8 +147,8 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   advice.time_source = choose_time_source(options, settings, costs, advice.time_note);
   double probe_seconds = 0, modelled_seconds = 0;  // the probes' iterations: measured, and as the levels price them
   const auto started = std::chrono::steady_clock::now();
-  const bool forecast = settings.iterations_from == IterationSource::CoarseForecast &&
-                        coarse_forecast_fits(options, settings.forecast);
+  const bool forecast =
+      settings.iterations_from == IterationSource::CoarseForecast && coarse_forecast_fits(options, settings.forecast);
   bool warm = false;
   std::vector<SolveResult> probes;
   std::vector<int> probed_kappas;
@@ -204,8 +202,8 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
       p.predicted_iterations = estimate.iterations;
       p.iterations_low = estimate.low;
       p.iterations_high = estimate.high;
-      p.basis = r.converged() ? "solved at the target size" : "a probe of " + std::to_string(r.iterations) +
-                                                                   " iterations at the target size";
+      p.basis = r.converged() ? "solved at the target size"
+                              : "a probe of " + std::to_string(r.iterations) + " iterations at the target size";
       if (forecast) p.basis += " (" + coarse.basis + ")";
     }
     switch (advice.time_source) {
