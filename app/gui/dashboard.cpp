@@ -30,6 +30,13 @@ void draw_lecture(UiState& ui, SolverWorker& worker, const Snapshot& snap, Field
   const float side = top - line - 2 * style.WindowPadding.y - 8;
   const float inset = ui.view.spectrum ? 0.45f * side : 0.0f;
   const float field_w = std::min(W * 0.6f, side + inset + colour_bar + 2 * style.WindowPadding.x);
+  if (ui.show_shapes) {  // S: Figure 2.1 in place of the field, the narration and the run's diagram
+    place_panel(ui, ImVec2(0, 0), ImVec2(W, H));
+    cycle_shapes_panel(ui, snap);
+    place_panel(ui, ImVec2(0, H), ImVec2(W, bar));
+    step_bar(ui, worker, snap);
+    return;
+  }
   place_panel(ui, ImVec2(0, 0), ImVec2(field_w, top));
   field_panel(ui, snap, renderers);
   place_panel(ui, ImVec2(field_w, 0), ImVec2(W - field_w, top));
@@ -61,9 +68,12 @@ void draw_dashboard(UiState& ui, SolverWorker& worker, const Snapshot& snap, Fie
   parameters_panel(ui, worker, snap);
   place_panel(ui, ImVec2(0, H * 0.62f), ImVec2(lw, H * 0.38f));
   controls_panel(ui, worker, snap);
-  if (ui.show_shapes) {  // lecture view: the cycle shapes in place of the field and the times
-    place_panel(ui, ImVec2(lw, 0), ImVec2(cw, H));
+  if (ui.show_shapes) {  // Figure 2.1 in place of the run's field, diagram and plots: room for four diagrams
+    place_panel(ui, ImVec2(lw, 0), ImVec2(W - lw, H));
     cycle_shapes_panel(ui, snap);
+    status_bar(ui, snap);
+    keys_overlay(ui);
+    return;
   } else if (!ui.show_advanced) {  // the field takes the time panel's place
     place_panel(ui, ImVec2(lw, 0), ImVec2(cw, H));
     field_panel(ui, snap, renderers);

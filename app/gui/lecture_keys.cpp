@@ -24,6 +24,7 @@ constexpr KeyHelp kKeys[] = {
     {"PageUp, Left", "step back one operation (the cycle is replayed to there)"},
     {"R", "run or pause"},
     {"B", "lecture layout or desk layout"},
+    {"S", "the cycle shapes (Figure 2.1) or the run"},
     {"F1, H", "this list"},
 };
 
@@ -45,6 +46,7 @@ void handle_lecture_keys(UiState& ui, SolverWorker& worker, const Snapshot& snap
       case GLFW_KEY_LEFT: worker.step_back(); break;
       case GLFW_KEY_R: solving(snap) ? worker.pause() : worker.run(); break;
       case GLFW_KEY_B: ui.lecture = !ui.lecture; break;
+      case GLFW_KEY_S: ui.show_shapes = !ui.show_shapes; break;
       case GLFW_KEY_F1:
       case GLFW_KEY_H: ui.show_keys = !ui.show_keys; break;
       default: break;

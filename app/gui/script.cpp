@@ -527,6 +527,7 @@ bool ScriptRunner::press_key(Frame& f) {
                                                                 {"Space", GLFW_KEY_SPACE},
                                                                 {"R", GLFW_KEY_R},
                                                                 {"B", GLFW_KEY_B},
+                                                                {"S", GLFW_KEY_S},
                                                                 {"F1", GLFW_KEY_F1},
                                                                 {"H", GLFW_KEY_H}};
   const auto key = std::find_if(keys.begin(), keys.end(), [&](const auto& k) { return k.first == name; });

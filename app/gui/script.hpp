@@ -24,7 +24,7 @@
 //   wait-operation N   until stepping has reached the cycle's N-th operation
 //   wait-at-operation N  until stepping holds at exactly the N-th operation (after a step back)
 //   key K              a press of key K, as the window reports one: PageDown, PageUp, Left, Right,
-//                      Space, R, B, F1, H; Shift+K, Ctrl+K (lecture_keys.hpp)
+//                      Space, R, B, S, F1, H; Shift+K, Ctrl+K (lecture_keys.hpp)
 //   print-field-hash   the shown field's level, size and a hash of its values (bitwise checks)
 //   print-stepping     the operation just done, its level and the level the field shows
 //   describe           the narration line of the operation just done (narration.hpp)

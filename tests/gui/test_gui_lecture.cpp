@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gui_harness.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
 
 namespace {
 
@@ -34,6 +35,39 @@ std::vector<std::string> field_hashes(const std::string& out) {
   for (auto it = std::sregex_iterator(out.begin(), out.end(), line); it != std::sregex_iterator(); ++it)
     hashes.push_back((*it)[1].str() + ":" + (*it)[4].str());
   return hashes;
+}
+
+// Issue 44, item 3: Figure 2.1 on a 720p projector. At 1280x720 and UI scale 1.5 the desk's
+// cycle-shapes panel printed four titles and no diagram, and the lecture layout had none.
+// Every recursive call of the four cycles is a red X: 4 + 14 + 24 + 30 at 5 levels (before:
+// none at all in either layout).
+TEST(GuiLecture, TheCycleShapesAreDrawnAt720pInTheDeskAndTheLectureLayouts) {
+  int expected = 0;
+  for (int kappa : {1, 2, 3, 5}) expected += int(kcycle::total_calls(kappa, 5)) - 1;
+  const auto red_xs = [](const std::string& shot, const std::string& layout) {
+    const kcycle::gui_testing::Image img = kcycle::gui_testing::load_png(shot);
+    return kcycle::gui_testing::components(img, panel(layout, "Cycle shapes"),
+                                           [](const unsigned char* p) { return p[0] > 200 && p[1] < 60 && p[2] < 60; });
+  };
+  for (const char* scale : {"1.5", "2"}) {
+    const std::string desk = temp(std::string("shapes_desk_") + scale + ".png"),
+                      lecture = temp(std::string("shapes_lecture_") + scale + ".png"),
+                      desk_layout = temp(std::string("shapes_desk_") + scale + ".json"),
+                      lecture_layout = temp(std::string("shapes_lecture_") + scale + ".json");
+    std::string out;
+    // The desk layout by its checkbox; the lecture layout by S, as a lecturer presses it.
+    ASSERT_EQ(
+        run_gui(std::string("ui-scale ") + scale + "\nset levels 5\npause\nreset\nset shapes 1\nframes 3\n" +
+                    "screenshot " + desk + "\nlayout " + desk_layout + "\nset shapes 0\nkey B\nframes 2\n" +
+                    "key S\nframes 3\nscreenshot " + lecture + "\nlayout " + lecture_layout + "\ncheck-text-fits\n",
+                &out, 1280, "", 720),
+        0)
+        << out;
+    // The desk's diagrams are denser: neighbouring coarsest-level calls closer than their X draw
+    // as one red bar (cycle_diagram.cpp), so not every X counts apart there.
+    EXPECT_GE(red_xs(desk, desk_layout), expected * 3 / 4) << "desk at UI scale " << scale << ": " << desk;
+    EXPECT_EQ(red_xs(lecture, lecture_layout), expected) << "lecture layout at UI scale " << scale << ": " << lecture;
+  }
 }
 
 TEST(GuiLecture, PageDownStepsAndPageUpGoesBackToTheSameFieldBitwise) {
