@@ -17,11 +17,11 @@ namespace {
 void guidance(UiState& ui, const Snapshot& snap) {
   const ImVec4 hint(0.55f, 0.85f, 1.0f, 1.0f);
   ImGui::PushStyleColor(ImGuiCol_Text, hint);
-  if (ui.lesson >= 0) ImGui::TextWrapped("Lesson: %s", lessons()[std::size_t(ui.lesson)].what_to_do.c_str());
+  if (ui.lesson >= 0) text_wrapped("Lesson: %s", lessons()[std::size_t(ui.lesson)].what_to_do.c_str());
   const bool at_start = snap.error.empty() && snap.history.empty() && !snap.running && !snap.stepping &&
                         snap.autoplay == 0 && snap.status == SolveStatus::Running;
   if (at_start)
-    ImGui::TextWrapped(
+    text_wrapped(
         "Paused on the initial error (cycle 0). Press Operation to step through the first cycle, Relaxation to "
         "watch the smoother work, autoplay to let it play, or Run to solve.");
   ImGui::PopStyleColor();
@@ -112,7 +112,7 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
                     "where ffmpeg is installed, kcycle-recording.mp4 and .gif at 4 operations a second: for slides")) {
     ui.record_request = RecordRequest{"kcycle-recording"};
   }
-  if (!ui.notice.empty()) ImGui::TextWrapped("%s", ui.notice.c_str());
+  if (!ui.notice.empty()) text_wrapped("%s", ui.notice.c_str());
 }
 
 }  // namespace kcycle::gui

@@ -77,7 +77,7 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
   const PanelWindow window(ui, "Convergence");
   if (!window) return;
   const auto& h = snap.history;
-  ImGui::TextWrapped("%s", convergence_line(snap).c_str());
+  text_wrapped("%s", convergence_line(snap).c_str());
   if (button(ui, "Pin this run",
              "Keep this run's curve for comparison (labelled with the settings in which it differs)"))
     pin_run(ui, snap);

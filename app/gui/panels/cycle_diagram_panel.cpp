@@ -41,7 +41,7 @@ void physical_passes(const Snapshot& snap, bool stepping, int kappa) {
   const float height = ImGui::CalcTextSize(full.c_str(), nullptr, false, avail.x).y;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   if (height <= 0.25f * avail.y) {
-    ImGui::TextWrapped("%s", full.c_str());
+    text_wrapped("%s", full.c_str());
   } else if (!stepping) {  // while stepping the narration has the room
     ImGui::Text("%s: %d launches a call, %llu a cycle", backend.c_str(), schedule.launches_per_call(1),
                 (unsigned long long)schedule.launches_per_cycle(kappa));
@@ -81,7 +81,7 @@ void step_narration(const Snapshot& snap, std::size_t plan_size, float keep) {
   const std::size_t op = std::size_t(snap.trace_position - 1);
   ImGui::Text("step %d of %zu: %s", snap.trace_position, plan_size, narrate(trace, op, o.nu1, o.nu2).c_str());
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("call stack: %s", describe_call_stack(call_stack(trace, op)).c_str());
+  text_wrapped("call stack: %s", describe_call_stack(call_stack(trace, op)).c_str());
   ImGui::PopStyleColor();
   if (o.cycle.type != CycleType::Kappa) return;
   const int current = algorithm3_line(trace, op);

@@ -22,14 +22,14 @@ void cycle_shapes_panel(UiState& ui, const Snapshot& snap) {
   if (!window) return;
   const SolverOptions& o = snap.options;
   const int n = std::max(2, o.levels);
-  ImGui::TextWrapped(
+  text_wrapped(
       "The paper's Figure 2.1 at %d levels, drawn from the recursion alone (no solving): "
       "X = recursive call (its kappa beside it), circle = relaxation.",
       n);
   if (button(ui, "Save as figure", "Write these four diagrams, titled, to kcycle-figure-2.1.svg and .png for a slide"))
     ui.notice =
         export_cycle_figure(o, "kcycle-figure-2.1.svg") + "; " + export_cycle_figure(o, "kcycle-figure-2.1.png");
-  if (ui.notice.find("kcycle-figure-2.1") != std::string::npos) ImGui::TextWrapped("%s", ui.notice.c_str());
+  if (ui.notice.find("kcycle-figure-2.1") != std::string::npos) text_wrapped("%s", ui.notice.c_str());
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float scale = ImGui::GetIO().FontGlobalScale;
   const ImGuiStyle& style = ImGui::GetStyle();

@@ -273,15 +273,15 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   if (!window) return;
   const FieldImage* img = snap.field.get();
   if (!snap.error.empty()) {  // the field of the last accepted parameters would not match them
-    ImGui::TextWrapped("Not solving: %s", snap.error.c_str());
+    text_wrapped("Not solving: %s", snap.error.c_str());
     return;
   }
   if (!snap.setting_up.empty()) {
-    ImGui::TextWrapped("%s...", snap.setting_up.c_str());
+    text_wrapped("%s...", snap.setting_up.c_str());
     return;
   }
   if (!img || (img->values.empty() && !img->device)) {
-    ImGui::TextWrapped("starting...");
+    text_wrapped("starting...");
     return;
   }
   // The host's floats of this view: this picture's, or the newest copied (HostCopyRule).
@@ -347,7 +347,7 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   const std::array<float, 4> view = visible_part(ui);
   ImVec2 p0 = ImGui::GetCursorScreenPos();
   if (before) {
-    ImGui::TextWrapped("%s", caption.c_str());
+    text_wrapped("%s", caption.c_str());
     ImGui::TextUnformatted("before");
     ImGui::SameLine(side + gap + ImGui::GetStyle().WindowPadding.x);
     ImGui::TextUnformatted("after");

@@ -156,7 +156,7 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
 
   if (!snap.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 120, 90, 255));
-    ImGui::TextWrapped("Not solving: %s", snap.error.c_str());
+    text_wrapped("Not solving: %s", snap.error.c_str());
     ImGui::PopStyleColor();
   }
   // Every change takes effect at once: the worker cancels the running solve and restarts.

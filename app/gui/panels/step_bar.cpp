@@ -35,7 +35,7 @@ void step_bar(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   if (button(ui, "Desk", "Back to the desk layout, every panel (B)")) ui.lecture = false;
   ImGui::SameLine();
   if (button(ui, "Keys", "The keys (F1, H)")) ui.show_keys = !ui.show_keys;
-  ImGui::TextWrapped("%zu cycles | %s", snap.history.size(), activity(snap).c_str());
+  text_wrapped("%zu cycles | %s", snap.history.size(), activity(snap).c_str());
 }
 
 }  // namespace kcycle::gui

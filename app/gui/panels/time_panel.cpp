@@ -43,11 +43,11 @@ void kappa_sweep_table(const Snapshot& snap) {
     ImGui::Text("sweeping kappa: %s", snap.sweep_note.c_str());
     return;
   }
-  if (!snap.sweep_note.empty()) ImGui::TextWrapped("%s", snap.sweep_note.c_str());  // stopped, or failed
+  if (!snap.sweep_note.empty()) text_wrapped("%s", snap.sweep_note.c_str());  // stopped, or failed
   const KappaSweep* sweep = snap.kappa_sweep.get();
   if (!sweep) return;
   const Advice& advice = sweep->advice;
-  ImGui::TextWrapped("advisor: %s", advice.time_note.c_str());
+  text_wrapped("advisor: %s", advice.time_note.c_str());
   // Scrolls sideways rather than squeezing its columns at a projector's UI scale.
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX;
   const float height = ImGui::GetTextLineHeightWithSpacing() * 7.5f;
@@ -91,7 +91,7 @@ void kappa_sweep_table(const Snapshot& snap) {
   int fewest = 0, most = 0;
   for (const KappaSweepRow& r : sweep->rows)
     fewest = fewest == 0 ? r.solves : std::min(fewest, r.solves), most = std::max(most, r.solves);
-  ImGui::TextWrapped(
+  text_wrapped(
       "advised kappa=%s took %.1f%% longer than the fastest (kappa=%s); measured: the median of %d-%d "
       "solves of each kappa, taken in turn. Every time here, as the pins' and the status bar's, is time "
       "solving: the cycles and their norms, set-up excluded",
@@ -99,7 +99,7 @@ void kappa_sweep_table(const Snapshot& snap) {
       kappa_to_string(sweep->best_kappa).c_str(), fewest, most);
   // The advice's level of time is its probes': a change of the machine's speed between them and
   // the measured solves shows in every kappa's error alike.
-  for (const std::string& note : sweep->machine_notes()) ImGui::TextWrapped("%s", note.c_str());
+  for (const std::string& note : sweep->machine_notes()) text_wrapped("%s", note.c_str());
 }
 
 // How far each model is off the cycles the calibration timed: the paper's fit, and the
@@ -118,7 +118,7 @@ void model_errors_line(const Calibration& c) {
                   100 * levels.high);
     line += text;
   }
-  if (!line.empty()) ImGui::TextWrapped("%s", line.c_str());
+  if (!line.empty()) text_wrapped("%s", line.c_str());
 }
 
 }  // namespace
@@ -131,11 +131,11 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     ImGui::Text("calibrating: timing cycles for kappa = 1, 2, 3, 4, W: %s", snap.calibration_note.c_str());
     ImGui::ProgressBar(float(snap.calibration_progress), ImVec2(-1, 0));
   } else if (c) {
-    ImGui::TextWrapped("paper's model T = a L + b W (%s, dashed): alpha %.3g us/launch, beta %.3g ns/unknown  %s",
-                       c->backend.c_str(), c->model.alpha * 1e6, c->model.beta * 1e9, snap.calibration_note.c_str());
+    text_wrapped("paper's model T = a L + b W (%s, dashed): alpha %.3g us/launch, beta %.3g ns/unknown  %s",
+                 c->backend.c_str(), c->model.alpha * 1e6, c->model.beta * 1e9, snap.calibration_note.c_str());
     model_errors_line(*c);
   } else
-    ImGui::TextWrapped("No calibration yet: press Calibrate, or run `kcycle calibrate` (kcycle-calibration.json).");
+    text_wrapped("No calibration yet: press Calibrate, or run `kcycle calibrate` (kcycle-calibration.json).");
   if (c && !snap.calibrating && !snap.backend.empty()) {  // a model of another cycle predicts nothing here
     const std::string backend =
         snap.backend == "cuda" ? (snap.options.cuda_graphs ? "cuda+graphs" : "cuda") : snap.backend;

@@ -2,9 +2,13 @@
 
 #include <imgui_internal.h>  // LogToBuffer (print-text), HoveredIdTimer
 
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
 #include <string>
 #include <variant>
 
+#include "line_breaks.hpp"
 #include "view_settings.hpp"
 
 namespace kcycle::gui {
@@ -61,9 +65,30 @@ void section(const char* label) {
   ImGui::Separator();
 }
 
+void text_wrapped(const char* format, ...) {
+  va_list args, copy;
+  va_start(args, format);
+  va_copy(copy, args);
+  std::string text(std::size_t(std::max(0, std::vsnprintf(nullptr, 0, format, copy))), '\0');
+  va_end(copy);
+  std::vsnprintf(text.data(), text.size() + 1, format, args);
+  va_end(args);
+  const std::string lines =
+      plot::broken_at_spaces(text, std::max(ImGui::GetContentRegionAvail().x, 1.0f),
+                             [](const std::string& line) { return double(ImGui::CalcTextSize(line.c_str()).x); });
+  // Drawn as one item, logged as TextWrapped logs: the text as written, not the breaks.
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const bool logging = g.LogEnabled;
+  g.LogEnabled = false;
+  ImGui::TextUnformatted(lines.c_str(), lines.c_str() + lines.size());
+  g.LogEnabled = logging;
+  if (logging) ImGui::LogRenderedText(&at, text.c_str(), text.c_str() + text.size());
+}
+
 void warning(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.6f, 0.2f, 1.0f));
-  ImGui::TextWrapped("%s", text.c_str());
+  text_wrapped("%s", text.c_str());
   ImGui::PopStyleColor();
 }
 

@@ -32,6 +32,10 @@ class PanelWindow {
 
 // A labelled separator (ImGui 1.86 has no SeparatorText).
 void section(const char* label);
+// Text wrapped to the panel, printf-style, as ImGui::TextWrapped but broken at spaces only:
+// ImGui also breaks after '.', ',' and ';', which split numbers across lines at projector
+// scales ("error reduced by 8." / "42878e-09"). Logged (the script's print-text) unbroken.
+void text_wrapped(const char* format, ...) IM_FMTARGS(1);
 // A warning in orange, wrapped to the panel (at projector scales a line runs past its edge).
 void warning(const std::string& text);
 
