@@ -345,5 +345,30 @@ TEST(Advisor, AForecastSaysWhereEachKappasIterationsCameFromAndRunsNothingAtTheT
     EXPECT_TRUE(p.basis == "solved at the target size" || p.basis.rfind("a probe of ", 0) == 0) << p.basis;
 }
 
+// Issue 44, item 7: the sweep crowned a kappa 0.45% ahead while another kappa's solves varied
+// 2.7x. Within the noise of the best median the kappas tie.
+TEST(KappaSweep, KappasWithinTheNoiseOfTheBestTieAndOnlyAClearLeadIsFastest) {
+  const auto row = [](int kappa, double total, double spread, int solves = 5) {
+    KappaSweepRow r;
+    r.kappa = kappa, r.converged = true, r.iterations = 100, r.seconds_total = total, r.spread = spread;
+    r.solves = solves;
+    return r;
+  };
+  KappaSweep sweep;
+  sweep.best_kappa = kKappaW;
+  // Steady solves (2% spread): 1% is the least margin; 0.45% ties, 3% does not.
+  sweep.rows = {row(1, 2.0, 1.02), row(2, 1.2, 1.02), row(3, 1.03, 1.02), row(4, 1.0045, 1.02),
+                row(kKappaW, 1.0, 1.02)};
+  EXPECT_EQ(sweep.tied_with_best(), (std::vector<int>{kKappaW, 4}));
+  // kappa=3's solves varied 2.7x: a median 5 solves of that is uncertain by (2.7 - 1) / (2 sqrt 5) = 38%.
+  sweep.rows[2].spread = 2.7;
+  EXPECT_EQ(sweep.tied_with_best(), (std::vector<int>{kKappaW, 3, 4}));
+  // A clear lead: the fastest stands alone. A kappa that did not converge never ties.
+  sweep.rows = {row(1, 2.0, 1.02), row(2, 1.2, 1.02), row(3, 1.1, 1.02), row(4, 1.05, 1.02), row(kKappaW, 1.0, 1.02)};
+  EXPECT_EQ(sweep.tied_with_best(), (std::vector<int>{kKappaW}));
+  sweep.rows[3] = row(4, 1.001, 1.02), sweep.rows[3].converged = false;
+  EXPECT_EQ(sweep.tied_with_best(), (std::vector<int>{kKappaW}));
+}
+
 }  // namespace
 }  // namespace kcycle

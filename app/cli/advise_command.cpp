@@ -106,8 +106,10 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   Advice advice;
   double drift = NAN;
   std::vector<std::string> machine_notes;
+  std::vector<int> tied;
   if (a.verify) {
     KappaSweep sweep = sweep_kappa(o, settings);
+    tied = sweep.tied_with_best();
     drift = sweep.machine_drift();
     machine_notes = sweep.machine_notes();
     advice = std::move(sweep.advice);
@@ -167,6 +169,11 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   if (a.verify && best_kappa != 0)
     std::printf("measured best: kappa=%s; the recommendation took %.1f%% longer than the best\n",
                 kappa_to_string(best_kappa).c_str(), 100.0 * (recommended_actual / best_actual - 1.0));
+  if (a.verify && tied.size() > 1) {
+    std::string names;
+    for (const int kappa : tied) names += (names.empty() ? "kappa=" : ", ") + kappa_to_string(kappa);
+    std::printf("within the noise of the best (their solves' spread): %s tie\n", names.c_str());
+  }
   if (a.verify && std::isfinite(drift))
     std::printf("machine drift: %.2fx (a measured iteration over the probes' price, median over kappa)\n", drift);
   for (const std::string& note : machine_notes) std::printf("%s\n", note.c_str());

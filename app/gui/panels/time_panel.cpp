@@ -56,13 +56,15 @@ void kappa_sweep_table(const Snapshot& snap) {
   for (const char* h : {"kappa", "cycles", "predicted", "ms/cycle", "s solving", "predicted s", "error"})
     ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
+  const std::vector<int> tied = sweep->tied_with_best();  // more than one: no kappa is fastest
   for (std::size_t k = 0; k < sweep->rows.size(); ++k) {
     const KappaSweepRow& r = sweep->rows[k];
     const KappaPrediction* p = k < advice.candidates.size() ? &advice.candidates[k] : nullptr;
     ImGui::TableNextRow();
-    const bool best = r.kappa == sweep->best_kappa, picked = r.kappa == advice.recommended_kappa;
+    const bool tie = tied.size() > 1 && std::find(tied.begin(), tied.end(), r.kappa) != tied.end();
+    const bool best = r.kappa == sweep->best_kappa || tie, picked = r.kappa == advice.recommended_kappa;
     const ImVec4 colour = best ? ImVec4(0.5f, 1.0f, 0.5f, 1.0f) : ImGui::GetStyleColorVec4(ImGuiCol_Text);
-    const std::string marks = std::string(best ? " fastest" : "") + (picked ? " advised" : "");
+    const std::string marks = std::string(tie ? " tied" : best ? " fastest" : "") + (picked ? " advised" : "");
     ImGui::TableNextColumn();
     ImGui::TextColored(colour, "%s%s", kappa_to_string(r.kappa).c_str(), marks.c_str());
     ImGui::TableNextColumn();
@@ -97,6 +99,18 @@ void kappa_sweep_table(const Snapshot& snap) {
       "solving: the cycles and their norms, set-up excluded",
       kappa_to_string(advice.recommended_kappa).c_str(), 100.0 * sweep->recommendation_excess(),
       kappa_to_string(sweep->best_kappa).c_str(), fewest, most);
+  if (tied.size() > 1) {  // the medians' order inside the noise is chance: no crown
+    std::string names;
+    double best_total = 0, slowest = 0, spread = 1;
+    for (const KappaSweepRow& r : sweep->rows) {
+      if (std::find(tied.begin(), tied.end(), r.kappa) == tied.end()) continue;
+      names += (names.empty() ? "kappa=" : ", ") + kappa_to_string(r.kappa);
+      if (r.kappa == sweep->best_kappa) best_total = r.seconds_total;
+      slowest = std::max(slowest, r.seconds_total), spread = std::max(spread, r.spread);
+    }
+    text_wrapped("no fastest kappa: %s tie, their medians %.1f%% apart while their solves varied up to %.2fx",
+                 names.c_str(), 100.0 * (slowest / best_total - 1.0), spread);
+  }
   // The advice's level of time is its probes': a change of the machine's speed between them and
   // the measured solves shows in every kappa's error alike.
   for (const std::string& note : sweep->machine_notes()) text_wrapped("%s", note.c_str());

@@ -20,6 +20,22 @@ double KappaSweep::recommendation_excess() const {
   return recommended / best - 1.0;
 }
 
+std::vector<int> KappaSweep::tied_with_best() const {
+  const auto best =
+      std::find_if(rows.begin(), rows.end(), [&](const KappaSweepRow& r) { return r.kappa == best_kappa; });
+  if (best == rows.end() || !best->converged) return {};
+  const auto uncertainty = [](const KappaSweepRow& r) {
+    return (r.spread - 1.0) / (2.0 * std::sqrt(double(std::max(r.solves, 1))));
+  };
+  std::vector<int> tied{best_kappa};
+  for (const KappaSweepRow& r : rows) {
+    if (r.kappa == best_kappa || !r.converged) continue;
+    const double margin = std::max({0.01, uncertainty(*best), uncertainty(r)});
+    if (r.seconds_total <= best->seconds_total * (1.0 + margin)) tied.push_back(r.kappa);
+  }
+  return tied;
+}
+
 double KappaSweep::machine_drift() const {
   std::vector<double> ratios;
   for (std::size_t k = 0; k < rows.size() && k < advice.candidates.size(); ++k) {

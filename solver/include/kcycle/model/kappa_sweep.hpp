@@ -28,6 +28,12 @@ struct KappaSweep {
   int best_kappa = 1;               // the smallest measured total among the converged
   // The recommendation's measured total over the best one's, minus 1 (0: it picked the fastest).
   double recommendation_excess() const;
+  // The converged kappas whose median total is within the noise of the best one's, the best
+  // first: within the larger of the two rows' uncertainty of a median, half their spread's
+  // range over the root of their solves ((spread - 1) / (2 sqrt(solves))), and at least 1%. One
+  // kappa alone: the fastest stands apart; more: they tie (a sweep crowned a kappa 0.45% ahead
+  // while another's solves varied 2.7x).
+  std::vector<int> tied_with_best() const;
   // How much slower the machine ran while verifying than while advising: the median over the
   // kappas of a measured iteration's time over what the probes measured it at then
   // (KappaPrediction::measured_price); NaN without prices. The advice takes its level of time
