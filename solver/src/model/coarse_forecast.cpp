@@ -50,8 +50,6 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
     const SolveResult r = solver.result();
     f.levels.push_back(levels);
     f.iterations.push_back(r.iterations);
-    f.seconds_per_iteration.push_back(r.seconds_per_iteration);
-    f.seconds_total.push_back(r.seconds_total);
     f.converged = f.converged && r.converged();
   }
   const std::size_t k = f.levels.size() - 1;

@@ -19,14 +19,12 @@ struct CoarseForecastSettings {
 };
 
 struct CoarseForecast {
-  std::vector<int> levels;                    // the hierarchies solved, coarsest first
-  std::vector<int> iterations;                // their iterations to the tolerance
-  std::vector<double> seconds_per_iteration;  // measured there
-  std::vector<double> seconds_total;          // each solve's loop
-  bool converged = true;                      // every one did (else no forecast)
-  double iterations_at_target = 0;            // the fit at the target's level count
-  double low = 0, high = 0;                   // the fits through the first two and the last two counts, and it
-  std::string basis;                          // "solves at 6, 7, 8 levels: 212, 369, 575 iterations"
+  std::vector<int> levels;          // the hierarchies solved, coarsest first
+  std::vector<int> iterations;      // their iterations to the tolerance
+  bool converged = true;            // every one did (else no forecast)
+  double iterations_at_target = 0;  // the fit at the target's level count
+  double low = 0, high = 0;         // the fits through the first two and the last two counts, and it
+  std::string basis;                // "solves at 6, 7, 8 levels: 212, 369, 575 iterations"
 };
 
 // Whether the target has enough levels for the settings' window (the coarsest solve needs 2).
