@@ -9,7 +9,7 @@
 # STEP  1  probe, every GPU test (the typed */cuda cases too), compute-sanitizer memcheck,
 #          racecheck and synccheck on the coarse tail, cyclic reduction and graph tests
 #       2  kcycle bench at 8-12 levels: graphs on and off, each with the coarse tail on and off
-#       3  fig3.1: alpha, beta and turning points, graphs on and off, coarse tail off and auto
+#       3  fig3.1: alpha, beta and turning points, graphs on and off (no coarse tail)
 #       4  Tables 4.1 and 4.2 at 12 levels
 #       5  the x-line solvers (Thomas, cyclic reduction, cuSPARSE) and the coarse tail's
 #          threshold (256 .. 16384 unknowns): the thresholds the measurements pick
@@ -124,7 +124,10 @@ run() {
 # The GPU tests: every name with cuda/Cuda/CUDA in it (typed */cuda cases, CudaBackendTest,
 # options refused on CUDA), the device fields, the pictures and the interop buffers.
 gpu_tests='*cuda*:*Cuda*:*CUDA*:DeviceField*:LevelPicture*:HostCopy*:ImagePool*:FieldSizes*'
-sanitized='CudaBackendTest.TheCoarseTail*:CudaBackendTest.ASolveWithTheCoarseTail*:CudaBackendTest.CyclicReduction*:CudaBackendTest.TheThreeLineSolversAgree:CudaBackendTest.GraphsOnAndOff*:CudaBackendTest.MgcgWithGraphs*'
+# Small tests under the sanitizers (on an H100 memcheck and racecheck did not finish the 9-level
+# coarse-tail and line-solver tests in 110 s): every kernel once on a 63^2 grid, and 6-level
+# cycles with and without the coarse tail and graphs (the tail and cyclic reduction share memory).
+sanitized='CudaBackendTest.EveryOperationMatchesTheCpu:CudaBackendTest.GraphsOnAndOffGiveIdenticalResults'
 
 json_table() {  # json_table FILE: bench JSON as ms per cycle, per-level launches / coarse tail
   python3 - "$1" <<'PY' >>"$summary" 2>/dev/null || note "(no figures in $1)"
@@ -146,7 +149,7 @@ case "$step" in
     run "team tests (the GPU bodies on CPU threads)" 60 "$bin/kcycle_team_tests" --gtest_brief=1
     if command -v compute-sanitizer >/dev/null 2>&1; then
       for tool in memcheck racecheck synccheck; do
-        run "compute-sanitizer $tool" 60 compute-sanitizer --tool "$tool" --error-exitcode 3 \
+        run "compute-sanitizer $tool" 120 compute-sanitizer --tool "$tool" --error-exitcode 3 \
           "$bin/kcycle_tests" --gtest_filter="$sanitized" --gtest_brief=1
         grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -n 1 | sed 's/^/    /' >>"$summary"
       done
@@ -165,7 +168,7 @@ case "$step" in
     ;;
   3)
     for graphs in on off; do
-      for tail in auto off; do
+      for tail in off; do  # the tail is off by default on CUDA: measured slower (cuda_backend.hpp)
         d=$out/fig3.1-graphs-$graphs-tail-$tail
         run "fig3.1, graphs $graphs, tail $tail" 110 "$bin/kcycle" experiment fig3.1 --backend cuda --graphs "$graphs" \
           --coarse-tail "$tail" --min-levels 6 --max-levels 12 --min-seconds 0.1 --out "$d"

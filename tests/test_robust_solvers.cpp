@@ -183,6 +183,9 @@ double work_per_unknown(Coarsening c, int kappa, int levels) {
   s.smoother = Smoother::XZebra;
   s.coarsening = c;
   s.coarse_operator = CoarseOperator::Galerkin;
+  // Every level launched: a coarse tail (CUDA's default) counts its levels as one pass of its
+  // top level, so the points would not be the work done (the H100 run's increments were 0).
+  s.coarse_tail_unknowns = 0;
   Multigrid<Backend> mg(be, s);
   be.reset_launches();
   mg.cycle({CycleType::Kappa, kappa});

@@ -258,7 +258,8 @@ std::vector<OptionSpec> make_specs() {
        [](const O& o) { return o.backend == BackendKind::Mpi ? std::string_view() : "applies to --backend mpi only"; }},
       {"coarse-tail", tail_range,
        "Run the levels of at most this many unknowns, and every coarser one, as one launch (the coarse tail: "
-       "CUDA runs it in one thread block); auto: the backend's default (CUDA 4096, the CPU off)",
+       "CUDA runs it in one thread block); auto: the backend's default (off: measured slower than graphs' launches on "
+       "an H100)",
        false, true,
        [](O& o, std::string_view t) {
          if (t == "auto") return (o.coarse_tail = kCoarseTailAuto) < 0;
@@ -272,7 +273,7 @@ std::vector<OptionSpec> make_specs() {
        }},
       {"line-solver", "auto, thomas or pcr",
        "CUDA backend: x-lines solved by one thread each (Thomas), by one block each (parallel cyclic reduction), "
-       "or auto (cyclic reduction from 128 points a line, where a line fits the block's shared memory)",
+       "or auto (cyclic reduction from 31 points a line, where a line fits the block's shared memory)",
        false, true, [](O& o, std::string_view t) { return read_enum(t, o.line_solver); },
        [](const O& o) { return std::string(enum_name(o.line_solver)); },
        [](const O& o) {

@@ -39,9 +39,10 @@ class CudaBackend {
     int pcr_steps = 0;
     cuda::DeviceBuffer<double> pcr_alpha, pcr_gamma, pcr_inv_diag;
   };
-  // x-lines of at least this many points run as cyclic reduction with LineSolver::Auto (a
-  // reasoned default until scripts/gpu-run.sh 5 measures all three solvers: see the README).
-  static constexpr int kPcrFromPoints = 128;
+  // x-lines of at least this many points run as cyclic reduction with LineSolver::Auto.
+  // Measured on an H100 (scripts/gpu-run.sh 5, 2026-11-27): cyclic reduction took 0.56x
+  // Thomas' time on lines of 31 points (the shortest timed) and 0.06-0.15x from 255 points on.
+  static constexpr int kPcrFromPoints = 31;
 
   // One x-line half-sweep (odd rows) of a level, timed three ways on the same data: Thomas,
   // cyclic reduction, and cuSPARSE's gtsv2StridedBatch (the library baseline: right-hand
@@ -89,9 +90,13 @@ class CudaBackend {
   void coarse_solve(const CoarseSolver& solver, const DeviceField& f, DeviceField& v);
 
   // --- the coarse tail (coarse_tail.hpp) ------------------------------------------------
-  // The whole tail in one kernel on one thread block: one launch. By default from levels of
-  // 63^2 unknowns down (a guess until scripts/gpu-run.sh 5 measures it: see the README).
-  static constexpr std::size_t kCoarseTailUnknowns = 4096;
+  // The whole tail in one kernel on one thread block: one launch. Off by default: measured on
+  // an H100 (scripts/gpu-run.sh 2 and 5, 2026-11-27), with CUDA graphs (the default) the tail
+  // made every cycle slower (1.24x at 256 unknowns to 1.77x at 16384, 8-12 levels, every
+  // kappa): a graph's launches cost about 2 us each, while one block runs the tail's levels
+  // on one multiprocessor. Without graphs it helps kappa >= 3 (12 levels, W: 41.9 against
+  // 49.9 ms), but graphs without the tail are faster still (32.4 ms).
+  static constexpr std::size_t kCoarseTailUnknowns = 0;
   void coarse_tail(CoarseTail& tail);
   static level::LineView line_view(const LineFactor& line) {
     return {line.lower.data(), line.cprime.data(), line.inv_denom.data()};
