@@ -12,6 +12,8 @@
 #include "kcycle/backends/execution_target.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/lfa/convergence.hpp"
+#include "kcycle/lfa/fourier_analysis.hpp"
 #include "kcycle/model/advisor.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/interleaved_solves.hpp"
@@ -343,6 +345,44 @@ TEST(Advisor, AForecastSaysWhereEachKappasIterationsCameFromAndRunsNothingAtTheT
   o.levels = 5;
   for (const KappaPrediction& p : advise(o, settings).candidates)
     EXPECT_TRUE(p.basis == "solved at the target size" || p.basis.rfind("a probe of ", 0) == 0) << p.basis;
+}
+
+TEST(Advisor, LfaPredictsEachKappasIterationsWithoutSolvingAndTimesThemOnlyWithoutACalibration) {
+  // Every kappa's iterations from one analysis, the solve's factor per iteration (CG's bound
+  // for MGCG); with the paper's model pricing the cycles nothing runs at all, without a
+  // calibration each kappa runs three timed iterations at the target size.
+  SolverOptions o;
+  o.levels = 6;
+  o.eps = 1e-2;
+  o.angle_degrees = 30;
+  AdvisorSettings settings;
+  settings.iterations_from = IterationSource::Lfa;
+  settings.calibration = calibrated({1e-6, 1e-9});
+  lfa::LfaSettings analysis;
+  analysis.cycle = multigrid_settings(o);
+  const lfa::LfaResult lfa = lfa::analyse(analysis, settings.kappas);
+  const Advice a = advise(o, settings);
+  ASSERT_EQ(a.candidates.size(), 5u);
+  double best = 1e300;
+  for (std::size_t k = 0; k < 5; ++k) {
+    const KappaPrediction& p = a.candidates[k];
+    EXPECT_EQ(p.probe_iterations, 0) << kappa_to_string(p.kappa);
+    EXPECT_EQ(p.factor, lfa.kappa_factors[k].factor);
+    EXPECT_EQ(p.predicted_iterations, lfa::iterations_to_reduce(p.factor, o.tolerance));
+    EXPECT_EQ(p.basis.rfind("local Fourier analysis", 0), 0u) << p.basis;
+    best = std::min(best, p.predicted_seconds);
+  }
+  const auto pick = std::find_if(a.candidates.begin(), a.candidates.end(),
+                                 [&](const KappaPrediction& p) { return p.kappa == a.recommended_kappa; });
+  EXPECT_EQ(pick->predicted_seconds, best);
+  settings.calibration.reset();
+  o.solver = SolverKind::PCG;
+  const Advice cg = advise(o, settings);
+  for (std::size_t k = 0; k < 5; ++k) {
+    const KappaPrediction& p = cg.candidates[k];
+    EXPECT_EQ(p.probe_iterations, settings.timing_iterations) << kappa_to_string(p.kappa);
+    if (!p.converged_in_probe) EXPECT_EQ(p.factor, lfa::cg_factor(lfa.kappa_factors[k].factor));
+  }
 }
 
 // Issue 44, item 7: the sweep crowned a kappa 0.45% ahead while another kappa's solves varied

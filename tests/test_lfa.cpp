@@ -8,6 +8,7 @@
 #include "kcycle/core/relaxation_factor.hpp"
 #include "kcycle/lfa/convergence.hpp"
 #include "kcycle/lfa/fourier_analysis.hpp"
+#include "kcycle/lfa/solve_prediction.hpp"
 #include "kcycle/solve/solve.hpp"
 
 namespace kcycle {
@@ -155,6 +156,41 @@ TEST(Lfa, IterationsFromFactors) {
   EXPECT_TRUE(std::isinf(lfa::iterations_to_reduce(1.0, 1e-8)));
   // CG's bound: condition number (1 + rho) / (1 - rho) = 9 at rho = 0.8 gives (3 - 1) / (3 + 1).
   EXPECT_NEAR(lfa::cg_factor(0.8), 0.5, 1e-12);
+}
+
+// What the visualizer shows for a solve's options: the analysis of its kappa, per iteration of
+// the solve (CG's bound where the cycle preconditions CG), or no number and the reason.
+TEST(Lfa, PredictsASolveFromItsOptionsOrSaysWhyNot) {
+  SolverOptions o;
+  o.levels = 6;
+  o.eps = 1e-2;
+  o.angle_degrees = 30;
+  o.cycle = {CycleType::Kappa, 2};
+  lfa::LfaSettings settings;
+  settings.cycle = multigrid_settings(o);
+  const double rho = lfa::analyse(settings, {2}).kappa_factors.front().factor;
+  const lfa::SolvePrediction alone = lfa::predict_solve(o);
+  ASSERT_TRUE(alone.available()) << alone.basis;
+  EXPECT_EQ(alone.cycle_factor, rho);
+  EXPECT_EQ(alone.factor, rho);
+  EXPECT_NEAR(alone.iterations, std::log(o.tolerance) / std::log(rho), 1e-9);
+  for (SolverKind cg : {SolverKind::PCG, SolverKind::FCG}) {
+    o.solver = cg;
+    const lfa::SolvePrediction with_cg = lfa::predict_solve(o);
+    EXPECT_TRUE(with_cg.cg);
+    EXPECT_EQ(with_cg.factor, lfa::cg_factor(rho));
+    EXPECT_NE(with_cg.basis.find("CG's factor is its bound"), std::string::npos) << with_cg.basis;
+  }
+  o.solver = SolverKind::Multigrid;
+  o.cycle = {CycleType::F, 1};
+  const lfa::SolvePrediction f = lfa::predict_solve(o);
+  EXPECT_FALSE(f.available());
+  EXPECT_NE(f.basis.find("analyses kappa-cycles"), std::string::npos) << f.basis;
+  o.cycle = {CycleType::Kappa, 1};
+  o.levels = 1;
+  const lfa::SolvePrediction one = lfa::predict_solve(o);
+  EXPECT_FALSE(one.available());
+  EXPECT_NE(one.basis.find("no LFA prediction: "), std::string::npos) << one.basis;
 }
 
 }  // namespace

@@ -83,7 +83,9 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   settings.probe_iterations = a.probe;
   settings.max_probe_iterations = a.max_probe;
   settings.solve_below_seconds = a.solve_below;
-  settings.iterations_from = a.iterations == "forecast" ? IterationSource::CoarseForecast : IterationSource::Probe;
+  settings.iterations_from = a.iterations == "forecast" ? IterationSource::CoarseForecast
+                             : a.iterations == "lfa"    ? IterationSource::Lfa
+                                                        : IterationSource::Probe;
   if (settings.iterations_from == IterationSource::CoarseForecast && !coarse_forecast_fits(o, settings.forecast))
     std::fprintf(stderr,
                  "note: a forecast from coarser solves needs at least %d levels (got %d): each kappa is probed at the "
@@ -205,9 +207,11 @@ Subcommand add_advise_command(CLI::App& app) {
   cmd->add_flag("--json", args->json, "Print the advice (and --verify's measurements) as JSON");
   cmd->add_option("--iterations", args->iterations,
                   "Where each kappa's iterations come from: probe (a probe at the target size, solved outright where "
-                  "cheap) or forecast (solves at n-4..n-2 levels, their growth fitted; probes below 7 levels)")
+                  "cheap), forecast (solves at n-4..n-2 levels, their growth fitted; probes below 7 levels) or lfa "
+                  "(local Fourier analysis: nothing solved, blind to the growth with the levels; what the visualizer "
+                  "shows live)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"probe", "forecast"}));
+      ->check(CLI::IsMember({"probe", "forecast", "lfa"}));
   return {cmd, [args, cmd] { return run(*args, *cmd); }};
 }
 

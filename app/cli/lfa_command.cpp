@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "kcycle/lfa/convergence.hpp"
 #include "kcycle/lfa/fourier_analysis.hpp"
+#include "kcycle/lfa/solve_prediction.hpp"
 #include "kcycle/solve/solve.hpp"
 #include "solver_args.hpp"
 
@@ -45,14 +46,15 @@ int run(const LfaArgs& a, const CLI::App& cmd) {
   }
   const lfa::LfaResult r = lfa::analyse(settings, kKappas);
 
-  const bool cg = o.solver == SolverKind::PCG;
-  auto solve_factor = [&](double rho) { return cg ? lfa::cg_factor(rho) : rho; };
+  const bool cg = o.solver != SolverKind::Multigrid;
+  auto solve_factor = [&](double rho) { return lfa::solve_factor(o, rho); };
   if (a.json) {
     nlohmann::json factors = nlohmann::json::object(), iterations = nlohmann::json::object(),
-                   analysed = nlohmann::json::object();
+                   analysed = nlohmann::json::object(), per_iteration = nlohmann::json::object();
     for (const lfa::KappaFactor& k : r.kappa_factors) {
       const std::string key = kappa_to_string(k.kappa);
       factors[key] = k.factor;
+      per_iteration[key] = solve_factor(k.factor);
       analysed[key] = k.analysed_counter;
       const double its = lfa::iterations_to_reduce(solve_factor(k.factor), o.tolerance);
       iterations[key] = std::isfinite(its) ? nlohmann::json(its) : nlohmann::json(nullptr);
@@ -61,10 +63,11 @@ int run(const LfaArgs& a, const CLI::App& cmd) {
                                 {"eps", o.eps},
                                 {"angle", o.angle_degrees},
                                 {"smoother", std::string(enum_name(o.smoother))},
-                                {"solver", cg ? "pcg" : "multigrid"},
+                                {"solver", cg ? std::string(enum_name(o.solver)) : "multigrid"},
                                 {"smoothing_factor", r.smoothing_factor},
                                 {"two_grid_factor", r.two_grid_factor},
                                 {"kappa_factors", factors},
+                                {"solve_factors", per_iteration},
                                 {"analysed_counter", analysed},
                                 {"predicted_iterations", iterations},
                                 {"tolerance", o.tolerance},

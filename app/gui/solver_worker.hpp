@@ -22,6 +22,8 @@
 
 #include "host_copy.hpp"
 #include "kcycle/cycle/trace.hpp"
+#include "kcycle/lfa/solve_prediction.hpp"
+#include "kcycle/model/advisor.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/kappa_sweep.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
@@ -81,6 +83,14 @@ struct Snapshot {
   bool sweeping = false;
   std::string sweep_note;  // while sweeping: which solve runs
   int threads = 1;
+  // What local Fourier analysis predicts for these options (made with the solve, no solving):
+  // the factor per iteration the convergence plot draws beside the measured one.
+  std::shared_ptr<const lfa::SolvePrediction> lfa_prediction;
+  // Each kappa's time to the tolerance predicted without solving: LFA's iterations priced by the
+  // calibration (advise() with IterationSource::Lfa, what `kcycle advise --iterations lfa`
+  // prints); null where there is none, and predicted_kappas_note says why.
+  std::shared_ptr<const Advice> predicted_kappas;
+  std::string predicted_kappas_note;
   std::string backend;       // "cpu" or "cuda": what runs the solve
   std::string backend_note;  // --backend auto's reason for running on the CPU
 };
@@ -241,7 +251,17 @@ class SolverWorker {
   ReplayTo replaying_;
   std::chrono::steady_clock::time_point last_publish_;
   std::string error_;
-  std::string setting_up_;                          // Snapshot::setting_up (worker thread only)
+  std::string setting_up_;                                      // Snapshot::setting_up (worker thread only)
+  std::shared_ptr<const lfa::SolvePrediction> lfa_prediction_;  // Snapshot::lfa_prediction (worker thread only)
+  // Snapshot::predicted_kappas, and the generation and calibration it was made for (worker thread only).
+  struct PredictedKappas {
+    std::shared_ptr<const Advice> advice;
+    std::string note;
+    std::uint64_t generation = ~std::uint64_t(0);
+    std::shared_ptr<const Calibration> calibration;
+  };
+  PredictedKappas predicted_kappas_;
+  void predict_kappas(const Snapshot& s);
   static constexpr int kAnnouncedSetUpLevels = 11;  // 4M unknowns: 0.6 s to build, 20-30 s at 13
   std::shared_ptr<const Trace> last_trace_;
   // Before/after: the level written by the last call entry or prolongation (the field a

@@ -76,6 +76,17 @@ inline int run_gui(const std::string& script_text, std::string* output = nullptr
   }
 }
 
+// Runs the command line tool (the build's kcycle) with `args`; returns its stdout and stderr and
+// puts its exit status in *status.
+inline std::string run_cli(const std::string& args, int* status) {
+  std::string text;
+  FILE* pipe = popen((std::string(KCYCLE_CLI_PATH) + " " + args + " 2>&1").c_str(), "r");
+  char buf[4096];
+  for (std::size_t n; pipe && (n = fread(buf, 1, sizeof buf, pipe)) > 0;) text.append(buf, n);
+  *status = pipe ? pclose(pipe) : -1;
+  return text;
+}
+
 inline Rect panel(const std::string& layout_file, const std::string& name) {
   std::ifstream f(layout_file);
   const auto j = nlohmann::json::parse(f);

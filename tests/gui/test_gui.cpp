@@ -522,6 +522,72 @@ TEST(Gui, CudaBackendWithoutAGpuIsShownNotFatal) {
 
 // The same paused state drawn twice: through CUDA-OpenGL interop and through the host.
 
+// The convergence panel shows the factor LFA predicts for the parameters set, the same as
+// `kcycle lfa` for the parameters file the visualizer writes: stand-alone and preconditioning CG
+// (whose factor is CG's bound from the cycle's), and again after a change.
+TEST(Gui, TheConvergencePanelShowsTheFactorKcycleLfaPredicts) {
+  for (const std::string& setting : {std::string("set eps 0.01\nset angle 30\nset kappa 2\n"),
+                                     std::string("set preset jacobi+cg\nset kappa 3\nset angle 60\n")}) {
+    const std::string file = temp("lfa_parameters.toml");
+    std::remove(file.c_str());
+    std::string out;
+    ASSERT_EQ(
+        run_gui("set levels 6\n" + setting + "wait-cycles 2\nframes 2\nprint-text\nparameters " + file + "\n", &out), 0)
+        << out;
+    const std::vector<std::string> texts = shown_texts(out);
+    ASSERT_EQ(texts.size(), 1u) << out;
+    const std::size_t at = texts[0].find(", LFA ");
+    ASSERT_NE(at, std::string::npos) << texts[0];
+    const double shown = std::stod(texts[0].substr(at + 6));
+    int status = -1;
+    const std::string text = run_cli("lfa --config " + file + " --json", &status);
+    ASSERT_EQ(status, 0) << text;
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << text;
+    const std::string kappa = setting.find("kappa 2") != std::string::npos ? "2" : "3";
+    EXPECT_NEAR(shown, j["solve_factors"][kappa].get<double>(), 5e-5) << setting << texts[0];
+    EXPECT_EQ(j["solver"].get<std::string>(), setting.find("+cg") != std::string::npos ? "pcg" : "multigrid");
+  }
+}
+
+// The time panel predicts each kappa's time without solving (LFA's iterations, the calibration's
+// price) and picks the one `kcycle advise --iterations lfa` picks for the same parameters and
+// calibration; the pick follows a change of the parameters (here from kappa=2 at the paper's
+// anisotropy to the V-cycle at eps = 1, where every kappa converges alike and V costs least).
+TEST(Gui, TheTimePanelPicksTheKappaKcycleAdvisePicksWithoutSolving) {
+  const std::string calibration = temp("lfa_pick_calibration.json");
+  int status = -1;
+  const std::string calibrated = run_cli("calibrate --threads 1 --max-levels 7 --out " + calibration, &status);
+  ASSERT_EQ(status, 0) << calibrated;
+  std::vector<std::string> picks;
+  for (const std::string& setting : {std::string("set levels 7\n"), std::string("set levels 6\nset eps 1\n")}) {
+    const std::string file = temp("lfa_pick_parameters.toml");
+    std::remove(file.c_str());
+    std::string out;
+    ASSERT_EQ(run_gui(setting + "wait-cycles 2\nframes 2\nprint-text\nparameters " + file + "\n", &out, 1900,
+                      "--threads 1 --calibration " + calibration + " --cache-dir " + temp("lfa_pick_cache")),
+              0)
+        << out;
+    const std::vector<std::string> texts = shown_texts(out);
+    ASSERT_EQ(texts.size(), 1u) << out;
+    const std::size_t at = texts[0].find("; pick kappa=");
+    ASSERT_NE(at, std::string::npos) << texts[0];
+    EXPECT_TRUE(shows(texts[0], "predicted without solving (LFA x calibration): 1: ")) << texts[0];
+    const std::string shown = texts[0].substr(at + 13, 1);
+    const std::string advice =
+        run_cli("advise --config " + file + " --threads 1 --calibration " + calibration + " --iterations lfa --json",
+                &status);  // the visualizer's --threads is its own, not the parameters'
+    ASSERT_EQ(status, 0) << advice;
+    const auto j = nlohmann::json::parse(advice.substr(advice.find('{')), nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << advice;
+    EXPECT_NE(j["time_source"].get<std::string>(), "probe") << "the calibration prices the cycles: " << advice;
+    EXPECT_EQ(shown, j["recommended_kappa"].get<std::string>()) << setting << texts[0] << advice;
+    EXPECT_LT(j["advice_seconds"].get<double>(), 1.0) << "nothing is solved";
+    picks.push_back(shown);
+  }
+  EXPECT_NE(picks[0], picks[1]) << "the pick follows the parameters";
+}
+
 // The file the visualizer's Parameters button writes, set through its controls (the script's
 // set verbs), read back by `kcycle solve --config`: every setting arrives, and options on the
 // command line override the file. (Named for the CLI, whose reading it checks.)
@@ -537,12 +603,8 @@ TEST(Cli, ReadsTheParametersFileTheVisualizerWrites) {
             0)
       << out;
   const auto solve = [&](const std::string& args) {
-    std::string text;
-    FILE* pipe =
-        popen((std::string(KCYCLE_CLI_PATH) + " solve --config " + file + " " + args + " --json 2>&1").c_str(), "r");
-    char buf[4096];
-    for (std::size_t n; pipe && (n = fread(buf, 1, sizeof buf, pipe)) > 0;) text.append(buf, n);
-    const int status = pipe ? pclose(pipe) : -1;
+    int status = -1;
+    const std::string text = run_cli("solve --config " + file + " " + args + " --json", &status);
     EXPECT_EQ(status, 0) << text;
     return nlohmann::json::parse(text, nullptr, false);
   };

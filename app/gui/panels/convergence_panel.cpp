@@ -21,20 +21,30 @@ namespace kcycle::gui {
 
 namespace {
 
+// What LFA predicts per cycle, for the panel's first line ("" where it predicts nothing).
+std::string lfa_part(const Snapshot& snap) {
+  const auto& lfa = snap.lfa_prediction;
+  if (!lfa || !lfa->available()) return "";
+  char part[64];
+  std::snprintf(part, sizeof part, ", LFA %.4f", lfa->factor);
+  return part;
+}
+
 // The convergence panel's first line: the outcome of a finished solve, or what it is doing and
-// how far it got (no factor before the first cycle).
+// how far it got (no factor before the first cycle), and the factor LFA predicts. Short: at
+// 1280x720 and UI scale 2 it wraps to five lines (a finished solve's message has its count).
 std::string convergence_line(const Snapshot& snap) {
   const auto& h = snap.history;
   char line[256];
   if (snap.status != SolveStatus::Running && snap.error.empty()) {
-    std::snprintf(line, sizeof line, "%s  |  %zu cycles, last factor %.4f", snap.message.c_str(), h.size(),
-                  h.empty() ? 0.0 : h.back().factor);
+    std::snprintf(line, sizeof line, "%s  |  last factor %.4f%s", snap.message.c_str(),
+                  h.empty() ? 0.0 : h.back().factor, lfa_part(snap).c_str());
     return line;
   }
-  if (h.empty()) return activity(snap) + ", no cycle done yet";
+  if (h.empty()) return activity(snap) + ", no cycle done yet" + lfa_part(snap);
   const IterationRecord& last = h.back();
-  std::snprintf(line, sizeof line, "%s  |  %zu cycles, last factor %.4f", activity(snap).c_str(), h.size(),
-                last.factor);
+  std::snprintf(line, sizeof line, "%s  |  %zu cycles, last factor %.4f%s", activity(snap).c_str(), h.size(),
+                last.factor, lfa_part(snap).c_str());
   return line;
 }
 
@@ -137,8 +147,16 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
   // projector's scale scrolled by that much).
   const float both = std::max(0.0f, avail.y - ImGui::GetStyle().ItemSpacing.y), norms_h = std::floor(both * 0.69f);
   draw_plot("norms", spec, series, {}, ImVec2(avail.x, norms_h));
+  std::vector<Series> factors{fac};
+  // LFA's prediction for these parameters: the factor the measured ones should settle at (on
+  // the infinite grid; the boundary and the levels below the analysis make the difference).
+  if (const auto& lfa = snap.lfa_prediction; lfa && lfa->available()) {
+    char label[96];
+    std::snprintf(label, sizeof label, "LFA predicts %.3f%s", lfa->factor, lfa->cg ? " (CG's bound)" : "");
+    factors.push_back({label, {0.0, x_max}, {lfa->factor, lfa->factor}, IM_COL32(230, 120, 230, 255), 2.0f, true});
+  }
   PlotSpec fspec{x_label, "convergence factor", false, false, 0.0, x_max, 0.0, 1.05, whole};
-  draw_plot("factor", fspec, {fac}, {}, ImVec2(avail.x, both - norms_h));
+  draw_plot("factor", fspec, factors, {}, ImVec2(avail.x, both - norms_h));
 }
 
 }  // namespace kcycle::gui

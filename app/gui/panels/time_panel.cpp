@@ -137,10 +137,41 @@ void model_errors_line(const Calibration& c) {
 
 }  // namespace
 
+// Each kappa's time to the tolerance predicted without solving (LFA's iterations, the
+// calibration's price), and the pick: it follows every change of the parameters.
+void predicted_kappas_line(const Snapshot& snap) {
+  const Advice* advice = snap.predicted_kappas.get();
+  if (!advice) {
+    if (!snap.predicted_kappas_note.empty()) ImGui::TextDisabled("%s", snap.predicted_kappas_note.c_str());
+    return;
+  }
+  std::string line = "predicted without solving (LFA x calibration):";
+  for (const KappaPrediction& p : advice->candidates) {
+    char part[64];
+    if (std::isfinite(p.predicted_seconds))
+      std::snprintf(part, sizeof part, " %s: %.3g s,", kappa_to_string(p.kappa).c_str(), p.predicted_seconds);
+    else
+      std::snprintf(part, sizeof part, " %s: never,", kappa_to_string(p.kappa).c_str());
+    line += part;
+  }
+  line.back() = ';';
+  line += " pick kappa=" + kappa_to_string(advice->recommended_kappa) +
+          " (LFA misses the growth with the levels: Sweep kappa measures)";
+  text_wrapped("%s", line.c_str());
+}
+
 void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   const PanelWindow window(ui, "Time per cycle");
   if (!window) return;
   const Calibration* c = snap.calibration.get();
+  std::string mismatch;  // a model of another cycle predicts nothing here
+  if (c && !snap.calibrating && !snap.backend.empty()) {
+    const std::string backend =
+        snap.backend == "cuda" ? (snap.options.cuda_graphs ? "cuda+graphs" : "cuda") : snap.backend;
+    mismatch = calibration_mismatch(*c, resolve(snap.options, snap.options.backend).settings, backend, snap.threads);
+  }
+  // First what tuning needs (a projector's scale shows only the panel's first lines).
+  if (c && !snap.calibrating && mismatch.empty()) predicted_kappas_line(snap);
   if (snap.calibrating) {
     ImGui::Text("calibrating: timing cycles for kappa = 1, 2, 3, 4, W: %s", snap.calibration_note.c_str());
     ImGui::ProgressBar(float(snap.calibration_progress), ImVec2(-1, 0));
@@ -150,15 +181,9 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     model_errors_line(*c);
   } else
     text_wrapped("No calibration yet: press Calibrate, or run `kcycle calibrate` (kcycle-calibration.json).");
-  if (c && !snap.calibrating && !snap.backend.empty()) {  // a model of another cycle predicts nothing here
-    const std::string backend =
-        snap.backend == "cuda" ? (snap.options.cuda_graphs ? "cuda+graphs" : "cuda") : snap.backend;
-    const std::string mismatch =
-        calibration_mismatch(*c, resolve(snap.options, snap.options.backend).settings, backend, snap.threads);
-    if (!mismatch.empty())
-      warning("Warning: this calibration does not match the run (" + mismatch +
-              "). Its predictions do not apply: press Calibrate.");
-  }
+  if (!mismatch.empty())
+    warning("Warning: this calibration does not match the run (" + mismatch +
+            "). Its predictions do not apply: press Calibrate.");
   if (c && c->noisy()) warning(noise_note(*c) + ": its predictions are rough; calibrate on a quieter machine.");
   const Calibration* other = snap.compare_calibration.get();
   if (other && c)

@@ -9,6 +9,9 @@
 
 #include "kcycle/backends/execution_target.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
+#include "kcycle/lfa/convergence.hpp"
+#include "kcycle/lfa/fourier_analysis.hpp"
+#include "kcycle/lfa/solve_prediction.hpp"
 #include "kcycle/model/distributed_model.hpp"
 #include "kcycle/model/iteration_estimate.hpp"
 #include "kcycle/model/level_cost_model.hpp"
@@ -129,7 +132,29 @@ TimeSource choose_time_source(const SolverOptions& options, const AdvisorSetting
 
 }  // namespace
 
-const char* to_string(IterationSource source) { return source == IterationSource::Probe ? "probe" : "coarse-forecast"; }
+const char* to_string(IterationSource source) {
+  switch (source) {
+    case IterationSource::Probe: return "probe";
+    case IterationSource::CoarseForecast: return "coarse-forecast";
+    case IterationSource::Lfa: return "lfa";
+  }
+  return "?";
+}
+
+namespace {
+
+// Each kappa's factor by local Fourier analysis (one analysis for all), or nothing where LFA
+// cannot analyse these options; `why` then says why.
+std::optional<lfa::LfaResult> analyse_kappas(const SolverOptions& options, const std::vector<int>& kappas,
+                                             std::string& why) {
+  lfa::LfaSettings settings;
+  settings.cycle = multigrid_settings(options);
+  why = lfa::settings_problem(settings);
+  if (!why.empty()) return std::nullopt;
+  return lfa::analyse(settings, kappas);
+}
+
+}  // namespace
 
 const char* to_string(TimeSource source) {
   switch (source) {
@@ -149,10 +174,15 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   const auto started = std::chrono::steady_clock::now();
   const bool forecast =
       settings.iterations_from == IterationSource::CoarseForecast && coarse_forecast_fits(options, settings.forecast);
+  std::string lfa_why;
+  const std::optional<lfa::LfaResult> lfa = settings.iterations_from == IterationSource::Lfa
+                                                ? analyse_kappas(options, settings.kappas, lfa_why)
+                                                : std::nullopt;
   bool warm = false;
   std::vector<SolveResult> probes;
   std::vector<int> probed_kappas;
-  for (int kappa : settings.kappas) {
+  for (std::size_t k = 0; k < settings.kappas.size(); ++k) {
+    const int kappa = settings.kappas[k];
     SolverOptions probe = options;
     probe.cycle = {CycleType::Kappa, kappa};
     KappaPrediction p;
@@ -165,6 +195,14 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
       p.iterations_high = coarse.high;
       p.factor = std::pow(options.tolerance, 1.0 / p.predicted_iterations);  // the mean factor it implies
       p.basis = "forecast from " + coarse.basis;
+    } else if (lfa) {
+      p.factor = lfa::solve_factor(options, lfa->kappa_factors[k].factor);
+      p.predicted_iterations = p.iterations_low = p.iterations_high =
+          lfa::iterations_to_reduce(p.factor, options.tolerance);
+      p.basis = "local Fourier analysis (" + std::to_string(lfa->depth) + " levels analysed, the infinite grid)";
+    }
+    const bool predicted = (forecast && coarse.converged) || lfa;
+    if (predicted) {
       if (advice.time_source == TimeSource::Probe) {
         // The time per iteration from a few iterations at the target size: a coarse solve's
         // time does not scale by the operations (the 6-level iteration is mostly launches and
@@ -205,6 +243,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
       p.basis = r.converged() ? "solved at the target size"
                               : "a probe of " + std::to_string(r.iterations) + " iterations at the target size";
       if (forecast) p.basis += " (" + coarse.basis + ")";
+      if (settings.iterations_from == IterationSource::Lfa) p.basis += " (no LFA: " + lfa_why + ")";
     }
     switch (advice.time_source) {
       case TimeSource::Probe: break;  // below, all kappas together
@@ -250,7 +289,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
                   advice.level_cost_scale);
     advice.time_note += scale;
   }
-  if (forecast && probes.empty() && advice.time_source == TimeSource::LevelCosts)
+  if ((forecast || lfa) && probes.empty() && advice.time_source == TimeSource::LevelCosts)
     advice.time_note += " (not scaled to this run: nothing ran at the target size)";
   double best = std::numeric_limits<double>::infinity();
   for (KappaPrediction& p : advice.candidates) {

@@ -57,6 +57,8 @@ struct Advice {
 enum class IterationSource {
   Probe,           // a probe of each kappa at the target size (solved outright where that is cheap)
   CoarseForecast,  // each kappa solved on coarser hierarchies, the growth fitted (coarse_forecast.hpp)
+  Lfa,             // local Fourier analysis of each kappa's cycle (fourier_analysis.hpp): nothing solved,
+                   // level-independent (it misses the growth with the levels: docs/model.md)
 };
 const char* to_string(IterationSource source);
 
@@ -79,8 +81,8 @@ struct AdvisorSettings {
   // a coarse solve does not converge (that kappa is probed).
   IterationSource iterations_from = IterationSource::Probe;
   CoarseForecastSettings forecast;
-  // Under CoarseForecast without a calibration that prices the cycles: the iterations each
-  // kappa runs at the target size for its time per iteration.
+  // Under CoarseForecast or Lfa without a calibration that prices the cycles: the iterations
+  // each kappa runs at the target size for its time per iteration.
   int timing_iterations = 3;
   // A stop requested here ends the advice (and a kappa sweep) after the iteration under way:
   // advise() and sweep_kappa() then throw CycleCancelled.
