@@ -68,20 +68,28 @@ void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& 
 
   dl->AddRectFilled(p0, p1, IM_COL32(22, 24, 30, 255));
   const ImU32 grid = IM_COL32(60, 64, 72, 255), text = IM_COL32(210, 210, 215, 255);
-  for (double t : sx.ticks()) {
-    const float X = to_screen(t, sy.lo).x;
-    dl->AddLine(ImVec2(X, p0.y), ImVec2(X, p1.y), grid);
-    const std::string l = sx.label(t);
-    dl->AddText(ImVec2(X - ImGui::CalcTextSize(l.c_str()).x / 2, p1.y + 3), text, l.c_str());
+  // Tick labels skip where they would overlap the last one drawn (a short plot at a projector's
+  // scale stacked 1e5 .. 1e-9 into one smear); every tick keeps its grid line.
+  const float line = ImGui::GetTextLineHeight(), label_gap = 4 * scale;
+  const std::vector<double> xt = sx.ticks(), yt = sy.ticks();
+  std::vector<float> at, extent;
+  for (double t : xt) at.push_back(to_screen(t, sy.lo).x), extent.push_back(ImGui::CalcTextSize(sx.label(t).c_str()).x);
+  const std::vector<bool> x_drawn = plot::labels_apart(at, extent, label_gap);
+  for (std::size_t i = 0; i < xt.size(); ++i) {
+    dl->AddLine(ImVec2(at[i], p0.y), ImVec2(at[i], p1.y), grid);
+    if (x_drawn[i]) dl->AddText(ImVec2(at[i] - extent[i] / 2, p1.y + 3), text, sx.label(xt[i]).c_str());
   }
-  for (double t : sy.ticks()) {
-    const float Y = to_screen(sx.lo, t).y;
+  at.clear(), extent.clear();
+  for (double t : yt) at.push_back(-to_screen(sx.lo, t).y), extent.push_back(line);  // up the axis: -Y ascends
+  const std::vector<bool> y_drawn = plot::labels_apart(at, extent, 0);
+  for (std::size_t i = 0; i < yt.size(); ++i) {
+    const float Y = -at[i];
     dl->AddLine(ImVec2(p0.x, Y), ImVec2(p1.x, Y), grid);
-    const std::string l = sy.label(t);
-    dl->AddText(ImVec2(p0.x - 6 - ImGui::CalcTextSize(l.c_str()).x, Y - 7), text, l.c_str());
+    const std::string l = sy.label(yt[i]);
+    if (y_drawn[i]) dl->AddText(ImVec2(p0.x - 6 - ImGui::CalcTextSize(l.c_str()).x, Y - line / 2), text, l.c_str());
   }
   dl->AddRect(p0, p1, IM_COL32(120, 120, 130, 255));
-  dl->AddText(ImVec2((p0.x + p1.x) / 2 - ImGui::CalcTextSize(spec.xlabel.c_str()).x / 2, p1.y + 18), text,
+  dl->AddText(ImVec2((p0.x + p1.x) / 2 - ImGui::CalcTextSize(spec.xlabel.c_str()).x / 2, p1.y + 3 + line), text,
               spec.xlabel.c_str());
   dl->AddText(ImVec2(origin.x + 2, origin.y - 2), text, spec.ylabel.c_str());
 

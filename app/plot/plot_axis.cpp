@@ -65,4 +65,16 @@ PlotAxis axis_over(const std::vector<double>& values, bool log, bool pad) {
   return axis_between(lo, hi, log, pad);
 }
 
+std::vector<bool> labels_apart(const std::vector<float>& centres, const std::vector<float>& extents, float gap) {
+  std::vector<bool> drawn(centres.size(), false);
+  float end = -std::numeric_limits<float>::infinity();
+  for (std::size_t i = 0; i < centres.size(); ++i) {
+    const float from = centres[i] - extents[i] / 2;
+    if (from < end + gap) continue;
+    drawn[i] = true;
+    end = centres[i] + extents[i] / 2;
+  }
+  return drawn;
+}
+
 }  // namespace kcycle::plot

@@ -27,4 +27,9 @@ PlotAxis axis_over(const std::vector<double>& values, bool log, bool pad);
 // The same over [lo, hi].
 PlotAxis axis_between(double lo, double hi, bool log, bool pad);
 
+// Which tick labels to draw so that none overlaps the one drawn before it: `centres` along the
+// axis in ascending order, `extents` each label's size along it, at least `gap` between two.
+// The first is always drawn; a skipped label keeps its grid line (the caller's).
+std::vector<bool> labels_apart(const std::vector<float>& centres, const std::vector<float>& extents, float gap);
+
 }  // namespace kcycle::plot
