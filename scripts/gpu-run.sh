@@ -175,10 +175,12 @@ case "$step" in
         python3 - "$d/fig3.1.json" >>"$summary" 2>/dev/null <<'PY' || note "    (no fig3.1.json)"
 import json, sys
 j = json.load(open(sys.argv[1]))
-tp = {k: round(v, 1) for k, v in j["turning_points_levels"].items()}
+# A turning point the fit cannot place (beta = 0: one launch did a whole cycle's work) is null.
+tp = {k: None if v is None else round(v, 1) for k, v in j["turning_points_levels"].items()}
 extra = ""
 if "turning_points_levels_with_tail" in j:
-    extra = "; with the tail " + str({k: round(v, 1) for k, v in j["turning_points_levels_with_tail"].items()})
+    extra = "; with the tail " + str({k: None if v is None else round(v, 1)
+                                      for k, v in j["turning_points_levels_with_tail"].items()})
 print(f"    alpha {j['alpha_seconds']:.3g} s/launch, beta {j['beta_seconds']:.3g} s/unknown, turning points {tp}{extra}")
 PY
       done
