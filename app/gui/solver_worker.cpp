@@ -503,8 +503,11 @@ bool SolverWorker::run_kappa_sweep(const SolverOptions& options, int solves, std
 void SolverWorker::predict_kappas(const Snapshot& s) {
   PredictedKappas& p = predicted_kappas_;
   if (p.generation == s.generation && p.calibration == s.calibration) return;
+  if (!s.error.empty() || !s.setting_up.empty()) {  // none yet: made once the solve is
+    p = {};
+    return;
+  }
   p = {nullptr, "", s.generation, s.calibration};
-  if (!s.error.empty() || !s.setting_up.empty()) return;
   if (!s.calibration) {
     p.note = "no calibration: the predicted times need one (press Calibrate)";
     return;
