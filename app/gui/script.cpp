@@ -125,10 +125,11 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          f.runner.generation_ = f.worker.set_options(f.ui.params);
          return true;
        }},
-      {"print-controls",  // every control the last frame drew: "control LABEL<tab>TOOLTIP"
+      {"print-controls",  // every control the last frame drew: "control LABEL<tab>TOOLTIP[<tab>(out of view...)]"
        [](Frame& f) {
          for (const DrawnControl& c : f.ui.controls_drawn)
-           std::printf("control %s\t%s\n", c.label.c_str(), c.tooltip.c_str());
+           std::printf("control %s\t%s%s\n", c.label.c_str(), c.tooltip.c_str(),
+                       c.in_view ? "" : "\t(out of view: its panel must scroll to it)");
          std::fflush(stdout);
          return true;
        }},

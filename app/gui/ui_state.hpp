@@ -37,6 +37,7 @@ struct PanelRect {
 // A control the frame drew, and its tooltip (the script's print-controls).
 struct DrawnControl {
   std::string label, tooltip;
+  bool in_view = true;  // some of it inside its panel's visible area (not scrolled away)
 };
 
 struct UiState {

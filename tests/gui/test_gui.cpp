@@ -182,6 +182,33 @@ TEST(Gui, AKappaSweepStopsForTheButtonAndForANewParameter) {
   EXPECT_NE(out.find("5 levels"), std::string::npos) << "the new parameters run: " << out;
 }
 
+// Issue 44, item 6: at 1280x720 and UI scale 2 Stop sweep sat below the time panel's fold. While
+// a sweep runs it comes first in the panel, in view; Sweep kappa (in the button row) is not
+// drawn meanwhile. print-controls says which controls their panel must scroll to.
+TEST(Gui, StopSweepIsInViewAt1280x720AndScale2) {
+  // With a calibration the panel's text (the predicted times, the model and its errors) fills it.
+  const std::string calibration = temp("stop_sweep_calibration.json");
+  int status = -1;
+  const std::string calibrated = run_cli("calibrate --threads 1 --max-levels 6 --out " + calibration, &status);
+  ASSERT_EQ(status, 0) << calibrated;
+  std::string out;
+  ASSERT_EQ(
+      run_gui("ui-scale 2\nset levels 9\nstart-sweep-kappa\nwait-sweeping\nframes 3\nprint-controls\n"
+              "stop-sweep\nwait-cycles 1\nframes 3\nprint-controls\n",
+              &out, 1280, "--threads 1 --calibration " + calibration + " --cache-dir " + temp("stop_sweep_cache"), 720),
+      0)
+      << out;
+  const std::size_t during = out.find("control Stop sweep\t");
+  ASSERT_NE(during, std::string::npos) << out;
+  const std::string line = out.substr(during, out.find('\n', during) - during);
+  EXPECT_EQ(line.find("(out of view"), std::string::npos) << line;
+  const std::size_t after = out.find("control Sweep kappa\t", during);
+  EXPECT_NE(after, std::string::npos) << "after the sweep, Sweep kappa again: " << out;
+  EXPECT_EQ(out.find("control Stop sweep\t", during + 1), std::string::npos) << out;
+  // Below the fold at this scale, and said to be: print-controls tells the two apart.
+  EXPECT_NE(out.find("(out of view: its panel must scroll to it)"), std::string::npos) << out;
+}
+
 // One level: the zero-mean start on its one unknown is exact. The window says so (no "-nan",
 // no "correction" on the finest level), and the kappa label reads as the slider does.
 TEST(Gui, OneLevelSaysItsErrorIsZeroAndNamesItsCycleOnce) {

@@ -163,6 +163,10 @@ void predicted_kappas_line(const Snapshot& snap) {
 void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   const PanelWindow window(ui, "Time per cycle");
   if (!window) return;
+  // While a sweep runs (minutes at 10 levels) its Stop comes first, in view at a projector's scale.
+  if (snap.sweeping &&
+      button(ui, "Stop sweep", "End the kappa sweep now (within an iteration); what it measured so far is dropped"))
+    worker.stop_sweep();
   const Calibration* c = snap.calibration.get();
   std::string mismatch;  // a model of another cycle predicts nothing here
   if (c && !snap.calibrating && !snap.backend.empty()) {
@@ -201,14 +205,12 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
              "Time cycles of this configuration and fit T = alpha launches + beta operations (the paper's model)") &&
       !snap.calibrating)
     worker.calibrate(ui.calibrate_levels);
-  same_line_if_fits(button_width(snap.sweeping ? "Stop sweep" : "Sweep kappa"));
-  if (snap.sweeping) {
-    if (button(ui, "Stop sweep", "End the kappa sweep now (within an iteration); what it measured so far is dropped"))
-      worker.stop_sweep();
-  } else if (button(ui, "Sweep kappa",
-                    "Solve to the tolerance with kappa = 1, 2, 3, 4 and W at these settings: measured total time "
-                    "beside the model's prediction")) {
-    worker.sweep_kappa();
+  if (!snap.sweeping) {
+    same_line_if_fits(button_width("Sweep kappa"));
+    if (button(ui, "Sweep kappa",
+               "Solve to the tolerance with kappa = 1, 2, 3, 4 and W at these settings: measured total time "
+               "beside the model's prediction"))
+      worker.sweep_kappa();
   }
   kappa_sweep_table(snap);
 

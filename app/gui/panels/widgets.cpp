@@ -28,7 +28,7 @@ void record_rect(UiState& ui, const char* name) {
 // The tooltip of the control just drawn, after a short hover; or at once when the script
 // probes that control (print-tooltip: scripted runs have no mouse). Records the control.
 void tip(UiState& ui, const char* label, const char* text) {
-  ui.controls_drawn.push_back({label, text});
+  ui.controls_drawn.push_back({label, text, ImGui::IsItemVisible()});
   const bool probed = ui.tooltip_probe == label;
   if (probed) ui.tooltip_found = text;
   if (!probed && !(ImGui::IsItemHovered() && GImGui->HoveredIdTimer > 0.35f)) return;
