@@ -6,7 +6,6 @@
 
 #include "kcycle/backends/execution_target.hpp"
 #include "kcycle/core/kernels.hpp"
-#include "kcycle/lfa/fourier_analysis.hpp"
 #include "kcycle/model/timing.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/resolved_run.hpp"
@@ -255,10 +254,19 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
   }
   s->error = error_;
   s->setting_up = setting_up_;
-  s->lfa_prediction = lfa_prediction_;
-  predict_kappas(*s);
-  s->predicted_kappas = predicted_kappas_.advice;
-  s->predicted_kappas_note = predicted_kappas_.note;
+  // The predictions without solving, made on their own thread (asked for once per run and
+  // calibration; shown once they are there: the result wakes the worker).
+  if (s->error.empty() && s->setting_up.empty() &&
+      (predictions_generation_ != s->generation || predictions_calibration_ != s->calibration)) {
+    predictions_generation_ = s->generation;
+    predictions_calibration_ = s->calibration;
+    predictions_.request(s->generation, s->options, s->calibration);
+  }
+  if (const auto p = predictions_.latest(); p && p->generation == s->generation && p->calibration == s->calibration) {
+    s->lfa_prediction = p->lfa;
+    s->predicted_kappas = p->kappas;
+    s->predicted_kappas_note = p->kappas_note;
+  }
   if (!setting_up_.empty()) s->field = nullptr;  // the old run's picture is not this one's
   s->threads = threads_;
   if (solver_) {
@@ -498,41 +506,6 @@ bool SolverWorker::run_kappa_sweep(const SolverOptions& options, int solves, std
   return !stopped;
 }
 
-// LFA's iterations for every kappa, priced by the calibration: nothing is solved, so it follows
-// every change of the parameters (about 0.1 s, made when they or the calibration change).
-void SolverWorker::predict_kappas(const Snapshot& s) {
-  PredictedKappas& p = predicted_kappas_;
-  if (p.generation == s.generation && p.calibration == s.calibration) return;
-  if (!s.error.empty() || !s.setting_up.empty()) {  // none yet: made once the solve is
-    p = {};
-    return;
-  }
-  p = {nullptr, "", s.generation, s.calibration};
-  if (!s.calibration) {
-    p.note = "no calibration: the predicted times need one (press Calibrate)";
-    return;
-  }
-  if (s.options.solver != SolverKind::Multigrid) {
-    p.note = "no prediction for CG: the calibration prices cycles, not CG's iterations";
-    return;
-  }
-  try {
-    // Where LFA cannot analyse the settings advise() would probe them, solving: not live.
-    lfa::LfaSettings lfa;
-    lfa.cycle = multigrid_settings(s.options);
-    if (const std::string why = lfa::settings_problem(lfa); !why.empty()) {
-      p.note = "no LFA prediction: " + why;
-      return;
-    }
-    AdvisorSettings settings;
-    settings.iterations_from = IterationSource::Lfa;
-    settings.calibration = *s.calibration;
-    p.advice = std::make_shared<const Advice>(advise(s.options, settings));
-  } catch (const std::exception& e) {
-    p.note = std::string("no prediction: ") + e.what();
-  }
-}
-
 void SolverWorker::rebuild(const SolverOptions& options) {
   if (running_generation_ != failure_generation_) failure_note_.clear();  // new parameters: a fresh start
   retire_solver();
@@ -559,10 +532,6 @@ void SolverWorker::rebuild(const SolverOptions& options) {
   } catch (const std::exception& e) {
     error_ = e.what();
   }
-  // Tens of milliseconds (a few hundred frequencies of 16-mode blocks): made with the solve,
-  // never while it runs.
-  lfa_prediction_ =
-      error_.empty() ? std::make_shared<const lfa::SolvePrediction>(lfa::predict_solve(options)) : nullptr;
   setting_up_.clear();
   publish(solver_ != nullptr, 1, -1, false);
   last_publish_ = Clock::now();

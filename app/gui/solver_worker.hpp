@@ -28,6 +28,7 @@
 #include "kcycle/model/kappa_sweep.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/solve.hpp"
+#include "prediction_thread.hpp"
 #include "shared_history.hpp"
 #include "sine_spectrum.hpp"
 
@@ -251,17 +252,7 @@ class SolverWorker {
   ReplayTo replaying_;
   std::chrono::steady_clock::time_point last_publish_;
   std::string error_;
-  std::string setting_up_;                                      // Snapshot::setting_up (worker thread only)
-  std::shared_ptr<const lfa::SolvePrediction> lfa_prediction_;  // Snapshot::lfa_prediction (worker thread only)
-  // Snapshot::predicted_kappas, and the generation and calibration it was made for (worker thread only).
-  struct PredictedKappas {
-    std::shared_ptr<const Advice> advice;
-    std::string note;
-    std::uint64_t generation = ~std::uint64_t(0);
-    std::shared_ptr<const Calibration> calibration;
-  };
-  PredictedKappas predicted_kappas_;
-  void predict_kappas(const Snapshot& s);
+  std::string setting_up_;                          // Snapshot::setting_up (worker thread only)
   static constexpr int kAnnouncedSetUpLevels = 11;  // 4M unknowns: 0.6 s to build, 20-30 s at 13
   std::shared_ptr<const Trace> last_trace_;
   // Before/after: the level written by the last call entry or prolongation (the field a
@@ -278,6 +269,17 @@ class SolverWorker {
   std::array<int, 4> last_host_view_{};  // level, nx, ny, residual
   SineSpectrum spectrum_;
   std::uint64_t running_generation_ = 0;
+  // The predictions asked of predictions_ last: for which run and calibration (worker thread only).
+  std::uint64_t predictions_generation_ = ~std::uint64_t(0);
+  std::shared_ptr<const Calibration> predictions_calibration_;
+  // After mutex_, wake_ and unpublished_, which its results' wake-up uses; destroyed before them.
+  PredictionThread predictions_{[this] {
+    {
+      std::lock_guard lock(mutex_);
+      unpublished_ = true;  // the idle worker shows the predictions at once
+    }
+    wake_.notify_all();
+  }};
 
   std::thread thread_;
 };
