@@ -197,6 +197,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
       {"stop-sweep", [](Frame& f) { return f.worker.stop_sweep(), true; }},  // Stop sweep pressed
       {"wait-sweeping", [](Frame& f) { return f.snap.sweeping; }},
       {"wait-calibrated", [](Frame& f) { return f.snap.calibration && !f.snap.calibrating; }},
+      {"wait-predicted", [](Frame& f) { return f.current() && f.snap.lfa_prediction != nullptr; }},
       {"wait-setting-up", [](Frame& f) { return !f.snap.setting_up.empty(); }},
       {"wait-stepping", [](Frame& f) { return f.current() && f.snap.stepping; }},
       {"wait-operation",  // until stepping has reached operation N of the cycle

@@ -15,6 +15,8 @@
 //                      sweep-kappa and wait-calibrated)
 //   wait-done          until the current run stops (converged, limit, ...)
 //   wait-calibrated    until a calibration is in use and none is running
+//   wait-predicted     until the predictions without solving (LFA's factor, each kappa's time)
+//                      of the current run are shown (they are made on their own thread)
 //   sweep-kappa PATH [N]  the advisor's probes, then solve with kappa = 1, 2, 3, 4, W in turn at
 //                      the current settings (N solves of each: for tests); write kappa_sweep_csv
 //                      (kcycle/model/kappa_sweep.hpp)

@@ -558,8 +558,10 @@ TEST(Gui, TheConvergencePanelShowsTheFactorKcycleLfaPredicts) {
     const std::string file = temp("lfa_parameters.toml");
     std::remove(file.c_str());
     std::string out;
-    ASSERT_EQ(
-        run_gui("set levels 6\n" + setting + "wait-cycles 2\nframes 2\nprint-text\nparameters " + file + "\n", &out), 0)
+    ASSERT_EQ(run_gui("set levels 6\n" + setting + "wait-cycles 2\nwait-predicted\nframes 2\nprint-text\nparameters " +
+                          file + "\n",
+                      &out),
+              0)
         << out;
     const std::vector<std::string> texts = shown_texts(out);
     ASSERT_EQ(texts.size(), 1u) << out;
@@ -591,8 +593,8 @@ TEST(Gui, TheTimePanelPicksTheKappaKcycleAdvisePicksWithoutSolving) {
     const std::string file = temp("lfa_pick_parameters.toml");
     std::remove(file.c_str());
     std::string out;
-    ASSERT_EQ(run_gui(setting + "wait-cycles 2\nframes 2\nprint-text\nparameters " + file + "\n", &out, 1900,
-                      "--threads 1 --calibration " + calibration + " --cache-dir " + temp("lfa_pick_cache")),
+    ASSERT_EQ(run_gui(setting + "wait-cycles 2\nwait-predicted\nframes 2\nprint-text\nparameters " + file + "\n", &out,
+                      1900, "--threads 1 --calibration " + calibration + " --cache-dir " + temp("lfa_pick_cache")),
               0)
         << out;
     const std::vector<std::string> texts = shown_texts(out);
