@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include <set>
@@ -187,6 +188,34 @@ TEST(Cli, LfaPredictsEveryKappaWithoutSolving) {
   EXPECT_NE(text.output.find("Rests on"), std::string::npos) << text.output;
 }
 
+// The Fourier analysis figure: three maps titled with the factors --json prints, the smooth modes
+// outlined in each; stdout stays the JSON.
+TEST(Cli, LfaDrawsItsMapsAsAFigure) {
+  const std::string svg = testing::TempDir() + "kcycle_lfa_maps.svg";
+  std::remove(svg.c_str());
+  const Outcome o = run_cli_command(cli_path() + " lfa --preset jacobi --levels 7 --eps 1e-4 --angle 45 --kappa 3 " +
+                                    "--json --map-resolution 32 --figure " + svg);
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  const auto j = nlohmann::json::parse(o.output);
+  std::ifstream in(svg);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("<g class='map'>"), 3u);
+  EXPECT_EQ(count("stroke-dasharray"), 3u);  // the smooth modes, once a map
+  char expected[64];
+  std::snprintf(expected, sizeof expected, "\u03bc = %.3f", j.at("smoothing_factor").get<double>());
+  EXPECT_EQ(count(expected), 1u) << expected;
+  std::snprintf(expected, sizeof expected, "Two-grid cycle: \u03c1 = %.3f", j.at("two_grid_factor").get<double>());
+  EXPECT_EQ(count(expected), 1u) << expected;
+  std::snprintf(expected, sizeof expected, "\u03ba = 3 cycle, %d levels: \u03c1 = %.3f", j.at("depth").get<int>(),
+                j.at("kappa_factors").at("3").get<double>());
+  EXPECT_EQ(count(expected), 1u) << expected;
+}
+
 TEST(Cli, LfaRefusesWhatItCannotAnalyseByName) {
   const struct {
     const char* args;
@@ -197,7 +226,9 @@ TEST(Cli, LfaRefusesWhatItCannotAnalyseByName) {
                {"lfa --samples 65", "--samples must be between 2 and 64"},
                {"lfa --samples 1", "--samples"},
                {"lfa --nu1 0 --nu2 0", "nu1 + nu2"},
-               {"lfa --cycle gamma --gamma 2", "kappa-cycles"}};
+               {"lfa --cycle gamma --gamma 2", "kappa-cycles"},
+               {"lfa --figure maps.pdf", "--figure maps.pdf: the figure's file name must end in .svg or .png"},
+               {"lfa --figure maps.svg --map-resolution 48", "--map-resolution: the map's resolution must be a power"}};
   for (const auto& c : cases) {
     const Outcome o = run_cli(c.args);
     EXPECT_FALSE(o.crashed) << c.args << "\n" << o.output;

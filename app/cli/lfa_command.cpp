@@ -10,10 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "figure_file.hpp"
 #include "kcycle/lfa/convergence.hpp"
 #include "kcycle/lfa/fourier_analysis.hpp"
 #include "kcycle/lfa/solve_prediction.hpp"
 #include "kcycle/solve/solve.hpp"
+#include "lfa_figure_svg.hpp"
 #include "solver_args.hpp"
 
 namespace kcycle::cli {
@@ -25,9 +27,26 @@ struct LfaArgs {
   int depth = 0;
   int samples = 8;
   bool json = false;
+  std::string figure;
+  int map_resolution = 64;
 };
 
 const std::vector<int> kKappas = {1, 2, 3, 4, kKappaW};
+
+// The maps of the options' own kappa (kcycle/lfa/amplification_maps.hpp) as a figure; says so on
+// stderr so that --json's stdout stays JSON.
+void write_figure(const LfaArgs& a, const SolverOptions& o, lfa::LfaSettings settings, const lfa::LfaResult& r) {
+  settings.samples = a.samples;
+  const lfa::LfaResult own = lfa::analyse(settings, {o.cycle.counter});
+  const plot::LfaFigure figure =
+      plot::lfa_figure(o, r.smoothing_factor, r.two_grid_factor, own.kappa_factors.front().factor, a.map_resolution);
+  try {
+    plot::write_lfa_figure(figure, a.figure);
+  } catch (const plot::FigureRefused& e) {
+    throw InvalidOptions("--figure " + a.figure.substr(0, 60) + ": " + e.what());
+  }
+  std::fprintf(stderr, "wrote %s (kappa = %s)\n", a.figure.c_str(), kappa_to_string(o.cycle.counter).c_str());
+}
 
 int run(const LfaArgs& a, const CLI::App& cmd) {
   SolverOptions o = resolve(a.solver, cmd);
@@ -44,7 +63,17 @@ int run(const LfaArgs& a, const CLI::App& cmd) {
       if (why.rfind(from, 0) == 0) why = to + why.substr(std::string(from).size());
     throw InvalidOptions(why);
   }
+  if (!a.figure.empty()) {  // refused before the analysis, not after it
+    try {
+      plot::check_figure_path(a.figure);
+    } catch (const plot::FigureRefused& e) {
+      throw InvalidOptions("--figure " + a.figure.substr(0, 60) + ": " + e.what());
+    }
+    if (const std::string why = lfa::map_resolution_problem(a.map_resolution); !why.empty())
+      throw InvalidOptions("--map-resolution: " + why);
+  }
   const lfa::LfaResult r = lfa::analyse(settings, kKappas);
+  if (!a.figure.empty()) write_figure(a, o, settings, r);
 
   const bool cg = o.solver != SolverKind::Multigrid;
   auto solve_factor = [&](double rho) { return lfa::solve_factor(o, rho); };
@@ -110,6 +139,11 @@ Subcommand add_lfa_command(CLI::App& app) {
                   "deepest with at most 16 Fourier modes per frequency");
   cmd->add_option("--samples", args->samples, "Frequency samples per direction before the search for the maximum");
   cmd->add_flag("--json", args->json, "Print JSON");
+  cmd->add_option("--figure", args->figure,
+                  "Also draw what the smoother, the two-grid cycle and the options' kappa-cycle leave of each Fourier "
+                  "mode over [-pi, pi)^2: FILE.svg or FILE.png");
+  cmd->add_option("--map-resolution", args->map_resolution, "The figure's modes a side (a power of two, 8 to 256)")
+      ->capture_default_str();
   return {cmd, [args, cmd] { return run(*args, *cmd); }};
 }
 

@@ -37,6 +37,16 @@ void draw_lecture(UiState& ui, SolverWorker& worker, const Snapshot& snap, Field
     step_bar(ui, worker, snap);
     return;
   }
+  if (ui.show_lfa) {  // L: the field (with its measured Fourier inset) beside the predicted maps
+    const float lfa_field_w = W * 0.4f;
+    place_panel(ui, ImVec2(0, 0), ImVec2(lfa_field_w, H));
+    field_panel(ui, snap, renderers);
+    place_panel(ui, ImVec2(lfa_field_w, 0), ImVec2(W - lfa_field_w, H));
+    lfa_panel(ui, snap, renderers);
+    place_panel(ui, ImVec2(0, H), ImVec2(W, bar));
+    step_bar(ui, worker, snap);
+    return;
+  }
   place_panel(ui, ImVec2(0, 0), ImVec2(field_w, top));
   field_panel(ui, snap, renderers);
   place_panel(ui, ImVec2(field_w, 0), ImVec2(W - field_w, top));
@@ -71,6 +81,15 @@ void draw_dashboard(UiState& ui, SolverWorker& worker, const Snapshot& snap, Fie
   if (ui.show_shapes) {  // Figure 2.1 in place of the run's field, diagram and plots: room for four diagrams
     place_panel(ui, ImVec2(lw, 0), ImVec2(W - lw, H));
     cycle_shapes_panel(ui, snap);
+    status_bar(ui, snap);
+    keys_overlay(ui);
+    return;
+  } else if (ui.show_lfa) {  // the field (its measured Fourier inset) beside the predicted maps: no plots
+    const float field_w = (W - lw) * 0.4f;
+    place_panel(ui, ImVec2(lw, 0), ImVec2(field_w, H));
+    field_panel(ui, snap, renderers);
+    place_panel(ui, ImVec2(lw + field_w, 0), ImVec2(W - lw - field_w, H));
+    lfa_panel(ui, snap, renderers);
     status_bar(ui, snap);
     keys_overlay(ui);
     return;

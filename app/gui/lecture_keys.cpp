@@ -25,6 +25,7 @@ constexpr KeyHelp kKeys[] = {
     {"R", "run or pause"},
     {"B", "lecture layout or desk layout"},
     {"S", "the cycle shapes (Figure 2.1) or the run"},
+    {"L", "the Fourier analysis (LFA) beside the field, or the run"},
     {"F1, H", "this list"},
 };
 
@@ -47,6 +48,7 @@ void handle_lecture_keys(UiState& ui, SolverWorker& worker, const Snapshot& snap
       case GLFW_KEY_R: solving(snap) ? worker.pause() : worker.run(); break;
       case GLFW_KEY_B: ui.lecture = !ui.lecture; break;
       case GLFW_KEY_S: ui.show_shapes = !ui.show_shapes; break;
+      case GLFW_KEY_L: ui.show_lfa = !ui.show_lfa; break;
       case GLFW_KEY_F1:
       case GLFW_KEY_H: ui.show_keys = !ui.show_keys; break;
       default: break;

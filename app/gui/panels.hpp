@@ -13,9 +13,10 @@ namespace kcycle::gui {
 void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 // The field panel's renderers: the field, the start of a relaxation phase beside it, and the
-// Fourier inset.
+// Fourier inset; and the Fourier analysis view's three maps.
 struct FieldRenderers {
   FieldRenderer field, before, spectrum, finest;
+  FieldRenderer lfa_maps[3];
 };
 void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers);
 // Keeps the current run for comparison in the convergence plot (at most six).
@@ -26,6 +27,8 @@ std::string pinned_label(const PinnedRun& pin, const SolverOptions& current);
 // Lecture view: V, F, kappa=3 and W at the current level count, and totalCalls against levels.
 void cycle_shapes_panel(UiState& ui, const Snapshot& snap);
 void cycle_diagram_panel(UiState& ui, const Snapshot& snap);
+// Local Fourier analysis mode by mode for the run's options (the L key, "Fourier analysis").
+void lfa_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers);
 // The lecture layout's halves of it: the words (the equation the pictured level solves, the
 // step, the call stack, Algorithm 3), and the diagram with its counts across the window's width.
 void lecture_narration_panel(UiState& ui, const Snapshot& snap);
@@ -59,5 +62,8 @@ void export_parameters(const SolverOptions& params, const std::string& path);
 // `kcycle figure cycles` writes it (FILE.svg or FILE.png). Returns the line to show: "wrote ..."
 // or why it could not.
 std::string export_cycle_figure(const SolverOptions& options, const std::string& path);
+// The Fourier analysis view as a figure (`kcycle lfa --figure` writes the same); the line to show.
+std::string export_lfa_figure(const SolverOptions& options, const lfa::SolvePrediction& prediction,
+                              const std::string& path);
 
 }  // namespace kcycle::gui

@@ -43,6 +43,12 @@ Predictions predict(std::uint64_t generation, const SolverOptions& options,
   p.calibration = calibration;
   try {
     p.lfa = std::make_shared<const lfa::SolvePrediction>(lfa::predict_solve(options));
+    if (p.lfa->available()) {
+      lfa::LfaSettings settings;
+      settings.cycle = multigrid_settings(options);
+      p.lfa_maps = std::make_shared<const lfa::AmplificationMaps>(
+          lfa::amplification_maps(settings, options.cycle.counter, kLfaMapResolution));
+    }
     predict_kappas(options, calibration, p);
   } catch (const std::exception& e) {
     p.kappas_note = std::string("no prediction: ") + e.what();

@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "kcycle/lfa/amplification_maps.hpp"
 #include "kcycle/lfa/solve_prediction.hpp"
 #include "kcycle/model/advisor.hpp"
 
@@ -22,9 +23,15 @@ struct Predictions {
   std::uint64_t generation = 0;                    // the run's (Snapshot::generation)
   std::shared_ptr<const Calibration> calibration;  // the calibration that priced it
   std::shared_ptr<const lfa::SolvePrediction> lfa;
+  // What the smoother, the two-grid cycle and the run's kappa-cycle leave of each Fourier mode
+  // (the Fourier analysis view); null where LFA has no prediction.
+  std::shared_ptr<const lfa::AmplificationMaps> lfa_maps;
   std::shared_ptr<const Advice> kappas;  // null where there is none; kappas_note says why
   std::string kappas_note;
 };
+
+// The Fourier analysis view's modes a side (a few ms to compute, 0.1 s under ASan).
+inline constexpr int kLfaMapResolution = 64;
 
 // The predictions themselves (on the calling thread).
 Predictions predict(std::uint64_t generation, const SolverOptions& options,

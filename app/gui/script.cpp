@@ -530,6 +530,7 @@ bool ScriptRunner::press_key(Frame& f) {
                                                                 {"R", GLFW_KEY_R},
                                                                 {"B", GLFW_KEY_B},
                                                                 {"S", GLFW_KEY_S},
+                                                                {"L", GLFW_KEY_L},
                                                                 {"F1", GLFW_KEY_F1},
                                                                 {"H", GLFW_KEY_H}};
   const auto key = std::find_if(keys.begin(), keys.end(), [&](const auto& k) { return k.first == name; });

@@ -264,6 +264,7 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
   }
   if (const auto p = predictions_.latest(); p && p->generation == s->generation && p->calibration == s->calibration) {
     s->lfa_prediction = p->lfa;
+    s->lfa_maps = p->lfa_maps;
     s->predicted_kappas = p->kappas;
     s->predicted_kappas_note = p->kappas_note;
   }

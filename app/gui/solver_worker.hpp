@@ -87,6 +87,8 @@ struct Snapshot {
   // What local Fourier analysis predicts for these options (made with the solve, no solving):
   // the factor per iteration the convergence plot draws beside the measured one.
   std::shared_ptr<const lfa::SolvePrediction> lfa_prediction;
+  // The same analysis mode by mode over [-pi, pi)^2 (the Fourier analysis view); null with none.
+  std::shared_ptr<const lfa::AmplificationMaps> lfa_maps;
   // Each kappa's time to the tolerance predicted without solving: LFA's iterations priced by the
   // calibration (advise() with IterationSource::Lfa, what `kcycle advise --iterations lfa`
   // prints); null where there is none, and predicted_kappas_note says why.

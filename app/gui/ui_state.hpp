@@ -71,6 +71,7 @@ struct UiState {
   bool x_in_seconds = false;          // convergence plot: cycles or seconds (cycle time, cumulative)
   double convergence_x_end = 0;       // where the last frame's convergence plots' x axis ended (print-pins)
   bool show_shapes = false;           // lecture view: V, F, kappa=3 and W side by side, and totalCalls
+  bool show_lfa = false;              // the Fourier analysis view beside the field (lfa_panel)
   bool lecture = false;               // the lecture layout: field, diagram and step bar only (B, --lecture)
   bool show_keys = false;             // the keys overlay (F1, H)
   std::vector<KeyPress> key_presses;  // this frame's, from the window and the script (lecture_keys.hpp)

@@ -51,6 +51,10 @@ const std::vector<ViewSetting>& view_settings() {
       {"shapes", "cycle shapes",
        "The paper's Figure 2.1: V, F, kappa=3 and W at this level count, and totalCalls against levels",
        &UiState::show_shapes},
+      {"lfa", "Fourier analysis",
+       "Local Fourier analysis beside the field: what the smoother, the two-grid cycle and this kappa-cycle leave of "
+       "each Fourier mode, predicted without solving (key L)",
+       &UiState::show_lfa},
       {"advanced", "advanced",
        "Show the time panel and the expert parameters (precision, backend, coarse operator, ...)",
        &UiState::show_advanced},

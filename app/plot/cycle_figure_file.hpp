@@ -1,19 +1,13 @@
 #pragma once
 // Figure 2.1 written to a file, as its name asks: FILE.svg, or FILE.png rendered from that SVG.
 // Shared by `kcycle figure cycles` and the visualizer's Cycle shapes export.
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cycle_figure_svg.hpp"
+#include "figure_file.hpp"
 
 namespace kcycle::plot {
-
-// A name, size or build this figure cannot be written with (the caller's input is at fault).
-class FigureRefused : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
 
 struct FigureFormat {
   float width = 0;         // user units; 0: 10 a node (markers stay apart), at least 960

@@ -37,6 +37,69 @@ std::vector<std::string> field_hashes(const std::string& out) {
   return hashes;
 }
 
+// Issue 40, item 5: the Fourier analysis view (key L) shows the factors `kcycle lfa` prints for
+// the same parameters, and follows a change of epsilon without solving anew.
+TEST(GuiLecture, TheFourierAnalysisViewShowsWhatKcycleLfaPrints) {
+  std::vector<double> mus;
+  for (const std::string& setting : {std::string("set eps 0.0001\nset angle 45\nset kappa 2\n"),
+                                     std::string("set eps 1\nset angle 45\nset kappa 2\n")}) {
+    const std::string file = temp("lfa_view_parameters.toml");
+    std::remove(file.c_str());
+    std::string out;
+    ASSERT_EQ(run_gui("set levels 6\n" + setting + "key L\nwait-cycles 1\nwait-predicted\nframes 2\nprint-text\n" +
+                          "parameters " + file + "\n",
+                      &out),
+              0)
+        << out;
+    const std::vector<std::string> texts = kcycle::gui_testing::shown_texts(out);
+    ASSERT_EQ(texts.size(), 1u) << out;
+    const std::regex numbers(
+        "mu = ([0-9.]+)[^]*?Two-grid cycle:\\s*rho = ([0-9.]+)[^]*?cycle, (\\d) levels:\\s*rho = ([0-9.]+)");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(texts[0], m, numbers)) << texts[0];
+    int status = -1;
+    const std::string text = kcycle::gui_testing::run_cli("lfa --config " + file + " --json", &status);
+    ASSERT_EQ(status, 0) << text;
+    const auto j = nlohmann::json::parse(text, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << text;
+    EXPECT_NEAR(std::stod(m[1]), j["smoothing_factor"].get<double>(), 5.1e-4) << texts[0];
+    EXPECT_NEAR(std::stod(m[2]), j["two_grid_factor"].get<double>(), 5.1e-4) << texts[0];
+    EXPECT_EQ(std::stoi(m[3]), j["depth"].get<int>()) << texts[0];
+    EXPECT_NEAR(std::stod(m[4]), j["kappa_factors"]["2"].get<double>(), 5.1e-4) << texts[0];
+    mus.push_back(std::stod(m[1]));
+  }
+  EXPECT_GT(std::abs(mus[0] - mus[1]), 0.05);  // the paper's anisotropy against the Laplacian's 0.6
+}
+
+// The view on a 720p projector at UI scale 2 in the lecture layout: three maps drawn (the
+// smoother's keeps the smooth modes: yellow; the cycles' remove most: dark purple) beside the
+// field, every text fitting.
+TEST(GuiLecture, TheFourierAnalysisViewIsDrawnAt720pAndScale2) {
+  const std::string shot = temp("lfa_lecture.png"), layout = temp("lfa_lecture.json");
+  std::string out;
+  ASSERT_EQ(run_gui("ui-scale 2\nset levels 6\nset eps 0.0001\nset angle 45\nkey B\nframes 2\nkey L\n"
+                    "wait-cycles 1\nwait-predicted\nframes 3\nscreenshot " +
+                        shot + "\nlayout " + layout + "\ncheck-text-fits\n",
+                    &out, 1280, "", 720),
+            0)
+      << out;
+  const kcycle::gui_testing::Image img = kcycle::gui_testing::load_png(shot);
+  ASSERT_GT(img.w, 0) << shot;
+  const kcycle::gui_testing::Rect r = panel(layout, "Fourier analysis");
+  EXPECT_GE(r.w, 600) << "the view's share of the window";
+  int dark = 0, yellow = 0;
+  for (int y = r.y; y < r.y + r.h; ++y)
+    for (int x = r.x; x < r.x + r.w; ++x) {
+      const unsigned char* p = img.at(x, y);
+      dark += p[0] > 50 && p[0] < 90 && p[1] < 45 && p[2] > 70 && p[2] < 120;
+      yellow += p[0] > 200 && p[1] > 190 && p[2] < 90;
+    }
+  // Each map is at least 140 pixels a side here; the two cycles' are mostly dark purple.
+  EXPECT_GT(dark, 2 * 140 * 140 / 2) << shot;
+  EXPECT_GT(yellow, 800) << shot;
+  panel(layout, "Error field");  // the field (its measured inset) stays beside the maps
+}
+
 // Issue 44, item 3: Figure 2.1 on a 720p projector. At 1280x720 and UI scale 1.5 the desk's
 // cycle-shapes panel printed four titles and no diagram, and the lecture layout had none.
 // Every recursive call of the four cycles is a red X: 4 + 14 + 24 + 30 at 5 levels (before:

@@ -80,6 +80,8 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
 
   section("lecture");
   view_control(ui, "shapes");
+  same_line_if_fits(view_control_width("lfa"));
+  view_control(ui, "lfa");
   same_line_if_fits(view_control_width("advanced"));
   view_control(ui, "advanced");
   view_control(ui, "ui-scale");

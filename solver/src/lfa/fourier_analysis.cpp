@@ -9,8 +9,8 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "cycle_symbols.hpp"
 #include "frequency_block.hpp"
-#include "kcycle/core/galerkin.hpp"
 #include "level_symbols.hpp"
 
 namespace kcycle::lfa {
@@ -24,91 +24,6 @@ double spectral_radius(const Matrix& M) {
   const Eigen::EigenSolver<Matrix> solver(M, false);
   return solver.eigenvalues().cwiseAbs().maxCoeff();
 }
-
-// Modes in the block of the finest analysed level at `depth` levels.
-int block_modes(Coarsening c, int depth) {
-  const int ny = 1 << (depth - 1);
-  return (c == Coarsening::Full ? ny : 2) * ny;
-}
-
-// The finest analysed level's block for base frequency (bx, by): every coarsened direction has
-// 2^(depth-1) aliases; the kept direction of semi-coarsening has the two that the smoothers'
-// colours couple.
-FrequencyBlock top_block(Coarsening c, int depth, double bx, double by) {
-  const int n = 1 << (depth - 1);
-  return {bx, by, c == Coarsening::Full ? n : 2, n};
-}
-
-// The operators of the analysed levels, 0 the finest, as the hierarchy makes them.
-std::vector<Stencil9> level_stencils(const MultigridSettings& cycle, int depth) {
-  std::vector<Stencil9> A;
-  double hx = 1, hy = 1;
-  A.push_back(discretize(cycle.tensor, hx, hy));
-  for (int l = 1; l < depth; ++l) {
-    if (cycle.coarsening == Coarsening::Full) hx *= 2;
-    hy *= 2;
-    A.push_back(cycle.coarse_operator == CoarseOperator::Galerkin ? galerkin_coarse(A.back(), cycle.coarsening)
-                                                                  : discretize(cycle.tensor, hx, hy));
-  }
-  return A;
-}
-
-// The error propagation of the analysed cycles at one base frequency, level by level, each
-// (level, counter) built once: Algorithm 3 with an exact solve on the last analysed level.
-class CycleSymbols {
- public:
-  CycleSymbols(const MultigridSettings& cycle, const std::vector<Stencil9>& A, const FrequencyBlock& top)
-      : cycle_(cycle), A_(A), levels_(A.size()) {
-    levels_[0].block = top;
-    for (std::size_t l = 1; l < A.size(); ++l) levels_[l].block = levels_[l - 1].block.coarser(cycle.coarsening);
-  }
-
-  // The error after one cycle with `counter` entering level l (0 = finest analysed).
-  const Matrix& error(int l, int counter) {
-    Level& L = levels_[std::size_t(l)];
-    const int depth_below = int(A_.size()) - l;  // levels from l down, l included
-    counter = std::clamp(counter, 1, std::max(1, depth_below));
-    if (L.errors.size() <= std::size_t(counter)) L.errors.resize(std::size_t(counter) + 1);
-    std::optional<Matrix>& slot = L.errors[std::size_t(counter)];
-    if (!slot) slot = l + 1 == int(A_.size()) ? Matrix::Zero(L.block.size(), L.block.size()) : cycle_error(l, counter);
-    return *slot;
-  }
-
- private:
-  struct Level {
-    FrequencyBlock block;
-    std::vector<std::optional<Matrix>> errors;  // by counter
-  };
-
-  // S_post (I - P (I - E_c) A_c^-1 R A) S_pre, where E_c is the coarse error after the calls
-  // with the counter and counter - 1 (v_c starts at zero: E(counter - 1) E(counter)).
-  Matrix cycle_error(int l, int counter) {
-    const FrequencyBlock& b = levels_[std::size_t(l)].block;
-    const FrequencyBlock& c = levels_[std::size_t(l) + 1].block;
-    Matrix coarse_error = error(l + 1, counter);
-    if (counter > 1) coarse_error = error(l + 1, counter - 1) * coarse_error;
-    Matrix coarse_solve = Matrix::Identity(c.size(), c.size()) - coarse_error;  // times A_c^-1
-    for (int j = 0; j < c.size(); ++j)
-      coarse_solve.col(j) /= symbol(A_[std::size_t(l) + 1], c.theta_x(j), c.theta_y(j));
-
-    const Stencil9& A = A_[std::size_t(l)];
-    const Matrix pre = smoothing(cycle_, Phase::Pre, A, b).dense();
-    const std::vector<double> w = transfer_weights(b, cycle_.coarsening);
-    Matrix restricted = Matrix::Zero(c.size(), b.size());  // R A S_pre
-    for (int k = 0; k < b.size(); ++k)
-      restricted.row(b.coarse_index(k, cycle_.coarsening)) +=
-          w[std::size_t(k)] * symbol(A, b.theta_x(k), b.theta_y(k)) * pre.row(k);
-    const Matrix correction = coarse_solve * restricted;
-    Matrix corrected = pre;  // (I - P C R A) S_pre
-    for (int k = 0; k < b.size(); ++k)
-      corrected.row(k) -= w[std::size_t(k)] * correction.row(b.coarse_index(k, cycle_.coarsening));
-    return smoothing(cycle_, Phase::Post, A, b).times(corrected);
-  }
-
-  const MultigridSettings& cycle_;
-  const std::vector<Stencil9>& A_;
-  std::vector<Level> levels_;
-};
 
 // The supremum over base frequencies of one or more quantities f(bx, by)[q]: a grid of base
 // frequencies, then a pattern search from each quantity's best grid points.
@@ -179,14 +94,12 @@ Supremum supremum(double width_x, double width_y, int samples, int levels, int q
   return out;
 }
 
-// Whether a fine mode is smooth: it is seen on the coarse grid (|theta| < pi/2 in every
-// coarsened direction).
+}  // namespace
+
 bool is_smooth(double tx, double ty, Coarsening c) {
   const bool y_smooth = ty >= -0.5 * kPi && ty < 0.5 * kPi;
   return c == Coarsening::Full ? y_smooth && tx >= -0.5 * kPi && tx < 0.5 * kPi : y_smooth;
 }
-
-}  // namespace
 
 std::string unsupported_reason(const MultigridSettings& cycle) {
   if (cycle.levels < 2) return "local Fourier analysis needs at least two levels (a coarse-grid correction)";

@@ -40,6 +40,8 @@ SolvePrediction predict_solve(const SolverOptions& options, int samples) {
     return p;
   }
   p.cycle_factor = r.kappa_factors.front().factor;
+  p.smoothing_factor = r.smoothing_factor;
+  p.two_grid_factor = r.two_grid_factor;
   p.factor = solve_factor(options, p.cycle_factor);
   p.iterations = iterations_to_reduce(p.factor, options.tolerance);
   p.depth = r.depth;

@@ -68,6 +68,10 @@ std::string settings_problem(const LfaSettings& settings);
 // The analysis; throws std::invalid_argument with settings_problem() or a kappa below 1.
 LfaResult analyse(const LfaSettings& settings, const std::vector<int>& kappas);
 
+// Whether a fine mode (theta in [-pi, pi)^2) is smooth under coarsening c: the coarse grid sees
+// it (|theta| < pi/2 in every coarsened direction). The others are the smoother's to damp.
+bool is_smooth(double theta_x, double theta_y, Coarsening c);
+
 // The depth analyse() uses for `settings` (settings.depth, or the default by block size).
 int analysis_depth(const LfaSettings& settings);
 

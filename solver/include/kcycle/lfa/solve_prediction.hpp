@@ -10,12 +10,13 @@
 namespace kcycle::lfa {
 
 struct SolvePrediction {
-  double cycle_factor = NAN;  // the kappa-cycle's asymptotic factor (fourier_analysis.hpp)
-  double factor = NAN;        // per iteration of the solve: cycle_factor, or CG's bound from it
-  double iterations = NAN;    // to options.tolerance at that factor (infinite: never)
-  int depth = 0;              // levels analysed
-  bool cg = false;            // the cycle preconditions CG
-  std::string basis;          // what the numbers rest on; where there are none, why
+  double cycle_factor = NAN;                             // the kappa-cycle's asymptotic factor (fourier_analysis.hpp)
+  double smoothing_factor = NAN, two_grid_factor = NAN;  // the same analysis's mu and two-grid factor
+  double factor = NAN;      // per iteration of the solve: cycle_factor, or CG's bound from it
+  double iterations = NAN;  // to options.tolerance at that factor (infinite: never)
+  int depth = 0;            // levels analysed
+  bool cg = false;          // the cycle preconditions CG
+  std::string basis;        // what the numbers rest on; where there are none, why
   bool available() const { return std::isfinite(factor); }
 };
 
