@@ -199,6 +199,8 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
                     ? "zero rhs and boundary, zero-mean random initial guess; stops on the error norm"
                 : o.problem == ProblemKind::FourierMode
                     ? "zero rhs and boundary, one Fourier mode as the initial guess; stops on the error norm"
+                : o.problem == ProblemKind::Drawn
+                    ? "zero rhs and boundary, a drawn initial guess; stops on the error norm"
                     : "manufactured smooth solution, zero initial guess; stops on the residual norm");
     std::printf("%6s %13s %13s %9s %11s\n", "iter", "error", "residual", "factor", "cycle ms");
   }

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "lecture_keys.hpp"
 
@@ -118,7 +119,8 @@ WorkerSync::WorkerSync(const UiState& ui, SolverWorker& worker)
   worker.set_speed(speed_);
 }
 
-void WorkerSync::operator()(const UiState& ui, SolverWorker& worker, const Snapshot& snap) {
+void WorkerSync::operator()(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
+  if (std::exchange(ui.send_params, false)) worker.set_options(ui.params);
   if (!(ui.view == view_)) worker.set_view(view_ = ui.view);
   if (ui.speed != speed_) worker.set_speed(speed_ = ui.speed);
   if (ui.autoplay_rate != autoplay_rate_) {

@@ -16,7 +16,8 @@ void draw_dashboard(UiState& ui, SolverWorker& worker, const Snapshot& snap, Fie
 class WorkerSync {
  public:
   WorkerSync(const UiState& ui, SolverWorker& worker);
-  void operator()(const UiState& ui, SolverWorker& worker, const Snapshot& snap);
+  // Also sends the parameters when a panel other than Parameters changed them (send_params).
+  void operator()(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 
  private:
   ViewRequest view_;

@@ -12,6 +12,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include "drawing.hpp"
 #include "kcycle/io/enum_names.hpp"
 #include "kcycle/io/file_input.hpp"
 #include "kcycle/io/file_output.hpp"
@@ -114,6 +115,47 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          if (rate > 0) f.ui.autoplay_rate = float(rate);
          f.worker.autoplay(rate);
          return true;
+       }},
+      {"draw",  // problem 4's drawing, as a click draws it: bump|rough X Y [-], mode K L [-], or clear (drawing.hpp)
+       [](Frame& f) {
+         need(f.args, 1);
+         if (f.args[0] == "clear") {  // the Parameters panel's Clear drawing
+           f.ui.params.problem = ProblemKind::Drawn;
+           f.ui.params.drawn_error.clear();
+           return true;  // nothing to solve until the first shape
+         }
+         need(f.args, 3);
+         const bool negative = f.args.size() > 3 && f.args[3] == "-";
+         const std::string& kind = f.args[0];
+         if (kind == "mode")
+           add_drawn_shape(f.ui,
+                           mode_shape(integer_in(f.args, 1, 1, 1 << 16), integer_in(f.args, 2, 1, 1 << 16), negative));
+         else if (kind == "bump" || kind == "rough")
+           add_drawn_shape(f.ui, brush_shape(f.ui, kind == "bump" ? Brush::Bump : Brush::Rough,
+                                             number_in(f.args, 1, 0, 1), number_in(f.args, 2, 0, 1), negative));
+         else
+           throw std::invalid_argument("draw: bump X Y, rough X Y or mode K L (then - for a negative one)");
+         f.ui.send_params = false;
+         f.runner.generation_ = f.worker.set_options(f.ui.params);
+         return true;
+       }},
+      {"mouse",  // on: the real pointer reaches the panels (xdotool's clicks); off, a script's default: no hovering
+       [](Frame& f) {
+         need(f.args, 1);
+         if (f.args[0] != "on" && f.args[0] != "off") throw std::invalid_argument("mouse: on or off");
+         ImGuiIO& io = ImGui::GetIO();
+         if (f.args[0] == "on")
+           io.ConfigFlags &= ~ImGuiConfigFlags_NoMouse;
+         else
+           io.ConfigFlags |= ImGuiConfigFlags_NoMouse;
+         return true;
+       }},
+      {"wait-drawn",  // until the run solves a drawing of at least N shapes (clicks from xdotool)
+       [](Frame& f) {
+         need(f.args, 1);
+         const std::size_t n = std::size_t(integer_in(f.args, 0, 1, int(kMaxErrorShapes)));
+         return f.snap.options.problem == ProblemKind::Drawn &&
+                parse_error_shapes(f.snap.options.drawn_error).shapes.size() >= n && f.snap.field;
        }},
       {"lesson",  // a teaching preset, as the Parameters panel's lesson combo applies it
        [](Frame& f) {

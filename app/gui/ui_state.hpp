@@ -72,6 +72,8 @@ struct UiState {
   double convergence_x_end = 0;       // where the last frame's convergence plots' x axis ended (print-pins)
   bool show_shapes = false;           // lecture view: V, F, kappa=3 and W side by side, and totalCalls
   bool show_lfa = false;              // the Fourier analysis view beside the field (lfa_panel)
+  float brush_radius = 0.08f;         // problem 4: the width of a drawn bump or rough patch (drawing.hpp)
+  bool send_params = false;           // params changed outside the Parameters panel (a drawing): send them
   bool lecture = false;               // the lecture layout: field, diagram and step bar only (B, --lecture)
   bool show_keys = false;             // the keys overlay (F1, H)
   std::vector<KeyPress> key_presses;  // this frame's, from the window and the script (lecture_keys.hpp)

@@ -51,6 +51,9 @@ const std::vector<ViewSetting>& view_settings() {
       {"shapes", "cycle shapes",
        "The paper's Figure 2.1: V, F, kappa=3 and W at this level count, and totalCalls against levels",
        &UiState::show_shapes},
+      {"brush", "brush radius",
+       "Problem 4: how wide a bump (left click on the field) or a rough patch (right click) is, on the unit square",
+       &UiState::brush_radius, 0.01f, 0.5f, "%.2f", true},
       {"lfa", "Fourier analysis",
        "Local Fourier analysis beside the field: what the smoother, the two-grid cycle and this kappa-cycle leave of "
        "each Fourier mode, predicted without solving (key L)",

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gui_harness.hpp"
+#include "kcycle/core/drawn_error.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
 
 namespace {
@@ -424,6 +425,71 @@ TEST(GuiLecture, RealKeyPressesFromXdotoolStepForwardAndBack) {
   std::ifstream f(out_file);
   const std::string out((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   EXPECT_NE(out.find("stepping: operation 2 is pre-relax on level 1"), std::string::npos) << out;
+}
+
+}  // namespace
+
+namespace {
+
+// Issue 44, "the student draws the error": real clicks from xdotool on the finest level's picture
+// under problem 4, a left click (a smooth bump) and a right click (a rough patch); the drawing is
+// in the parameters file where they clicked, and `kcycle solve --config` starts from the same error
+// the visualizer solved (its cycle 0 norm).
+TEST(GuiLecture, ClicksDrawTheErrorAndTheParametersFileReproducesIt) {
+  ASSERT_EQ(std::system("command -v xdotool > /dev/null 2>&1"), 0) << "xdotool is missing: run scripts/setup.sh";
+  const std::string script = temp("draw_script.txt"), out_file = temp("draw_out.txt"),
+                    layout = temp("draw_layout.json"), params = temp("draw_parameters.toml"),
+                    csv = temp("draw_history.csv"), sh = temp("draw_clicks.sh");
+  for (const std::string& f : {layout, params, csv}) std::remove(f.c_str());
+  // Two shapes are drawn by default; the clicks make four.
+  std::ofstream(script) << "mouse on\nset levels 6\nset problem 4\npause\nframes 5\nlayout " << layout
+                        << "\nwait-drawn 4\nrun\nwait-cycles 1\ncsv " << csv << "\nparameters " << params << "\n";
+  const char* moved = std::getenv("KCYCLE_GUI");
+  const std::string gui = moved && *moved ? moved : KCYCLE_GUI_PATH;
+  std::ofstream(sh) << gui << " --start paused --script " << script << " --width 1600 --height 1000 > " << out_file
+                    << " 2>&1 & p=$!\n"
+                    << "for i in $(seq 200); do [ -s " << layout << " ] && break; sleep 0.1; done\n"
+                    << "set -- $(grep '\"field picture\"' " << layout << " | tr -d '[],' | cut -d' ' -f5-8)\n"
+                    << "x=${1%.*}; y=${2%.*}; s=${3%.*}\n"
+                    << "w=$(xdotool search --name kcycle | head -1); xdotool windowfocus $w\n"
+                    // Field (0.25, 0.75) is a quarter in from the left and from the top.
+                    << "xdotool mousemove $((x + s / 4)) $((y + s / 4)); sleep 0.5; xdotool click 1; sleep 0.8\n"
+                    << "xdotool mousemove $((x + 3 * s / 4)) $((y + 3 * s / 4)); sleep 0.5; xdotool click 3\n"
+                    << "wait $p\n";
+  const char* on_display = std::getenv("KCYCLE_GUI_ON_DISPLAY");
+  const std::string display =
+      on_display && std::string(on_display) == "1" ? std::string() : "xvfb-run -a -s '-screen 0 1600x1000x24' ";
+  const int status = std::system((display + "bash " + sh).c_str());
+  std::ifstream out_in(out_file);
+  const std::string out((std::istreambuf_iterator<char>(out_in)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(status, 0) << out;
+  std::ifstream in(params);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t at = text.find("error = \"");
+  ASSERT_NE(at, std::string::npos) << text;
+  const kcycle::ParsedShapes drawn = kcycle::parse_error_shapes(text.substr(at + 9, text.find('"', at + 9) - at - 9));
+  ASSERT_EQ(drawn.shapes.size(), 4u) << text;
+  const kcycle::ErrorShape &bump = drawn.shapes[2], &rough = drawn.shapes[3];
+  EXPECT_EQ(bump.kind, kcycle::ErrorShape::Kind::Bump) << text;
+  EXPECT_NEAR(bump.x, 0.25, 0.02) << text;
+  EXPECT_NEAR(bump.y, 0.75, 0.02) << text;
+  EXPECT_EQ(rough.kind, kcycle::ErrorShape::Kind::Rough) << text;
+  EXPECT_NEAR(rough.x, 0.75, 0.02) << text;
+  EXPECT_NEAR(rough.y, 0.25, 0.02) << text;
+  // The first cycle's error norm in the visualizer's history (6 digits in the CSV) and the command
+  // line's from the same file: the same start, the same cycle.
+  std::ifstream history(csv);
+  std::string line;
+  std::getline(history, line);  // the header
+  std::getline(history, line);
+  ASSERT_EQ(line.rfind("1,", 0), 0u) << line;
+  const double shown = std::stod(line.substr(2));
+  int cli_status = -1;
+  const std::string json =
+      kcycle::gui_testing::run_cli("solve --config " + params + " --max-iter 1 --json --quiet", &cli_status);
+  const auto j = nlohmann::json::parse(json, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << json;
+  EXPECT_NEAR(j["history"][0]["error"].get<double>(), shown, 1e-5 * shown) << json;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <string>
 
+#include "drawing.hpp"
 #include "narration.hpp"
 #include "panels/widgets.hpp"
 #include "plot.hpp"
@@ -64,6 +65,23 @@ void hover_pan_zoom(UiState& ui, const FieldImage& img, const FieldImage* host, 
   if (wheel != 0) ui.zoom = std::clamp(ui.zoom * std::pow(1.25f, wheel), 1.0f, 16.0f);
 }
 
+// Problem 4 (drawing.hpp): a click on the finest level's error draws a bump (left) or a rough
+// patch (right) there; a left drag still pans, so the bump comes on the release of a click that
+// did not move. The tooltip says so.
+void draw_with_mouse(UiState& ui, const FieldImage& img, ImVec2 p0, float side, const std::array<float, 4>& view) {
+  if (!drawing(ui) || img.level != 1 || img.view != FieldView::Iterate || !ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::TextDisabled("click: a smooth bump here; right click: a rough patch; Ctrl: negative");
+  ImGui::EndTooltip();
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool left = ImGui::IsMouseReleased(ImGuiMouseButton_Left) && io.MouseDragMaxDistanceSqr[0] < 16;
+  const bool right = ImGui::IsMouseClicked(ImGuiMouseButton_Right);
+  if (!left && !right) return;
+  const double x = view[0] + (io.MousePos.x - p0.x) / side * view[2],
+               y = view[1] + (1 - (io.MousePos.y - p0.y) / side) * view[3];
+  add_drawn_shape(ui, brush_shape(ui, left ? Brush::Bump : Brush::Rough, x, y, io.KeyCtrl));
+}
+
 // The diverging map from -range (bottom) to +range (top) beside the field, with labels.
 void colourbar(ImVec2 p0, float side, float range) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -90,7 +108,7 @@ void colourbar(ImVec2 p0, float side, float range) {
 // Fourier inset: sine-series magnitudes, low wave numbers at the lower left. Rough error
 // sits at the upper right and vanishes under relaxation; smooth error stays lower left.
 // Drawn at q0, inset x inset pixels, beside the field (over it, it hid a third of the picture).
-void fourier_inset(const FieldImage& img, ImVec2 q0, float inset, FieldRenderer& spectrum) {
+void fourier_inset(UiState& ui, const FieldImage& img, ImVec2 q0, float inset, FieldRenderer& spectrum) {
   if (img.spectrum.empty()) {
     ImGui::SetCursorScreenPos(q0);
     ImGui::PushTextWrapPos(q0.x + inset - ImGui::GetWindowPos().x);  // wrap positions are window-local
@@ -112,6 +130,16 @@ void fourier_inset(const FieldImage& img, ImVec2 q0, float inset, FieldRenderer&
   dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(stex)), q0, ImVec2(q0.x + inset, q0.y + inset),
                ImVec2(0, 1), ImVec2(1, 0));
   dl->AddRect(q0, ImVec2(q0.x + inset, q0.y + inset), IM_COL32(255, 255, 255, 200));
+  // Problem 4: a click adds the sine mode under the cursor to the drawn start (drawing.hpp).
+  if (drawing(ui) && img.level == 1 && ImGui::IsWindowHovered() &&
+      ImGui::IsMouseHoveringRect(q0, ImVec2(q0.x + inset, q0.y + inset))) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const int k = std::clamp(1 + int((m.x - q0.x) / inset * float(img.nx)), 1, img.nx);
+    const int l = std::clamp(1 + int((q0.y + inset - m.y) / inset * float(img.ny)), 1, img.ny);
+    ImGui::SetTooltip("mode (k, l) = (%d, %d)\nclick: add sin(%d pi x) sin(%d pi y) to the start (Ctrl: negative)", k,
+                      l, k, l);
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) add_drawn_shape(ui, mode_shape(k, l, ImGui::GetIO().KeyCtrl));
+  }
   // Axes: wave numbers k (x) from 1 at the left to nx, l (y) from 1 at the bottom to ny.
   const ImU32 text = IM_COL32(255, 255, 255, 230);
   const float below = q0.y + inset + 1;
@@ -362,6 +390,7 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   draw_field(ui, renderers.field, p0, side, range, view);
   ui.panel_rects.push_back({"field picture", p0.x, p0.y, side, side});
   hover_pan_zoom(ui, *img, host, p0, side, view);
+  draw_with_mouse(ui, *img, p0, side, view);
   if (ui.show_slice) mark_slice(ui, *img, p0, side, view);
   if (zero) {
     zero_note(p0, side, zero_caption(*img));
@@ -371,7 +400,7 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
       const ImVec2 at = inset_under
                             ? ImVec2(ImGui::GetWindowPos().x + ImGui::GetStyle().WindowPadding.x, p0.y + side + 6)
                             : ImVec2(p0.x + side + bar_w, p0.y);
-      fourier_inset(*host, at, inset, renderers.spectrum);
+      fourier_inset(ui, *host, at, inset, renderers.spectrum);
     }
   }
   // On a coarse level: the finest level's error as the cycle left it, small, in the inset's

@@ -6,11 +6,13 @@
 #include <fstream>
 #include <string>
 
+#include "kcycle/core/drawn_error.hpp"
 #include "kcycle/io/file_output.hpp"
 #include "kcycle/io/options_io.hpp"
 #include "lessons.hpp"
 #include "panels.hpp"
 #include "panels/widgets.hpp"
+#include "view_settings.hpp"
 
 namespace kcycle::gui {
 
@@ -83,13 +85,23 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   enum_combo(ui, "problem", o.problem,
              "0: zero right-hand side, random start in [0,1), the error is the iterate; 1: a smooth manufactured "
              "solution; 2: as 0 with a zero-mean start, so both colours show; 3: one Fourier mode "
-             "sin(k pi x) sin(l pi y) as the start, to watch one frequency damped or not");
+             "sin(k pi x) sin(l pi y) as the start, to watch one frequency damped or not; 4: draw the start yourself "
+             "(click the field: a bump, right click: a rough patch; click the Fourier inset: that mode)");
   if (o.problem == ProblemKind::FourierMode) {  // the mode, from 1 (smoothest) to the points a side (roughest)
     const int points = (1 << o.levels) - 1;
     slider(ui, "mode k", o.mode_k, 1, points, "%d",
            "The start's frequency in x: sin(k pi x); small k is smooth (the coarse grids' job), k near the "
            "points a side rough (the smoother's)");
     slider(ui, "mode l", o.mode_l, 1, points, "%d", "The start's frequency in y: sin(l pi y)");
+  } else if (o.problem == ProblemKind::Drawn) {
+    const ParsedShapes drawn = parse_error_shapes(o.drawn_error);
+    text_wrapped(
+        "%zu shape%s drawn. Click the error on level 1: a smooth bump; right click: a rough patch; Ctrl: "
+        "negative. Click the Fourier inset: that sine mode.",
+        drawn.shapes.size(), drawn.shapes.size() == 1 ? "" : "s");
+    view_control(ui, "brush");
+    if (button(ui, "Clear drawing", "Start from nothing drawn (the solve waits for the first shape)"))
+      o.drawn_error.clear();
   } else {
     int seed = int(o.seed);
     if (input_int(ui, "seed", seed, "Seed of the random start (problems 0 and 2): the same seed gives the same start"))

@@ -52,6 +52,16 @@ DiscreteProblem fourier_mode_problem(GridShape shape, int k, int l) {
   return p;
 }
 
+DiscreteProblem drawn_error_problem(GridShape shape, const std::vector<ErrorShape>& shapes) {
+  DiscreteProblem p{
+      Field(shape),   Field(shape),
+      std::nullopt,   true,
+      Monitor::Error, "zero right-hand side and boundary, drawn initial guess " + error_shapes_text(shapes)};
+  for (int j = 1; j <= shape.ny; ++j)
+    for (int i = 1; i <= shape.nx; ++i) p.initial_guess(i, j) = drawn_error_at(shapes, shape, i, j);
+  return p;
+}
+
 DiscreteProblem manufactured_problem(GridShape shape, const DiffusionTensor& K) {
   const double pi = std::numbers::pi;
   // u = sin(pi x) sin(2 pi y); f = -kxx u_xx - kyy u_yy - 2 kxy u_xy.

@@ -190,9 +190,10 @@ std::vector<OptionSpec> make_specs() {
        "norms in double; the stand-alone cycle then runs as iterative refinement (CPU backend)",
        false, true, [](O& o, std::string_view t) { return read_enum(t, o.precision); },
        [](const O& o) { return std::string(enum_name(o.precision)); }},
-      {"problem", "0, 1, 2 or 3",
+      {"problem", "0, 1, 2, 3 or 4",
        "0: zero rhs, random guess in [0,1), stop on error; 1: manufactured solution, stop on residual; "
-       "2: as 0 with a zero-mean guess in [-1,1); 3: as 0 with one Fourier mode as the guess (--mode K,L)",
+       "2: as 0 with a zero-mean guess in [-1,1); 3: as 0 with one Fourier mode as the guess (--mode K,L); 4: as 0 "
+       "with a drawn guess (--error)",
        false, true, [](O& o, std::string_view t) { return read_enum(t, o.problem); },
        [](const O& o) { return std::string(enum_name(o.problem)); }},
       {"tol", "a number in (0, 1)", "Stop when the monitored norm drops by this factor", false, true,
@@ -217,6 +218,16 @@ std::vector<OptionSpec> make_specs() {
        [](const O& o) {
          return o.problem == ProblemKind::FourierMode ? std::string_view() : "applies to --problem 3 only";
        }},
+      {"error", "shapes 'bump X Y R A; rough X Y R A; mode K L A' separated by ';'",
+       "Problem 4's initial error, a sum of shapes on the unit square: bump (smooth, exp(-r^2/R^2)), rough (a "
+       "checkerboard under that envelope), mode (A sin(K pi x) sin(L pi y)); the visualizer draws them with the mouse",
+       false, true,
+       [](O& o, std::string_view t) {
+         o.drawn_error = std::string(t);
+         return !t.empty();
+       },
+       [](const O& o) { return o.drawn_error; },
+       [](const O& o) { return o.problem == ProblemKind::Drawn ? std::string_view() : "applies to --problem 4 only"; }},
       {"threads", threads_range, "Solver threads (auto or 0: the cores this process may use)", false, false,
        [](O& o, std::string_view t) {
          if (t == "auto") return (o.threads = 0), true;

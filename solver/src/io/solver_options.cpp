@@ -11,8 +11,10 @@
 #include <string>
 #include <thread>
 
+#include "kcycle/core/drawn_error.hpp"
 #include "kcycle/core/grid.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/io/options_io.hpp"
 
 namespace kcycle {
 
@@ -166,6 +168,14 @@ void validate(const SolverOptions& o) {
       reject("mode K,L must have 1 <= K <= " + std::to_string(fine.nx) + " and 1 <= L <= " + std::to_string(fine.ny) +
              " at " + std::to_string(o.levels) + " levels (got " + std::to_string(o.mode_k) + "," +
              std::to_string(o.mode_l) + ")");
+  }
+  if (o.problem == ProblemKind::Drawn) {
+    const ParsedShapes parsed = parse_error_shapes(o.drawn_error);
+    if (!parsed.error.empty())
+      reject("the drawn error (--error): " + parsed.error + " (got " + quoted_value(o.drawn_error) + ")");
+    const GridShape fine = level_shape(o.levels, 1, o.coarsening);
+    if (const std::string why = error_shapes_problem(parsed.shapes, fine.nx, fine.ny); !why.empty())
+      reject("the drawn error (--error): " + why + " at " + std::to_string(o.levels) + " levels");
   }
   if (o.nu1 + o.nu2 == 0) reject("nu1 + nu2 must be at least 1: a cycle needs relaxation");
   if (o.omega_mode == OmegaMode::Fixed && !(o.omega > 0.0 && o.omega < 2.0))

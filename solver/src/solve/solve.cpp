@@ -49,6 +49,7 @@ DiscreteProblem make_problem(const SolverOptions& o) {
     case ProblemKind::RandomError: return random_error_problem(fine, o.seed);
     case ProblemKind::ZeroMeanRandomError: return zero_mean_random_error_problem(fine, o.seed);
     case ProblemKind::FourierMode: return fourier_mode_problem(fine, o.mode_k, o.mode_l);
+    case ProblemKind::Drawn: return drawn_error_problem(fine, parse_error_shapes(o.drawn_error).shapes);
     case ProblemKind::Manufactured: break;
   }
   return manufactured_problem(fine, rotated_anisotropic_tensor(o.eps, o.angle_degrees));

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "kcycle/core/drawn_error.hpp"
 #include "kcycle/core/field.hpp"
 #include "kcycle/core/stencil.hpp"
 
@@ -36,6 +37,9 @@ DiscreteProblem zero_mean_random_error_problem(GridShape shape, std::uint64_t se
 // Problem 3: problem 0 with one sine mode as the initial guess (the error), sin(k pi x) sin(l pi y):
 // the teaching toys' start, where a class sees one frequency damped, or not.
 DiscreteProblem fourier_mode_problem(GridShape shape, int k, int l);
+
+// Problem 4: problem 0 with a drawn initial guess, the sum of `shapes` (drawn_error.hpp).
+DiscreteProblem drawn_error_problem(GridShape shape, const std::vector<ErrorShape>& shapes);
 
 // Problem 1: the smooth solution u = sin(pi x) sin(2 pi y) of -div(K grad u) = f with the
 // rotated anisotropic tensor, zero initial guess; stops on the residual.

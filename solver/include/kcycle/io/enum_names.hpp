@@ -17,7 +17,7 @@ enum class SolverKind { Multigrid, PCG, FCG };
 // (half the bytes); CG's vectors, the finest residual and every norm stay double.
 enum class Precision { Double, Mixed };
 enum class OmegaMode { Paper, Fourier, Fixed };
-enum class ProblemKind { RandomError = 0, Manufactured = 1, ZeroMeanRandomError = 2, FourierMode = 3 };
+enum class ProblemKind { RandomError = 0, Manufactured = 1, ZeroMeanRandomError = 2, FourierMode = 3, Drawn = 4 };
 
 template <class Enum>
 struct EnumName {
@@ -86,11 +86,12 @@ struct EnumNames<OmegaMode> {
 };
 template <>
 struct EnumNames<ProblemKind> {
-  static constexpr std::array<EnumName<ProblemKind>, 4> table{{
+  static constexpr std::array<EnumName<ProblemKind>, 5> table{{
       {ProblemKind::RandomError, "0", "0: random error, zero rhs"},
       {ProblemKind::Manufactured, "1", "1: manufactured solution"},
       {ProblemKind::ZeroMeanRandomError, "2", "2: zero-mean random error"},
       {ProblemKind::FourierMode, "3", "3: one Fourier mode"},
+      {ProblemKind::Drawn, "4", "4: a drawn error"},
   }};
 };
 template <>

@@ -54,7 +54,10 @@ struct SolverOptions {
   double divergence_factor = 1e6;  // stop when the monitored norm grows by this factor
   std::uint64_t seed = 1;
   int mode_k = 1, mode_l = 1;  // problem 3: the initial error sin(k pi x) sin(l pi y)
-  int threads = 0;             // 0 (auto): every core this process may use (available_cores())
+  // Problem 4: the initial error's shapes as text (kcycle/core/drawn_error.hpp), "bump 0.3 0.4
+  // 0.1 1; rough 0.7 0.6 0.08 0.5; mode 3 5 0.2"; validate() parses it and says what is wrong.
+  std::string drawn_error = "bump 0.35 0.4 0.12 1; rough 0.7 0.65 0.08 0.5";
+  int threads = 0;  // 0 (auto): every core this process may use (available_cores())
   BackendKind backend = BackendKind::Cpu;
   bool cuda_graphs = true;                    // CUDA backend: replay each cycle as a recorded graph
   LineSolver line_solver = LineSolver::Auto;  // CUDA backend: how x-lines are solved
