@@ -76,7 +76,10 @@ TEST(Cli, BadInputGetsAClearMessageAndNonZeroExit) {
   expect_refused("--smoother sor", "--smoother must be one of jacobi, gs-rb, xzebra, yzebra or xyzebra (got 'sor')");
   expect_refused("--omega fast", "--omega must be auto, lfa or a number in (0, 2) (got 'fast')");
   expect_refused("--solver gmres", "--solver must be one of mg, pcg or fcg (got 'gmres')");
-  expect_refused("--problem 7", "--problem must be 0, 1, 2 or 3 (got '7')");
+  expect_refused("--problem 7", "--problem must be 0, 1, 2, 3 or 4 (got '7')");
+  expect_refused("--problem 4 --levels 5 --error 'mode 40 1 1'",
+                 "the drawn error (--error): shape 1: mode 40 1 is beyond this grid's wave numbers");
+  expect_refused("--error 'bump 0.5 0.5 0.1 1'", "would be ignored: it applies to --problem 4 only");
   expect_refused("--cycle gamma --kappa 3", "--kappa does not apply to --cycle gamma");
   expect_refused("--kappa 3 --gamma 2", "contradict each other");
   expect_refused("--no-such-option", "no-such-option");

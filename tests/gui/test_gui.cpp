@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -577,6 +578,41 @@ TEST(Gui, TheConvergencePanelShowsTheFactorKcycleLfaPredicts) {
     EXPECT_NEAR(shown, j["solve_factors"][kappa].get<double>(), 5e-5) << setting << texts[0];
     EXPECT_EQ(j["solver"].get<std::string>(), setting.find("+cg") != std::string::npos ? "pcg" : "multigrid");
   }
+}
+
+// Issue 44, item 5: the memory a larger hierarchy needs is said before it is chosen (the levels
+// slider's tooltip, 9 to 12 levels) and the figure holds: going from 9 to 11 levels grows the
+// process by what the tooltip's two lines differ by, within what a resident-set measure allows
+// (pages allocated but never touched, the allocator's reuse).
+TEST(Gui, TheLevelsSliderSaysWhatALargerHierarchyCostsBeforeItIsChosen) {
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 9\nwait-cycles 1\nframes 2\nprint-controls\nprint-text\nset levels 11\n"
+                    "wait-cycles 3\nframes 5\nprint-text\n",
+                    &out, 1600, "--threads 1"),
+            0)
+      << out;
+  const std::regex line("(\\d+) levels: [0-9.]+ M unknowns, about ([0-9.e+-]+) GB to set up");
+  std::map<int, double> gb;
+  const std::size_t tip = out.find("control levels\t");
+  ASSERT_NE(tip, std::string::npos) << out;
+  const std::string tooltip = out.substr(tip, out.find("control ", tip + 1) - tip);
+  for (auto it = std::sregex_iterator(tooltip.begin(), tooltip.end(), line); it != std::sregex_iterator(); ++it)
+    gb[std::stoi((*it)[1])] = std::stod((*it)[2]);
+  ASSERT_EQ(gb.size(), 4u) << tooltip;
+  EXPECT_LT(gb[9], gb[10]);
+  EXPECT_LT(gb[11], gb[12]);
+  const std::vector<std::string> texts = shown_texts(out);
+  ASSERT_EQ(texts.size(), 2u) << out;
+  std::vector<double> mib;
+  for (const std::string& t : texts) {
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(t, m, std::regex("memory (\\d+) MiB"))) << t;
+    mib.push_back(std::stod(m[1]));
+  }
+  EXPECT_TRUE(shows(texts[1], "11 levels: 4.19 M unknowns")) << texts[1];  // the line under the slider from 10
+  const double grown = (mib[1] - mib[0]) * 1048576 / 1e9, expected = gb[11] - gb[9];
+  EXPECT_GT(grown, 0.5 * expected) << "grew " << grown << " GB, the tooltip said " << expected;
+  EXPECT_LT(grown, 1.3 * expected) << "grew " << grown << " GB, the tooltip said " << expected;
 }
 
 // The time panel predicts each kappa's time without solving (LFA's iterations, the calibration's

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "kcycle/core/drawn_error.hpp"
@@ -56,6 +58,30 @@ void lesson_combo(UiState& ui, SolverWorker& worker) {
   worker.pause();
 }
 
+constexpr int kMostGuiLevels = 12;
+
+// "12 levels: 16.8 M unknowns, about 1.9 GB to set up (21.3 GB free)".
+std::string memory_line(SolverOptions o, int levels) {
+  o.levels = levels;
+  const double unknowns = double(level_shape(levels, 1, o.coarsening).unknowns());
+  char line[160];
+  std::snprintf(line, sizeof line, "%d levels: %.3g M unknowns, about %.2g GB to set up", levels, unknowns / 1e6,
+                double(estimated_memory_bytes(o)) / 1e9);
+  std::string text = line;
+  if (const std::optional<std::size_t> free = available_memory_bytes()) {
+    std::snprintf(line, sizeof line, " (%.3g GB free)", double(*free) / 1e9);
+    text += line;
+  }
+  return text;
+}
+
+// The slider's tooltip: what the levels are, and what the larger ones cost before one is chosen.
+std::string levels_tooltip(const SolverOptions& o) {
+  std::string tip = "Grid levels n: the finest grid has (2^n - 1)^2 unknowns, the coarsest one (full coarsening).";
+  for (int n = 9; n <= kMostGuiLevels; ++n) tip += "\n" + memory_line(o, n);
+  return tip;
+}
+
 }  // namespace
 
 void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
@@ -80,8 +106,9 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
              "Direction of strong coupling, from the x axis: 0 and 90 are grid-aligned, 45 is the hardest for point "
              "and line smoothers"))
     o.angle_degrees = angle;
-  slider(ui, "levels", o.levels, 2, 12, "%d",
-         "Grid levels n: the finest grid has (2^n - 1)^2 unknowns, the coarsest one (full coarsening)");
+  slider(ui, "levels", o.levels, 2, kMostGuiLevels, "%d", levels_tooltip(o).c_str());
+  // From 10 levels a set-up takes seconds and gigabytes: said before it starts, not after.
+  if (o.levels >= 10) ImGui::TextDisabled("%s", memory_line(o, o.levels).c_str());
   enum_combo(ui, "problem", o.problem,
              "0: zero right-hand side, random start in [0,1), the error is the iterate; 1: a smooth manufactured "
              "solution; 2: as 0 with a zero-mean start, so both colours show; 3: one Fourier mode "
