@@ -285,6 +285,29 @@ TEST(GuiLecture, TheDeskReflowsAt1920x1080AndScale2) { desk_fits(1920, 1080, 2.0
 // 640 x 360 at scale 1: the time panel scrolls down too (a diagram with no room is left out).
 TEST(GuiLecture, TheDeskReflowsAt1280x720AndScale2) { desk_fits(1280, 720, 2.0, true); }
 
+// Issue 44, item 6: at 1280x720 and UI scale 1.5 the desk's convergence panel dropped its plots
+// (two plots in the height of one, each below draw_plot's minimum): the norms now take the room,
+// their curves drawn (the error's cyan counted in the screenshot; none before).
+TEST(GuiLecture, TheDeskKeepsTheConvergencePlotAt1280x720AndScale15) {
+  const std::string shot = temp("desk_plot.png"), layout = temp("desk_plot.json");
+  std::string out;
+  ASSERT_EQ(run_gui("ui-scale 1.5\nset levels 7\nwait-cycles 5\nframes 3\nscreenshot " + shot + "\nlayout " + layout +
+                        "\ncheck-text-fits Convergence\n",
+                    &out, 1280, "", 720),
+            0)
+      << out;
+  const kcycle::gui_testing::Image img = kcycle::gui_testing::load_png(shot);
+  ASSERT_GT(img.w, 0) << shot;
+  const kcycle::gui_testing::Rect r = panel(layout, "Convergence");
+  int cyan = 0;
+  for (int y = r.y; y < r.y + r.h; ++y)
+    for (int x = r.x; x < r.x + r.w; ++x) {
+      const unsigned char* p = img.at(x, y);
+      cyan += p[0] < 120 && p[1] > 170 && p[2] > 220;
+    }
+  EXPECT_GT(cyan, 150) << shot;
+}
+
 // On a coarse level the field panel shows, beside the coarse picture, level 1's error as the
 // cycle left it, in the lecture layout at 1280 x 720 and UI scale 2 too.
 TEST(GuiLecture, ACoarsePictureComesWithTheFineErrorAsTheCycleLeftIt) {

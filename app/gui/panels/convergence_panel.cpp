@@ -144,9 +144,14 @@ void convergence_panel(UiState& ui, const Snapshot& snap) {
   const bool whole = !ui.x_in_seconds;
   PlotSpec spec{x_label, "norm (log)", false, true, 0.0, x_max, 0, 0, whole};
   // The two plots share the height left, less the spacing between them (a short panel at a
-  // projector's scale scrolled by that much).
-  const float both = std::max(0.0f, avail.y - ImGui::GetStyle().ItemSpacing.y), norms_h = std::floor(both * 0.69f);
+  // projector's scale scrolled by that much). Where that leaves either one too short to draw
+  // (1280x720 at UI scale 1.5 drew neither), the norms take it all: the factor is in the line above.
+  const float both = std::max(0.0f, avail.y - ImGui::GetStyle().ItemSpacing.y);
+  const float readable = 56 * ImGui::GetIO().FontGlobalScale + 20 + 60;  // draw_plot's margins and 60 px of plot
+  const bool two = both >= 2 * readable;
+  const float norms_h = two ? std::floor(both * 0.69f) : avail.y;
   draw_plot("norms", spec, series, {}, ImVec2(avail.x, norms_h));
+  if (!two) return;
   std::vector<Series> factors{fac};
   // LFA's prediction for these parameters: the factor the measured ones should settle at (on
   // the infinite grid; the boundary and the levels below the analysis make the difference).
