@@ -262,7 +262,12 @@ TEST(Gui, SweepKappaWritesTheMeasuredAndPredictedTotalsAndMarksTheFastest) {
   const std::string csv = temp("sweep.csv");
   std::string out;
   // Three solves of each kappa: the table's form and marks, not the timing (the CLI's table is that).
-  ASSERT_EQ(run_gui("set levels 8\nsweep-kappa " + csv + " 3\nframes 3\nprint-text\n", &out), 0) << out;
+  const std::string shot = temp("sweep.png"), layout = temp("sweep_layout.json");
+  ASSERT_EQ(run_gui("set levels 8\nsweep-kappa " + csv + " 3\nframes 3\nprint-text\nscreenshot " + shot + "\nlayout " +
+                        layout + "\n",
+                    &out),
+            0)
+      << out;
   std::ifstream f(csv);
   std::string line;
   std::getline(f, line);
@@ -310,6 +315,29 @@ TEST(Gui, SweepKappaWritesTheMeasuredAndPredictedTotalsAndMarksTheFastest) {
                     out.find("no fastest kappa: ") != std::string::npos;
   EXPECT_NE(crowned, tied) << out;
   EXPECT_NE(out.find("advisor: time per"), std::string::npos) << "which model the advisor used: " << out;
+  // Issue 44, item 7: the sweep draws a chart, a bar a kappa, the fastest (or tied) green.
+  const Image img = load_png(shot);
+  ASSERT_GT(img.w, 0) << shot;
+  const Rect chart = panel(layout, "sweep chart");
+  // Bars stand on the chart's base line: a row just above it crosses each bar once (the
+  // prediction's tick may cut a bar higher up).
+  int green = 0, blue = 0;
+  for (int y = chart.y + chart.h - 1; y > chart.y + chart.h / 2; --y) {
+    int g = 0, b = 0;
+    for (int x = chart.x, previous = 0; x < chart.x + chart.w; ++x) {
+      const unsigned char* p = img.at(x, y);
+      const int colour = p[0] == 90 && p[1] == 200 && p[2] == 90 ? 1 : p[0] == 90 && p[1] == 120 && p[2] == 170 ? 2 : 0;
+      if (colour != previous && colour == 1) ++g;
+      if (colour != previous && colour == 2) ++b;
+      previous = colour;
+    }
+    if (g + b > green + blue) green = g, blue = b;
+  }
+  EXPECT_EQ(green + blue, 5) << shot;
+  if (crowned)
+    EXPECT_EQ(green, 1) << shot;
+  else
+    EXPECT_GE(green, 2) << "the tied kappas, each green: " << shot;
 }
 
 TEST(Gui, PinnedRunsAreLabelledWithWhatDiffersAndTheirTimes) {

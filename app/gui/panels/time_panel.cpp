@@ -35,10 +35,59 @@ std::string with_band(double value, double low, double high, bool exact, const c
   return text;
 }
 
+// The sweep as a chart: each kappa's measured time to the tolerance as a bar (green: the
+// fastest, or tied with it), the prediction as a magenta tick with its band as a whisker; the
+// kappas under the bars, the seconds over them. Recorded as "sweep chart" for the layout file.
+void sweep_chart(UiState& ui, const KappaSweep& sweep) {
+  const float line = ImGui::GetTextLineHeight(), width = ImGui::GetContentRegionAvail().x;
+  const float height = std::max(5 * line, std::min(9 * line, 0.5f * width));
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(ImVec2(width, height));
+  ui.panel_rects.push_back({"sweep chart", p.x, p.y, width, height});
+  const std::vector<int> tied = sweep.tied_with_best();
+  double top = 0;
+  for (std::size_t k = 0; k < sweep.rows.size(); ++k) {
+    top = std::max(top, sweep.rows[k].seconds_total);
+    if (k < sweep.advice.candidates.size() && std::isfinite(sweep.advice.candidates[k].predicted_seconds))
+      top =
+          std::max(top, sweep.advice.candidates[k].iterations_high * sweep.advice.candidates[k].seconds_per_iteration);
+  }
+  if (!(top > 0) || sweep.rows.empty()) return;
+  top *= 1.15;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float base = p.y + height - line - 2, chart_h = height - 2 * line - 4;
+  const float slot = width / float(sweep.rows.size()), bar = 0.5f * slot;
+  auto y_of = [&](double seconds) { return base - float(seconds / top) * chart_h; };
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), magenta = IM_COL32(230, 120, 230, 255);
+  dl->AddLine(ImVec2(p.x, base), ImVec2(p.x + width, base), IM_COL32(160, 160, 160, 255));
+  for (std::size_t k = 0; k < sweep.rows.size(); ++k) {
+    const KappaSweepRow& r = sweep.rows[k];
+    const float x0 = p.x + float(k) * slot + 0.25f * slot, x1 = x0 + bar;
+    const bool fastest = r.kappa == sweep.best_kappa || std::find(tied.begin(), tied.end(), r.kappa) != tied.end();
+    if (r.converged)
+      dl->AddRectFilled(ImVec2(x0, y_of(r.seconds_total)), ImVec2(x1, base),
+                        fastest ? IM_COL32(90, 200, 90, 255) : IM_COL32(90, 120, 170, 255));
+    char label[32];
+    std::snprintf(label, sizeof label, r.converged ? "%.3g s" : "no", r.seconds_total);
+    const float label_w = ImGui::CalcTextSize(label).x;
+    if (label_w <= slot) dl->AddText(ImVec2(x0 + bar / 2 - label_w / 2, y_of(r.seconds_total) - line - 1), text, label);
+    const std::string name = kappa_to_string(r.kappa);
+    dl->AddText(ImVec2(x0 + bar / 2 - ImGui::CalcTextSize(name.c_str()).x / 2, base + 2), text, name.c_str());
+    if (k < sweep.advice.candidates.size() && std::isfinite(sweep.advice.candidates[k].predicted_seconds)) {
+      const KappaPrediction& c = sweep.advice.candidates[k];
+      const float xm = x0 + bar / 2, s = ImGui::GetIO().FontGlobalScale;
+      dl->AddLine(ImVec2(xm, y_of(c.iterations_low * c.seconds_per_iteration)),
+                  ImVec2(xm, y_of(c.iterations_high * c.seconds_per_iteration)), magenta, 1.5f * s);
+      dl->AddLine(ImVec2(x0 - 3, y_of(c.predicted_seconds)), ImVec2(x1 + 3, y_of(c.predicted_seconds)), magenta, 3 * s);
+    }
+  }
+  text_wrapped("bars: measured seconds solving (green: fastest or tied); magenta: predicted, with its band");
+}
+
 // The last kappa sweep: time to the tolerance per kappa, measured (the median of round-robin
 // solves) beside the advisor's prediction with its band (the paper's Table 4.1 at the current
 // settings); the fastest and the recommended marked, and where the time came from.
-void kappa_sweep_table(const Snapshot& snap) {
+void kappa_sweep_table(UiState& ui, const Snapshot& snap) {
   if (snap.sweeping) {
     ImGui::Text("sweeping kappa: %s", snap.sweep_note.c_str());
     return;
@@ -90,6 +139,7 @@ void kappa_sweep_table(const Snapshot& snap) {
       ImGui::Text("%+.0f%%", 100.0 * (p->predicted_seconds / r.seconds_total - 1.0));
   }
   ImGui::EndTable();
+  sweep_chart(ui, *sweep);
   int fewest = 0, most = 0;
   for (const KappaSweepRow& r : sweep->rows)
     fewest = fewest == 0 ? r.solves : std::min(fewest, r.solves), most = std::max(most, r.solves);
@@ -212,7 +262,7 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
                "beside the model's prediction"))
       worker.sweep_kappa();
   }
-  kappa_sweep_table(snap);
+  kappa_sweep_table(ui, snap);
 
   std::vector<Series> series;
   std::vector<VLine> vlines;
