@@ -18,9 +18,34 @@ int sweep_of(const Trace& trace, std::size_t k) {
 // A call's counter; the W-cycle's start at "infinity" (kKappaW) and stay above any level count.
 std::string counter_label(int counter) { return counter > kKappaW - 64 ? "W" : kappa_to_string(counter); }
 
+// What a sweep of `smoother` does, where the name alone does not say it: a zebra sweep's lines
+// (the alternating one's direction by its place in the phase, as the backends run it).
+std::string sweep_words(const SolverOptions& o, bool post, int sweep) {
+  const bool adjoint = post && o.symmetric_smoothing;
+  switch (sweep_smoother(o.smoother, sweep - 1, adjoint)) {
+    case Smoother::XZebra:
+      return adjoint ? ", x-lines: even rows, then odd (each row solved exactly)"
+                     : ", x-lines: odd rows, then even (each row solved exactly)";
+    case Smoother::YZebra:
+      return adjoint ? ", y-lines: even columns, then odd (each column solved exactly)"
+                     : ", y-lines: odd columns, then even (each column solved exactly)";
+    case Smoother::GaussSeidel: return ", Gauss-Seidel over four colours";
+    default: return "";
+  }
+}
+
+// Whether operation k, an exact solve on the coarsest level, comes right after another there:
+// the second call of a kappa >= 2 cycle, which finds no residual left.
+bool repeats_coarse_solve(const Trace& trace, std::size_t k) {
+  std::size_t j = k;
+  while (j > 0 && trace[j - 1].kind == OpKind::Call && trace[j - 1].level == trace[k].level) --j;
+  return j > 0 && trace[j - 1].kind == OpKind::CoarseSolve && trace[j - 1].level == trace[k].level;
+}
+
 }  // namespace
 
-std::string narrate(const Trace& trace, std::size_t k, int nu1, int nu2) {
+std::string narrate(const Trace& trace, std::size_t k, const SolverOptions& o) {
+  const int nu1 = o.nu1, nu2 = o.nu2;
   if (k >= trace.size()) return "";
   const TraceEvent& e = trace[k];
   const std::string l = std::to_string(e.level), coarser = std::to_string(e.level + 1);
@@ -29,13 +54,20 @@ std::string narrate(const Trace& trace, std::size_t k, int nu1, int nu2) {
       if (e.level == 1) return "the cycle starts on level 1 with kappa=" + counter_label(e.counter);
       return "recursive call on level " + l + " with kappa=" + counter_label(e.counter);
     case OpKind::PreRelax:
-      return "pre-relax " + std::to_string(sweep_of(trace, k)) + "/" + std::to_string(nu1) + " on level " + l;
+      return "pre-relax " + std::to_string(sweep_of(trace, k)) + "/" + std::to_string(nu1) + " on level " + l +
+             sweep_words(o, false, sweep_of(trace, k));
     case OpKind::Restrict: return "restrict the residual, level " + l + " -> " + coarser;
     case OpKind::ZeroCoarse: return "zero the correction on level " + coarser;
-    case OpKind::CoarseSolve: return "solve exactly on the coarsest level " + l;
+    case OpKind::CoarseSolve:
+      if (repeats_coarse_solve(trace, k))
+        return "solve exactly on the coarsest level " + l +
+               " again: the first solve left no residual there, so nothing changes (the authors' code skips this "
+               "call)";
+      return "solve exactly on the coarsest level " + l;
     case OpKind::Prolong: return "prolong the correction, level " + coarser + " -> " + l + ", and add it";
     case OpKind::PostRelax:
-      return "post-relax " + std::to_string(sweep_of(trace, k)) + "/" + std::to_string(nu2) + " on level " + l;
+      return "post-relax " + std::to_string(sweep_of(trace, k)) + "/" + std::to_string(nu2) + " on level " + l +
+             sweep_words(o, true, sweep_of(trace, k));
   }
   return "";
 }

@@ -7,11 +7,14 @@
 #include <vector>
 
 #include "kcycle/cycle/trace.hpp"
+#include "kcycle/io/solver_options.hpp"
 
 namespace kcycle::gui {
 
-// Operation k (0-based) of `trace`; nu1 and nu2 number the sweeps of a relaxation phase.
-std::string narrate(const Trace& trace, std::size_t k, int nu1, int nu2);
+// Operation k (0-based) of `trace` under `options` (nu1 and nu2 number a phase's sweeps; a zebra
+// sweep says its lines' direction; a repeated exact solve on the coarsest level says it changes
+// nothing).
+std::string narrate(const Trace& trace, std::size_t k, const SolverOptions& options);
 
 // The calls active when operation k runs, outermost first: (level, counter) each.
 struct ActiveCall {

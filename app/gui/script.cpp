@@ -279,8 +279,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
            const std::size_t op = std::size_t(k - 1);
            const int line = algorithm3_line(*trace, op);
            std::printf("narration: operation %d: %s\n  call stack: %s\n  algorithm 3: %s\n", k,
-                       narrate(*trace, op, f.snap.options.nu1, f.snap.options.nu2).c_str(),
-                       describe_call_stack(call_stack(*trace, op)).c_str(),
+                       narrate(*trace, op, f.snap.options).c_str(), describe_call_stack(call_stack(*trace, op)).c_str(),
                        line < 0 ? "" : algorithm3_lines()[std::size_t(line)].c_str());
          }
          std::fflush(stdout);

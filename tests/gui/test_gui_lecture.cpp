@@ -285,6 +285,24 @@ TEST(GuiLecture, TheDeskReflowsAt1920x1080AndScale2) { desk_fits(1920, 1080, 2.0
 // 640 x 360 at scale 1: the time panel scrolls down too (a diagram with no room is left out).
 TEST(GuiLecture, TheDeskReflowsAt1280x720AndScale2) { desk_fits(1280, 720, 2.0, true); }
 
+// Issue 44, item 9: stepping narrates a zebra sweep with its lines' direction (alternating
+// zebra: x first, then y, as sweep_smoother runs them), and the second exact solve on the coarsest
+// level of a kappa >= 2 call as the no-op it is.
+TEST(GuiLecture, TheNarrationSaysTheZebraDirectionAndTheRepeatedCoarseSolve) {
+  std::string script = "set levels 4\nset preset xyzebra-galerkin\nset kappa 2\npause\nreset\nwait-cycles 0\n";
+  for (int k = 1; k <= 29; ++k) script += "step-op\nwait-operation " + std::to_string(k) + "\ndescribe\n";
+  std::string out;
+  ASSERT_EQ(run_gui(script, &out, 1280), 0) << out;
+  for (const char* said :
+       {"operation 2: pre-relax 1/2 on level 1, x-lines: odd rows, then even (each row solved exactly)",
+        "operation 3: pre-relax 2/2 on level 1, y-lines: odd columns, then even (each column solved exactly)",
+        "operation 17: solve exactly on the coarsest level 4\n",
+        "operation 19: solve exactly on the coarsest level 4 again: the first solve left no residual there, so "
+        "nothing changes",
+        "operation 29: solve exactly on the coarsest level 4\n"})
+    EXPECT_NE(out.find(said), std::string::npos) << said << "\n" << out;
+}
+
 // Issue 44, item 6: at 1280x720 and UI scale 1.5 the desk's convergence panel dropped its plots
 // (two plots in the height of one, each below draw_plot's minimum): the norms now take the room,
 // their curves drawn (the error's cyan counted in the screenshot; none before).

@@ -79,7 +79,7 @@ void step_narration(const Snapshot& snap, std::size_t plan_size, float keep) {
   const SolverOptions& o = snap.options;
   const Trace& trace = *snap.cycle_trace;
   const std::size_t op = std::size_t(snap.trace_position - 1);
-  ImGui::Text("step %d of %zu: %s", snap.trace_position, plan_size, narrate(trace, op, o.nu1, o.nu2).c_str());
+  text_wrapped("step %d of %zu: %s", snap.trace_position, plan_size, narrate(trace, op, o).c_str());
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   text_wrapped("call stack: %s", describe_call_stack(call_stack(trace, op)).c_str());
   ImGui::PopStyleColor();

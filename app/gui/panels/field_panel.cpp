@@ -346,11 +346,10 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   if (before) {
     const std::size_t op = std::size_t(snap.trace_position - 1);
     const OpKind kind = (*snap.cycle_trace)[op].kind;
-    caption = kind == OpKind::Prolong
-                  ? "before | after the coarse-grid correction on level " + std::to_string(img->level) +
-                        " (smoothing's other half)"
-                  : "before | after the " + std::string(kind == OpKind::PreRelax ? "pre" : "post") +
-                        "-relaxation: " + narrate(*snap.cycle_trace, op, snap.options.nu1, snap.options.nu2);
+    caption = kind == OpKind::Prolong ? "before | after the coarse-grid correction on level " +
+                                            std::to_string(img->level) + " (smoothing's other half)"
+                                      : "before | after the " + std::string(kind == OpKind::PreRelax ? "pre" : "post") +
+                                            "-relaxation: " + narrate(*snap.cycle_trace, op, snap.options);
   }
   const float label_h = before ? ImGui::CalcTextSize(caption.c_str(), nullptr, false, avail.x).y +
                                      2 * ImGui::GetStyle().ItemSpacing.y + ImGui::GetTextLineHeightWithSpacing()
