@@ -303,6 +303,23 @@ TEST(GuiLecture, TheNarrationSaysTheZebraDirectionAndTheRepeatedCoarseSolve) {
     EXPECT_NE(out.find(said), std::string::npos) << said << "\n" << out;
 }
 
+// Issue 44, item 9: the restricted residual (a coarse level's right-hand side) comes with a line
+// saying why it looks rough; the error beside it does not.
+TEST(GuiLecture, TheRestrictedResidualSaysWhyItLooksRough) {
+  std::string out;
+  ASSERT_EQ(run_gui("set levels 5\npause\nreset\nwait-cycles 0\nstep-op\nwait-operation 1\nframes 2\nprint-text\n"
+                    "step-op\nstep-op\nstep-op\nwait-operation 4\nframes 2\nprint-stepping\nprint-text\n",
+                    &out, 1280),
+            0)
+      << out;
+  const std::vector<std::string> texts = kcycle::gui_testing::shown_texts(out);
+  ASSERT_EQ(texts.size(), 2u) << out;
+  EXPECT_EQ(texts[0].find("Why it looks rough"), std::string::npos) << texts[0];
+  EXPECT_NE(out.find("operation 4 is restrict"), std::string::npos) << out;
+  EXPECT_NE(texts[1].find("right-hand side f2 on level 2"), std::string::npos) << texts[1];
+  EXPECT_NE(texts[1].find("Why it looks rough: it is the residual f - Av restricted"), std::string::npos) << texts[1];
+}
+
 // Issue 44, item 6: at 1280x720 and UI scale 1.5 the desk's convergence panel dropped its plots
 // (two plots in the height of one, each below draw_plot's minimum): the norms now take the room,
 // their curves drawn (the error's cyan counted in the screenshot; none before).

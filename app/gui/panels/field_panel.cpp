@@ -324,6 +324,15 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
               img->ny, snap.stepping && !ui.lecture ? "  [stepping]" : "");
   if (!finest && !ui.lecture)  // which equation this level's pictures belong to (the lecture's narration says it)
     ImGui::TextDisabled("%s", coarse_equation(img->level).c_str());
+  // A restricted residual looks rougher than the error it came from: said, so a class does not
+  // read it as the smoother having failed.
+  if (!finest && img->view == FieldView::RightHandSide) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    text_wrapped(
+        "Why it looks rough: it is the residual f - Av restricted, and A (second differences) weighs an error's "
+        "wiggles by their frequency squared, so what little rough error the smoother left dominates it.");
+    ImGui::PopStyleColor();
+  }
   // A coarse correction is zero between its zeroing and its first sweep: said in words, not
   // drawn as a blank map with an all-"maximum" spectrum.
   const bool zero = img->min == 0.0f && img->max == 0.0f;
