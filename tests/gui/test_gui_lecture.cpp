@@ -3,6 +3,7 @@
 // as the keyboard's would (the script's `key`: held for one frame, released the next).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -318,6 +320,35 @@ TEST(GuiLecture, TheRestrictedResidualSaysWhyItLooksRough) {
   EXPECT_NE(out.find("operation 4 is restrict"), std::string::npos) << out;
   EXPECT_NE(texts[1].find("right-hand side f2 on level 2"), std::string::npos) << texts[1];
   EXPECT_NE(texts[1].find("Why it looks rough: it is the residual f - Av restricted"), std::string::npos) << texts[1];
+}
+
+// Issue 44, item 9: the lecture layout shows convergence: its step bar says the cycles, the error
+// after the last one, how far below the start that is and the last factor, as the history has them.
+TEST(GuiLecture, TheStepBarSaysHowFarTheErrorHasFallen) {
+  const std::string csv = temp("lecture_progress.csv");
+  std::string out;
+  ASSERT_EQ(
+      run_gui("ui-scale 2\nset levels 6\nkey B\nwait-done\nframes 2\nprint-text\ncheck-text-fits\ncsv " + csv + "\n",
+              &out, 1280, "", 720),
+      0)
+      << out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(out, m,
+                                std::regex("(\\d+) cycles, error ([0-9.e+-]+), ([0-9.e+-]+) of the start, last factor "
+                                           "([0-9.]+) \\| converged")))
+      << out;
+  std::ifstream f(csv);
+  std::string line, last;
+  int rows = -1;  // the header
+  while (std::getline(f, line)) ++rows, last = line;
+  EXPECT_EQ(std::stoi(m[1]), rows);
+  std::replace(last.begin(), last.end(), ',', ' ');
+  int iteration = 0;
+  double error = 0, residual = 0, factor = 0;
+  std::istringstream(last) >> iteration >> error >> residual >> factor;
+  EXPECT_NEAR(std::stod(m[2]), error, 0.05 * error) << last;
+  EXPECT_LT(std::stod(m[3]), 1e-8) << "converged to the tolerance";
+  EXPECT_NEAR(std::stod(m[4]), factor, 6e-4) << last;
 }
 
 // Issue 44, item 6: at 1280x720 and UI scale 1.5 the desk's convergence panel dropped its plots

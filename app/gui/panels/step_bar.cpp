@@ -2,10 +2,36 @@
 // the keys; and what the solve is doing, in words.
 #include <imgui.h>
 
+#include <cmath>
+#include <cstdio>
+#include <string>
+
 #include "panels.hpp"
 #include "panels/widgets.hpp"
 
 namespace kcycle::gui {
+
+namespace {
+
+// The lecture's convergence in one line: the cycles, the error norm after the last one against
+// the start's, and the last factor ("12 cycles, error 3.1e-04, 1.2e-03 of the start, last factor
+// 0.571"); the residual's where the error is not known.
+std::string progress_line(const Snapshot& snap) {
+  char line[160];
+  if (snap.history.empty()) {
+    std::snprintf(line, sizeof line, "0 cycles");
+    return line;
+  }
+  const IterationRecord& last = snap.history.back();
+  const bool error = std::isfinite(last.error_norm) && std::isfinite(snap.initial_error) && snap.initial_error > 0;
+  const double now = error ? last.error_norm : last.residual_norm,
+               start = error ? snap.initial_error : snap.initial_residual;
+  std::snprintf(line, sizeof line, "%zu cycles, %s %.2g, %.2g of the start, last factor %.3f", snap.history.size(),
+                error ? "error" : "residual", now, start > 0 ? now / start : NAN, last.factor);
+  return line;
+}
+
+}  // namespace
 
 void step_buttons(UiState& ui, SolverWorker& worker) {
   if (button(ui, "Operation",
@@ -35,7 +61,7 @@ void step_bar(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   if (button(ui, "Desk", "Back to the desk layout, every panel (B)")) ui.lecture = false;
   ImGui::SameLine();
   if (button(ui, "Keys", "The keys (F1, H)")) ui.show_keys = !ui.show_keys;
-  text_wrapped("%zu cycles | %s", snap.history.size(), activity(snap).c_str());
+  text_wrapped("%s | %s", progress_line(snap).c_str(), activity(snap).c_str());
 }
 
 }  // namespace kcycle::gui
