@@ -351,6 +351,21 @@ TEST(GuiLecture, TheStepBarSaysHowFarTheErrorHasFallen) {
   EXPECT_NEAR(std::stod(m[4]), factor, 6e-4) << last;
 }
 
+// Issue 44, item 9: Run at a watchable pace from the lecture layout: its "slow" box is the desk's
+// cycles/s at 2, so a second of running is a few cycles, not the hundreds of a full-speed run.
+TEST(GuiLecture, TheStepBarRunsAtAWatchablePace) {
+  std::string out;
+  ASSERT_EQ(
+      run_gui("set levels 6\nkey B\nset speed 2\nreset\nrun\nwait-ms 1500\nframes 2\nprint-text\nprint-controls\n",
+              &out, 1280, "", 720),
+      0)
+      << out;
+  EXPECT_NE(out.find("control slow\tRun at 2 cycles a second"), std::string::npos) << out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(out, m, std::regex("(\\d+) cycles, error"))) << out;
+  EXPECT_LE(std::stoi(m[1]), 5) << "2 cycles a second for 1.5 s";
+}
+
 // Issue 44, item 6: at 1280x720 and UI scale 1.5 the desk's convergence panel dropped its plots
 // (two plots in the height of one, each below draw_plot's minimum): the norms now take the room,
 // their curves drawn (the error's cyan counted in the screenshot; none before).

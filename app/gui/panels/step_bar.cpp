@@ -58,6 +58,12 @@ void step_bar(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   if (button(ui, solving(snap) ? "Pause" : "Run", "Solve cycle after cycle, or pause (R)"))
     solving(snap) ? worker.pause() : worker.run();
   ImGui::SameLine();
+  // A watchable pace for Run in front of a class: the desk's cycles/s slider, at 2 or unlimited.
+  bool slow = ui.speed > 0;
+  if (checkbox(ui, "slow", slow,
+               "Run at 2 cycles a second, to watch the error fall (the desk's cycles/s sets any pace)"))
+    ui.speed = slow ? 2.0f : 0.0f;
+  ImGui::SameLine();
   if (button(ui, "Desk", "Back to the desk layout, every panel (B)")) ui.lecture = false;
   ImGui::SameLine();
   if (button(ui, "Keys", "The keys (F1, H)")) ui.show_keys = !ui.show_keys;
