@@ -381,7 +381,9 @@ TEST(Advisor, LfaPredictsEachKappasIterationsWithoutSolvingAndTimesThemOnlyWitho
   for (std::size_t k = 0; k < 5; ++k) {
     const KappaPrediction& p = cg.candidates[k];
     EXPECT_EQ(p.probe_iterations, settings.timing_iterations) << kappa_to_string(p.kappa);
-    if (!p.converged_in_probe) EXPECT_EQ(p.factor, lfa::cg_factor(lfa.kappa_factors[k].factor));
+    if (!p.converged_in_probe) {
+      EXPECT_EQ(p.factor, lfa::cg_factor(lfa.kappa_factors[k].factor));
+    }
   }
 }
 

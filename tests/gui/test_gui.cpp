@@ -640,7 +640,14 @@ TEST(Gui, TheLevelsSliderSaysWhatALargerHierarchyCostsBeforeItIsChosen) {
   EXPECT_TRUE(shows(texts[1], "11 levels: 4.19 M unknowns")) << texts[1];  // the line under the slider from 10
   const double grown = (mib[1] - mib[0]) * 1048576 / 1e9, expected = gb[11] - gb[9];
   EXPECT_GT(grown, 0.5 * expected) << "grew " << grown << " GB, the tooltip said " << expected;
-  EXPECT_LT(grown, 1.3 * expected) << "grew " << grown << " GB, the tooltip said " << expected;
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer's shadow (an eighth of what is touched) and its quarantine of freed blocks:
+  // 0.56 GB against 0.41 GB here.
+  constexpr double most = 1.6;
+#else
+  constexpr double most = 1.3;
+#endif
+  EXPECT_LT(grown, most * expected) << "grew " << grown << " GB, the tooltip said " << expected;
 }
 
 // The time panel predicts each kappa's time without solving (LFA's iterations, the calibration's
