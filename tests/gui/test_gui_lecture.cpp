@@ -363,7 +363,8 @@ TEST(GuiLecture, TheStepBarRunsAtAWatchablePace) {
   EXPECT_NE(out.find("control slow\tRun at 2 cycles a second"), std::string::npos) << out;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(out, m, std::regex("(\\d+) cycles, error"))) << out;
-  EXPECT_LE(std::stoi(m[1]), 5) << "2 cycles a second for 1.5 s";
+  // 2 cycles a second for 1.5 s and the frames after it (a full-speed run converges in about 90).
+  EXPECT_LE(std::stoi(m[1]), 8) << "2 cycles a second for 1.5 s";
 }
 
 // Issue 44, item 6: at 1280x720 and UI scale 1.5 the desk's convergence panel dropped its plots
