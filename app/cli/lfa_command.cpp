@@ -1,6 +1,7 @@
 // `kcycle lfa`: what local Fourier analysis predicts for the solve the options describe: the
 // smoothing factor, the two-grid factor, each kappa-cycle's factor and the iterations to the
 // tolerance, without solving.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -35,11 +36,14 @@ const std::vector<int> kKappas = {1, 2, 3, 4, kKappaW};
 
 // The maps of the options' own kappa (kcycle/lfa/amplification_maps.hpp) as a figure; says so on
 // stderr so that --json's stdout stays JSON.
-void write_figure(const LfaArgs& a, const SolverOptions& o, lfa::LfaSettings settings, const lfa::LfaResult& r) {
-  settings.samples = a.samples;
-  const lfa::LfaResult own = lfa::analyse(settings, {o.cycle.counter});
-  const plot::LfaFigure figure =
-      plot::lfa_figure(o, r.smoothing_factor, r.two_grid_factor, own.kappa_factors.front().factor, a.map_resolution);
+void write_figure(const LfaArgs& a, const SolverOptions& o, const lfa::LfaSettings& settings, const lfa::LfaResult& r) {
+  // The options' kappa analyses as one of the five already done where its counter at the analysed
+  // depth is theirs (min(kappa, depth)); else on its own.
+  double factor = NAN;
+  for (const lfa::KappaFactor& k : r.kappa_factors)
+    if (k.analysed_counter == std::min(o.cycle.counter, r.depth)) factor = k.factor;
+  if (std::isnan(factor)) factor = lfa::analyse(settings, {o.cycle.counter}).kappa_factors.front().factor;
+  const plot::LfaFigure figure = plot::lfa_figure(o, r.smoothing_factor, r.two_grid_factor, factor, a.map_resolution);
   try {
     plot::write_lfa_figure(figure, a.figure);
   } catch (const plot::FigureRefused& e) {
