@@ -194,7 +194,7 @@ TEST(KappaSweep, MachineDriftIsTheMedianOfMeasuredOverProbedIterations) {
     p.kappa = k + 1;
     p.measured_price = prices[k];
     sweep.advice.candidates.push_back(p);
-    sweep.rows.push_back({k + 1, 100, true, 0, 100 * prices[k] * ratios[k], 5, 1.0});
+    sweep.rows.push_back({k + 1, 100, true, 0, 100 * prices[k] * ratios[k], 5, 1.0, {}, 0.0});
   }
   EXPECT_NEAR(sweep.machine_drift(), 1.315, 1e-12);
   // What the terminal and the window say: the drift and the error it alone makes (1/1.315 - 1).
@@ -243,7 +243,13 @@ TEST(KappaSweep, ASmallSweepMeasuresEveryKappaAndItsDrift) {
     EXPECT_EQ(double(sweep.rows[k].iterations), sweep.advice.candidates[k].predicted_iterations)
         << "the probes simply solved: exact";
     EXPECT_GT(sweep.advice.candidates[k].measured_price, 0);
+    // The median solve's curve, for the visualizer's pins: one record an iteration, its norm
+    // falling by the tolerance from where it started.
+    ASSERT_EQ(sweep.rows[k].history.size(), std::size_t(sweep.rows[k].iterations));
+    EXPECT_GT(sweep.rows[k].initial_norm, 0.0);
+    EXPECT_LE(sweep.rows[k].history.back().error_norm, o.tolerance * sweep.rows[k].initial_norm * (1 + 1e-12));
   }
+  EXPECT_EQ(sweep.options.levels, 4) << "what was swept";
   const double drift = sweep.machine_drift();
   EXPECT_TRUE(std::isfinite(drift));
   EXPECT_GT(drift, 0.2);  // a bound a busy machine keeps; its value is printed, not asserted

@@ -12,15 +12,17 @@ namespace kcycle::gui {
 
 void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
 void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap);
-// The field panel's renderers: the field, the start of a relaxation phase beside it, and the
-// Fourier inset; and the Fourier analysis view's three maps.
+// The field panel's renderers: the field, the start of a relaxation phase beside it, their
+// Fourier insets, and the finest level's thumbnail; and the Fourier analysis view's three maps.
 struct FieldRenderers {
-  FieldRenderer field, before, spectrum, finest;
+  FieldRenderer field, before, spectrum, spectrum_before, finest;
   FieldRenderer lfa_maps[3];
 };
 void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers);
 // Keeps the current run for comparison in the convergence plot (at most six).
 void pin_run(UiState& ui, const Snapshot& snap);
+// Keeps each kappa's median solve of the last sweep the same way (five of the six).
+void pin_sweep(UiState& ui, const Snapshot& snap);
 // Its legend in the plot: kappa, the settings in which it differs from `current`, and its
 // cycles, time per cycle and total cycle time.
 std::string pinned_label(const PinnedRun& pin, const SolverOptions& current);

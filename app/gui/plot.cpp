@@ -130,14 +130,31 @@ void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& 
   dl->PopClipRect();
 
   // Legend, top right inside the plot; a label longer than the plot is wide wraps (a pinned
-  // run's settings), its swatch beside its first line.
+  // run's settings), its swatch beside its first line. It covers at most 60% of the plot's
+  // height (a short plot at a projector's scale showed legend, not curves); "+N more" says
+  // what it left out.
   float ly = p0.y + 4;
-  const float swatch = 20 * scale, gap = 4 * scale;
+  const float swatch = 20 * scale, gap = 4 * scale, legend_end = p0.y + 0.6f * (p1.y - p0.y);
   const float wrap = std::max(40.0f, (p1.x - p0.x) - swatch - 2 * gap - 6);
+  const int labelled =
+      int(std::count_if(series.begin(), series.end(), [](const Series& s) { return !s.label.empty(); }));
+  int drawn = 0;
   for (const Series& s : series) {
     if (s.label.empty()) continue;
     const ImVec2 ts = ImGui::CalcTextSize(s.label.c_str(), nullptr, false, wrap);
-    if (ly + ts.y > p1.y) break;  // no room left in the plot: the rest of the legend would run off it
+    const float more = drawn + 1 < labelled ? ImGui::GetTextLineHeight() + 2 : 0.0f;  // room for "+N more"
+    if (ly + ts.y + more > legend_end) {
+      char rest[32];
+      std::snprintf(rest, sizeof rest, "+%d more", labelled - drawn);
+      const ImVec2 rs = ImGui::CalcTextSize(rest);
+      if (ly + rs.y <= p1.y) {
+        dl->AddRectFilled(ImVec2(p1.x - rs.x - gap - 2, ly - 1), ImVec2(p1.x - 2, ly + rs.y + 1),
+                          IM_COL32(22, 24, 30, 200));
+        dl->AddText(ImVec2(p1.x - rs.x - 2, ly), text, rest);
+      }
+      break;
+    }
+    ++drawn;
     const float lx = std::max(p0.x + 2, p1.x - ts.x - swatch - 2 * gap - 2);
     const float line_h = ImGui::GetTextLineHeight();
     dl->AddRectFilled(ImVec2(lx - gap, ly - 1), ImVec2(p1.x - 2, ly + ts.y + 1), IM_COL32(22, 24, 30, 200));

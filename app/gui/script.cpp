@@ -199,6 +199,11 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
          pin_run(f.ui, f.snap);
          return true;
        }},
+      {"pin-sweep",  // the sweep table's "Pin each kappa's run"
+       [](Frame& f) {
+         pin_sweep(f.ui, f.snap);
+         return true;
+       }},
       {"calibrate",
        [](Frame& f) {
          need(f.args, 1);

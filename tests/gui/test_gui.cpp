@@ -264,7 +264,7 @@ TEST(Gui, SweepKappaWritesTheMeasuredAndPredictedTotalsAndMarksTheFastest) {
   // Three solves of each kappa: the table's form and marks, not the timing (the CLI's table is that).
   const std::string shot = temp("sweep.png"), layout = temp("sweep_layout.json");
   ASSERT_EQ(run_gui("set levels 8\nsweep-kappa " + csv + " 3\nframes 3\nprint-text\nscreenshot " + shot + "\nlayout " +
-                        layout + "\n",
+                        layout + "\npin-sweep\nprint-pins\n",
                     &out),
             0)
       << out;
@@ -338,6 +338,13 @@ TEST(Gui, SweepKappaWritesTheMeasuredAndPredictedTotalsAndMarksTheFastest) {
     EXPECT_EQ(green, 1) << shot;
   else
     EXPECT_GE(green, 2) << "the tied kappas, each green: " << shot;
+  // "Pin each kappa's run": each kappa's median solve becomes a pinned curve, as long as the
+  // table says (the sweep kept no histories before).
+  EXPECT_NE(out.find("[ Pin each kappa's run ]"), std::string::npos) << out;
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    EXPECT_NE(out.find("pinned kappa=" + rows[k].kappa + ": " + std::to_string(rows[k].iterations) + " cycles"),
+              std::string::npos)
+        << out;
 }
 
 TEST(Gui, PinnedRunsAreLabelledWithWhatDiffersAndTheirTimes) {

@@ -92,6 +92,66 @@ TEST(GuiTeaching, ARelaxationPhaseIsShownBeforeAndAfterSideBySide) {
   EXPECT_GT(after, 3.0) << "the after picture is drawn (not blank)";
 }
 
+// Mean brightness (R + G + B over 3) of the pixels of r where keep(u, v) holds, (u, v) in [0, 1)
+// from the lower left: in a Fourier inset, u ~ k / nx and v ~ l / ny.
+template <class Keep>
+double brightness(const Image& img, Rect r, Keep keep) {
+  double sum = 0;
+  int count = 0;
+  for (int y = r.y; y < r.y + r.h; ++y)
+    for (int x = r.x; x < r.x + r.w; ++x) {
+      const double u = double(x - r.x) / r.w, v = 1.0 - double(y - r.y + 1) / r.h;
+      if (!keep(u, v)) continue;
+      sum += (img.at(x, y)[0] + img.at(x, y)[1] + img.at(x, y)[2]) / 3.0;
+      ++count;
+    }
+  return count ? sum / count : 0.0;
+}
+
+// Before | after a relaxation, each picture's Fourier inset is drawn under it on one colour
+// scale, which is drawn (a strip under each inset) and labelled: the rough half goes dark across the sweep while the
+// smoothest modes keep their colour, as lesson 0 tells the class to watch.
+TEST(GuiTeaching, TheFourierInsetsBeforeAndAfterARelaxationShareOneColourScale) {
+  const std::string shot = temp("insets.png"), layout = temp("insets.json");
+  std::string out;
+  ASSERT_EQ(run_gui("lesson 0\nui-scale 1.5\nwait-cycles 0\nstep-relax\nwait-operation 2\nframes 3\nprint-text\n"
+                    "screenshot " +
+                        shot + "\nlayout " + layout + "\n",
+                    &out, 1280, "--lecture", 720),
+            0)
+      << out;
+  const std::vector<std::string> texts = shown_texts(out);
+  ASSERT_EQ(texts.size(), 1u) << out;
+  EXPECT_TRUE(shows(texts[0], "Fourier inset (before): k = 1..63 (x), l = 1..63 (y)")) << texts[0];
+  EXPECT_TRUE(shows(texts[0], "Fourier inset (after): k = 1..63 (x), l = 1..63 (y)")) << texts[0];
+  const std::smatch scale = [&] {
+    std::smatch m;
+    std::regex_search(texts[0], m,
+                      std::regex("Fourier inset \\(after\\): [^\\n]* from (\\S+) \\(dark\\) to (\\S+) \\(yellow\\)"));
+    return m;
+  }();
+  ASSERT_EQ(scale.size(), 3u) << texts[0];
+  EXPECT_NEAR(std::stod(scale[2]) / std::stod(scale[1]), 1e8, 1e7) << "eight decades";
+  const Image img = load_png(shot);
+  ASSERT_GT(img.w, 0);
+  const Rect b = panel(layout, "Fourier inset before"), a = panel(layout, "Fourier inset");
+  const Rect pb = panel(layout, "field picture before"), pa = panel(layout, "field picture");
+  ASSERT_GT(b.w, 40);
+  EXPECT_EQ(a.w, b.w);
+  EXPECT_NEAR(b.x, pb.x, 1) << "under the before picture";
+  EXPECT_NEAR(a.x, pa.x, 1) << "under the after picture";
+  EXPECT_GT(b.y, pb.y + pb.h - 1) << "under it";
+  auto inside = [](Rect r) { return Rect{r.x + 2, r.y + 2, r.w - 4, r.h - 4}; };
+  auto rough = [](double u, double v) { return u + v > 1.0; };
+  auto smooth = [](double u, double v) { return u < 0.15 && v < 0.15; };
+  const double rough_before = brightness(img, inside(b), rough), rough_after = brightness(img, inside(a), rough);
+  const double smooth_before = brightness(img, inside(b), smooth), smooth_after = brightness(img, inside(a), smooth);
+  EXPECT_LT(rough_after, 0.95 * rough_before)
+      << "the rough half darkens (a log scale over 8 decades; one sweep): " << rough_before << " -> " << rough_after;
+  EXPECT_NEAR(smooth_after, smooth_before, 0.03 * smooth_before)
+      << "the smoothest modes keep their colour: " << smooth_before << " -> " << smooth_after;
+}
+
 TEST(GuiTeaching, TheColourRangeCanBeLockedThroughACycle) {
   // Locked: level 1 keeps the range it had at the cycle's start while the sweeps shrink the
   // error; unlocked, the colour bar rescales at every sweep.

@@ -75,6 +75,19 @@ void pin_run(UiState& ui, const Snapshot& snap) {
   if (ui.pinned.size() > 6) ui.pinned.erase(ui.pinned.begin());
 }
 
+void pin_sweep(UiState& ui, const Snapshot& snap) {
+  const KappaSweep* sweep = snap.kappa_sweep.get();
+  if (!sweep) return;
+  for (const KappaSweepRow& row : sweep->rows) {
+    if (row.history.empty()) continue;
+    PinnedRun pin{sweep->options, {}, row.initial_norm, row.seconds_per_cycle};
+    pin.options.cycle = {CycleType::Kappa, row.kappa};
+    for (const IterationRecord& r : row.history) pin.history.push_back(r);
+    ui.pinned.push_back(std::move(pin));
+  }
+  while (ui.pinned.size() > 6) ui.pinned.erase(ui.pinned.begin());
+}
+
 void export_history_csv(const Snapshot& snap, const std::string& path) {
   std::ostringstream f;
   f << "iteration,error,residual,factor,seconds\n";

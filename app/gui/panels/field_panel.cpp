@@ -105,10 +105,19 @@ void colourbar(ImVec2 p0, float side, float range) {
   ImGui::TextUnformatted(text);
 }
 
+// The inset's colour scale: log10 |c_kl| over eight decades up to the largest.
+float spectrum_top(const FieldImage& img) {
+  float top = -300;
+  for (float v : img.spectrum) top = std::max(top, v);
+  return top;
+}
+
 // Fourier inset: sine-series magnitudes, low wave numbers at the lower left. Rough error
 // sits at the upper right and vanishes under relaxation; smooth error stays lower left.
-// Drawn at q0, inset x inset pixels, beside the field (over it, it hid a third of the picture).
-void fourier_inset(UiState& ui, const FieldImage& img, ImVec2 q0, float inset, FieldRenderer& spectrum) {
+// Drawn at q0, inset x inset pixels, beside or under the field (over it, it hid a third of the
+// picture), on the scale whose top is `top`. `tag`: "before" or "after" over a pair's insets.
+void fourier_inset(UiState& ui, const FieldImage& img, ImVec2 q0, float inset, float top, FieldRenderer& spectrum,
+                   const char* tag = nullptr) {
   if (img.spectrum.empty()) {
     ImGui::SetCursorScreenPos(q0);
     ImGui::PushTextWrapPos(q0.x + inset - ImGui::GetWindowPos().x);  // wrap positions are window-local
@@ -116,22 +125,21 @@ void fourier_inset(UiState& ui, const FieldImage& img, ImVec2 q0, float inset, F
     ImGui::PopTextWrapPos();
     return;
   }
-  float smax = -300;
-  for (float v : img.spectrum) smax = std::max(smax, v);
-  const float smin = smax - 8;  // eight decades
   spectrum.upload(img.spectrum, img.nx, img.ny, img.version);
   // Nearest wave numbers, not averages: a mipmap pyramid per publish costs software renderers
   // several fps, and the inset is read for where the energy sits, not point by point.
   spectrum.set_average_minification(false);
   const float full[4] = {0, 0, 1, 1};
-  const GLuint stex = spectrum.render(int(inset), int(inset), false, smin, smax, full);
+  const GLuint stex = spectrum.render(int(inset), int(inset), false, top - 8, top, full);
   const float line = ImGui::GetTextLineHeight();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(stex)), q0, ImVec2(q0.x + inset, q0.y + inset),
                ImVec2(0, 1), ImVec2(1, 0));
   dl->AddRect(q0, ImVec2(q0.x + inset, q0.y + inset), IM_COL32(255, 255, 255, 200));
+  const bool current = !tag || std::string(tag) != "before";
+  ui.panel_rects.push_back({current ? "Fourier inset" : "Fourier inset before", q0.x, q0.y, inset, inset});
   // Problem 4: a click adds the sine mode under the cursor to the drawn start (drawing.hpp).
-  if (drawing(ui) && img.level == 1 && ImGui::IsWindowHovered() &&
+  if (current && drawing(ui) && img.level == 1 && ImGui::IsWindowHovered() &&
       ImGui::IsMouseHoveringRect(q0, ImVec2(q0.x + inset, q0.y + inset))) {
     const ImVec2 m = ImGui::GetIO().MousePos;
     const int k = std::clamp(1 + int((m.x - q0.x) / inset * float(img.nx)), 1, img.nx);
@@ -141,29 +149,45 @@ void fourier_inset(UiState& ui, const FieldImage& img, ImVec2 q0, float inset, F
     if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) add_drawn_shape(ui, mode_shape(k, l, ImGui::GetIO().KeyCtrl));
   }
   // Axes: wave numbers k (x) from 1 at the left to nx, l (y) from 1 at the bottom to ny.
-  const ImU32 text = IM_COL32(255, 255, 255, 230);
+  const ImU32 text = IM_COL32(255, 255, 255, 230), box = IM_COL32(20, 20, 24, 220);
   const float below = q0.y + inset + 1;
   const char* title = ImGui::CalcTextSize("Fourier |c_kl|, log").x + 4 <= inset ? "Fourier |c_kl|, log" : "|c_kl|, log";
-  const float strip = inset;
-  dl->AddRectFilled(ImVec2(q0.x + inset - strip, below), ImVec2(q0.x + inset, below + 2 * line + 2),
-                    IM_COL32(20, 20, 24, 220));
+  const bool titled = ImGui::CalcTextSize(title).x + 4 <= inset;
+  dl->AddRectFilled(ImVec2(q0.x, below), ImVec2(q0.x + inset, below + (titled ? 2 : 1) * line + 2), box);
+  // The last line: the colour scale, |c_kl| from 1e(top - 8) (dark, the left) to 1e(top)
+  // (yellow), its numbers written on its ends where they fit.
+  const float scale_y = below + (titled ? 2 : 1) * line + 3;
+  sequential_colour_strip(ImVec2(q0.x, scale_y), inset, line);
+  char high[24], low[24];
+  std::snprintf(high, sizeof high, "%.0e", std::pow(10.0, double(top)));
+  std::snprintf(low, sizeof low, "%.0e", std::pow(10.0, double(top) - 8));
+  const float high_w = ImGui::CalcTextSize(high).x, low_w = ImGui::CalcTextSize(low).x;
+  if (high_w + 4 <= inset) dl->AddText(ImVec2(q0.x + inset - high_w - 2, scale_y), IM_COL32(0, 0, 0, 255), high);
+  if (low_w + high_w + 12 <= inset) dl->AddText(ImVec2(q0.x + 2, scale_y), text, low);
   const std::string kmax = "k=" + std::to_string(img.nx), lmax = "l=" + std::to_string(img.ny);
   const float kmax_w = ImGui::CalcTextSize(kmax.c_str()).x, arrow_w = ImGui::CalcTextSize("k ->").x;
   if (inset >= kmax_w + ImGui::CalcTextSize("1").x + 8) dl->AddText(ImVec2(q0.x + 2, below), text, "1");
   if (kmax_w + 4 <= inset) dl->AddText(ImVec2(q0.x + inset - kmax_w - 2, below), text, kmax.c_str());
   if (inset - kmax_w - 16 > arrow_w + 8)  // room between "1" and "k=nx"
     dl->AddText(ImVec2(q0.x + 14 + (inset - kmax_w - 16 - arrow_w) / 2, below), text, "k ->");
-  if (ImGui::CalcTextSize(title).x + 4 <= inset)
-    dl->AddText(ImVec2(q0.x + inset - strip + 2, below + line), text, title);
+  if (titled) dl->AddText(ImVec2(q0.x + 2, below + line), text, title);
   // Each label only where the inset has room for it (a small inset at a projector's scale).
-  if (ImGui::CalcTextSize(lmax.c_str()).x + 6 <= inset) {
-    dl->AddRectFilled(ImVec2(q0.x + 1, q0.y + 1),
-                      ImVec2(q0.x + ImGui::CalcTextSize(lmax.c_str()).x + 5, q0.y + line + 1),
-                      IM_COL32(20, 20, 24, 200));
+  const float lmax_w = ImGui::CalcTextSize(lmax.c_str()).x;
+  if (lmax_w + 6 <= inset) {
+    dl->AddRectFilled(ImVec2(q0.x + 1, q0.y + 1), ImVec2(q0.x + lmax_w + 5, q0.y + line + 1), box);
     dl->AddText(ImVec2(q0.x + 3, q0.y + 1), text, lmax.c_str());
   }
-  if (ImGui::GetCurrentContext()->LogEnabled)  // print-text: what the inset's axes say
-    ImGui::LogText("Fourier inset: k = 1..%d (x), l = 1..%d (y), log |c_kl| over 8 decades\n", img.nx, img.ny);
+  if (tag) {  // which of the pair, at the upper right (the upper left has l=ny)
+    const float tag_w = ImGui::CalcTextSize(tag).x;
+    if (ImGui::CalcTextSize("before").x + lmax_w + 12 <= inset) {  // both of the pair or neither
+      dl->AddRectFilled(ImVec2(q0.x + inset - tag_w - 5, q0.y + 1), ImVec2(q0.x + inset - 1, q0.y + line + 1), box);
+      dl->AddText(ImVec2(q0.x + inset - tag_w - 3, q0.y + 1), text, tag);
+    }
+  }
+  if (ImGui::GetCurrentContext()->LogEnabled)  // print-text: what the inset's axes and scale say
+    ImGui::LogText(
+        "Fourier inset%s%s%s: k = 1..%d (x), l = 1..%d (y), log |c_kl| over 8 decades, from %s (dark) to %s (yellow)\n",
+        tag ? " (" : "", tag ? tag : "", tag ? ")" : "", img.nx, img.ny, low, high);
 }
 
 // What an all-zero picture means: on coarse levels a correction before its first sweep.
@@ -370,18 +394,24 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   // larger (two pictures in a narrow panel at a projector's scale); never over the field, where
   // it hid a third of it. Its caption needs two lines under it.
   const bool inset_on = ui.view.spectrum && !zero && img->nx >= 3 && img->ny >= 3;
+  // Before | after: each picture's spectrum under it on one scale, so a class sees which modes
+  // the sweep took (there is no room under the pictures with the slice on).
+  const bool before_inset = inset_on && before && host && !before->spectrum.empty() && !ui.show_slice &&
+                            !(before->min == 0.0f && before->max == 0.0f);
   // On a coarse level, the finest level's error as the cycle left it goes in the same column.
   const FieldImage* fine = img->level > 1 ? snap.finest_left.get() : nullptr;
   const bool thumb_on = fine && !fine->values.empty();
-  const float ratio = inset_on || thumb_on ? 0.45f : 0.0f, caption_h = 2 * ImGui::GetTextLineHeightWithSpacing();
+  // The inset's caption: its axes, its title and its colour scale (three lines).
+  const float ratio = inset_on || thumb_on ? 0.45f : 0.0f, caption_h = 3 * ImGui::GetTextLineHeightWithSpacing();
   const float width = avail.x - bar_w - gap * (panes - 1), height = avail.y - 8 - label_h - slice_h;
   const float side_beside = std::min(width / (panes + ratio), height);
   const float side_under = ui.show_slice ? 0.0f : std::min(width / panes, (height - caption_h) / (1 + ratio));
-  const bool inset_under = inset_on && side_under > side_beside;
+  const bool inset_under = inset_on && (before_inset || side_under > side_beside);
   const float side = std::max(50.0f, inset_under ? side_under : side_beside);
   const float inset = std::max(40.0f, ratio * side);
   const std::array<float, 4> view = visible_part(ui);
   ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const ImVec2 left = p0;  // the before picture's corner, or the only picture's
   if (before) {
     text_wrapped("%s", caption.c_str());
     ImGui::TextUnformatted("before");
@@ -400,26 +430,29 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   hover_pan_zoom(ui, *img, host, p0, side, view);
   draw_with_mouse(ui, *img, p0, side, view);
   if (ui.show_slice) mark_slice(ui, *img, p0, side, view);
+  // The inset under its picture, or beside the colour bar.
+  const ImVec2 inset_at = inset_under ? ImVec2(p0.x, p0.y + side + 6) : ImVec2(p0.x + side + bar_w, p0.y);
   if (zero) {
     zero_note(p0, side, zero_caption(*img));
   } else {
     colourbar(p0, side, range);
     if (inset_on && host) {
-      const ImVec2 at = inset_under
-                            ? ImVec2(ImGui::GetWindowPos().x + ImGui::GetStyle().WindowPadding.x, p0.y + side + 6)
-                            : ImVec2(p0.x + side + bar_w, p0.y);
-      fourier_inset(ui, *host, at, inset, renderers.spectrum);
+      float top = spectrum_top(*host);
+      if (before_inset) {
+        top = std::max(top, spectrum_top(*before));
+        fourier_inset(ui, *before, ImVec2(p0.x - side - gap, inset_at.y), inset, top, renderers.spectrum_before,
+                      "before");
+      }
+      fourier_inset(ui, *host, inset_at, inset, top, renderers.spectrum, before_inset ? "after" : nullptr);
     }
   }
-  // On a coarse level: the finest level's error as the cycle left it, small, in the inset's
-  // column under the inset (or beside it under the pictures), where it fits.
+  // On a coarse level: the finest level's error as the cycle left it, small, beside the inset
+  // under the pictures (or under it beside them), or under a before picture that has no inset.
   if (thumb_on) {
     const char* thumb_caption = "level 1 as the cycle left it";
-    ImVec2 at =
-        inset_under
-            ? ImVec2(ImGui::GetWindowPos().x + ImGui::GetStyle().WindowPadding.x + (inset_on ? inset + 2 * gap : 0.0f),
-                     p0.y + side + 6)
-            : ImVec2(p0.x + side + bar_w, p0.y + (inset_on ? inset + caption_h + 6 : 0.0f));
+    ImVec2 at = inset_under ? ImVec2(inset_at.x + (inset_on ? inset + 2 * gap : 0.0f), inset_at.y)
+                            : ImVec2(inset_at.x, p0.y + (inset_on ? inset + caption_h + 6 : 0.0f));
+    if (before && !before_inset && inset_under) at = ImVec2(left.x, inset_at.y);
     const float room_x = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - at.x;
     // Down to the panel's bottom, less the caption as it wraps in the room beside.
     const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowContentRegionMax().y;

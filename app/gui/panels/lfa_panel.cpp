@@ -20,9 +20,6 @@ namespace kcycle::gui {
 
 namespace {
 
-constexpr ImU32 kViridis[5] = {IM_COL32(68, 1, 84, 255), IM_COL32(59, 82, 139, 255), IM_COL32(33, 145, 140, 255),
-                               IM_COL32(94, 201, 98, 255), IM_COL32(253, 231, 37, 255)};
-
 // A dashed line from a to b (ImGui draws none).
 void dashed(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thickness, float dash) {
   const float length = std::hypot(b.x - a.x, b.y - a.y);
@@ -75,20 +72,6 @@ void draw_map(const lfa::FrequencyMap& map, Coarsening coarsening, std::uint64_t
     ImGui::SetTooltip("theta = (%.2f pi, %.2f pi), %s: %.3f of it left", tx / std::numbers::pi, ty / std::numbers::pi,
                       lfa::is_smooth(tx, ty, coarsening) ? "smooth" : "oscillatory", map.at(i, j));
   }
-}
-
-// The colour scale, 0 at the bottom to 1 (and above) at the top, w x h at p.
-void colour_bar(ImVec2 p, float w, float h) {
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  for (int k = 0; k < 4; ++k) {
-    const float top = p.y + h - float(k + 1) * h / 4, bottom = p.y + h - float(k) * h / 4;
-    dl->AddRectFilledMultiColor(ImVec2(p.x, top), ImVec2(p.x + w, bottom), kViridis[k + 1], kViridis[k + 1],
-                                kViridis[k], kViridis[k]);
-  }
-  dl->AddRect(p, ImVec2(p.x + w, p.y + h), IM_COL32(255, 255, 255, 160));
-  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  dl->AddText(ImVec2(p.x + w + 3, p.y), text, ">=1");
-  dl->AddText(ImVec2(p.x + w + 3, p.y + h - ImGui::GetTextLineHeight()), text, "0");
 }
 
 }  // namespace
@@ -160,7 +143,8 @@ void lfa_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
              ImVec2(x, y + title_h + style.ItemSpacing.y), side);
   }
   const float last_column_end = origin.x + float(std::min(columns, 3)) * (side + tick_w + style.ItemSpacing.x);
-  colour_bar(ImVec2(last_column_end, origin.y + title_h + style.ItemSpacing.y), 0.8f * line, side);
+  sequential_colour_bar(ImVec2(last_column_end, origin.y + title_h + style.ItemSpacing.y), 0.8f * line, side, ">=1",
+                        "0");
   const int rows = (3 + columns - 1) / columns;
   ImGui::SetCursorScreenPos(
       ImVec2(origin.x, origin.y + float(rows) * (title_h + 2 * style.ItemSpacing.y + side + line + 2)));

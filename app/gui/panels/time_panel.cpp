@@ -3,6 +3,7 @@
 #include "panels.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // LogEnabled: print-text
 
 #include <algorithm>
 #include <cmath>
@@ -97,6 +98,10 @@ void kappa_sweep_table(UiState& ui, const Snapshot& snap) {
   if (!sweep) return;
   const Advice& advice = sweep->advice;
   text_wrapped("advisor: %s", advice.time_note.c_str());
+  if (button(ui, "Pin each kappa's run",
+             "Keep each kappa's median solve of this sweep as a curve in the convergence plot, labelled with its "
+             "kappa, cycles and time (replaces the oldest pins)"))
+    pin_sweep(ui, snap);
   // Scrolls sideways rather than squeezing its columns at a projector's UI scale.
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollX;
   const float height = ImGui::GetTextLineHeightWithSpacing() * 7.5f;
@@ -185,14 +190,36 @@ void model_errors_line(const Calibration& c) {
   if (!line.empty()) text_wrapped("%s", line.c_str());
 }
 
+// The calibration's model in words: its fit, its errors, whether it applies, the faint one's.
+void model_lines(const Snapshot& snap, const Calibration* c, const Calibration* other, const std::string& mismatch) {
+  if (snap.calibrating) {
+    ImGui::Text("calibrating: timing cycles for kappa = 1, 2, 3, 4, W: %s", snap.calibration_note.c_str());
+    ImGui::ProgressBar(float(snap.calibration_progress), ImVec2(-1, 0));
+  } else if (c) {
+    text_wrapped("paper's model T = a L + b W (%s, dashed): alpha %.3g us/launch, beta %.3g ns/unknown  %s",
+                 c->backend.c_str(), c->model.alpha * 1e6, c->model.beta * 1e9, snap.calibration_note.c_str());
+    model_errors_line(*c);
+  } else
+    text_wrapped("No calibration yet: press Calibrate, or run `kcycle calibrate` (kcycle-calibration.json).");
+  if (!mismatch.empty())
+    warning("Warning: this calibration does not match the run (" + mismatch +
+            "). Its predictions do not apply: press Calibrate.");
+  if (c && c->noisy()) warning(noise_note(*c) + ": its predictions are rough; calibrate on a quieter machine.");
+  if (other && c)
+    ImGui::TextDisabled("faint: %s, alpha %.3g us/launch, beta %.3g ns/unknown (alpha ratio %.2f)",
+                        other->backend.c_str(), other->model.alpha * 1e6, other->model.beta * 1e9,
+                        other->model.alpha > 0 ? c->model.alpha / other->model.alpha : 0.0);
+}
+
 }  // namespace
 
 // Each kappa's time to the tolerance predicted without solving (LFA's iterations, the
 // calibration's price), and the pick: it follows every change of the parameters.
-void predicted_kappas_line(const Snapshot& snap) {
+// `brief`: the pick on one line, the times in its tooltip (a short panel keeps its plot in view).
+void predicted_kappas_line(const Snapshot& snap, bool brief) {
   const Advice* advice = snap.predicted_kappas.get();
   if (!advice) {
-    if (!snap.predicted_kappas_note.empty()) ImGui::TextDisabled("%s", snap.predicted_kappas_note.c_str());
+    if (!snap.predicted_kappas_note.empty()) text_wrapped("%s", snap.predicted_kappas_note.c_str());
     return;
   }
   std::string line = "predicted without solving (LFA x calibration):";
@@ -207,7 +234,19 @@ void predicted_kappas_line(const Snapshot& snap) {
   line.back() = ';';
   line += " pick kappa=" + kappa_to_string(advice->recommended_kappa) +
           " (LFA misses the growth with the levels: Sweep kappa measures)";
-  text_wrapped("%s", line.c_str());
+  if (!brief) {
+    text_wrapped("%s", line.c_str());
+    return;
+  }
+  ImGui::Text("predicted pick kappa=%s (hover: the times)", kappa_to_string(advice->recommended_kappa).c_str());
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+    ImGui::TextUnformatted(line.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+  if (ImGui::GetCurrentContext()->LogEnabled) ImGui::LogText("%s\n", line.c_str());  // print-text: the whole line
 }
 
 void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
@@ -224,26 +263,14 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
         snap.backend == "cuda" ? (snap.options.cuda_graphs ? "cuda+graphs" : "cuda") : snap.backend;
     mismatch = calibration_mismatch(*c, resolve(snap.options, snap.options.backend).settings, backend, snap.threads);
   }
-  // First what tuning needs (a projector's scale shows only the panel's first lines).
-  if (c && !snap.calibrating && mismatch.empty()) predicted_kappas_line(snap);
-  if (snap.calibrating) {
-    ImGui::Text("calibrating: timing cycles for kappa = 1, 2, 3, 4, W: %s", snap.calibration_note.c_str());
-    ImGui::ProgressBar(float(snap.calibration_progress), ImVec2(-1, 0));
-  } else if (c) {
-    text_wrapped("paper's model T = a L + b W (%s, dashed): alpha %.3g us/launch, beta %.3g ns/unknown  %s",
-                 c->backend.c_str(), c->model.alpha * 1e6, c->model.beta * 1e9, snap.calibration_note.c_str());
-    model_errors_line(*c);
-  } else
-    text_wrapped("No calibration yet: press Calibrate, or run `kcycle calibrate` (kcycle-calibration.json).");
-  if (!mismatch.empty())
-    warning("Warning: this calibration does not match the run (" + mismatch +
-            "). Its predictions do not apply: press Calibrate.");
-  if (c && c->noisy()) warning(noise_note(*c) + ": its predictions are rough; calibrate on a quieter machine.");
   const Calibration* other = snap.compare_calibration.get();
-  if (other && c)
-    ImGui::TextDisabled("faint: %s, alpha %.3g us/launch, beta %.3g ns/unknown (alpha ratio %.2f)",
-                        other->backend.c_str(), other->model.alpha * 1e6, other->model.beta * 1e9,
-                        other->model.alpha > 0 ? c->model.alpha / other->model.alpha : 0.0);
+  // A short panel (the desk at a projector's scale) would push the plot below its fold: there
+  // the pick takes one line and the plot comes before the model's lines, which scroll under it.
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const bool short_panel = ImGui::GetContentRegionAvail().y < 16 * line;
+  // First what tuning needs (a projector's scale shows only the panel's first lines).
+  if (c && !snap.calibrating && mismatch.empty()) predicted_kappas_line(snap, short_panel);
+  if (!short_panel || snap.calibrating || !c) model_lines(snap, c, other, mismatch);
   // The slider leaves its label room in a narrow panel (a projector's scale).
   ImGui::SetNextItemWidth(
       std::max(40.0f * ui.ui_scale,
@@ -318,7 +345,14 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     warning(text);
   }
   PlotSpec spec{"levels n", "ms per cycle (log)", false, true, 3, 13, 0, 0};
-  draw_plot("times", spec, series, vlines, ImGui::GetContentRegionAvail());
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImVec2 size = ImGui::GetContentRegionAvail();
+  const bool lines_after = short_panel && !snap.calibrating && c;
+  // draw_plot's margins and three lines of plot at least, else the room left (scrolling on).
+  if (lines_after) size.y = std::max(size.y, 56 * ImGui::GetIO().FontGlobalScale + 3 * line);
+  draw_plot("times", spec, series, vlines, size);
+  ui.panel_rects.push_back({"time plot", at.x, at.y, size.x, size.y});
+  if (lines_after) model_lines(snap, c, other, mismatch);
 }
 
 }  // namespace kcycle::gui

@@ -167,4 +167,33 @@ float view_control_width(const char* key) {
                 : ImGui::CalcItemWidth() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label.c_str()).x;
 }
 
+namespace {
+// The stops of shaders/colormap.frag's sequential ramp.
+constexpr ImU32 kSequentialStops[5] = {IM_COL32(68, 1, 84, 255), IM_COL32(59, 82, 139, 255),
+                                       IM_COL32(33, 145, 140, 255), IM_COL32(94, 201, 98, 255),
+                                       IM_COL32(253, 231, 37, 255)};
+}  // namespace
+
+void sequential_colour_strip(ImVec2 p, float w, float h) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (int k = 0; k < 4; ++k)
+    dl->AddRectFilledMultiColor(ImVec2(p.x + float(k) * w / 4, p.y), ImVec2(p.x + float(k + 1) * w / 4, p.y + h),
+                                kSequentialStops[k], kSequentialStops[k + 1], kSequentialStops[k + 1],
+                                kSequentialStops[k]);
+}
+
+void sequential_colour_bar(ImVec2 p, float w, float h, const char* top, const char* bottom) {
+  const auto& kStops = kSequentialStops;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (int k = 0; k < 4; ++k) {
+    const float y0 = p.y + h - float(k + 1) * h / 4, y1 = p.y + h - float(k) * h / 4;
+    dl->AddRectFilledMultiColor(ImVec2(p.x, y0), ImVec2(p.x + w, y1), kStops[k + 1], kStops[k + 1], kStops[k],
+                                kStops[k]);
+  }
+  dl->AddRect(p, ImVec2(p.x + w, p.y + h), IM_COL32(255, 255, 255, 160));
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  dl->AddText(ImVec2(p.x + w + 3, p.y), text, top);
+  dl->AddText(ImVec2(p.x + w + 3, p.y + h - ImGui::GetTextLineHeight()), text, bottom);
+}
+
 }  // namespace kcycle::gui

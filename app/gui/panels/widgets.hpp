@@ -77,6 +77,12 @@ class LabelColumn {
   LabelColumn& operator=(const LabelColumn&) = delete;
 };
 
+// The sequential (viridis-like) colour map of spectra and Fourier maps as a vertical bar, w x h
+// at p, low at the bottom, with `top` and `bottom` written beside its ends.
+void sequential_colour_bar(ImVec2 p, float w, float h, const char* top, const char* bottom);
+// The same map as a horizontal strip, w x h at p, low at the left.
+void sequential_colour_strip(ImVec2 p, float w, float h);
+
 // Keeps the next widget (`width` wide) on the line of the last one where it fits, else starts a
 // new line: a row of buttons reflows at a projector's UI scale instead of running off the panel.
 void same_line_if_fits(float width);

@@ -24,7 +24,6 @@ std::vector<MedianSolve> median_of_interleaved_solves(const SolverOptions& optio
   std::vector<double> spent(kappas.size(), 0.0);
   for (std::size_t k = 0; k < first.size(); ++k) {
     runs[k].push_back(first[k]);
-    runs[k].back().history.clear();
     spent[k] = first[k].seconds_total;
   }
   const auto spread = [&](std::size_t k) {
@@ -44,7 +43,6 @@ std::vector<MedianSolve> median_of_interleaved_solves(const SolverOptions& optio
       SolveResult r =
           stop.stop_possible() ? solve(o, [&](const IterationRecord&) { return !stop.stop_requested(); }) : solve(o);
       if (stop.stop_requested()) throw CycleCancelled();
-      r.history.clear();
       spent[k] += r.seconds_total;
       runs[k].push_back(std::move(r));
       if (after_each) after_each(kappas[k], int(runs[k].size()));

@@ -78,6 +78,7 @@ KappaSweep sweep_kappa(const SolverOptions& options, const AdvisorSettings& advi
   const int steps = kappas * advisor.repeats.min_repeats + 1;  // the probes, then each solve (at least)
   if (progress) progress(0, steps, "advisor probes");
   KappaSweep sweep;
+  sweep.options = options;
   sweep.advice = advise(options, advisor);
   int solved = 0;
   const auto each_solve = [&](int kappa, int solves) {
@@ -96,7 +97,9 @@ KappaSweep sweep_kappa(const SolverOptions& options, const AdvisorSettings& advi
                             r.seconds_per_cycle,
                             r.seconds_total,
                             medians[std::size_t(k)].solves,
-                            medians[std::size_t(k)].spread};
+                            medians[std::size_t(k)].spread,
+                            r.history,
+                            std::isfinite(r.initial_error) ? r.initial_error : r.initial_residual};
     if (row.converged && row.seconds_total < best) best = row.seconds_total, sweep.best_kappa = row.kappa;
     sweep.rows.push_back(row);
   }

@@ -32,7 +32,7 @@ struct RepeatPolicy {
 bool wants_another_solve(const RepeatPolicy& policy, int solves, double seconds, double spread);
 
 struct MedianSolve {
-  SolveResult result;  // the solve of median total time (its history dropped)
+  SolveResult result;  // the solve of median total time, with its history (the visualizer pins it)
   int solves = 0;      // of how many
   double spread = 1;   // how their totals varied (summarize_timings)
 };

@@ -8,6 +8,7 @@
 
 #include "kcycle/io/solver_options.hpp"
 #include "kcycle/model/advisor.hpp"
+#include "kcycle/solve/solve.hpp"
 
 namespace kcycle {
 
@@ -20,9 +21,14 @@ struct KappaSweepRow {
   double seconds_total = 0;      // the iteration loop, norms included
   int solves = 0;                // how many solves the median is of
   double spread = 1;             // how their totals varied (summarize_timings: slowest tenth over fastest)
+  // The median solve's iterations and its monitored norm at the start (the error's where known,
+  // else the residual's): a curve to compare, as the visualizer pins it.
+  std::vector<IterationRecord> history;
+  double initial_norm = 0;
 };
 
 struct KappaSweep {
+  SolverOptions options;            // what was swept (each row's cycle aside)
   Advice advice;                    // the prediction, one candidate per row
   std::vector<KappaSweepRow> rows;  // kappa = 1, 2, 3, 4, W
   int best_kappa = 1;               // the smallest measured total among the converged
