@@ -152,6 +152,51 @@ TEST(GuiTeaching, TheFourierInsetsBeforeAndAfterARelaxationShareOneColourScale) 
       << "the smoothest modes keep their colour: " << smooth_before << " -> " << smooth_after;
 }
 
+// The median length of the runs of one colour along a line of pixels (a cell's width, drawn).
+double median_run(const Image& img, int x0, int y0, int dx, int dy, int length) {
+  std::vector<int> runs;
+  int run = 1;
+  for (int k = 1; k < length; ++k) {
+    const unsigned char *a = img.at(x0 + (k - 1) * dx, y0 + (k - 1) * dy), *b = img.at(x0 + k * dx, y0 + k * dy);
+    if (a[0] == b[0] && a[1] == b[1] && a[2] == b[2]) {
+      ++run;
+    } else {
+      runs.push_back(run);
+      run = 1;
+    }
+  }
+  if (runs.empty()) return length;
+  std::nth_element(runs.begin(), runs.begin() + std::ptrdiff_t(runs.size() / 2), runs.end());
+  return runs[runs.size() / 2];
+}
+
+// A semi-coarsened level (x-zebra, coarsened in y: 63 x 31 on level 2) is drawn on the same
+// unit square as level 1, its cells twice as tall as they are wide, and the header says so.
+TEST(GuiTeaching, ASemiCoarsenedLevelIsDrawnOnTheUnitSquareWithItsCellsTrueAspect) {
+  const std::string shot = temp("semi.png"), layout = temp("semi.json");
+  std::string out;
+  ASSERT_EQ(run_gui("set preset xzebra-semi-galerkin\nset levels 6\nset before-after 0\npause\nreset\nwait-cycles 0\n"
+                    "step-call\nstep-call\nstep-relax\nframes 3\nprint-stepping\nprint-text\nscreenshot " +
+                        shot + "\nlayout " + layout + "\n",
+                    &out, 1600, "", 900),
+            0)
+      << out;
+  EXPECT_NE(out.find("field shows level 2"), std::string::npos) << out;
+  const std::vector<std::string> texts = shown_texts(out);
+  ASSERT_EQ(texts.size(), 1u) << out;
+  EXPECT_TRUE(shows(texts[0], "(63 x 31)")) << texts[0];
+  EXPECT_TRUE(shows(texts[0], "the same unit square: cells h_x = 1/64 wide, h_y = 1/32 tall (coarsened in y only)"))
+      << texts[0];
+  const Image img = load_png(shot);
+  ASSERT_GT(img.w, 0);
+  const Rect r = panel(layout, "field picture");
+  EXPECT_EQ(r.w, r.h) << "the unit square, drawn square";
+  const double across = median_run(img, r.x + 2, r.y + r.h / 2, 1, 0, r.w - 4);
+  const double down = median_run(img, r.x + r.w / 2, r.y + 2, 0, 1, r.h - 4);
+  EXPECT_NEAR(across, r.w / 64.0, 0.3 * r.w / 64.0) << "a cell 1/64 wide";
+  EXPECT_NEAR(down, r.h / 32.0, 0.3 * r.h / 32.0) << "a cell 1/32 tall";
+}
+
 TEST(GuiTeaching, TheColourRangeCanBeLockedThroughACycle) {
   // Locked: level 1 keeps the range it had at the cycle's start while the sweeps shrink the
   // error; unlocked, the colour bar rescales at every sweep.

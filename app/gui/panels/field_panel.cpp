@@ -348,6 +348,11 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
               img->ny, snap.stepping && !ui.lecture ? "  [stepping]" : "");
   if (!finest && !ui.lecture)  // which equation this level's pictures belong to (the lecture's narration says it)
     ImGui::TextDisabled("%s", coarse_equation(img->level).c_str());
+  // A semi-coarsened level covers the same unit square with fewer lines one way: drawn square,
+  // its cells are as much taller (or wider) as its spacing is, and the header says so.
+  if (img->nx != img->ny)
+    ImGui::TextDisabled("the same unit square: cells h_x = 1/%d wide, h_y = 1/%d tall (coarsened in %s only)",
+                        img->nx + 1, img->ny + 1, img->nx > img->ny ? "y" : "x");
   // A restricted residual looks rougher than the error it came from: said, so a class does not
   // read it as the smoother having failed.
   if (!finest && img->view == FieldView::RightHandSide) {
