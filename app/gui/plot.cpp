@@ -94,12 +94,26 @@ void draw_plot(const char* id, const PlotSpec& spec, const std::vector<Series>& 
   dl->AddText(ImVec2(origin.x + 2, origin.y - 2), text, spec.ylabel.c_str());
 
   dl->PushClipRect(p0, p1, true);
-  for (const VLine& v : vlines) {
-    if (v.x < sx.lo || v.x > sx.hi) continue;
-    const float X = to_screen(v.x, sy.lo).x;
+  // Vertical markers, left to right; a label that would overlap the one before it goes a line
+  // lower (the turning points of kappa = 1..W lie within a level of each other), none where no
+  // line of the upper half is free.
+  std::vector<const VLine*> marks;
+  for (const VLine& v : vlines)
+    if (v.x >= sx.lo && v.x <= sx.hi) marks.push_back(&v);
+  std::sort(marks.begin(), marks.end(), [](const VLine* a, const VLine* b) { return a->x < b->x; });
+  std::vector<float> row_end;  // where each line's last label ends
+  const float label_line = ImGui::GetTextLineHeight();
+  for (const VLine* v : marks) {
+    const float X = to_screen(v->x, sy.lo).x;
     for (float y = p0.y; y < p1.y; y += 8)
-      dl->AddLine(ImVec2(X, y), ImVec2(X, std::min(y + 4, p1.y)), v.color, 1.5f * scale);
-    dl->AddText(ImVec2(X + 3, p0.y + 2), v.color, v.label.c_str());
+      dl->AddLine(ImVec2(X, y), ImVec2(X, std::min(y + 4, p1.y)), v->color, 1.5f * scale);
+    std::size_t row = 0;
+    while (row < row_end.size() && X + 3 < row_end[row] + 2) ++row;
+    const float y = p0.y + 2 + float(row) * label_line;
+    if (y + label_line > p0.y + (p1.y - p0.y) / 2) continue;
+    if (row == row_end.size()) row_end.push_back(0);
+    row_end[row] = X + 3 + ImGui::CalcTextSize(v->label.c_str()).x;
+    dl->AddText(ImVec2(X + 3, y), v->color, v->label.c_str());
   }
   for (const Series& s : series) {
     std::vector<ImVec2> pts;

@@ -3,7 +3,10 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <algorithm>
+#include <cfloat>
 #include <cstdio>
+#include <vector>
 
 namespace kcycle::gui {
 
@@ -79,12 +82,72 @@ void glyphs(std::vector<std::string>& cut, const std::string& window, bool acros
   }
 }
 
+// Texts drawn over one another: two glyph quads of one window's draw list, inside what is
+// visible, sharing more than a third of the smaller one's area, other than a letter and the
+// next one drawn (neighbouring letters' quads overlap where the font kerns them: "Pa" at UI
+// scale 2); stacked tick labels or two captions at one place share far more.
+void overlaps(std::vector<std::string>& cut, const std::string& window) {
+  const ImDrawData* data = ImGui::GetDrawData();
+  if (!data || !data->Valid) return;
+  const ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+  const ImVec2 white = atlas.TexUvWhitePixel;
+  for (int n = 0; n < data->CmdListsCount; ++n) {
+    const ImDrawList* list = data->CmdLists[n];
+    if (!in_scope(list->_OwnerName, window)) continue;
+    std::vector<ImRect> quads;
+    for (const ImDrawCmd& cmd : list->CmdBuffer) {
+      if (cmd.UserCallback || cmd.TextureId != atlas.TexID) continue;
+      const ImRect clip(cmd.ClipRect.x, cmd.ClipRect.y, cmd.ClipRect.z, cmd.ClipRect.w);
+      // A glyph is PrimRectUV's quad: two triangles (v, v+1, v+2), (v, v+2, v+3) whose four
+      // vertices all sample the atlas; everything else is drawn in triangles of three indices.
+      const auto index = [&](unsigned int k) { return list->IdxBuffer[int(cmd.IdxOffset + k)]; };
+      for (unsigned int i = 0; i + 3 <= cmd.ElemCount;) {
+        const unsigned int v = index(i);
+        const bool quad = i + 6 <= cmd.ElemCount && index(i + 1) == v + 1 && index(i + 2) == v + 2 &&
+                          index(i + 3) == v && index(i + 4) == v + 2 && index(i + 5) == v + 3;
+        if (!quad) {
+          i += 3;
+          continue;
+        }
+        i += 6;
+        ImRect box(FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX);
+        bool glyph = true;
+        for (unsigned int k = 0; k < 4 && glyph; ++k) {
+          const ImDrawVert& vert = list->VtxBuffer[int(cmd.VtxOffset + v + k)];
+          glyph = !(vert.uv.x == white.x && vert.uv.y == white.y) && !on_baked_lines(atlas, vert.uv);
+          box.Add(vert.pos);
+        }
+        if (!glyph) continue;
+        box.ClipWithFull(clip);
+        if (box.GetWidth() > 1 && box.GetHeight() > 1) quads.push_back(box);
+      }
+    }
+    for (std::size_t a = 0; a < quads.size(); ++a)
+      for (std::size_t b = a + 2; b < quads.size(); ++b) {  // a + 1: the next letter of the same text
+        ImRect both = quads[a];
+        both.ClipWithFull(quads[b]);
+        const float shared = std::max(0.0f, both.GetWidth()) * std::max(0.0f, both.GetHeight());
+        const float smaller = std::min(quads[a].GetArea(), quads[b].GetArea());
+        if (shared > smaller / 3) {
+          char line[320];
+          std::snprintf(line, sizeof line, "texts over one another in '%s': glyphs at (%.0f, %.0f) and (%.0f, %.0f)",
+                        list->_OwnerName ? list->_OwnerName : "?", quads[a].Min.x, quads[a].Min.y, quads[b].Min.x,
+                        quads[b].Min.y);
+          cut.push_back(line);
+          a = quads.size();  // one line per window is enough to find it
+          break;
+        }
+      }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> texts_cut_off(const std::string& window, bool across) {
   std::vector<std::string> cut;
   windows_content(cut, window, across);
   glyphs(cut, window, across);
+  overlaps(cut, window);
   return cut;
 }
 

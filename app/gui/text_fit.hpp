@@ -6,7 +6,8 @@
 //   out) ends inside the window's content region (past it ImGui adds a scroll bar), and no
 //   panel shows a scroll bar; a child region that scrolls (a wide table) may;
 // - no glyph of any text drawn straight onto a draw list (diagram and plot labels, captions)
-//   crosses the clipping rectangle it was drawn under: a cut glyph is a cut text.
+//   crosses the clipping rectangle it was drawn under: a cut glyph is a cut text;
+// - no two texts of one window are drawn over one another (stacked labels read as neither).
 #include <string>
 #include <vector>
 

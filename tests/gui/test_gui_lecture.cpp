@@ -602,8 +602,9 @@ TEST(GuiLecture, ClicksDrawTheErrorAndTheParametersFileReproducesIt) {
 
 // The desk at 1920x1080 and UI scale 2 keeps the time panel's plot in view: the predicted pick
 // on one line (the times in its tooltip; print-text still logs them), the model's lines under the
-// plot, and a legend that covers at most 60% of it ("+N more"). Before, the pick's five lines and
-// the model's three pushed the plot below the panel's fold.
+// plot, and a legend that covers at most 60% of it ("+N more"); the turning points' labels are not
+// drawn over one another (the text check finds texts drawn over others). Before, the pick's five
+// lines and the model's three pushed the plot below the panel's fold.
 TEST(GuiLecture, TheDeskKeepsTheTimePlotInViewAt1920x1080AndScale2) {
   using kcycle::gui_testing::run_cli, kcycle::gui_testing::shown_texts, kcycle::gui_testing::shows;
   const std::string calibration = temp("desk_time_calibration.json");
@@ -614,7 +615,7 @@ TEST(GuiLecture, TheDeskKeepsTheTimePlotInViewAt1920x1080AndScale2) {
   std::string out;
   ASSERT_EQ(
       run_gui("ui-scale 2\nset levels 6\nwait-cycles 2\nwait-predicted\nframes 3\nprint-text\nscreenshot " + shot +
-                  "\nlayout " + layout + "\n",
+                  "\nlayout " + layout + "\ncheck-text-fits across Time per cycle\n",
               &out, 1920, "--threads 1 --calibration " + calibration + " --cache-dir " + temp("desk_time_cache"), 1080),
       0)
       << out;

@@ -96,13 +96,18 @@ void colourbar(ImVec2 p0, float side, float range) {
   std::snprintf(text, sizeof text, "%+.1e", range);
   ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, b0.y));
   ImGui::TextUnformatted(text);
-  // The labels within the bar's height, whatever the UI scale makes a line.
+  // The labels within the bar's height, whatever the UI scale makes a line; in a bar shorter
+  // than three lines, the ends only (or the top), not one over another.
   const float line = ImGui::GetTextLineHeight();
-  ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, (b0.y + b1.y) / 2 - line / 2));
-  ImGui::TextUnformatted(" 0");
-  std::snprintf(text, sizeof text, "%+.1e", -range);
-  ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, b1.y - line));
-  ImGui::TextUnformatted(text);
+  if (side >= 3 * line) {
+    ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, (b0.y + b1.y) / 2 - line / 2));
+    ImGui::TextUnformatted(" 0");
+  }
+  if (side >= 2 * line) {
+    std::snprintf(text, sizeof text, "%+.1e", -range);
+    ImGui::SetCursorScreenPos(ImVec2(b1.x + 4, b1.y - line));
+    ImGui::TextUnformatted(text);
+  }
 }
 
 // The inset's colour scale: log10 |c_kl| over eight decades up to the largest.
@@ -419,9 +424,13 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   const ImVec2 left = p0;  // the before picture's corner, or the only picture's
   if (before) {
     text_wrapped("%s", caption.c_str());
-    ImGui::TextUnformatted("before");
-    ImGui::SameLine(side + gap + ImGui::GetStyle().WindowPadding.x);
-    ImGui::TextUnformatted("after");
+    if (ImGui::CalcTextSize("before").x + ImGui::GetStyle().ItemSpacing.x <= side + gap) {
+      ImGui::TextUnformatted("before");
+      ImGui::SameLine(side + gap + ImGui::GetStyle().WindowPadding.x);
+      ImGui::TextUnformatted("after");
+    } else {  // pictures narrower than the word: one label over both, not two over one another
+      ImGui::TextUnformatted("before | after");
+    }
     p0 = ImGui::GetCursorScreenPos();
     renderers.before.upload(before->values, before->nx, before->ny, before->version);
     draw_field(ui, renderers.before, p0, side, range, view);

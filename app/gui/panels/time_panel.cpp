@@ -351,7 +351,7 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   // draw_plot's margins and three lines of plot at least, else the room left (scrolling on).
   if (lines_after) size.y = std::max(size.y, 56 * ImGui::GetIO().FontGlobalScale + 3 * line);
   draw_plot("times", spec, series, vlines, size);
-  ui.panel_rects.push_back({"time plot", at.x, at.y, size.x, size.y});
+  if (size.x > 0 && size.y > 0) ui.panel_rects.push_back({"time plot", at.x, at.y, size.x, size.y});
   if (lines_after) model_lines(snap, c, other, mismatch);
 }
 
