@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 namespace kcycle::gui {
@@ -56,30 +57,42 @@ bool on_baked_lines(const ImFontAtlas& atlas, ImVec2 uv) {
   return uv.x >= u0 && uv.x <= u1 && uv.y >= v0 && uv.y <= v1;
 }
 
-void glyphs(std::vector<std::string>& cut, const std::string& window, bool across) {
+// A vertex that samples a glyph: not the atlas' white pixel (shapes), not its baked lines.
+bool samples_a_glyph(const ImFontAtlas& atlas, const ImDrawVert& v) {
+  const ImVec2 white = atlas.TexUvWhitePixel;
+  return !(v.uv.x == white.x && v.uv.y == white.y) && !on_baked_lines(atlas, v.uv);
+}
+
+// Calls visit(list, cmd) for each draw command of the last frame that draws with the font atlas
+// (field pictures are images) in the windows `window` names.
+template <class Visit>
+void for_each_text_command(const std::string& window, Visit visit) {
   const ImDrawData* data = ImGui::GetDrawData();
   if (!data || !data->Valid) return;
   const ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
-  const ImVec2 white = atlas.TexUvWhitePixel;
   for (int n = 0; n < data->CmdListsCount; ++n) {
     const ImDrawList* list = data->CmdLists[n];
     if (!in_scope(list->_OwnerName, window)) continue;
-    for (const ImDrawCmd& cmd : list->CmdBuffer) {
-      if (cmd.UserCallback || cmd.TextureId != atlas.TexID) continue;  // field pictures are images
-      const ImVec4& clip = cmd.ClipRect;
-      bool reported = false;
-      for (unsigned int i = 0; i < cmd.ElemCount && !reported; ++i) {
-        const ImDrawVert& v = list->VtxBuffer[int(cmd.VtxOffset + list->IdxBuffer[int(cmd.IdxOffset + i)])];
-        if ((v.uv.x == white.x && v.uv.y == white.y) || on_baked_lines(atlas, v.uv)) continue;
-        const bool out_x = v.pos.x < clip.x - kSlack || v.pos.x > clip.z + kSlack;
-        const bool out_y = v.pos.y < clip.y - kSlack || v.pos.y > clip.w + kSlack;
-        if (out_x || (out_y && !across)) {
-          cut.push_back(describe("a glyph", list->_OwnerName ? list->_OwnerName : "?", v.pos.x, v.pos.y, clip));
-          reported = true;  // one line per draw command is enough to find it
-        }
+    for (const ImDrawCmd& cmd : list->CmdBuffer)
+      if (!cmd.UserCallback && cmd.TextureId == atlas.TexID) visit(*list, cmd);
+  }
+}
+
+void glyphs(std::vector<std::string>& cut, const std::string& window, bool across) {
+  const ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+  for_each_text_command(window, [&](const ImDrawList& list, const ImDrawCmd& cmd) {
+    const ImVec4& clip = cmd.ClipRect;
+    for (unsigned int i = 0; i < cmd.ElemCount; ++i) {
+      const ImDrawVert& v = list.VtxBuffer[int(cmd.VtxOffset + list.IdxBuffer[int(cmd.IdxOffset + i)])];
+      if (!samples_a_glyph(atlas, v)) continue;
+      const bool out_x = v.pos.x < clip.x - kSlack || v.pos.x > clip.z + kSlack;
+      const bool out_y = v.pos.y < clip.y - kSlack || v.pos.y > clip.w + kSlack;
+      if (out_x || (out_y && !across)) {
+        cut.push_back(describe("a glyph", list._OwnerName ? list._OwnerName : "?", v.pos.x, v.pos.y, clip));
+        return;  // one line per draw command is enough to find it
       }
     }
-  }
+  });
 }
 
 // Texts drawn over one another: two glyph quads of one window's draw list, inside what is
@@ -87,48 +100,43 @@ void glyphs(std::vector<std::string>& cut, const std::string& window, bool acros
 // next one drawn (neighbouring letters' quads overlap where the font kerns them: "Pa" at UI
 // scale 2); stacked tick labels or two captions at one place share far more.
 void overlaps(std::vector<std::string>& cut, const std::string& window) {
-  const ImDrawData* data = ImGui::GetDrawData();
-  if (!data || !data->Valid) return;
   const ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
-  const ImVec2 white = atlas.TexUvWhitePixel;
-  for (int n = 0; n < data->CmdListsCount; ++n) {
-    const ImDrawList* list = data->CmdLists[n];
-    if (!in_scope(list->_OwnerName, window)) continue;
-    std::vector<ImRect> quads;
-    for (const ImDrawCmd& cmd : list->CmdBuffer) {
-      if (cmd.UserCallback || cmd.TextureId != atlas.TexID) continue;
-      const ImRect clip(cmd.ClipRect.x, cmd.ClipRect.y, cmd.ClipRect.z, cmd.ClipRect.w);
-      // A glyph is PrimRectUV's quad: two triangles (v, v+1, v+2), (v, v+2, v+3) whose four
-      // vertices all sample the atlas; everything else is drawn in triangles of three indices.
-      const auto index = [&](unsigned int k) { return list->IdxBuffer[int(cmd.IdxOffset + k)]; };
-      for (unsigned int i = 0; i + 3 <= cmd.ElemCount;) {
-        const unsigned int v = index(i);
-        const bool quad = i + 6 <= cmd.ElemCount && index(i + 1) == v + 1 && index(i + 2) == v + 2 &&
-                          index(i + 3) == v && index(i + 4) == v + 2 && index(i + 5) == v + 3;
-        if (!quad) {
-          i += 3;
-          continue;
-        }
-        i += 6;
-        ImRect box(FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX);
-        bool glyph = true;
-        for (unsigned int k = 0; k < 4 && glyph; ++k) {
-          const ImDrawVert& vert = list->VtxBuffer[int(cmd.VtxOffset + v + k)];
-          glyph = !(vert.uv.x == white.x && vert.uv.y == white.y) && !on_baked_lines(atlas, vert.uv);
-          box.Add(vert.pos);
-        }
-        if (!glyph) continue;
-        box.ClipWithFull(clip);
-        if (box.GetWidth() > 1 && box.GetHeight() > 1) quads.push_back(box);
+  std::vector<std::pair<const ImDrawList*, std::vector<ImRect>>> windows;  // each list's glyph quads
+  for_each_text_command(window, [&](const ImDrawList& list, const ImDrawCmd& cmd) {
+    if (windows.empty() || windows.back().first != &list) windows.push_back({&list, {}});
+    std::vector<ImRect>& quads = windows.back().second;
+    const ImRect clip(cmd.ClipRect.x, cmd.ClipRect.y, cmd.ClipRect.z, cmd.ClipRect.w);
+    // A glyph is PrimRectUV's quad: two triangles (v, v+1, v+2), (v, v+2, v+3) whose four
+    // vertices all sample the atlas; everything else is drawn in triangles of three indices.
+    const auto index = [&](unsigned int k) { return list.IdxBuffer[int(cmd.IdxOffset + k)]; };
+    for (unsigned int i = 0; i + 3 <= cmd.ElemCount;) {
+      const unsigned int v = index(i);
+      const bool quad = i + 6 <= cmd.ElemCount && index(i + 1) == v + 1 && index(i + 2) == v + 2 && index(i + 3) == v &&
+                        index(i + 4) == v + 2 && index(i + 5) == v + 3;
+      if (!quad) {
+        i += 3;
+        continue;
       }
+      i += 6;
+      ImRect box(FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX);
+      bool glyph = true;
+      for (unsigned int k = 0; k < 4 && glyph; ++k) {
+        const ImDrawVert& vert = list.VtxBuffer[int(cmd.VtxOffset + v + k)];
+        glyph = samples_a_glyph(atlas, vert);
+        box.Add(vert.pos);
+      }
+      if (!glyph) continue;
+      box.ClipWithFull(clip);
+      if (box.GetWidth() > 1 && box.GetHeight() > 1) quads.push_back(box);
     }
+  });
+  for (const auto& [list, quads] : windows)
     for (std::size_t a = 0; a < quads.size(); ++a)
       for (std::size_t b = a + 2; b < quads.size(); ++b) {  // a + 1: the next letter of the same text
         ImRect both = quads[a];
         both.ClipWithFull(quads[b]);
         const float shared = std::max(0.0f, both.GetWidth()) * std::max(0.0f, both.GetHeight());
-        const float smaller = std::min(quads[a].GetArea(), quads[b].GetArea());
-        if (shared > smaller / 3) {
+        if (shared > std::min(quads[a].GetArea(), quads[b].GetArea()) / 3) {
           char line[320];
           std::snprintf(line, sizeof line, "texts over one another in '%s': glyphs at (%.0f, %.0f) and (%.0f, %.0f)",
                         list->_OwnerName ? list->_OwnerName : "?", quads[a].Min.x, quads[a].Min.y, quads[b].Min.x,
@@ -138,7 +146,6 @@ void overlaps(std::vector<std::string>& cut, const std::string& window) {
           break;
         }
       }
-  }
 }
 
 }  // namespace
