@@ -26,6 +26,8 @@ class FieldRenderer {
 
   // Uploads values (nx * ny floats, row-major) if `version` differs from the last upload.
   void upload(const std::vector<float>& values, int nx, int ny, std::uint64_t version);
+  // Whether the texture holds `version` already (a caller can skip making the floats).
+  bool holds(std::uint64_t version) const { return version_ == version; }
   // The same from device memory through CUDA-OpenGL interop. Returns false when interop is
   // unavailable here (interop_error() says why; it is not tried again): then call upload().
   bool upload_from_device(const DeviceImage& image, std::uint64_t version);

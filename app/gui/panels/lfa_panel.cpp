@@ -34,8 +34,10 @@ void dashed(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float thickness, f
 // and where the mouse is, the mode under it.
 void draw_map(const lfa::FrequencyMap& map, Coarsening coarsening, std::uint64_t version, FieldRenderer& renderer,
               ImVec2 p, float side) {
-  std::vector<float> values(map.values.begin(), map.values.end());
-  renderer.upload(values, map.resolution, map.resolution, version);
+  if (!renderer.holds(version)) {  // the analysis' doubles as floats once per run, not per frame
+    const std::vector<float> values(map.values.begin(), map.values.end());
+    renderer.upload(values, map.resolution, map.resolution, version);
+  }
   renderer.set_average_minification(false);  // one colour a mode, as the analysis sampled them
   const float full[4] = {0, 0, 1, 1};
   const GLuint texture = renderer.render(int(side), int(side), false, 0.0f, float(plot::kLfaScaleTop), full);
