@@ -338,12 +338,14 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
                       false,
                       true,
                       false});
+  std::string busy;  // over the plot, or in a short panel under it with the model's lines
   if (snap.cycle_time_spread >= kBusySpread) {
     char text[96];
     std::snprintf(text, sizeof text, "Cycle times varied %.1fx: the machine is busy (the fastest is shown).",
                   snap.cycle_time_spread);
-    warning(text);
+    busy = text;
   }
+  if (!busy.empty() && !short_panel) warning(busy);
   PlotSpec spec{"levels n", "ms per cycle (log)", false, true, 3, 13, 0, 0};
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImVec2 size = ImGui::GetContentRegionAvail();
@@ -352,6 +354,7 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   if (lines_after) size.y = std::max(size.y, 56 * ImGui::GetIO().FontGlobalScale + 3 * line);
   draw_plot("times", spec, series, vlines, size);
   if (size.x > 0 && size.y > 0) ui.panel_rects.push_back({"time plot", at.x, at.y, size.x, size.y});
+  if (!busy.empty() && short_panel) warning(busy);
   if (lines_after) model_lines(snap, c, other, mismatch);
 }
 
