@@ -338,23 +338,25 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
                       false,
                       true,
                       false});
-  std::string busy;  // over the plot, or in a short panel under it with the model's lines
+  std::string busy;  // over the plot, or under it with the model's lines
   if (snap.cycle_time_spread >= kBusySpread) {
     char text[96];
     std::snprintf(text, sizeof text, "Cycle times varied %.1fx: the machine is busy (the fastest is shown).",
                   snap.cycle_time_spread);
     busy = text;
   }
-  if (!busy.empty() && !short_panel) warning(busy);
+  // A short panel with a calibration keeps its plot at a readable height and what else it says
+  // under it; without one the plot takes what room is left.
+  const bool lines_after = short_panel && !snap.calibrating && c;
+  if (!busy.empty() && !lines_after) warning(busy);
   PlotSpec spec{"levels n", "ms per cycle (log)", false, true, 3, 13, 0, 0};
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImVec2 size = ImGui::GetContentRegionAvail();
-  const bool lines_after = short_panel && !snap.calibrating && c;
   // draw_plot's margins and three lines of plot at least, else the room left (scrolling on).
   if (lines_after) size.y = std::max(size.y, 56 * ImGui::GetIO().FontGlobalScale + 3 * line);
   draw_plot("times", spec, series, vlines, size);
   if (size.x > 0 && size.y > 0) ui.panel_rects.push_back({"time plot", at.x, at.y, size.x, size.y});
-  if (!busy.empty() && short_panel) warning(busy);
+  if (!busy.empty() && lines_after) warning(busy);
   if (lines_after) model_lines(snap, c, other, mismatch);
 }
 
