@@ -406,8 +406,8 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   const bool inset_on = ui.view.spectrum && !zero && img->nx >= 3 && img->ny >= 3;
   // Before | after: each picture's spectrum under it on one scale, so a class sees which modes
   // the sweep took (there is no room under the pictures with the slice on).
-  const bool before_inset = inset_on && before && host && !before->spectrum.empty() && !ui.show_slice &&
-                            !(before->min == 0.0f && before->max == 0.0f);
+  bool before_inset = inset_on && before && host && !before->spectrum.empty() && !ui.show_slice &&
+                      !(before->min == 0.0f && before->max == 0.0f);
   // On a coarse level, the finest level's error as the cycle left it goes in the same column.
   const FieldImage* fine = img->level > 1 ? snap.finest_left.get() : nullptr;
   const bool thumb_on = fine && !fine->values.empty();
@@ -416,6 +416,9 @@ void field_panel(UiState& ui, const Snapshot& snap, FieldRenderers& renderers) {
   const float width = avail.x - bar_w - gap * (panes - 1), height = avail.y - 8 - label_h - slice_h;
   const float side_beside = std::min(width / (panes + ratio), height);
   const float side_under = ui.show_slice ? 0.0f : std::min(width / panes, (height - caption_h) / (1 + ratio));
+  // The pair of insets only where the pictures keep most of their size (at 1280x720 x2 in the
+  // lecture layout they would shrink to 50 pixels): else the one inset, beside them.
+  if (before_inset && side_under < 0.6f * side_beside) before_inset = false;
   const bool inset_under = inset_on && (before_inset || side_under > side_beside);
   const float side = std::max(50.0f, inset_under ? side_under : side_beside);
   const float inset = std::max(40.0f, ratio * side);
