@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/core/problem.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/execution_target.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle::testing {
 

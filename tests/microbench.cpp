@@ -8,8 +8,9 @@
 #include "kcycle/backends/cpu/cpu_backend.hpp"
 #include "kcycle/core/problem.hpp"
 #include "kcycle/core/relaxation_factor.hpp"
-#include "kcycle/io/solver_options.hpp"
-#include "kcycle/model/byte_model.hpp"
+#include "kcycle/cycle/byte_model.hpp"
+#include "kcycle/solve/multigrid.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 namespace {

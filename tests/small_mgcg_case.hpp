@@ -4,8 +4,8 @@
 #include "kcycle/backends/cpu/cpu_backend.hpp"
 #include "kcycle/core/problem.hpp"
 #include "kcycle/core/stencil.hpp"
-#include "kcycle/cycle/multigrid.hpp"
 #include "kcycle/solve/krylov.hpp"
+#include "kcycle/solve/multigrid.hpp"
 #include "kcycle/solve/solve.hpp"
 
 namespace kcycle::testing {

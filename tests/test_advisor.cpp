@@ -9,9 +9,7 @@
 #include <vector>
 
 #include "closed_forms.hpp"
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
-#include "kcycle/cycle/multigrid.hpp"
 #include "kcycle/lfa/convergence.hpp"
 #include "kcycle/lfa/fourier_analysis.hpp"
 #include "kcycle/model/advisor.hpp"
@@ -19,6 +17,8 @@
 #include "kcycle/model/interleaved_solves.hpp"
 #include "kcycle/model/kappa_sweep.hpp"
 #include "kcycle/model/level_cost_model.hpp"
+#include "kcycle/solve/execution_target.hpp"
+#include "kcycle/solve/multigrid.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "kcycle/solve/solve.hpp"
 

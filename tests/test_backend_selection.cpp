@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "kcycle/backends/backend_selection.hpp"
-#include "kcycle/io/solver_options.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 namespace {

@@ -5,8 +5,8 @@
 
 #include "backend_under_test.hpp"
 #include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/cycle/byte_model.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
-#include "kcycle/model/byte_model.hpp"
 
 namespace kcycle {
 namespace {

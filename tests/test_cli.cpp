@@ -16,9 +16,9 @@
 #include "kcycle/io/options_io.hpp"
 
 #include "kcycle/backends/backend_selection.hpp"
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/distributed_model.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "kcycle/solve/solve.hpp"
 

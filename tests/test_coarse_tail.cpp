@@ -16,8 +16,8 @@
 #include "kcycle/core/relaxation_factor.hpp"
 #include "kcycle/cycle/coarse_tail.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
-#include "kcycle/cycle/multigrid.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/multigrid.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 namespace {

@@ -9,9 +9,9 @@
 #include "kcycle/backends/cpu/cpu_backend.hpp"
 #include "kcycle/core/problem.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
-#include "kcycle/io/solver_options.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/timing.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 namespace {

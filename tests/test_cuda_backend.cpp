@@ -13,8 +13,9 @@
 #include "kcycle/backends/cuda/cuda_backend.hpp"
 #include "kcycle/core/problem.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/multigrid.hpp"
 #include "kcycle/solve/solve.hpp"
+#include "kcycle/solve/solver_options.hpp"
 #include "line_solve_rounding.hpp"
 
 namespace kcycle {

@@ -13,9 +13,9 @@
 #include "kcycle/core/problem.hpp"
 #include "kcycle/core/relaxation_factor.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
-#include "kcycle/cycle/multigrid.hpp"
 #include "kcycle/solve/image_pool.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
+#include "kcycle/solve/multigrid.hpp"
 
 namespace kcycle {
 namespace {

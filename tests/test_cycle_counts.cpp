@@ -10,7 +10,7 @@
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/cycle/cycle_plan.hpp"
 #include "kcycle/cycle/cycles.hpp"
-#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/solve/multigrid.hpp"
 
 namespace kcycle {
 namespace {

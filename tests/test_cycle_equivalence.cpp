@@ -7,7 +7,7 @@
 
 #include "backend_under_test.hpp"
 #include "kcycle/core/relaxation_factor.hpp"
-#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/solve/multigrid.hpp"
 
 namespace kcycle {
 namespace {

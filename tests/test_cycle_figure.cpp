@@ -16,7 +16,7 @@
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/cycle/cycle_plan.hpp"
 #include "kcycle/io/file_output.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 #include "svg_raster.hpp"
 
 #if KCYCLE_TEST_PNG_PIXELS

@@ -13,8 +13,8 @@
 #include "kcycle/core/problem.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
-#include "kcycle/cycle/multigrid.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/multigrid.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 using namespace kcycle;
 
@@ -82,6 +82,35 @@ TEST(CycleSchedule, WithoutTheCapabilityNothingFuses) {
     EXPECT_EQ(plan.launches_per_call(l), 2 + 3 + 2);
   }
   EXPECT_FALSE(plan.zero_start_in_first_pass());
+}
+
+// The pass kinds' table: each kind's row names it and says what a backend needs to run it, and a
+// schedule planned for more than a backend has names the first pass that backend could not run
+// (Multigrid refuses such a schedule instead of skipping the pass).
+TEST(CycleSchedule, NamesThePassABackendWithoutTheCapabilityCouldNotRun) {
+  for (const PassKindTraits& row : kPassKinds) EXPECT_GT(std::string(row.name).size(), 3u);
+  EXPECT_EQ(pass_kind_traits(PassKind::ZeroCoarse).phase, Phase::Restrict);  // zeroing counts as restriction
+  EXPECT_EQ(pass_kind_traits(PassKind::FusedUp).needs, PassNeeds::FusedPasses);
+
+  const MultigridSettings jacobi = settings(5, Smoother::Jacobi, true, 2, 2, false);
+  const CycleSchedule fused = CycleSchedule::plan(jacobi, {true, false}, CycleMode::Normal);
+  EXPECT_EQ(fused.first_pass_beyond({true, false}), nullptr);
+  const Pass* beyond = fused.first_pass_beyond({false, false});
+  ASSERT_NE(beyond, nullptr);
+  EXPECT_EQ(beyond->kind, PassKind::FusedDown);
+  EXPECT_EQ(CycleSchedule::plan(jacobi, {false, false}, CycleMode::Normal).first_pass_beyond({false, false}), nullptr);
+
+  const CycleSchedule pipelined =
+      CycleSchedule::plan(settings(5, Smoother::GaussSeidel, true, 2, 2, false), {true, false}, CycleMode::Normal);
+  ASSERT_NE(pipelined.first_pass_beyond({false, true}), nullptr);
+  EXPECT_EQ(pipelined.first_pass_beyond({false, true})->kind, PassKind::PipelinedSweep);
+
+  MultigridSettings tailed = settings(9, Smoother::Jacobi, false, 2, 2, false);
+  tailed.coarse_tail_unknowns = 4096;
+  const CycleSchedule tail = CycleSchedule::plan(tailed, {false, true}, CycleMode::Normal);
+  ASSERT_NE(tail.first_pass_beyond({true, false}), nullptr);
+  EXPECT_EQ(tail.first_pass_beyond({true, false})->kind, PassKind::CoarseTail);
+  EXPECT_STREQ(pass_kind_name(tail.first_pass_beyond({true, false})->kind), "coarse tail (this level and below)");
 }
 
 // The coarse tail: the levels from its top down are one launch a call at the top, none below;

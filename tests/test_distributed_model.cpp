@@ -7,8 +7,8 @@
 
 #include "closed_forms.hpp"
 #include "kcycle/core/stencil.hpp"
-#include "kcycle/io/solver_options.hpp"
 #include "kcycle/model/distributed_model.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 namespace {

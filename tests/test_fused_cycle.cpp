@@ -12,9 +12,10 @@
 #include "kcycle/core/kernels.hpp"
 #include "kcycle/core/problem.hpp"
 #include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/cycle/byte_model.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
-#include "kcycle/io/solver_options.hpp"
-#include "kcycle/model/byte_model.hpp"
+#include "kcycle/solve/multigrid.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 namespace {

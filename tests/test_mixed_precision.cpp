@@ -10,7 +10,7 @@
 
 #include "kcycle/backends/cpu/cpu_backend.hpp"
 #include "kcycle/core/problem.hpp"
-#include "kcycle/model/byte_model.hpp"
+#include "kcycle/cycle/byte_model.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/krylov.hpp"
 #include "kcycle/solve/mixed_precision.hpp"

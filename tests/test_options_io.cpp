@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "kcycle/io/enum_names.hpp"
 #include "kcycle/io/file_input.hpp"
 #include "kcycle/io/nearest_name.hpp"
 #include "kcycle/io/options_io.hpp"
 #include "kcycle/model/cost_model.hpp"
+#include "kcycle/solve/enum_names.hpp"
 
 namespace kcycle {
 namespace {

@@ -18,9 +18,9 @@
 #include "kcycle/core/problem.hpp"
 #include "kcycle/core/relaxation_factor.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
-#include "kcycle/cycle/multigrid.hpp"
 #include "kcycle/model/timing.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
+#include "kcycle/solve/multigrid.hpp"
 #include "kcycle/solve/solve.hpp"
 
 namespace kcycle {

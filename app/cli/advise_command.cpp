@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/model/advisor.hpp"
 #include "kcycle/model/kappa_sweep.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/solve.hpp"
 #include "solver_args.hpp"
 

@@ -10,12 +10,12 @@
 
 #include "commands.hpp"
 #include "kcycle/backends/cuda/cuda_backend.hpp"
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/core/relaxation_factor.hpp"
-#include "kcycle/io/solver_options.hpp"
-#include "kcycle/model/byte_model.hpp"
+#include "kcycle/cycle/byte_model.hpp"
 #include "kcycle/model/timing.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/solve.hpp"
+#include "kcycle/solve/solver_options.hpp"
 #include "load_bench.hpp"
 #include "solver_args.hpp"
 
@@ -182,7 +182,7 @@ int run(BenchArgs a, const CLI::App& cmd) {
   if (!(a.min_seconds > 0)) throw InvalidOptions("--min-seconds must be positive");
   if (a.line_solvers) return run_line_solvers(a, check, target);
 
-  const std::vector<int> kappas = {1, 2, 3, 4, kKappaW};
+  const std::vector<int> kappas(kKappaCandidates.begin(), kKappaCandidates.end());
   TimingPolicy policy;
   policy.min_seconds = a.min_seconds;
   nlohmann::json rows = nlohmann::json::array();

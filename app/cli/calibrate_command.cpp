@@ -10,13 +10,13 @@
 #include <thread>
 
 #include "commands.hpp"
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
 #include "kcycle/io/file_output.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/distributed_model.hpp"
 #include "kcycle/model/level_cost_model.hpp"
 #include "kcycle/model/timing.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/solve.hpp"
 #include "progress.hpp"
 #include "solver_args.hpp"
@@ -33,7 +33,7 @@ void print_model_errors(const Calibration& c, const char* which,
   std::printf("relative prediction error (predicted - measured) / measured, %%, of %s:\n%8s", which, "kappa\\n");
   for (int n = lo; n <= hi; ++n) std::printf(" %7d", n);
   std::printf("\n");
-  for (int kappa : {1, 2, 3, 4, kKappaW}) {
+  for (int kappa : kKappaCandidates) {
     bool any = false;
     for (const TimingSample& s : c.samples) any |= s.kappa == kappa;
     if (!any) continue;
@@ -79,7 +79,7 @@ void print_calibration_report(const Calibration& c, const SolverOptions& options
                        level_model_error);
   if (c.model.alpha > 0 && c.model.beta > 0) {
     std::printf("turning points (alpha * launches = beta * ops):");
-    for (int kappa : {1, 2, 3, 4, kKappaW}) {
+    for (int kappa : kKappaCandidates) {
       const double n = turning_point_levels(kappa, c.model, c.launches_per_call);
       std::printf("  kappa=%s: n_tp %.1f (N_tp %.2g)", kappa_to_string(kappa).c_str(), n,
                   std::pow(std::pow(2.0, n) - 1, 2));
@@ -88,7 +88,7 @@ void print_calibration_report(const Calibration& c, const SolverOptions& options
     if (c.coarse_tail > 0) {  // the tail's levels launch once a call: the launch term starts that much later
       const int depth = coarse_tail_depth(std::size_t(c.coarse_tail), options.coarsening);
       std::printf("  with the coarse tail (%d levels below its top as one launch):", depth);
-      for (int kappa : {1, 2, 3, 4, kKappaW})
+      for (int kappa : kKappaCandidates)
         std::printf("  kappa=%s: n_tp %.1f", kappa_to_string(kappa).c_str(),
                     turning_point_levels(kappa, c.model, c.launches_per_call, depth));
       std::printf("\n");
@@ -102,12 +102,12 @@ void print_calibration_report(const Calibration& c, const SolverOptions& options
     // Where latency (launches and messages) and work balance, on square grids of P ranks.
     std::printf("turning points n_tp on P ranks (alpha launches + lambda messages = beta ops, busiest rank):\n%8s",
                 "P\\kappa");
-    for (int kappa : {1, 2, 3, 4, kKappaW}) std::printf(" %7s", kappa_to_string(kappa).c_str());
+    for (int kappa : kKappaCandidates) std::printf(" %7s", kappa_to_string(kappa).c_str());
     std::printf("\n");
     MultigridSettings as_run = resolve(options, BackendKind::Mpi).settings;
     for (int side = 1; side <= 64; side *= 2) {
       std::printf("%8d", side * side);
-      for (int kappa : {1, 2, 3, 4, kKappaW}) {
+      for (int kappa : kKappaCandidates) {
         const double n = distributed_turning_point(as_run, kappa, side, side, c.model);
         if (std::isnan(n))
           std::printf(" %7s", "-");
@@ -122,7 +122,7 @@ void print_calibration_report(const Calibration& c, const SolverOptions& options
     as_run.levels = hi;
     const auto [px, py] = process_grid(c.ranks, 0, 0);
     std::printf("agglomeration: the model's best --agglomerate-below on %d x %d ranks at %d levels:", px, py, hi);
-    for (int kappa : {1, 2, 3, 4, kKappaW})
+    for (int kappa : kKappaCandidates)
       std::printf("  kappa=%s: %d", kappa_to_string(kappa).c_str(),
                   best_agglomeration_threshold(as_run, kappa, px, py, c.model));
     std::printf("\n");

@@ -5,8 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "kcycle/io/solver_options.hpp"
 #include "kcycle/model/cost_model.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle::cli {
 

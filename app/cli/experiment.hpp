@@ -7,12 +7,12 @@
 
 #include "kcycle/backends/backend_selection.hpp"
 #include "kcycle/io/interrupt.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 #include "solver_args.hpp"
 
 namespace kcycle::cli {
 
-inline const std::vector<int> kKappas = {1, 2, 3, 4, kKappaW};
+inline const std::vector<int> kKappas(kKappaCandidates.begin(), kKappaCandidates.end());
 inline const std::vector<std::string> kKappaLabels = {"1 (V)", "2 (F)", "3", "4", "W"};
 
 struct ExperimentArgs {

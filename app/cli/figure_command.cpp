@@ -8,7 +8,7 @@
 
 #include "commands.hpp"
 #include "cycle_figure_file.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle::cli {
 

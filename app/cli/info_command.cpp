@@ -12,11 +12,11 @@
 
 #include "commands.hpp"
 #include "kcycle/backends/cpu/cpu_backend.hpp"
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/solve.hpp"
+#include "kcycle/solve/solver_options.hpp"
 #include "solver_args.hpp"
 
 namespace kcycle::cli {

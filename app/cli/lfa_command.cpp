@@ -32,7 +32,7 @@ struct LfaArgs {
   int map_resolution = 64;
 };
 
-const std::vector<int> kKappas = {1, 2, 3, 4, kKappaW};
+const std::vector<int> kKappas(kKappaCandidates.begin(), kKappaCandidates.end());
 
 // The maps of the options' own kappa (kcycle/lfa/amplification_maps.hpp) as a figure; says so on
 // stderr so that --json's stdout stays JSON.

@@ -10,8 +10,8 @@
 
 #include "busy_processes.hpp"
 #include "kcycle/backends/cpu/available_cores.hpp"
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/model/timing.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/solve.hpp"
 #include "solver_args.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
 // `kcycle bench --load N`: the solver's speed on 1 thread and on the team, on a quiet machine
 // and beside N busy processes, in alternating rounds of one run (the machine's noise shared).
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle::cli {
 

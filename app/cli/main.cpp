@@ -13,7 +13,7 @@
 #include "kcycle/io/interrupt.hpp"
 #include "kcycle/io/nearest_name.hpp"
 #include "kcycle/io/options_io.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace {
 

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "experiment.hpp"
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
 #include "kcycle/model/distributed_model.hpp"
 #include "kcycle/model/timing.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/solve.hpp"
 #include "progress.hpp"
 #include "svg_plot.hpp"

@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
 #include "kcycle/core/relaxation_factor.hpp"
 #include "kcycle/io/interrupt.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/solve.hpp"
 #include "solver_args.hpp"

@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <vector>
 
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/distributed_model.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/solve.hpp"
 
 namespace kcycle::cli {

@@ -9,9 +9,9 @@
 #include <CLI/CLI.hpp>
 
 #include "kcycle/io/options_io.hpp"
-#include "kcycle/io/solver_options.hpp"
 #include "kcycle/model/timing.hpp"
 #include "kcycle/solve/resolved_run.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle::cli {
 

@@ -2,8 +2,8 @@
 
 #include <cstdlib>
 
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "kcycle/solve/solve.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 #include "solver_worker.hpp"
 #include "ui_state.hpp"
 

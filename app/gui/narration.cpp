@@ -1,6 +1,6 @@
 #include "narration.hpp"
 
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle::gui {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "kcycle/cycle/trace.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle::gui {
 

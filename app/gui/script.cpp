@@ -13,11 +13,11 @@
 #include <imgui.h>
 
 #include "drawing.hpp"
-#include "kcycle/io/enum_names.hpp"
 #include "kcycle/io/file_input.hpp"
 #include "kcycle/io/file_output.hpp"
 #include "kcycle/io/nearest_name.hpp"
 #include "kcycle/io/options_io.hpp"
+#include "kcycle/solve/enum_names.hpp"
 #include "lessons.hpp"
 #include "narration.hpp"
 #include "panels.hpp"

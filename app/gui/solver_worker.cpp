@@ -4,9 +4,9 @@
 #include <chrono>
 #include <cmath>
 
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/core/kernels.hpp"
 #include "kcycle/model/timing.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 

@@ -1,6 +1,6 @@
 #pragma once
 // The visualizer's view settings (what is shown and how, never what is solved), in one table
-// like the solver's options (kcycle/io/solver_options.hpp): the panels draw their controls
+// like the solver's options (kcycle/solve/solver_options.hpp): the panels draw their controls
 // from it (view_control) and the script sets them through it (`set KEY VALUE`), with the same
 // names, ranges and messages. The main loop passes what the worker must know (the view
 // request, the speeds) on to it.

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle::plot {
 

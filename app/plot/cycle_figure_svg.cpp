@@ -5,7 +5,7 @@
 
 #include "cycle_figure.hpp"
 #include "kcycle/cycle/cycle_plan.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle::plot {
 

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "figure_file.hpp"
-#include "kcycle/io/enum_names.hpp"
+#include "kcycle/solve/enum_names.hpp"
 #include "kcycle/solve/solve.hpp"
 
 namespace kcycle::plot {

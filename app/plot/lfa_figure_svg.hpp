@@ -6,8 +6,8 @@
 #include <array>
 #include <string>
 
-#include "kcycle/io/solver_options.hpp"
 #include "kcycle/lfa/amplification_maps.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle::plot {
 

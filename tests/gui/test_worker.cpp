@@ -13,7 +13,7 @@
 
 #include "calibration_cache.hpp"
 #include "field_sizes.hpp"
-#include "kcycle/backends/execution_target.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "solver_worker.hpp"
 

@@ -5,9 +5,9 @@
 #include "kcycle/backends/backend_selection.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
-#include "kcycle/io/solver_options.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/solve/solve.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 int main() {
   kcycle::SolverOptions o;

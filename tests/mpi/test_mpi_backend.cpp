@@ -16,9 +16,9 @@
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
 #include "kcycle/core/problem.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
-#include "kcycle/cycle/multigrid.hpp"
-#include "kcycle/io/solver_options.hpp"
 #include "kcycle/model/distributed_model.hpp"
+#include "kcycle/solve/multigrid.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 namespace {

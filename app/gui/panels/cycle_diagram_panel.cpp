@@ -9,10 +9,10 @@
 #include <string>
 
 #include "cycle_diagram.hpp"
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/cycle/cycle_plan.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "narration.hpp"
 #include "panels/widgets.hpp"

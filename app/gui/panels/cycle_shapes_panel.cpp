@@ -93,12 +93,11 @@ void cycle_shapes_panel(UiState& ui, const Snapshot& snap) {
   std::vector<Series> series;
   const ImU32 colours[] = {IM_COL32(31, 119, 180, 255), IM_COL32(255, 127, 14, 255), IM_COL32(44, 160, 44, 255),
                            IM_COL32(148, 103, 189, 255), IM_COL32(200, 200, 200, 255)};
-  const int chart_kappas[] = {1, 2, 3, 4, kKappaW};
   for (int k = 0; k < 5; ++k) {
-    Series s{"kappa=" + kappa_to_string(chart_kappas[k]), {}, {}, colours[k], 2.0f};
+    Series s{"kappa=" + kappa_to_string(kKappaCandidates[k]), {}, {}, colours[k], 2.0f};
     for (int levels = 1; levels <= 16; ++levels) {
       s.x.push_back(levels);
-      s.y.push_back(double(total_calls(std::min(chart_kappas[k], levels), levels)));
+      s.y.push_back(double(total_calls(std::min(kKappaCandidates[k], levels), levels)));
     }
     series.push_back(s);
   }

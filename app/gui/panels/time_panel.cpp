@@ -10,11 +10,11 @@
 #include <cstdio>
 #include <string>
 
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/level_cost_model.hpp"
 #include "kcycle/model/timing.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "panels/widgets.hpp"
 #include "plot.hpp"
@@ -26,7 +26,6 @@ namespace {
 
 const ImU32 kKappaColors[] = {IM_COL32(31, 119, 180, 255), IM_COL32(255, 127, 14, 255), IM_COL32(44, 160, 44, 255),
                               IM_COL32(214, 39, 40, 255), IM_COL32(148, 103, 189, 255)};
-const int kKappas[] = {1, 2, 3, 4, kKappaW};
 
 // A prediction and its band: "126" where the probe simply solved (exact), else "108 (83-140)".
 std::string with_band(double value, double low, double high, bool exact, const char* format) {
@@ -296,22 +295,22 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   const SolverOptions& o = snap.options;
   const int per_call = CycleSchedule::per_call(resolve(o, o.backend).settings, kAsResolved).launches_per_call(1);
   for (int k = 0; k < 5; ++k) {
-    const std::string name = "kappa=" + kappa_to_string(kKappas[k]);
+    const std::string name = "kappa=" + kappa_to_string(kKappaCandidates[k]);
     if (c) {
       Series model{name + " model", {}, {}, kKappaColors[k], 1.5f, true};
       Series measured{"", {}, {}, kKappaColors[k], 1.5f, false, true, false};
       for (int n = 3; n <= 13; ++n) {
         model.x.push_back(n);
-        model.y.push_back(
-            1e3 * c->model.predict(cycle_launches(kKappas[k], n, per_call), cycle_ops(kKappas[k], n, o.coarsening)));
+        model.y.push_back(1e3 * c->model.predict(cycle_launches(kKappaCandidates[k], n, per_call),
+                                                 cycle_ops(kKappaCandidates[k], n, o.coarsening)));
       }
       for (const TimingSample& s : c->samples)
-        if (s.kappa == kKappas[k]) measured.x.push_back(s.levels), measured.y.push_back(s.seconds * 1e3);
+        if (s.kappa == kKappaCandidates[k]) measured.x.push_back(s.levels), measured.y.push_back(s.seconds * 1e3);
       // The per-level model at each level count the calibration timed level by level.
       Series per_level{k == 0 ? "per-level model (solid)" : "", {}, {}, kKappaColors[k], 1.0f};
       for (int n = 3; n <= 13; ++n)
         if (const std::optional<LevelCosts> costs = level_costs(*c, n))
-          per_level.x.push_back(n), per_level.y.push_back(1e3 * costs->cycle_seconds(kKappas[k]));
+          per_level.x.push_back(n), per_level.y.push_back(1e3 * costs->cycle_seconds(kKappaCandidates[k]));
       series.push_back(model);
       series.push_back(measured);
       if (!per_level.x.empty()) series.push_back(per_level);
@@ -319,12 +318,12 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
         Series faint{"", {}, {}, (kKappaColors[k] & 0x00FFFFFFu) | 0x60000000u, 1.0f, true};
         for (int n = 3; n <= 13; ++n) {
           faint.x.push_back(n);
-          faint.y.push_back(1e3 * other->model.predict(cycle_launches(kKappas[k], n, per_call),
-                                                       cycle_ops(kKappas[k], n, o.coarsening)));
+          faint.y.push_back(1e3 * other->model.predict(cycle_launches(kKappaCandidates[k], n, per_call),
+                                                       cycle_ops(kKappaCandidates[k], n, o.coarsening)));
         }
         series.push_back(faint);
       }
-      const double tp = turning_point_levels(kKappas[k], c->model, per_call);
+      const double tp = turning_point_levels(kKappaCandidates[k], c->model, per_call);
       if (std::isfinite(tp)) vlines.push_back({tp, kKappaColors[k], "tp"});
     }
   }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kcycle/io/enum_names.hpp"
+#include "kcycle/solve/enum_names.hpp"
 #include "ui_state.hpp"
 
 namespace kcycle::gui {
@@ -50,7 +50,7 @@ bool input_int(UiState& ui, const char* label, int& value, const char* tooltip);
 int choose(UiState& ui, const char* label, const std::string& preview, const std::vector<std::string>& names,
            int selected, const char* tooltip);
 
-// A combo over an enum's name table (kcycle/io/enum_names.hpp), showing its labels.
+// A combo over an enum's name table (kcycle/solve/enum_names.hpp), showing its labels.
 template <class Enum>
 bool enum_combo(UiState& ui, const char* label, Enum& value, const char* tooltip) {
   const auto& table = name_table<Enum>();

@@ -1,6 +1,6 @@
 #include "kcycle/backends/backend_selection.hpp"
 
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/core/invalid_options.hpp"
 
 namespace kcycle {
 

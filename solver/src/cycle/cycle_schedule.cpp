@@ -3,27 +3,26 @@
 #include <algorithm>
 #include <numeric>
 
+#include "kcycle/cycle/byte_model.hpp"
 #include "kcycle/cycle/coarse_tail.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
-#include "kcycle/model/byte_model.hpp"
 
 namespace kcycle {
 
-const char* pass_kind_name(PassKind kind) {
-  switch (kind) {
-    case PassKind::Sweep: return "sweep";
-    case PassKind::PipelinedSweep: return "pipelined sweep";
-    case PassKind::FusedDown: return "sweeps + residual + restriction";
-    case PassKind::ResidualRestrict: return "residual + restriction";
-    case PassKind::RestrictAndZero: return "residual + restriction + zero coarse correction";
-    case PassKind::ZeroCoarse: return "zero coarse correction";
-    case PassKind::ZeroInFirstPass: return "coarse correction's zero left to its first pass";
-    case PassKind::Prolong: return "prolongation";
-    case PassKind::FusedUp: return "prolongation + sweeps";
-    case PassKind::CoarseSolve: return "exact solve";
-    case PassKind::CoarseTail: return "coarse tail (this level and below)";
-  }
-  return "?";
+const Pass* CycleSchedule::first_pass_beyond(Capabilities can) const {
+  const auto runs = [&](const Pass& p) {
+    switch (pass_kind_traits(p.kind).needs) {
+      case PassNeeds::Core: return true;
+      case PassNeeds::FusedPasses: return can.fused_passes;
+      case PassNeeds::CoarseTail: return can.coarse_tails;
+    }
+    return false;
+  };
+  for (const LevelSchedule& level : levels_)
+    for (const std::vector<Pass>* passes : {&level.down, &level.up})
+      for (const Pass& p : *passes)
+        if (!runs(p)) return &p;
+  return nullptr;
 }
 
 int LevelSchedule::launches() const {

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <iostream>
 
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 

@@ -9,9 +9,9 @@
 #include <map>
 #include <sstream>
 
-#include "kcycle/io/enum_names.hpp"
 #include "kcycle/io/file_input.hpp"
 #include "kcycle/io/nearest_name.hpp"
+#include "kcycle/solve/enum_names.hpp"
 
 namespace kcycle {
 
@@ -335,12 +335,6 @@ std::string option_keys() {
   std::string keys;
   for (const OptionSpec& spec : option_specs()) keys += (keys.empty() ? "" : ", ") + std::string(spec.key);
   return keys;
-}
-
-std::string quoted_value(std::string_view value) {
-  constexpr std::size_t kShown = 60;  // a 10 MB value is not echoed whole
-  if (value.size() <= kShown) return "'" + std::string(value) + "'";
-  return "'" + std::string(value.substr(0, kShown - 3)) + "...' (" + std::to_string(value.size()) + " characters)";
 }
 
 namespace {

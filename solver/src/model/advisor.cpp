@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <limits>
 
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
 #include "kcycle/lfa/convergence.hpp"
 #include "kcycle/lfa/fourier_analysis.hpp"
@@ -15,6 +14,7 @@
 #include "kcycle/model/distributed_model.hpp"
 #include "kcycle/model/iteration_estimate.hpp"
 #include "kcycle/model/level_cost_model.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "kcycle/solve/solve.hpp"

@@ -14,7 +14,7 @@
 #include <stdexcept>
 
 #include "kcycle/cycle/cycle_counts.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 

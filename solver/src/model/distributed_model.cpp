@@ -7,7 +7,7 @@
 #include <string>
 
 #include "kcycle/cycle/cycle_counts.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 
@@ -31,22 +31,6 @@ int neighbours(int rx, int ry, int px, int py) {
 }
 
 }  // namespace
-
-std::array<int, 2> process_grid(int ranks, int ranks_x, int ranks_y) {
-  if (ranks_x > 0 && ranks_y > 0) {
-    if (ranks_x * ranks_y != ranks) throw InvalidOptions("their product must be the number of ranks");
-    return {ranks_x, ranks_y};
-  }
-  if (ranks_x > 0 || ranks_y > 0) {
-    const int given = std::max(ranks_x, ranks_y);
-    if (ranks % given != 0) throw InvalidOptions("the number of ranks is no multiple of " + std::to_string(given));
-    return ranks_x > 0 ? std::array{ranks_x, ranks / given} : std::array{ranks / given, ranks_y};
-  }
-  int py = 1;
-  for (int f = 1; f * f <= ranks; ++f)
-    if (ranks % f == 0) py = f;
-  return {ranks / py, py};
-}
 
 int collective_latencies(int ranks) { return ranks <= 1 ? 0 : int(std::ceil(std::log2(double(ranks)))); }
 

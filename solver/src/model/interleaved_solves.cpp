@@ -1,7 +1,7 @@
 #include "kcycle/model/interleaved_solves.hpp"
 #include "kcycle/model/timing.hpp"
 
-#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/solve/multigrid.hpp"
 
 #include <algorithm>
 #include <stdexcept>

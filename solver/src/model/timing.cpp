@@ -5,11 +5,11 @@
 #include <chrono>
 #include <vector>
 
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
 #include "kcycle/core/problem.hpp"
-#include "kcycle/io/solver_options.hpp"
 #include "kcycle/model/distributed_model.hpp"
+#include "kcycle/solve/execution_target.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 
@@ -256,7 +256,8 @@ double measure_message_latency(const ExecutionTarget& target, int levels, Coarse
 
 Calibration calibrate(const MultigridSettings& as_run, const CalibrationSweep& sweep,
                       const std::function<void(const TimingSample&)>& on_case) {
-  const std::vector<int> kappas = sweep.kappas.empty() ? std::vector<int>{1, 2, 3, 4, kKappaW} : sweep.kappas;
+  const std::vector<int> kappas =
+      sweep.kappas.empty() ? std::vector<int>(kKappaCandidates.begin(), kKappaCandidates.end()) : sweep.kappas;
   Calibration c;
   c.backend = describe(sweep.target);
   c.smoother = std::string(to_string(as_run.smoother));

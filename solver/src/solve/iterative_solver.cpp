@@ -8,8 +8,8 @@
 #include <sstream>
 #include <type_traits>
 
-#include "kcycle/backends/execution_target.hpp"
 #include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/image_pool.hpp"
 #include "kcycle/solve/krylov.hpp"
 #include "kcycle/solve/mixed_precision.hpp"

@@ -1,7 +1,7 @@
 #include "kcycle/solve/resolved_run.hpp"
 
 #include "kcycle/backends/backend_selection.hpp"
-#include "kcycle/backends/execution_target.hpp"
+#include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/solve.hpp"
 
 namespace kcycle {

@@ -5,7 +5,7 @@
 //
 // Every operation is one or more counted "launches" (the paper's unit of overhead, α):
 // restriction, zeroing and prolongation one each, a relaxation sweep
-// launches_per_relaxation(smoother) (multigrid.hpp).
+// launches_per_relaxation(smoother) (cycle/multigrid_choices.hpp).
 #include <concepts>
 #include <cstddef>
 #include <cstdint>

@@ -9,11 +9,11 @@
 // every operation is a level_bodies.hpp body, the per-level kernels' arithmetic. A Team
 // (team.hpp) says who shares the work: SerialTeam (one thread: the CPU backend) or BlockTeam
 // (the CUDA backend's block of threads).
-#include "kcycle/backends/team.hpp"
 #include "kcycle/core/grid.hpp"
 #include "kcycle/core/host_device.hpp"
 #include "kcycle/core/level_bodies.hpp"
 #include "kcycle/core/stencil.hpp"
+#include "kcycle/core/team.hpp"
 #include "kcycle/cycle/cycles.hpp"
 #include "kcycle/cycle/multigrid_choices.hpp"
 #include "kcycle/cycle/trace.hpp"

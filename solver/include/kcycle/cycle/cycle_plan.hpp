@@ -2,7 +2,7 @@
 // A cycle's operations without its arithmetic: the very recursion of cycles.hpp run on Ops
 // that only record. The visualizer draws the whole cycle from it before it runs (and narrates
 // each step against it); the tests count calls in it up to sizes no grid would fit.
-#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/cycle/multigrid_choices.hpp"
 #include "kcycle/cycle/trace.hpp"
 
 namespace kcycle {

@@ -13,6 +13,7 @@
 
 #include "kcycle/cycle/multigrid_choices.hpp"
 #include "kcycle/cycle/multigrid_settings.hpp"
+#include "kcycle/cycle/pass_kind.hpp"
 #include "kcycle/cycle/trace.hpp"
 
 namespace kcycle {
@@ -30,22 +31,6 @@ inline constexpr Capabilities kAsResolved{true, true};
 // Timed: every pass is timed on its own (LevelStats); the passes are the normal cycle's, the
 // coarse tail timed as its one launch.
 enum class CycleMode { Normal, Watched, Timed };
-
-// One physical pass of a call on a level.
-enum class PassKind {
-  Sweep,             // one relaxation sweep (a Gauss-Seidel sweep is one launch per colour)
-  PipelinedSweep,    // one sweep whose colours or line parities trail each other in one pass
-  FusedDown,         // the pre-smoothing sweeps, the residual and its restriction, in one pass
-  ResidualRestrict,  // the residual and its restriction
-  RestrictAndZero,   // the same and the coarse level's correction set to zero, in one launch
-  ZeroCoarse,        // the coarse level's correction set to zero
-  ZeroInFirstPass,   // the same left to the coarse level's first pass, which starts from zero (no launch)
-  Prolong,           // the coarse correction interpolated and added
-  FusedUp,           // the prolongation and the post-smoothing sweeps, in one pass
-  CoarseSolve,       // the coarsest level's exact solve
-  CoarseTail,        // this level and every coarser one, the whole recursion, in one launch
-};
-const char* pass_kind_name(PassKind kind);
 
 struct Pass {
   PassKind kind = PassKind::Sweep;
@@ -128,6 +113,9 @@ class CycleSchedule {
   int sweep_launches(int l) const;
   // Whether any pass runs fused or pipelined.
   bool fuses_any() const;
+  // The first pass a backend with `can` could not run (pass_kind_traits' needs), or null: a
+  // schedule is only ever run by a backend that runs all of it.
+  const Pass* first_pass_beyond(Capabilities can) const;
 
   // A line per level: "level 3: down [one pass: 2 sweeps + residual + restriction]  up [...]
   // 2 launches a call".

@@ -1,6 +1,10 @@
 #pragma once
 // What a hierarchy's cycles are chosen from: the smoother and the recursive scheme. Apart
-// from multigrid.hpp so that device code (the coarse tail) can include them.
+// from the executor (solve/multigrid.hpp) so that device code (the coarse tail) and the
+// options can include them.
+#include <array>
+#include <limits>
+
 #include "kcycle/core/host_device.hpp"
 
 namespace kcycle {
@@ -29,6 +33,12 @@ KCYCLE_HD constexpr Smoother sweep_smoother(Smoother s, int sweep, bool adjoint)
   if (s != Smoother::XYZebra) return s;
   return (sweep % 2 == 0) != adjoint ? Smoother::XZebra : Smoother::YZebra;
 }
+// kappa = W: any counter >= levels gives the W-cycle (Proposition 2.1).
+inline constexpr int kKappaW = std::numeric_limits<int>::max();
+// The kappas kcycle compares wherever it picks or tabulates one (the paper's tables): the
+// advisor, sweeps, calibration, experiments, `kcycle lfa` and the visualizer's time panel.
+inline constexpr std::array<int, 5> kKappaCandidates = {1, 2, 3, 4, kKappaW};
+
 // Which recursive scheme a cycle follows (Algorithms 1-3 of the paper).
 enum class CycleType { Kappa, Gamma, F };
 struct CycleChoice {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 
@@ -40,9 +40,6 @@ std::vector<std::string> option_key_list();
 struct OptionSetting {
   std::string key, value, where;
 };
-
-// A value as messages show it: quoted, and cut to 60 characters with its length said.
-std::string quoted_value(std::string_view value);
 
 // Sets one option. Throws InvalidOptions "<where> must be <expects> (got '<value>')", or
 // "<where>: unknown option" for a key no spec has.

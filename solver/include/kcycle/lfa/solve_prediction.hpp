@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle::lfa {
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "kcycle/io/solver_options.hpp"
 #include "kcycle/model/coarse_forecast.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/interleaved_solves.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 
@@ -63,7 +63,7 @@ enum class IterationSource {
 const char* to_string(IterationSource source);
 
 struct AdvisorSettings {
-  std::vector<int> kappas = {1, 2, 3, 4, kKappaW};
+  std::vector<int> kappas{kKappaCandidates.begin(), kKappaCandidates.end()};
   // A probe runs at least probe_iterations cycles (or CG iterations), then on until the
   // iteration estimate's band is within +-band of it and the estimate moved by at most
   // `drift` over 20 iterations, the solve converges, or max_probe_iterations.

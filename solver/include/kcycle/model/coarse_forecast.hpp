@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/solve/multigrid.hpp"
 
 namespace kcycle {
 

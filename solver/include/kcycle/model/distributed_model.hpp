@@ -16,16 +16,10 @@
 #include <vector>
 
 #include "kcycle/backends/mpi/mpi_decomposition.hpp"
-#include "kcycle/cycle/multigrid.hpp"
 #include "kcycle/model/cost_model.hpp"
+#include "kcycle/solve/multigrid.hpp"
 
 namespace kcycle {
-
-// The process grid `ranks` ranks run on: ranks_x by ranks_y when both are given, one of them
-// with the other making up the ranks, else the most nearly square pair with px >= py (what
-// MPI_Dims_create picks in 2D; MpiBackend lays its ranks out by it, so the model's grid is the
-// backend's). Throws InvalidOptions when the ranks do not fit.
-std::array<int, 2> process_grid(int ranks, int ranks_x, int ranks_y);
 
 // One level's share of a cycle, on its busiest rank.
 struct LevelCommCounts {

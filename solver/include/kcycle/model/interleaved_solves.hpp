@@ -8,8 +8,8 @@
 #include <stop_token>
 #include <vector>
 
-#include "kcycle/io/solver_options.hpp"
 #include "kcycle/solve/solve.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 

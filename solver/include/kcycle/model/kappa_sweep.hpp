@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "kcycle/io/solver_options.hpp"
 #include "kcycle/model/advisor.hpp"
 #include "kcycle/solve/solve.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 

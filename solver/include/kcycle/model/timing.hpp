@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "kcycle/backends/backend_selection.hpp"
-#include "kcycle/backends/execution_target.hpp"
-#include "kcycle/cycle/multigrid.hpp"
 #include "kcycle/model/cost_model.hpp"
+#include "kcycle/solve/execution_target.hpp"
+#include "kcycle/solve/multigrid.hpp"
 
 namespace kcycle {
 

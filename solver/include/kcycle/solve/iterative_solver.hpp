@@ -17,8 +17,8 @@
 #include "kcycle/core/field.hpp"
 #include "kcycle/core/field_view.hpp"
 #include "kcycle/core/problem.hpp"
-#include "kcycle/cycle/multigrid.hpp"
 #include "kcycle/solve/device_image.hpp"
+#include "kcycle/solve/multigrid.hpp"
 #include "kcycle/solve/solve.hpp"
 
 namespace kcycle {

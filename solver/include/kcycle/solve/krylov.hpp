@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/solve/multigrid.hpp"
 
 namespace kcycle {
 

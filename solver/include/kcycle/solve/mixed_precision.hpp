@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "kcycle/backends/cpu/cpu_backend.hpp"
-#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/solve/multigrid.hpp"
 
 namespace kcycle {
 

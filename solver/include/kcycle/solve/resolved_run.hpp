@@ -8,7 +8,7 @@
 #include "kcycle/backends/backend.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
 #include "kcycle/cycle/multigrid_settings.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "kcycle/core/problem.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 

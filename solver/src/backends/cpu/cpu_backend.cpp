@@ -9,7 +9,7 @@
 #include "kcycle/backends/cpu/available_cores.hpp"
 #include "kcycle/backends/cpu/row_blocks.hpp"
 #include "kcycle/core/kernels.hpp"
-#include "kcycle/model/byte_model.hpp"
+#include "kcycle/cycle/byte_model.hpp"
 
 namespace kcycle {
 

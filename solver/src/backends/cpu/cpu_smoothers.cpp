@@ -5,7 +5,7 @@
 #include "kcycle/backends/cpu/cpu_backend.hpp"
 #include "kcycle/backends/cpu/row_blocks.hpp"
 #include "kcycle/core/kernels.hpp"
-#include "kcycle/model/byte_model.hpp"
+#include "kcycle/cycle/byte_model.hpp"
 #include "row_wavefront.hpp"
 
 namespace kcycle {

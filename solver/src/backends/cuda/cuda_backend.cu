@@ -20,7 +20,7 @@
 #include "kcycle/core/cyclic_reduction.hpp"
 #include "kcycle/core/kernels.hpp"
 #include "kcycle/core/level_bodies.hpp"
-#include "kcycle/model/byte_model.hpp"
+#include "kcycle/cycle/byte_model.hpp"
 
 namespace kcycle {
 

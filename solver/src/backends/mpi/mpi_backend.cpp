@@ -7,9 +7,8 @@
 #include <string>
 
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
+#include "kcycle/core/invalid_options.hpp"
 #include "kcycle/core/kernels.hpp"
-#include "kcycle/io/solver_options.hpp"
-#include "kcycle/model/distributed_model.hpp"
 
 namespace kcycle {
 
@@ -139,7 +138,7 @@ MpiBackend::MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px, int
   start_mpi();  // without mpirun: one rank
   int size = 1;
   MPI_Comm_size(comm, &size);
-  // The grid the cost model assumes too (distributed_model.hpp): MPI_Dims_create's choice, or
+  // The grid the cost model assumes too (process_grid, mpi_decomposition.hpp): MPI_Dims_create's choice, or
   // the one asked for.
   std::array<int, 2> grid;
   try {

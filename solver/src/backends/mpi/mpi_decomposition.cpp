@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/core/invalid_options.hpp"
 
 namespace kcycle {
 
@@ -106,6 +106,22 @@ int Decomposition::level_of(GridShape shape) const {
   for (int l = 1; l <= levels_; ++l)
     if (global_shape(l) == shape) return l;
   return 0;
+}
+
+std::array<int, 2> process_grid(int ranks, int ranks_x, int ranks_y) {
+  if (ranks_x > 0 && ranks_y > 0) {
+    if (ranks_x * ranks_y != ranks) throw InvalidOptions("their product must be the number of ranks");
+    return {ranks_x, ranks_y};
+  }
+  if (ranks_x > 0 || ranks_y > 0) {
+    const int given = std::max(ranks_x, ranks_y);
+    if (ranks % given != 0) throw InvalidOptions("the number of ranks is no multiple of " + std::to_string(given));
+    return ranks_x > 0 ? std::array{ranks_x, ranks / given} : std::array{ranks / given, ranks_y};
+  }
+  int py = 1;
+  for (int f = 1; f * f <= ranks; ++f)
+    if (ranks % f == 0) py = f;
+  return {ranks / py, py};
 }
 
 }  // namespace kcycle

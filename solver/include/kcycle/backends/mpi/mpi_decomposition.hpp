@@ -10,6 +10,7 @@
 // parity, the coarse block of a fine block is [o/2 + 1, o_next/2], and the backend's loops
 // (restriction reads 2I-1..2I+1, prolongation I = i/2) run unchanged on the block with a
 // one-point ghost ring.
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -89,5 +90,11 @@ class Decomposition {
   std::vector<int> last_level_;         // by stage, below the final one
   std::vector<int> x_edges_, y_edges_;  // finest level: block r owns (edge[r], edge[r+1]]
 };
+
+// The process grid `ranks` ranks run on: ranks_x by ranks_y when both are given, one of them
+// with the other making up the ranks, else the most nearly square pair with px >= py (what
+// MPI_Dims_create picks in 2D; MpiBackend lays its ranks out by it, so the model's grid is the
+// backend's). Throws InvalidOptions when the ranks do not fit.
+std::array<int, 2> process_grid(int ranks, int ranks_x, int ranks_y);
 
 }  // namespace kcycle

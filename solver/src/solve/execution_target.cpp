@@ -1,4 +1,4 @@
-#include "kcycle/backends/execution_target.hpp"
+#include "kcycle/solve/execution_target.hpp"
 
 namespace kcycle {
 

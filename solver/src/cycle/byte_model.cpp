@@ -1,8 +1,10 @@
-#include "kcycle/model/byte_model.hpp"
+#include "kcycle/cycle/byte_model.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/cycle/cycle_schedule.hpp"
 
 namespace kcycle {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "kcycle/backends/backend_selection.hpp"
-#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/cycle/multigrid_settings.hpp"
 
 namespace kcycle {
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "kcycle/core/grid.hpp"
-#include "kcycle/cycle/multigrid.hpp"
+#include "kcycle/cycle/multigrid_settings.hpp"
 
 namespace kcycle::pass_bytes {
 

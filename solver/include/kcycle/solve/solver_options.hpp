@@ -9,13 +9,12 @@
 #include <vector>
 
 #include "kcycle/backends/backend_selection.hpp"
-#include "kcycle/cycle/multigrid.hpp"
-#include "kcycle/io/enum_names.hpp"
+#include "kcycle/core/invalid_options.hpp"
+#include "kcycle/cycle/multigrid_settings.hpp"
+#include "kcycle/solve/enum_names.hpp"
 
 namespace kcycle {
 
-// kappa = W: any counter >= levels gives the W-cycle (Proposition 2.1).
-inline constexpr int kKappaW = std::numeric_limits<int>::max();
 // The bounds of every option, the one table the CLI, parameters files, the GUI and its
 // script check (options_io.cpp spells them in its messages; validate() enforces them).
 inline constexpr int kMaxLevels = 16;
@@ -73,11 +72,6 @@ struct SolverOptions {
   Precision precision = Precision::Double;  // Mixed: CPU only; the stand-alone cycle becomes iterative refinement
 
   friend bool operator==(const SolverOptions&, const SolverOptions&) = default;
-};
-
-class InvalidOptions : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
 };
 
 // Throws InvalidOptions with a message a user can act on. Also refuses a level count whose

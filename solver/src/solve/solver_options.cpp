@@ -1,4 +1,4 @@
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 #include <sys/resource.h>
 
@@ -14,7 +14,6 @@
 #include "kcycle/core/drawn_error.hpp"
 #include "kcycle/core/grid.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
-#include "kcycle/io/options_io.hpp"
 
 namespace kcycle {
 

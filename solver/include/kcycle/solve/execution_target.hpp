@@ -6,8 +6,8 @@
 
 #include "kcycle/backends/backend_selection.hpp"
 #include "kcycle/backends/cpu/cpu_backend.hpp"
-#include "kcycle/cycle/multigrid.hpp"
-#include "kcycle/io/solver_options.hpp"
+#include "kcycle/solve/multigrid.hpp"
+#include "kcycle/solve/solver_options.hpp"
 #if KCYCLE_HAVE_CUDA
 #include "kcycle/backends/cuda/cuda_backend.hpp"
 #endif

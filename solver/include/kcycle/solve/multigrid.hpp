@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <stop_token>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -60,8 +61,6 @@ struct CycleHooks {
 // Multigrid::set_level_timing(true); each pass then waits for the device. The passes timed are
 // those a normal cycle runs (CycleMode::Timed): a coarse tail is timed as one launch, on its
 // top level (CoarseTail); the levels below it count calls but no launches or time.
-enum class Phase { Relax, Restrict, Prolong, CoarseSolve, CoarseTail };
-inline constexpr int kPhases = 5;
 struct LevelStats {
   std::uint64_t calls = 0;                // cycle-routine calls on this level
   std::uint64_t launches = 0;             // backend launches issued for this level's operations
@@ -142,8 +141,13 @@ class Multigrid {
     const Level& coarsest = levels_.back();
     coarse_solver_ = backend.make_coarse_solver(BandedLU(coarsest.A, coarsest.shape));
     if constexpr (RecordsCycles<Backend>) recordings_ = backend.new_recording_owner();
-    for (CycleMode mode : {CycleMode::Normal, CycleMode::Watched, CycleMode::Timed})
+    for (CycleMode mode : {CycleMode::Normal, CycleMode::Watched, CycleMode::Timed}) {
       schedules_[std::size_t(mode)] = CycleSchedule::plan(settings_, capabilities(), mode);
+      // The executor runs every pass it is given or refuses: none is skipped.
+      if (const Pass* p = schedules_[std::size_t(mode)].first_pass_beyond(capabilities()))
+        throw std::logic_error(std::string("the cycle's schedule has a '") + pass_kind_name(p->kind) +
+                               "' pass, which this backend cannot run");
+    }
   }
   // A backend that records cycles drops this hierarchy's recordings with it: a later hierarchy
   // whose buffers land at the same addresses must never replay them (old stencils, freed
@@ -331,18 +335,7 @@ class Multigrid {
         record(op, l);
         return run(*pass, l);
       }
-      perform(op, l, phase_of(pass->kind), [&] { run(*pass, l); });
-    }
-    static Phase phase_of(PassKind kind) {
-      switch (kind) {
-        case PassKind::ResidualRestrict:
-        case PassKind::RestrictAndZero:
-        case PassKind::ZeroCoarse:
-        case PassKind::ZeroInFirstPass: return Phase::Restrict;  // Restrict includes zeroing the correction
-        case PassKind::Prolong: return Phase::Prolong;
-        case PassKind::CoarseSolve: return Phase::CoarseSolve;
-        default: return Phase::Relax;
-      }
+      perform(op, l, pass_kind_traits(pass->kind).phase, [&] { run(*pass, l); });
     }
     // One planned pass on level l, on the backend.
     void run(const Pass& pass, int l) {
@@ -356,8 +349,9 @@ class Multigrid {
         case PassKind::ResidualRestrict: return be.restrict_residual(L.A, L.v, L.f, mg_.level(l + 1).f, s.coarsening);
         case PassKind::RestrictAndZero:
           if constexpr (kBackendFuses)
-            be.restrict_residual_and_zero(L.A, L.v, L.f, mg_.level(l + 1).f, mg_.level(l + 1).v, s.coarsening);
-          return;
+            return be.restrict_residual_and_zero(L.A, L.v, L.f, mg_.level(l + 1).f, mg_.level(l + 1).v, s.coarsening);
+          else
+            return cannot_run(pass.kind);
         case PassKind::ZeroCoarse: return be.fill(mg_.level(l + 1).v, 0.0);
         case PassKind::ZeroInFirstPass:
           // The coarse call's first pass starts from zero; the coarsest level's solve overwrites v.
@@ -378,13 +372,21 @@ class Multigrid {
           std::swap(L.v, L.t);
           break;
         case Smoother::GaussSeidel:
-          if constexpr (kBackendFuses)
-            if (pipelined) return be.gauss_seidel_pipelined(L.A, L.v, L.f, pass.adjoint);
+          if (pipelined) {
+            if constexpr (kBackendFuses)
+              return be.gauss_seidel_pipelined(L.A, L.v, L.f, pass.adjoint);
+            else
+              return cannot_run(pass.kind);
+          }
           be.gauss_seidel(L.A, L.v, L.f, pass.adjoint);
           break;
         case Smoother::XZebra:
-          if constexpr (kBackendFuses)
-            if (pipelined) return be.zebra_x_pipelined(L.A, L.x_line, L.v, L.f, !pass.adjoint);
+          if (pipelined) {
+            if constexpr (kBackendFuses)
+              return be.zebra_x_pipelined(L.A, L.x_line, L.v, L.f, !pass.adjoint);
+            else
+              return cannot_run(pass.kind);
+          }
           be.zebra_x(L.A, L.x_line, L.v, L.f, !pass.adjoint);
           break;
         case Smoother::YZebra: be.zebra_y(L.A, L.y_line, L.v, L.f, !pass.adjoint); break;
@@ -398,6 +400,8 @@ class Multigrid {
         mg_.backend_.jacobi_restrict_residual(L.A, s.omega, s.nu1, L.v, L.f, L.v, mg_.level(l + 1).f, s.coarsening,
                                               L.v_is_zero);
         L.v_is_zero = false;
+      } else {
+        cannot_run(PassKind::FusedDown);
       }
     }
     // The prolongation and nu2 sweeps in one pass, in place; the pass that ends the cycle also
@@ -408,6 +412,8 @@ class Multigrid {
         const FinestSums sums = pass.yields_sums ? hooks_.sums : FinestSums{};
         mg_.backend_.prolong_add_jacobi(L.A, s.omega, s.nu2, mg_.level(l + 1).v, L.v, L.f, L.v, s.coarsening,
                                         sums.f_dot_v, sums.v_norm2, sums.residual2);
+      } else {
+        cannot_run(pass.kind);
       }
     }
     // The tail below (and including) level `first`, entered with `counter`, as one launch.
@@ -416,7 +422,15 @@ class Multigrid {
         CoarseTail tail = mg_.coarse_tail(first, scheme_, counter);
         tail.zero_first = std::exchange(mg_.level(first).v_is_zero, false);
         mg_.backend_.coarse_tail(tail);
+      } else {
+        cannot_run(PassKind::CoarseTail);
       }
+    }
+    // A pass the backend cannot run: Multigrid's constructor refuses a schedule with one, so
+    // reaching this is a bug, never a pass quietly left out.
+    [[noreturn]] static void cannot_run(PassKind kind) {
+      throw std::logic_error(std::string("the executor was given a '") + pass_kind_name(kind) +
+                             "' pass, which this backend cannot run");
     }
     template <class Operation>
     void perform(OpKind kind, int l, Phase phase, Operation&& operation) {
