@@ -67,8 +67,7 @@ void SolverWorker::pause() {
   std::lock_guard lock(mutex_);
   // Autoplay pauses where it is, inside the cycle, ready for the next single step.
   mode_ = mode_ == Mode::Autoplay ? Mode::StepOperation : Mode::Paused;
-  pending_steps_ = 0;
-  step_to_ = StepTo::Operation;
+  pending_steps_.clear();
   unpublished_ = true;
   wake_.notify_all();
 }
@@ -76,16 +75,19 @@ void SolverWorker::pause() {
 void SolverWorker::step_cycle() {
   std::lock_guard lock(mutex_);
   mode_ = Mode::StepCycle;
-  ++pending_steps_;
+  pending_steps_.push_back(StepTo::Operation);  // a whole cycle: only the count matters
   wake_.notify_all();
 }
 
 void SolverWorker::step_operation(StepTo to) {
   std::lock_guard lock(mutex_);
   mode_ = Mode::StepOperation;
-  step_to_ = to;
-  ++pending_steps_;
+  pending_steps_.push_back(to);
   wake_.notify_all();
+}
+
+SolverWorker::StepTo SolverWorker::next_stop_locked() const {
+  return pending_steps_.empty() ? StepTo::Operation : pending_steps_.front();
 }
 
 void SolverWorker::step_back() {
@@ -118,8 +120,7 @@ void SolverWorker::step_back_locked() {
   replay_requested_ = to;
   replay_in_flight_ = true;
   mode_ = Mode::StepOperation;
-  step_to_ = StepTo::Operation;
-  pending_steps_ = 0;
+  pending_steps_.clear();
   cancel_run_locked();
   wake_.notify_all();
 }
@@ -129,8 +130,7 @@ void SolverWorker::autoplay(double operations_per_second) {
   autoplay_rate_ = std::max(0.0, operations_per_second);
   // Stopping autoplay holds the cycle at the operation it reached.
   mode_ = autoplay_rate_ > 0 ? Mode::Autoplay : Mode::StepOperation;
-  step_to_ = StepTo::Operation;
-  pending_steps_ = 0;
+  pending_steps_.clear();
   unpublished_ = true;
   wake_.notify_all();
 }
@@ -398,7 +398,7 @@ SolverWorker::Work SolverWorker::next_work() {
     }
     const bool replaying = replaying_.cycles > 0 || replaying_.operations > 0;
     if (solver_ && solver_->running() &&
-        (mode_ == Mode::Running || mode_ == Mode::Autoplay || pending_steps_ > 0 || replaying))
+        (mode_ == Mode::Running || mode_ == Mode::Autoplay || !pending_steps_.empty() || replaying))
       return {};
     if (unpublished_) {
       unpublished_ = false;
@@ -566,7 +566,7 @@ void SolverWorker::hold_operation(const TraceEvent& e, const std::shared_ptr<Tra
   if (interrupted_locked()) throw CycleCancelled();
   const Mode mode = mode_;
   if (mode != Mode::StepOperation && mode != Mode::Autoplay) return;  // "run" or "cycle" pressed meanwhile: go on
-  const bool stop_here = mode == Mode::Autoplay || stops_at(step_to_, e);
+  const bool stop_here = mode == Mode::Autoplay || stops_at(next_stop_locked(), e);
   lock.unlock();
   // Before/after: a relaxation phase starts from the field the call entry (pre-smoothing) or
   // the prolongation (post-smoothing) just left on its level; the coarse-grid correction (shown
@@ -600,8 +600,8 @@ void SolverWorker::hold_operation(const TraceEvent& e, const std::shared_ptr<Tra
     wake_.wait_for(lock, std::chrono::duration<double>(1.0 / rate),
                    [&] { return interrupted_locked() || mode_ != Mode::Autoplay || autoplay_rate_ != rate; });
   } else {
-    if (pending_steps_ > 0) --pending_steps_;
-    wake_.wait(lock, [&] { return interrupted_locked() || pending_steps_ > 0 || mode_ != Mode::StepOperation; });
+    if (!pending_steps_.empty()) pending_steps_.pop_front();
+    wake_.wait(lock, [&] { return interrupted_locked() || !pending_steps_.empty() || mode_ != Mode::StepOperation; });
   }
   if (interrupted_locked()) throw CycleCancelled();
 }
@@ -646,8 +646,9 @@ void SolverWorker::iterate() {
     std::lock_guard lock(mutex_);
     // The cycle's end is a step of its own, except for a step on to the next sweep or call,
     // which goes on into the next cycle.
-    const bool ends_step = mode_ == Mode::StepCycle || (mode_ == Mode::StepOperation && step_to_ == StepTo::Operation);
-    if (ends_step && pending_steps_ > 0) --pending_steps_;
+    const bool ends_step =
+        mode_ == Mode::StepCycle || (mode_ == Mode::StepOperation && next_stop_locked() == StepTo::Operation);
+    if (ends_step && !pending_steps_.empty()) pending_steps_.pop_front();
   }
   const bool replay_goes_on = replaying_.cycles > 0 || replaying_.operations > 0;
   const bool due = !replay_goes_on && (Clock::now() - last_publish_ > std::chrono::milliseconds(15) ||

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -208,8 +209,10 @@ class SolverWorker {
   SolverOptions options_;
   ViewRequest view_;
   Mode mode_;
-  int pending_steps_ = 0;
-  StepTo step_to_ = StepTo::Operation;
+  // The steps asked for and not yet taken, each with where it stops: two calls then a sweep
+  // pressed before the worker wakes still take two calls and then a sweep.
+  std::deque<StepTo> pending_steps_;
+  StepTo next_stop_locked() const;  // where the step in progress stops (Operation if none is queued)
   double autoplay_rate_ = 0;
   // The UI's last snapshot is older than the state (a throttled publish, a pause or a step
   // asked for): the idle worker publishes once more, so a paused solve says it is paused.

@@ -84,6 +84,28 @@ TEST(Worker, StepsOneOperationAtATime) {
   ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return !s.stepping && s.history.size() >= 2; }));
 }
 
+TEST(Worker, StepsAskedForBeforeTheWorkerWakesEachStopWhereTheirOwnKindSays) {
+  // Ctrl+PageDown, Shift+PageDown, Ctrl+PageDown, faster than the worker takes them: the
+  // cycle stops at its first call, then the sweep after it, then the second call, not at
+  // three calls (each queued step keeps its own kind of stop; a busy machine queues them).
+  SolverWorker w(small(), 1, false);
+  w.step_cycle();
+  ASSERT_TRUE(wait_for(w, [](const Snapshot& s) { return s.history.size() == 1 && !s.running && s.cycle_trace; }));
+  const Trace& trace = *w.snapshot()->cycle_trace;
+  ASSERT_EQ(trace.front().kind, OpKind::Call);
+  std::size_t second_call = 1;
+  while (second_call < trace.size() && trace[second_call].kind != OpKind::Call) ++second_call;
+  ASSERT_LT(second_call, trace.size());
+  ASSERT_EQ(trace[1].kind, OpKind::PreRelax) << "the first call's first sweep follows it";
+  w.step_operation(SolverWorker::StepTo::Call);
+  w.step_operation(SolverWorker::StepTo::Relaxation);
+  w.step_operation(SolverWorker::StepTo::Call);
+  const int expected = int(second_call) + 1;  // positions count from 1
+  ASSERT_TRUE(holds_at(w, expected)) << "at operation " << w.snapshot()->trace_position << ", not " << expected;
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(w.snapshot()->trace_position, expected) << "and holds there";
+}
+
 TEST(Worker, StepBackReplaysToTheOperationBeforeWithTheSameField) {
   // Two cycles and three operations in; back one: the worker replays to operation 2 of cycle 3,
   // and the picture is the one operation 2 showed on the way forward.
