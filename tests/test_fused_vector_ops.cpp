@@ -187,7 +187,7 @@ TEST(FusedVectorOps, ReadAFloatCorrectionAsItsWideningToDouble) {
 template <class Backend>
 double true_residual(Backend& be, const IterativeSolver& solver) {
   const Field x = solver.iterate();
-  const DiscreteProblem& p = solver.problem();
+  const DiscreteProblem p = make_problem(solver.options());  // the solver keeps only its own copy
   const GridShape s = x.shape();
   const Stencil9 A =
       discretize(rotated_anisotropic_tensor(solver.options().eps, solver.options().angle_degrees), s.hx(), s.hy());

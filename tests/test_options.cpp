@@ -95,7 +95,7 @@ TEST(Options, TheWorkEstimateIsTheClosedForm) {
 
 TEST(Options, LevelsBeyondTheMachinesMemoryAreRejected) {
   SolverOptions o;
-  o.levels = kMaxLevels;  // 16 levels: about 4.5e11 bytes
+  o.levels = kMaxLevels;  // 16 levels: about 2e11 bytes
   const auto have = available_memory_bytes();
   ASSERT_TRUE(have.has_value());
   ASSERT_GT(estimated_memory_bytes(o), *have) << "test assumes a machine with < 450 GB free";

@@ -1,9 +1,11 @@
 // `kcycle info`: the paper's counts for one kappa-cycle (levelCalls per level, totalCalls,
-// coarsest-level calls per counter, backend launches), and with --schedule the passes the CPU
-// backend runs on each level (the cycle's schedule).
+// coarsest-level calls per counter, backend launches), with --schedule the passes the CPU
+// backend runs on each level (the cycle's schedule), and with --memory every array the solve
+// allocates (memory_account.hpp).
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +17,8 @@
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
 #include "kcycle/solve/execution_target.hpp"
+#include "kcycle/solve/memory_account.hpp"
+#include "kcycle/solve/resolved_run.hpp"
 #include "kcycle/solve/solve.hpp"
 #include "kcycle/solve/solver_options.hpp"
 #include "solver_args.hpp"
@@ -27,7 +31,56 @@ struct InfoArgs {
   SolverArgs solver;
   bool json = false;
   bool schedule = false;
+  bool memory = false;
 };
+
+nlohmann::json arrays_json(const std::vector<HeldArray>& arrays) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const HeldArray& a : arrays)
+    out.push_back({{"level", a.level}, {"purpose", a.purpose}, {"bytes", a.bytes}, {"resident", a.resident}});
+  return out;
+}
+
+nlohmann::json memory_json(const MemoryAccount& m) {
+  return {{"held", arrays_json(m.held)},
+          {"set_up", arrays_json(m.set_up)},
+          {"held_bytes", m.held_bytes()},
+          {"set_up_bytes", m.set_up_bytes()},
+          {"peak_host_bytes", m.peak_host_bytes()},
+          {"finest_unknowns", m.finest_unknowns},
+          {"held_bytes_per_unknown", m.bytes_per_unknown(m.held_bytes())},
+          {"peak_host_bytes_per_unknown", m.bytes_per_unknown(m.peak_host_bytes())},
+          {"device", m.device}};
+}
+
+std::string mib(std::size_t bytes) {
+  char text[32];
+  if (bytes < (std::size_t(1) << 20))
+    std::snprintf(text, sizeof text, "%.1f KiB", double(bytes) / 1024.0);
+  else
+    std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1 << 20));
+  return text;
+}
+
+// Per level, each purpose and its bytes; then the totals per finest unknown.
+void print_memory(const MemoryAccount& m, const std::optional<std::size_t>& available) {
+  std::printf("%6s  %-32s %12s\n", "level", "array", "size");
+  for (const HeldArray& a : m.held) std::printf("%6d  %-32s %12s\n", a.level, a.purpose.c_str(), mib(a.bytes).c_str());
+  for (const HeldArray& a : m.set_up)
+    std::printf("%6d  %-32s %12s  (set-up only%s)\n", a.level, a.purpose.c_str(), mib(a.bytes).c_str(),
+                a.resident ? "" : "; zero, never written: no memory");
+  std::printf("held through the solve: %s%s, %.1f bytes per finest unknown (%zu unknowns)\n",
+              mib(m.held_bytes()).c_str(), m.device ? " of GPU memory" : "", m.bytes_per_unknown(m.held_bytes()),
+              m.finest_unknowns);
+  std::printf(
+      "at most at once on the host: %s (%.1f bytes per finest unknown), the problem's host copies being freed "
+      "when the set-up ends\n",
+      mib(m.peak_host_bytes()).c_str(), m.bytes_per_unknown(m.peak_host_bytes()));
+  std::printf(
+      "arrays of 2 MiB and more take memory only where written: an array no pass of a normal cycle writes "
+      "(a fused Jacobi solve's finest t) costs nothing until used\n");
+  if (available) std::printf("this process may use %s\n", mib(*available).c_str());
+}
 
 nlohmann::json schedule_json(const CycleSchedule& schedule) {
   auto passes = [](const std::vector<Pass>& list) {
@@ -62,6 +115,8 @@ int run(const InfoArgs& a, const CLI::App& cmd) {
   const int per_call = n > 1 ? schedule.launches_per_call(1) : 1;
   const std::uint64_t paper_launches = launches_per_cycle(kappa, n, 5 + o.nu1 + o.nu2);
   const CudaDeviceStatus& cuda = cuda_device_status();
+  const MemoryAccount memory =
+      memory_account(o, resolve(o, o.backend == BackendKind::Auto ? BackendKind::Cpu : o.backend));
   if (a.json) {
     nlohmann::json level_calls_json = nlohmann::json::array();
     for (int l = 1; l <= n; ++l) level_calls_json.push_back(level_calls(kappa, l));
@@ -77,9 +132,19 @@ int run(const InfoArgs& a, const CLI::App& cmd) {
         {"launches_per_cycle_cpu", launches},
         {"launches_per_cycle_paper", paper_launches},
         {"schedule", schedule_json(schedule)},
+        {"memory", memory_json(memory)},
         {"cuda",
          {{"compiled", cuda.compiled}, {"usable", cuda.usable}, {"device", cuda.device}, {"reason", cuda.reason}}}};
     std::cout << out.dump(1) << "\n";
+    return 0;
+  }
+  if (a.memory) {
+    std::printf("The grid arrays a solve with these options allocates (%s backend, %s precision):\n",
+                o.backend == BackendKind::Cuda  ? "CUDA"
+                : o.backend == BackendKind::Mpi ? "MPI, all ranks"
+                                                : "CPU",
+                o.precision == Precision::Mixed ? "mixed" : "double");
+    print_memory(memory, available_memory_bytes());
     return 0;
   }
   if (a.schedule) {
@@ -117,6 +182,9 @@ Subcommand add_info_command(CLI::App& app) {
   cmd->add_flag("--schedule", args->schedule,
                 "Print the passes the CPU backend runs per call on each level (which run fused, pipelined, in the "
                 "coarse tail)");
+  cmd->add_flag("--memory", args->memory,
+                "Print every grid array a solve allocates, per level and purpose, and the bytes per finest unknown "
+                "(--json: always under \"memory\")");
   cmd->add_flag("--json", args->json, "Print JSON");
   return {cmd, [args, cmd] { return run(*args, *cmd); }};
 }

@@ -64,9 +64,40 @@ class IterativeSolver::Engine {
   virtual Field iterate() = 0;
   virtual bool device_memory() const { return false; }
   virtual std::vector<std::shared_ptr<const DeviceImage>> pictures() const { return {}; }
+  // The grid arrays it holds, as memory_account() names them (MPI: this rank's blocks).
+  virtual std::vector<HeldArray> held_arrays() const = 0;
 };
 
 namespace {
+
+// The bytes a vector holds (MPI: this rank's block, its ring included).
+template <class V>
+std::size_t bytes_held(const V& v) {
+  if constexpr (requires { v.local; })
+    return v.local.values().size_bytes();
+  else
+    return v.data() ? v.shape().storage() * sizeof(*v.data()) : 0;
+}
+
+template <class V>
+void add_held(std::vector<HeldArray>& out, int level, const char* purpose, const V& v) {
+  if (const std::size_t bytes = bytes_held(v); bytes > 0) out.push_back({level, purpose, bytes});
+}
+
+template <class MG>
+void add_hierarchy(std::vector<HeldArray>& out, const MG& mg) {
+  for (int l = 1; l <= mg.levels(); ++l) {
+    add_held(out, l, "v (iterate or correction)", mg.level(l).v);
+    add_held(out, l, "f (right-hand side)", mg.level(l).f);
+    add_held(out, l, "t (Jacobi's output)", mg.level(l).t);
+  }
+}
+
+template <class CG>
+void add_cg(std::vector<HeldArray>& out, const std::optional<CG>& cg) {
+  if (cg)
+    for (const auto& [purpose, v] : cg->own_vectors()) add_held(out, 1, purpose, *v);
+}
 
 std::array<float, 2> range_of(const std::vector<float>& values) {
   if (values.empty()) return {0.0f, 0.0f};
@@ -108,15 +139,18 @@ class EngineOn final : public IterativeSolver::Engine {
     const GridShape fine = mg_.level(1).shape;
     if (!(problem.rhs.shape() == fine))
       throw InvalidOptions("the problem's grid does not match the finest level of --levels");
-    x_ = backend_.make_vector(fine);
-    work_ = backend_.make_vector(fine);
-    backend_.upload(problem.rhs, rhs_);
-    if (has_exact_ && !exact_is_zero_) backend_.upload(*problem.exact, exact_);
-    // The iterate: the finest level's own vectors for the stand-alone cycle, x for CG.
+    if (has_exact_ && !exact_is_zero_) {  // the error is x - u*, formed in work_
+      backend_.upload(*problem.exact, exact_);
+      work_ = backend_.make_vector(fine);
+    }
+    // The iterate and right-hand side: the finest level's own vectors for the stand-alone
+    // cycle (it never writes level 1's f), x and its own f for CG.
     if (options.solver == SolverKind::Multigrid) {
-      backend_.copy(rhs_, mg_.level(1).f);
+      backend_.upload(problem.rhs, mg_.level(1).f);
       backend_.upload(problem.initial_guess, mg_.level(1).v);
     } else {
+      backend_.upload(problem.rhs, rhs_);
+      x_ = backend_.make_vector(fine);
       backend_.upload(problem.initial_guess, x_);
       cg_.emplace(backend_, mg_.level(1).A, mg_, rhs_, x_, options.cycle, options.solver == SolverKind::FCG,
                   has_exact_ && !exact_is_zero_ ? &exact_ : nullptr, mg_.settings().fused);
@@ -180,7 +214,7 @@ class EngineOn final : public IterativeSolver::Engine {
 
   double residual_norm() override {
     const Vector& x = current();
-    return std::sqrt(x.shape().hx() * x.shape().hy() * backend_.residual_norm2(mg_.level(1).A, x, rhs_));
+    return std::sqrt(x.shape().hx() * x.shape().hy() * backend_.residual_norm2(mg_.level(1).A, x, rhs()));
   }
 
   Norms norms_after_step() override {
@@ -209,7 +243,7 @@ class EngineOn final : public IterativeSolver::Engine {
     const auto& L = mg_.level(level);
     const bool fine = level == 1;
     const Vector& v = fine ? current() : L.v;
-    const Vector& f = fine ? rhs_ : L.f;
+    const Vector& f = fine ? rhs() : L.f;
     const Vector* exact = fine && has_exact_ && !exact_is_zero_ ? &exact_ : nullptr;
     if constexpr (!Backend::kDeviceMemory) {  // the picture is drawn straight into host memory
       host_picture(out, scratch_image_, L.shape.unknowns(), on_device, range,
@@ -231,6 +265,17 @@ class EngineOn final : public IterativeSolver::Engine {
     }
   }
 
+  std::vector<HeldArray> held_arrays() const override {
+    std::vector<HeldArray> out;
+    add_hierarchy(out, mg_);
+    add_held(out, 1, "exact solution", exact_);
+    add_held(out, 1, "x - exact (work)", work_);
+    add_held(out, 1, "rhs (CG)", rhs_);
+    add_held(out, 1, "x (CG iterate)", x_);
+    add_cg(out, cg_);
+    return out;
+  }
+
   bool device_memory() const override { return Backend::kDeviceMemory; }
 #if KCYCLE_HAVE_CUDA
   std::vector<std::shared_ptr<const DeviceImage>> pictures() const override {
@@ -246,11 +291,13 @@ class EngineOn final : public IterativeSolver::Engine {
 
  private:
   const Vector& current() const { return cg_ ? x_ : mg_.level(1).v; }
+  const Vector& rhs() const { return cg_ ? rhs_ : mg_.level(1).f; }
 
   Backend backend_;
   Multigrid<Backend> mg_;
   bool exact_is_zero_, has_exact_;
-  Vector x_, work_, rhs_, exact_;
+  Vector x_, rhs_;       // CG's iterate and right-hand side (the stand-alone cycle's are level 1's)
+  Vector exact_, work_;  // u* and x - u*, where u* is known and not zero
   std::optional<PreconditionedCG<Backend>> cg_;
   CycleChoice cycle_;
   bool summed_ = false;               // the last stand-alone step's sums pass summed its norms:
@@ -358,6 +405,18 @@ class MixedEngine final : public IterativeSolver::Engine {
   }
   Field iterate() override { return x_; }
 
+  std::vector<HeldArray> held_arrays() const override {
+    std::vector<HeldArray> out;
+    add_hierarchy(out, cycle_.hierarchy());
+    add_held(out, 1, "x (iterate, double)", x_);
+    add_held(out, 1, "r (residual, double)", r_);
+    add_held(out, 1, "z (correction, double)", z_);
+    add_held(out, 1, "rhs (double)", rhs_);
+    add_held(out, 1, "exact solution", exact_);
+    add_cg(out, cg_);
+    return out;
+  }
+
  private:
   const Field* exact() const { return has_exact_ && !exact_is_zero_ ? &exact_ : nullptr; }
   double scale() const { return x_.shape().hx() * x_.shape().hy(); }
@@ -387,7 +446,7 @@ std::unique_ptr<IterativeSolver::Engine> make_engine(const ResolvedRun& run, con
 }  // namespace
 
 IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem problem)
-    : options_(validated(options)), problem_(std::move(problem)) {
+    : options_(validated(options)), monitor_(problem.monitor) {
   const auto setup_start = Clock::now();
   const ResolvedRun run = resolve(options_);  // throws where the backend asked for is not there
   settings_ = run.settings;
@@ -395,10 +454,11 @@ IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem p
   if (options_.smoother == Smoother::Jacobi)
     smoothing_factor_ =
         jacobi_smoothing_factor(rotated_anisotropic_stencil(options_.eps, options_.angle_degrees), settings_.omega);
-  engine_ = make_engine(run, options_, problem_);
+  engine_ = make_engine(run, options_, problem);
+  problem = {};  // the engine holds its copy: the host's is freed before the first cycle
   initial_error_ = engine_->error_norm();
   initial_residual_ = engine_->residual_norm();
-  monitored0_ = problem_.monitor == Monitor::Error ? initial_error_ : initial_residual_;
+  monitored0_ = monitor_ == Monitor::Error ? initial_error_ : initial_residual_;
   previous_ = monitored0_;
   best_ = monitored0_;
   if (!std::isfinite(monitored0_))
@@ -410,6 +470,8 @@ IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem p
 }
 
 IterativeSolver::~IterativeSolver() = default;
+
+std::vector<HeldArray> IterativeSolver::held_arrays() const { return engine_->held_arrays(); }
 
 std::string_view IterativeSolver::backend_name() const { return engine_->backend_name(); }
 int IterativeSolver::levels() const { return engine_->levels(); }
@@ -484,7 +546,7 @@ const IterationRecord& IterativeSolver::step(const CycleHooks& hooks) {
   const std::array<double, 2> coefficients = engine_->cg_coefficients();
   rec.cg_alpha = coefficients[0];
   rec.cg_beta = coefficients[1];
-  const bool by_residual = problem_.monitor == Monitor::Residual;
+  const bool by_residual = monitor_ == Monitor::Residual;
   launches_per_iteration_ = engine_->launches() - launches0;  // the cycle and the passes its norms took
   // CG's recursive residual can keep falling below what the iterate attains: a solve that
   // stops on the residual confirms it with f - A x before it says converged.
@@ -528,7 +590,7 @@ SolveResult IterativeSolver::result(bool with_history) const {
   const auto reduced = [](double final, double initial) { return final == 0.0 ? 0.0 : final / initial; };
   r.error_reduction = reduced(r.final_error, r.initial_error);
   r.residual_reduction = reduced(r.final_residual, r.initial_residual);
-  const double reduction = problem_.monitor == Monitor::Error ? r.error_reduction : r.residual_reduction;
+  const double reduction = monitor_ == Monitor::Error ? r.error_reduction : r.residual_reduction;
   r.mean_factor = r.iterations > 0 ? std::pow(reduction, 1.0 / r.iterations) : 0.0;
   r.seconds_setup = seconds_setup_;
   r.seconds_total = seconds_loop_;
@@ -544,11 +606,11 @@ SolveResult IterativeSolver::result(bool with_history) const {
   r.backend = std::string(engine_->backend_name());
   r.backend_note = backend_note_;
   r.launches_per_iteration = launches_per_iteration_;
-  r.monitor = problem_.monitor;
+  r.monitor = monitor_;
   if (with_history) r.history = history_;
 
   std::ostringstream msg;
-  const char* what = problem_.monitor == Monitor::Error ? "error" : "residual";
+  const char* what = monitor_ == Monitor::Error ? "error" : "residual";
   switch (status_) {
     case SolveStatus::Running: msg << "running: " << what << " reduced by " << reduction << " so far"; break;
     case SolveStatus::Converged:

@@ -30,14 +30,6 @@ std::string gib(std::size_t bytes) {
 
 }  // namespace
 
-std::size_t estimated_memory_bytes(const SolverOptions& o) {
-  std::size_t doubles = 0;
-  for (int l = 1; l <= o.levels; ++l) doubles += 3 * level_shape(o.levels, l, o.coarsening).storage();
-  // Finest level: problem data (rhs, guess, exact) and solver vectors (x, r, z, p, q, work).
-  doubles += 9 * full_coarsening_shape(o.levels, 1).storage();
-  return doubles * sizeof(double);
-}
-
 namespace {
 
 // A number from the first line of a file ("max" and unreadable: nothing).

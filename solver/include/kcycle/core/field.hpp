@@ -11,14 +11,19 @@ namespace kcycle {
 // mixed-precision hierarchy), rows contiguous along x, the outer ring holding Dirichlet
 // boundary values. A value type (copies are deep); the solver allocates its fields once at
 // set-up and only moves or swaps them afterwards.
+// Fields of this many bytes and more are fresh pages from the kernel: zero, and resident only
+// where written.
+inline constexpr std::size_t kFreshPagesFrom = std::size_t(2) << 20;
+
 template <class T>
 class BasicField {
  public:
   using value_type = T;
   BasicField() = default;
-  explicit BasicField(GridShape shape);  // zero-filled
-  // Not filled: the owner writes every value first (CpuBackend zeroes it on all threads, so
-  // the pages are first touched in parallel).
+  // Zero-filled; a large field's pages (2 MiB and more) are fresh from the kernel and take no
+  // memory until written.
+  explicit BasicField(GridShape shape);
+  // Not filled: the owner writes every value first.
   struct Uninitialized {};
   BasicField(GridShape shape, Uninitialized);
   BasicField(const BasicField& other);
@@ -39,9 +44,11 @@ class BasicField {
 
  private:
   struct Free {
+    std::size_t mapped = 0;  // bytes mapped from the kernel (else malloc's)
     void operator()(T* p) const;
   };
-  static std::unique_ptr<T[], Free> allocate(std::size_t count);
+  // `zero`, where given, says whether the memory is known to be zero (fresh pages).
+  static std::unique_ptr<T[], Free> allocate(std::size_t count, bool* zero = nullptr);
 
   // Not yet a grid: 0 x 0, which no level has (a 1 x 1 default would pass for the coarsest
   // level of a one-level hierarchy, and a copy would go to a null pointer).

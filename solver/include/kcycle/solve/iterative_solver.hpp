@@ -18,6 +18,7 @@
 #include "kcycle/core/field_view.hpp"
 #include "kcycle/core/problem.hpp"
 #include "kcycle/solve/device_image.hpp"
+#include "kcycle/solve/memory_account.hpp"
 #include "kcycle/solve/multigrid.hpp"
 #include "kcycle/solve/solve.hpp"
 
@@ -60,9 +61,12 @@ class IterativeSolver {
   bool running() const { return status_ == SolveStatus::Running; }
   const std::vector<IterationRecord>& history() const { return history_; }
   const SolverOptions& options() const { return options_; }
-  const DiscreteProblem& problem() const { return problem_; }
+  Monitor monitor() const { return monitor_; }  // what the tolerance is measured on
   double initial_error() const { return initial_error_; }
   double initial_residual() const { return initial_residual_; }
+
+  // The grid arrays the solve holds (memory_account.hpp's names; MPI: this rank's blocks).
+  std::vector<HeldArray> held_arrays() const;
 
   // The backend that runs the solve ("cpu" or "cuda"), and auto's fallback line (or "").
   std::string_view backend_name() const;
@@ -98,7 +102,7 @@ class IterativeSolver {
 
  private:
   SolverOptions options_;
-  DiscreteProblem problem_;
+  Monitor monitor_;  // the problem's; its fields live in the engine alone (at 13 levels 0.5 GiB each)
   std::string backend_note_;
   MultigridSettings settings_;
   std::unique_ptr<Engine> engine_;

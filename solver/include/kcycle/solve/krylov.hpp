@@ -8,6 +8,7 @@
 #include <optional>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "kcycle/solve/multigrid.hpp"
 
@@ -107,6 +108,15 @@ class PreconditionedCG {
   // equals f - A x up to rounding (it can fall below what x attains: confirm with a true one).
   double error_norm2() const { return error2_; }
   double residual_norm2() const { return residual2_; }
+
+  // The vectors CG holds of its own, by name ("CG r", ...): the memory account's (the
+  // preconditioner's z and the caller's x and f are theirs).
+  std::vector<std::pair<const char*, const Vector*>> own_vectors() const {
+    std::vector<std::pair<const char*, const Vector*>> out{{"CG r", &r_}, {"CG p", &p_}};
+    if constexpr (!HoldsCorrection<Preconditioner>) out.push_back({"CG z", &z_});
+    if (!two_pass_) out.push_back({"CG q = A p", &q_});
+    return out;
+  }
 
  private:
   static constexpr bool kCanRunTwoPass = RunsTwoPassCg<Backend, Correction>;

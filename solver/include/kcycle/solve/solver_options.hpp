@@ -78,7 +78,7 @@ struct SolverOptions {
 // memory would exceed what the machine has available.
 void validate(const SolverOptions& options);
 
-// Bytes the solve will allocate (hierarchy, Krylov vectors, problem data).
+// The most host memory the solve allocates at once: memory_account()'s peak (memory_account.cpp).
 std::size_t estimated_memory_bytes(const SolverOptions& options);
 // What this process may still allocate: the least of MemAvailable (/proc/meminfo), the
 // address space RLIMIT_AS leaves beside what the process maps now, and the cgroup's

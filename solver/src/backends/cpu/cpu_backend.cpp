@@ -265,12 +265,10 @@ BasicField<T> BasicCpuBackend<T>::make_vector(GridShape shape) {
     restrict_rows_.assign(std::size_t(3 * threads()) * std::size_t(restrict_row_stride_), T(0));
   }
   row_sums(0, shape.ny);  // grown here, not in a pass
-  // Zeroed on the threads that will sweep it: the first touch of fresh pages is most of a
-  // large hierarchy's set-up time (kernel page clearing), and it scales with the threads.
-  BasicField<T> field(shape, typename BasicField<T>::Uninitialized{});
-  T* p = field.data();
-  for_values(shape, shape.storage(), [&](std::size_t begin, std::size_t end) { std::fill(p + begin, p + end, T(0)); });
-  return field;
+  // Zero, and a large one not resident until the first pass writes it: its pages are first
+  // touched by the threads that sweep them, in that pass, and a hierarchy's set-up does not
+  // spend its time clearing pages the kernel clears anyway.
+  return BasicField<T>(shape);
 }
 
 template <class T>

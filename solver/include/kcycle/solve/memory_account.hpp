@@ -1,0 +1,44 @@
+#pragma once
+// Every grid array a solve allocates, by level and purpose: what `kcycle info --memory`
+// prints and what the memory check before a solve adds up. Line factors, the coarsest level's
+// LU and the threads' row buffers grow with a side, not the area, and are left out.
+//
+// Large arrays (2 MiB and more) are fresh pages, resident only once written (field.hpp): an
+// array no pass of a normal cycle writes, such as a fused Jacobi solve's finest output t
+// (stepping in the visualizer writes it), is allocated here but costs nothing until used.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "kcycle/solve/resolved_run.hpp"
+#include "kcycle/solve/solver_options.hpp"
+
+namespace kcycle {
+
+struct HeldArray {
+  int level = 1;
+  std::string purpose;  // "v (iterate)", "CG r", ...
+  std::size_t bytes = 0;
+  bool resident = true;  // false: zero pages never written (the zero right-hand side of problem 0)
+  friend bool operator==(const HeldArray&, const HeldArray&) = default;
+};
+
+struct MemoryAccount {
+  std::vector<HeldArray> held;    // through the solve, on the backend (device memory on a GPU)
+  std::vector<HeldArray> set_up;  // the problem's host copies, freed when the set-up ends
+  std::size_t finest_unknowns = 0;
+  bool device = false;  // held is the GPU's memory, set_up the host's
+
+  std::size_t held_bytes() const;
+  std::size_t set_up_bytes() const;
+  // The most host memory the solve takes at once: the held arrays with the problem's resident
+  // copies beside them during the set-up (only the copies where the arrays are the device's).
+  std::size_t peak_host_bytes() const;
+  double bytes_per_unknown(std::size_t bytes) const { return double(bytes) / double(finest_unknowns); }
+};
+
+// What a solve of `run` (options resolved on their backend) allocates, without allocating it.
+// The MPI backend's whole grid, over all ranks.
+MemoryAccount memory_account(const SolverOptions& options, const ResolvedRun& run);
+
+}  // namespace kcycle
