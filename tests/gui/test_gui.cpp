@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -621,6 +622,14 @@ TEST(Gui, TheConvergencePanelShowsTheFactorKcycleLfaPredicts) {
 // process by what the tooltip's two lines differ by, within what a resident-set measure allows
 // (pages allocated but never touched, the allocator's reuse).
 TEST(Gui, TheLevelsSliderSaysWhatALargerHierarchyCostsBeforeItIsChosen) {
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer keeps up to 256 MiB of freed blocks (the visualizer's pictures, replaced
+  // each frame) in quarantine: more than the 0.16 GB the step is about. A small quarantine for
+  // the visualizer this test starts.
+  const char* asan = std::getenv("ASAN_OPTIONS");
+  const std::string options = std::string(asan ? asan : "") + (asan && *asan ? ":" : "") + "quarantine_size_mb=8";
+  setenv("ASAN_OPTIONS", options.c_str(), 1);
+#endif
   std::string out;
   ASSERT_EQ(run_gui("set levels 9\nwait-cycles 1\nframes 2\nprint-controls\nprint-text\nset levels 11\n"
                     "wait-cycles 3\nframes 5\nprint-text\n",
@@ -647,10 +656,10 @@ TEST(Gui, TheLevelsSliderSaysWhatALargerHierarchyCostsBeforeItIsChosen) {
   }
   EXPECT_TRUE(shows(texts[1], "11 levels: 4.19 M unknowns")) << texts[1];  // the line under the slider from 10
   const double grown = (mib[1] - mib[0]) * 1048576 / 1e9, expected = gb[11] - gb[9];
+  std::printf("grew %.3f GB from 9 to 11 levels, the tooltip said %.3f GB\n", grown, expected);
   EXPECT_GT(grown, 0.5 * expected) << "grew " << grown << " GB, the tooltip said " << expected;
 #if defined(__SANITIZE_ADDRESS__)
-  // AddressSanitizer's shadow (an eighth of what is touched) and its quarantine of freed blocks:
-  // 0.56 GB against 0.41 GB here.
+  // AddressSanitizer's shadow (an eighth of what is touched) and its redzones.
   constexpr double most = 1.6;
 #else
   constexpr double most = 1.3;
@@ -690,7 +699,11 @@ TEST(Gui, TheTimePanelPicksTheKappaKcycleAdvisePicksWithoutSolving) {
     ASSERT_FALSE(j.is_discarded()) << advice;
     EXPECT_NE(j["time_source"].get<std::string>(), "probe") << "the calibration prices the cycles: " << advice;
     EXPECT_EQ(shown, j["recommended_kappa"].get<std::string>()) << setting << texts[0] << advice;
-    EXPECT_LT(j["advice_seconds"].get<double>(), 1.0) << "nothing is solved";
+    for (const auto& c : j["candidates"]) {  // nothing is solved: every kappa's iterations are LFA's
+      EXPECT_EQ(c["probe_iterations"].get<int>(), 0) << advice;
+      EXPECT_EQ(c["basis"].get<std::string>().rfind("local Fourier analysis", 0), 0u) << advice;
+    }
+    std::printf("advice in %.3f s\n", j["advice_seconds"].get<double>());
     picks.push_back(shown);
   }
   EXPECT_NE(picks[0], picks[1]) << "the pick follows the parameters";
