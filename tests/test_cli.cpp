@@ -71,7 +71,7 @@ TEST(Cli, BadInputGetsAClearMessageAndNonZeroExit) {
   expect_refused("--nu1 0 --nu2 0", "nu1 + nu2 must be at least 1");
   expect_refused("--levels 0", "--levels must be an integer from 1 to 16 (got '0')");
   expect_refused("--levels 99999999999999999999", "--levels must be an integer from 1 to 16 (got '9999");
-  expect_refused("--levels 15", "of memory; this process may use");
+  expect_refused("--levels 16 --solver pcg --problem 1", "of memory; this process may use");  // 297 GB
   expect_refused("--levels ten", "--levels must be an integer from 1 to 16 (got 'ten')");
   expect_refused("--smoother sor", "--smoother must be one of jacobi, gs-rb, xzebra, yzebra or xyzebra (got 'sor')");
   expect_refused("--omega fast", "--omega must be auto, lfa or a number in (0, 2) (got 'fast')");
@@ -362,6 +362,30 @@ TEST(Cli, ExperimentWritesCsvJsonAndSvg) {
   const Outcome bad = run_cli("experiment table9.9");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.output.find("unknown experiment 'table9.9'"), std::string::npos) << bad.output;
+}
+
+TEST(Cli, AnExperimentRunsTheTableCasesAskedForWithEachCasesSetUpAndMemory) {
+  const std::string dir = testing::TempDir() + "kcycle_experiment_cases";
+  const Outcome o = run_cli("experiment table4.4 --levels 5 --kappas W,3 --angles 45 --out " + dir);
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_NE(o.output.find("[2/2] xyzebra-galerkin+cg angle=45 kappa=W: converged in"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find(", set-up "), std::string::npos) << o.output;
+  std::ifstream csv(dir + "/table4.4.csv");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(csv, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 3u) << "a header and the two cases";
+  EXPECT_NE(lines[0].find(",setup_seconds,memory_bytes,peak_resident_bytes"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[1].find(",45,3,converged,"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[2].find(",45,W,converged,"), std::string::npos) << lines[2];
+  EXPECT_EQ(run_cli("experiment table4.4 --levels 5 --kappas X --out " + dir).exit_code, 2);
+  const Outcome other = run_cli("experiment fig4.1 --kappas 2 --out " + dir);
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.output.find("choose the cases of a table"), std::string::npos) << other.output;
+  // A table whose cases would not fit is refused before its first solve, saying what it needs.
+  const Outcome big = run_cli("experiment table4.4 --levels 16 --out " + dir);
+  EXPECT_EQ(big.exit_code, 2);
+  EXPECT_NE(big.output.find("need about"), std::string::npos) << big.output;
+  EXPECT_EQ(big.output.find("[1/"), std::string::npos) << big.output;
 }
 
 TEST(Cli, AParametersFileErrorNamesTheFileLineAndKey) {

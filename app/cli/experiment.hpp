@@ -23,6 +23,9 @@ struct ExperimentArgs {
   std::string out;     // default results/NAME
   double case_timeout = 300;
   double min_seconds = 0.2;
+  // Tables: the kappas and (4.3-4.6) the angles to run; empty: all of the paper's.
+  std::vector<std::string> kappas;
+  std::vector<double> angles;
   // The machine's side (threads, backend, graphs, fused passes, precision, coarse tail, line
   // solver) and the iteration limit, registered from the library's option table.
   SolverArgs solver;

@@ -18,6 +18,7 @@
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/timing.hpp"
 #include "kcycle/solve/solve.hpp"
+#include "peak_memory.hpp"
 #include "progress.hpp"
 #include "solver_args.hpp"
 #include "svg_plot.hpp"
@@ -187,76 +188,133 @@ int figure_4_1(const ExperimentArgs& a, const std::string& dir) {
 }
 
 // --- Tables 4.1-4.6: each of the six solvers over kappa (and angles) ------------------------
+
+// The kappas a table runs (--kappas, else the paper's five), in the paper's order.
+std::vector<int> table_kappas(const ExperimentArgs& a) {
+  if (a.kappas.empty()) return kKappas;
+  std::vector<int> chosen;
+  for (const std::string& text : a.kappas) {
+    const std::optional<int> kappa = parse_kappa(text);
+    if (!kappa) throw InvalidOptions("--kappas: '" + text.substr(0, 20) + "' is not a kappa (1, 2, 3, ... or W)");
+    if (std::find(chosen.begin(), chosen.end(), *kappa) == chosen.end()) chosen.push_back(*kappa);
+  }
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
+}
+
+std::string kappa_label(int kappa) {
+  const auto k = std::find(kKappas.begin(), kKappas.end(), kappa);
+  return k == kKappas.end() ? kappa_to_string(kappa) : kKappaLabels[std::size_t(k - kKappas.begin())];
+}
+
+std::string gib(std::size_t bytes) {
+  char text[32];
+  if (bytes < (std::size_t(1) << 30))
+    std::snprintf(text, sizeof text, "%.0f MiB", double(bytes) / double(1 << 20));
+  else
+    std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(std::size_t(1) << 30));
+  return text;
+}
+
 int table(const ExperimentArgs& a, const std::string& dir, const std::string& preset_name, double eps,
-          const std::vector<double>& angles, int default_levels) {
+          const std::vector<double>& paper_angles, int default_levels) {
   const Preset preset = *find_preset(preset_name);
   const int levels = a.levels > 0 ? a.levels : default_levels;
   const bool cg = preset.solver != SolverKind::Multigrid;
   const std::string unit = cg ? "iterations" : "cycles";
-  const int cases = int(angles.size() * kKappas.size());
+  const std::vector<int> kappas = table_kappas(a);
+  const std::vector<double> angles = a.angles.empty() ? paper_angles : a.angles;
+  const int cases = int(angles.size() * kappas.size());
+  auto options_for = [&](int kappa, double angle) {
+    SolverOptions o;
+    apply(preset, o);
+    o.levels = levels;
+    o.eps = eps;
+    o.angle_degrees = angle;
+    o.cycle = {CycleType::Kappa, kappa};
+    o.max_iterations = a.run_options.max_iterations;
+    apply_run_options(a, o);
+    return o;
+  };
+  // Every case before the first solve: a refusal (the memory a case needs over what this
+  // process may use, an angle out of range) ends the experiment before it starts.
+  for (int kappa : kappas)
+    for (double angle : angles) validate(options_for(kappa, angle));
+  const std::size_t memory = estimated_memory_bytes(options_for(kappas.front(), angles.front()));
   Progress progress(cases);
   const StopOnInterrupt stop;
-  std::vector<std::vector<SolveResult>> results(kKappas.size());
-  RowsSoFar csv(dir + "/" + a.name + ".csv",
-                "solver,levels,eps,angle,kappa,status," + unit + ",seconds_total,seconds_per_iteration\n");
+  std::vector<std::vector<SolveResult>> results(kappas.size());
+  RowsSoFar csv(dir + "/" + a.name + ".csv", "solver,levels,eps,angle,kappa,status," + unit +
+                                                 ",seconds_total,seconds_per_iteration,setup_seconds,memory_bytes,"
+                                                 "peak_resident_bytes\n");
   nlohmann::json rows = nlohmann::json::array();
-  for (std::size_t k = 0; k < kKappas.size(); ++k)
+  for (std::size_t k = 0; k < kappas.size(); ++k)
     for (double angle : angles) {
-      SolverOptions o;
-      apply(preset, o);
-      o.levels = levels;
-      o.eps = eps;
-      o.angle_degrees = angle;
-      o.cycle = {CycleType::Kappa, kKappas[k]};
-      o.max_iterations = a.run_options.max_iterations;
-      apply_run_options(a, o);
-      validate(o);
+      const SolverOptions o = options_for(kappas[k], angle);
+      const bool own_peak = reset_peak_resident();
       const SolveResult r = timed_solve(o, a.case_timeout, stop);
+      const std::optional<std::size_t> peak = peak_resident_bytes();
       stop_if_interrupted(stop, csv, cases);
       results[k].push_back(r);
-      char line[256];
-      std::snprintf(line, sizeof line, "%s,%d,%g,%g,%s,%s,%d,%.6g,%.6g\n", preset_name.c_str(), levels, eps, angle,
-                    kappa_to_string(kKappas[k]).c_str(), status_word(r).c_str(), r.iterations, r.seconds_total,
-                    r.seconds_per_iteration);
+      char line[320];
+      std::snprintf(line, sizeof line, "%s,%d,%g,%g,%s,%s,%d,%.6g,%.6g,%.6g,%zu,%s\n", preset_name.c_str(), levels, eps,
+                    angle, kappa_to_string(kappas[k]).c_str(), status_word(r).c_str(), r.iterations, r.seconds_total,
+                    r.seconds_per_iteration, r.seconds_setup, memory,
+                    peak && own_peak ? std::to_string(*peak).c_str() : "");
       csv.add(line);
-      rows.push_back({{"solver", preset_name},
-                      {"levels", levels},
-                      {"eps", eps},
-                      {"angle", angle},
-                      {"kappa", kappa_to_string(kKappas[k])},
-                      {"status", status_word(r)},
-                      {unit, r.iterations},
-                      {"seconds_total", r.seconds_total},
-                      {"seconds_per_iteration", r.seconds_per_iteration}});
-      progress.done(preset_name + " angle=" + std::to_string(int(angle)) + " kappa=" + kappa_to_string(kKappas[k]) +
-                    ": " + status_word(r) + " in " + std::to_string(r.iterations) + " " + unit);
+      nlohmann::json row = {{"solver", preset_name},
+                            {"levels", levels},
+                            {"eps", eps},
+                            {"angle", angle},
+                            {"kappa", kappa_to_string(kappas[k])},
+                            {"status", status_word(r)},
+                            {unit, r.iterations},
+                            {"seconds_total", r.seconds_total},
+                            {"seconds_per_iteration", r.seconds_per_iteration},
+                            {"setup_seconds", r.seconds_setup},
+                            {"memory_bytes", memory}};
+      if (peak && own_peak) row["peak_resident_bytes"] = *peak;
+      rows.push_back(row);
+      char memory_note[96] = "";
+      if (peak && own_peak) std::snprintf(memory_note, sizeof memory_note, ", peak %s", gib(*peak).c_str());
+      char setup_note[64];
+      std::snprintf(setup_note, sizeof setup_note, ", set-up %.2f s", r.seconds_setup);
+      progress.done(preset_name + " angle=" + std::to_string(int(angle)) + " kappa=" + kappa_to_string(kappas[k]) +
+                    ": " + status_word(r) + " in " + std::to_string(r.iterations) + " " + unit + setup_note +
+                    memory_note);
     }
 
-  std::printf("%s: %s, eps=%g, %d levels (%llu unknowns), %s precision, %s\n", preset_name.c_str(),
-              std::string(preset.description).c_str(), eps, levels,
+  std::printf("%s: %s, eps=%g, %d levels (%llu unknowns), %s precision, %s; memory %s by the account\n",
+              preset_name.c_str(), std::string(preset.description).c_str(), eps, levels,
               (unsigned long long)full_coarsening_shape(levels, 1).unknowns(),
-              std::string(enum_name(a.run_options.precision)).c_str(),
-              a.run_options.fused ? "fused passes" : "unfused");
+              std::string(enum_name(a.run_options.precision)).c_str(), a.run_options.fused ? "fused passes" : "unfused",
+              gib(memory).c_str());
   if (angles.size() == 1) {
     // The layout of Tables 4.1 and 4.2: relative to W (stand-alone) or F (CG), as the paper.
-    const std::size_t ref = cg ? 1 : 4;
-    std::printf("%-8s %14s %14s %18s %10s\n", "kappa", "total ms", "relative", "ms per iteration", unit.c_str());
-    for (std::size_t k = 0; k < kKappas.size(); ++k) {
+    const int reference = cg ? 2 : kKappas.back();
+    const auto ref = std::find(kappas.begin(), kappas.end(), reference);
+    std::printf("%-8s %14s %14s %18s %10s %10s\n", "kappa", "total ms", "relative", "ms per iteration", unit.c_str(),
+                "set-up s");
+    for (std::size_t k = 0; k < kappas.size(); ++k) {
       const SolveResult& r = results[k][0];
-      std::printf("%-8s %14.1f %14.3f %18.3f %10d%s\n", kKappaLabels[k].c_str(), r.seconds_total * 1e3,
-                  r.seconds_total / results[ref][0].seconds_total, r.seconds_per_iteration * 1e3, r.iterations,
+      char relative[32] = "-";
+      if (ref != kappas.end())
+        std::snprintf(relative, sizeof relative, "%.3f",
+                      r.seconds_total / results[std::size_t(ref - kappas.begin())][0].seconds_total);
+      std::printf("%-8s %14.1f %14s %18.3f %10d %10.2f%s\n", kappa_label(kappas[k]).c_str(), r.seconds_total * 1e3,
+                  relative, r.seconds_per_iteration * 1e3, r.iterations, r.seconds_setup,
                   r.converged() ? "" : (" " + status_word(r)).c_str());
     }
   } else {
     std::printf("total ms (%s); * marks the fastest kappa per angle\n%-8s", unit.c_str(), "kappa");
     for (double angle : angles) std::printf(" %18.0f", angle);
     std::printf("\n");
-    for (std::size_t k = 0; k < kKappas.size(); ++k) {
-      std::printf("%-8s", kKappaLabels[k].c_str());
+    for (std::size_t k = 0; k < kappas.size(); ++k) {
+      std::printf("%-8s", kappa_label(kappas[k]).c_str());
       for (std::size_t i = 0; i < angles.size(); ++i) {
         const SolveResult& r = results[k][i];
         bool best = r.converged();
-        for (std::size_t q = 0; q < kKappas.size(); ++q)
+        for (std::size_t q = 0; q < kappas.size(); ++q)
           if (results[q][i].converged() && results[q][i].seconds_total < r.seconds_total) best = false;
         char cell[64];
         if (r.converged())
@@ -269,6 +327,8 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
     }
   }
 
+  std::vector<std::string> labels;
+  for (int kappa : kappas) labels.push_back(kappa_label(kappa));
   Plot plot{a.name + ": " + preset_name + ", " + std::to_string(levels) + " levels",
             "kappa",
             "solve time (s)",
@@ -276,10 +336,10 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
             true,
             {},
             {},
-            kKappaLabels};
+            labels};
   for (std::size_t i = 0; i < angles.size(); ++i) {
     PlotSeries s{"angle " + std::to_string(int(angles[i])), {}, {}, "", false, true};
-    for (std::size_t k = 0; k < kKappas.size(); ++k)
+    for (std::size_t k = 0; k < kappas.size(); ++k)
       if (results[k][i].converged()) s.x.push_back(double(k)), s.y.push_back(results[k][i].seconds_total);
     plot.series.push_back(s);
   }
@@ -304,6 +364,8 @@ int run(const ExperimentArgs& a) {
                          " (--min-levels) to " + std::to_string(a.max_levels) +
                          " (--max-levels): give --max-levels of at least " + std::to_string(a.min_levels + 1));
   if (!(a.case_timeout > 0)) throw InvalidOptions("--case-timeout must be positive");
+  if ((!a.kappas.empty() || !a.angles.empty()) && a.name.rfind("table", 0) != 0)
+    throw InvalidOptions("--kappas and --angles choose the cases of a table (table4.1 ... table4.6), not of " + a.name);
   const std::string dir = a.out.empty() ? "results/" + a.name : a.out;
   // Before the experiment's solves, not after: the folder must be writable.
   if (const std::string why = why_not_writable_folder(dir); !why.empty())
@@ -360,6 +422,12 @@ Subcommand add_experiment_command(CLI::App& app) {
   cmd->add_option("--min-seconds", args->min_seconds, "fig3.1, scaling: measured time per case")
       ->capture_default_str()
       ->check(CLI::Range(1e-4, 600.0));
+  cmd->add_option("--kappas", args->kappas, "Tables: the kappas to run, comma-separated (default 1,2,3,4,W)")
+      ->delimiter(',');
+  cmd->add_option(
+         "--angles", args->angles,
+         "Tables: the angles to run in degrees, comma-separated (default 45 for 4.1/4.2, 10,30,45,60,80 for 4.3-4.6)")
+      ->delimiter(',');
   add_solver_options(*cmd, args->solver,
                      {"max-iter", "threads", "backend", "graphs", "fused", "precision", "coarse-tail", "line-solver"},
                      experiment_defaults());

@@ -45,10 +45,12 @@ nlohmann::json memory_json(const MemoryAccount& m) {
   return {{"held", arrays_json(m.held)},
           {"set_up", arrays_json(m.set_up)},
           {"held_bytes", m.held_bytes()},
+          {"resident_held_bytes", m.resident_held_bytes()},
           {"set_up_bytes", m.set_up_bytes()},
           {"peak_host_bytes", m.peak_host_bytes()},
           {"finest_unknowns", m.finest_unknowns},
           {"held_bytes_per_unknown", m.bytes_per_unknown(m.held_bytes())},
+          {"resident_held_bytes_per_unknown", m.bytes_per_unknown(m.resident_held_bytes())},
           {"peak_host_bytes_per_unknown", m.bytes_per_unknown(m.peak_host_bytes())},
           {"device", m.device}};
 }
@@ -65,20 +67,23 @@ std::string mib(std::size_t bytes) {
 // Per level, each purpose and its bytes; then the totals per finest unknown.
 void print_memory(const MemoryAccount& m, const std::optional<std::size_t>& available) {
   std::printf("%6s  %-32s %12s\n", "level", "array", "size");
-  for (const HeldArray& a : m.held) std::printf("%6d  %-32s %12s\n", a.level, a.purpose.c_str(), mib(a.bytes).c_str());
+  for (const HeldArray& a : m.held)
+    std::printf("%6d  %-32s %12s%s\n", a.level, a.purpose.c_str(), mib(a.bytes).c_str(),
+                a.resident ? "" : "  (never written in a solve: no memory)");
   for (const HeldArray& a : m.set_up)
     std::printf("%6d  %-32s %12s  (set-up only%s)\n", a.level, a.purpose.c_str(), mib(a.bytes).c_str(),
                 a.resident ? "" : "; zero, never written: no memory");
-  std::printf("held through the solve: %s%s, %.1f bytes per finest unknown (%zu unknowns)\n",
-              mib(m.held_bytes()).c_str(), m.device ? " of GPU memory" : "", m.bytes_per_unknown(m.held_bytes()),
-              m.finest_unknowns);
+  std::printf("allocated: %s%s, %.1f bytes per finest unknown (%zu unknowns)\n", mib(m.held_bytes()).c_str(),
+              m.device ? " of GPU memory" : "", m.bytes_per_unknown(m.held_bytes()), m.finest_unknowns);
+  std::printf("taking memory through the solve: %s (%.1f bytes per finest unknown)\n",
+              mib(m.resident_held_bytes()).c_str(), m.bytes_per_unknown(m.resident_held_bytes()));
+  std::printf("at most at once on the host: %s (%.1f bytes per finest unknown)%s\n", mib(m.peak_host_bytes()).c_str(),
+              m.bytes_per_unknown(m.peak_host_bytes()),
+              m.set_up.empty() ? " (the solve takes the problem's arrays as its own)"
+                               : ", the problem's host copies being freed when the set-up ends");
   std::printf(
-      "at most at once on the host: %s (%.1f bytes per finest unknown), the problem's host copies being freed "
-      "when the set-up ends\n",
-      mib(m.peak_host_bytes()).c_str(), m.bytes_per_unknown(m.peak_host_bytes()));
-  std::printf(
-      "arrays of 2 MiB and more take memory only where written: an array no pass of a normal cycle writes "
-      "(a fused Jacobi solve's finest t) costs nothing until used\n");
+      "arrays of 2 MiB and more take memory only where written: one no pass of a solve writes costs nothing "
+      "(stepping operation by operation in the visualizer writes the finest t)\n");
   if (available) std::printf("this process may use %s\n", mib(*available).c_str());
 }
 

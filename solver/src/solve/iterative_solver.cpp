@@ -116,6 +116,17 @@ void host_picture(std::vector<float>* out, std::vector<float>& scratch, std::siz
   if (range) *range = range_of(values);
 }
 
+// A problem's host array into a backend's vector: moved where the backend's vectors are host
+// fields (no second copy beside the first during the set-up, and a zero right-hand side stays
+// pages never written), else uploaded.
+template <class Backend>
+void take(Backend& backend, Field&& host, typename Backend::Vector& vector) {
+  if constexpr (std::is_same_v<typename Backend::Vector, Field>)
+    vector = std::move(host);
+  else
+    backend.upload(host, vector);
+}
+
 #if KCYCLE_HAVE_CUDA
 struct CudaImage final : DeviceImage {
   CudaImage(int w, int h) : values(std::size_t(w) * std::size_t(h)) { nx = w, ny = h; }
@@ -131,7 +142,7 @@ class EngineOn final : public IterativeSolver::Engine {
   using Vector = typename Backend::Vector;
 
   EngineOn(const ExecutionTarget& target, const SolverOptions& options, const MultigridSettings& settings,
-           const DiscreteProblem& problem)
+           DiscreteProblem&& problem)
       : backend_(make_backend<Backend>(target)),
         mg_(prepared_for(backend_, settings), settings),
         exact_is_zero_(problem.exact_is_zero),
@@ -140,18 +151,18 @@ class EngineOn final : public IterativeSolver::Engine {
     if (!(problem.rhs.shape() == fine))
       throw InvalidOptions("the problem's grid does not match the finest level of --levels");
     if (has_exact_ && !exact_is_zero_) {  // the error is x - u*, formed in work_
-      backend_.upload(*problem.exact, exact_);
+      take(backend_, std::move(*problem.exact), exact_);
       work_ = backend_.make_vector(fine);
     }
     // The iterate and right-hand side: the finest level's own vectors for the stand-alone
     // cycle (it never writes level 1's f), x and its own f for CG.
     if (options.solver == SolverKind::Multigrid) {
-      backend_.upload(problem.rhs, mg_.level(1).f);
-      backend_.upload(problem.initial_guess, mg_.level(1).v);
+      take(backend_, std::move(problem.rhs), mg_.level(1).f);
+      take(backend_, std::move(problem.initial_guess), mg_.level(1).v);
     } else {
-      backend_.upload(problem.rhs, rhs_);
+      take(backend_, std::move(problem.rhs), rhs_);
       x_ = backend_.make_vector(fine);
-      backend_.upload(problem.initial_guess, x_);
+      take(backend_, std::move(problem.initial_guess), x_);
       cg_.emplace(backend_, mg_.level(1).A, mg_, rhs_, x_, options.cycle, options.solver == SolverKind::FCG,
                   has_exact_ && !exact_is_zero_ ? &exact_ : nullptr, mg_.settings().fused);
     }
@@ -313,8 +324,7 @@ class EngineOn final : public IterativeSolver::Engine {
 // iterative refinement: r = f - A x in double, x <- x + M r.
 class MixedEngine final : public IterativeSolver::Engine {
  public:
-  MixedEngine(int threads, const SolverOptions& options, const MultigridSettings& settings,
-              const DiscreteProblem& problem)
+  MixedEngine(int threads, const SolverOptions& options, const MultigridSettings& settings, DiscreteProblem&& problem)
       : backend_(threads),
         float_backend_(backend_.team()),  // one team for the float cycle and the double CG
         cycle_(backend_, float_backend_, settings),
@@ -326,12 +336,13 @@ class MixedEngine final : public IterativeSolver::Engine {
     const GridShape fine = cycle_.hierarchy().level(1).shape;
     if (!(problem.rhs.shape() == fine))
       throw InvalidOptions("the problem's grid does not match the finest level of --levels");
-    x_ = backend_.make_vector(fine);
     if (!fused_) r_ = backend_.make_vector(fine);  // the fused refinement writes no double residual
-    z_ = backend_.make_vector(fine);
-    backend_.upload(problem.rhs, rhs_);
-    if (has_exact_ && !exact_is_zero_) backend_.upload(*problem.exact, exact_);
-    backend_.upload(problem.initial_guess, x_);
+    // The correction in double: the unfused step's, and x - u* for the error where u* is not 0
+    // (the fused refinement adds the float correction to x as it reads it).
+    if (!fused_ || exact()) z_ = backend_.make_vector(fine);
+    take(backend_, std::move(problem.rhs), rhs_);
+    if (has_exact_ && !exact_is_zero_) take(backend_, std::move(*problem.exact), exact_);
+    take(backend_, std::move(problem.initial_guess), x_);
     if (options.solver != SolverKind::Multigrid)
       cg_.emplace(backend_, A_, cycle_, rhs_, x_, choice_, options.solver == SolverKind::FCG, exact(), settings.fused);
   }
@@ -371,8 +382,9 @@ class MixedEngine final : public IterativeSolver::Engine {
 
   double error_norm() override {
     if (!has_exact_ && !exact_is_zero_) return NAN;
+    if (!exact()) return std::sqrt(scale() * backend_.dot(x_, x_));
     backend_.copy(x_, z_);
-    return std::sqrt(scale() * (exact() ? backend_.axpy_norm2(-1.0, *exact(), z_, nullptr) : backend_.dot(x_, x_)));
+    return std::sqrt(scale() * backend_.axpy_norm2(-1.0, *exact(), z_, nullptr));
   }
   double residual_norm() override { return std::sqrt(scale() * backend_.residual_norm2(A_, x_, rhs_)); }
   Norms norms_after_step() override {
@@ -435,11 +447,11 @@ class MixedEngine final : public IterativeSolver::Engine {
 };
 
 std::unique_ptr<IterativeSolver::Engine> make_engine(const ResolvedRun& run, const SolverOptions& o,
-                                                     const DiscreteProblem& p) {
-  if (o.precision == Precision::Mixed) return std::make_unique<MixedEngine>(o.threads, o, run.settings, p);
+                                                     DiscreteProblem&& p) {
+  if (o.precision == Precision::Mixed) return std::make_unique<MixedEngine>(o.threads, o, run.settings, std::move(p));
   return with_backend_type(run.target.backend,
                            [&]<class Backend>(std::type_identity<Backend>) -> std::unique_ptr<IterativeSolver::Engine> {
-                             return std::make_unique<EngineOn<Backend>>(run.target, o, run.settings, p);
+                             return std::make_unique<EngineOn<Backend>>(run.target, o, run.settings, std::move(p));
                            });
 }
 
@@ -454,8 +466,8 @@ IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem p
   if (options_.smoother == Smoother::Jacobi)
     smoothing_factor_ =
         jacobi_smoothing_factor(rotated_anisotropic_stencil(options_.eps, options_.angle_degrees), settings_.omega);
-  engine_ = make_engine(run, options_, problem);
-  problem = {};  // the engine holds its copy: the host's is freed before the first cycle
+  engine_ = make_engine(run, options_, std::move(problem));
+  problem = {};  // what the engine copied rather than took is freed before the first cycle
   initial_error_ = engine_->error_norm();
   initial_residual_ = engine_->residual_norm();
   monitored0_ = monitor_ == Monitor::Error ? initial_error_ : initial_residual_;

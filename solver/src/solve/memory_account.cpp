@@ -1,5 +1,6 @@
 #include "kcycle/solve/memory_account.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 #include "kcycle/backends/cpu/cpu_backend.hpp"
@@ -13,44 +14,72 @@ std::size_t total(const std::vector<HeldArray>& arrays) {
   return std::accumulate(arrays.begin(), arrays.end(), std::size_t(0),
                          [](std::size_t sum, const HeldArray& a) { return sum + a.bytes; });
 }
+std::size_t resident(const std::vector<HeldArray>& arrays) {
+  return std::accumulate(arrays.begin(), arrays.end(), std::size_t(0),
+                         [](std::size_t sum, const HeldArray& a) { return sum + (a.resident ? a.bytes : 0); });
+}
 
 // Problems whose exact solution is known and not zero: the manufactured one (problem 1).
 bool nonzero_exact_solution(const SolverOptions& o) { return o.problem == ProblemKind::Manufactured; }
+
+// Whether a normal cycle's passes on this level write Jacobi's output t: a plain sweep, or the
+// coarse tail's.
+bool writes_t(const LevelSchedule& level) {
+  if (level.in_tail) return true;
+  const auto sweeps = [](const std::vector<Pass>& passes) {
+    return std::any_of(passes.begin(), passes.end(), [](const Pass& p) { return p.kind == PassKind::Sweep; });
+  };
+  return sweeps(level.down) || sweeps(level.up);
+}
 
 }  // namespace
 
 std::size_t MemoryAccount::held_bytes() const { return total(held); }
 std::size_t MemoryAccount::set_up_bytes() const { return total(set_up); }
-std::size_t MemoryAccount::peak_host_bytes() const {
-  std::size_t set_up_resident = 0;
-  for (const HeldArray& a : set_up) set_up_resident += a.resident ? a.bytes : 0;
-  return (device ? 0 : held_bytes()) + set_up_resident;
-}
+std::size_t MemoryAccount::resident_held_bytes() const { return resident(held); }
+std::size_t MemoryAccount::peak_host_bytes() const { return (device ? 0 : resident(held)) + resident(set_up); }
 
 // The rules of the engines in iterative_solver.cpp, Multigrid's levels and PreconditionedCG's
-// vectors; test_memory_account holds them to the arrays a solve really holds.
+// vectors; test_memory_account holds them to the arrays a solve really holds, and to the memory
+// it really takes.
 MemoryAccount memory_account(const SolverOptions& o, const ResolvedRun& run) {
   MemoryAccount account;
   const GridShape fine = level_shape(o.levels, 1, o.coarsening);
   const std::size_t fine_doubles = fine.storage() * sizeof(double);
   account.finest_unknowns = fine.unknowns();
   account.device = run.target.backend == BackendKind::Cuda;
+  // The CPU backend's vectors are host fields: the engine takes the problem's arrays as its
+  // own (no copy at set-up), so a zero right-hand side stays pages never written.
+  const bool host_fields = run.target.backend == BackendKind::Cpu;
+  const bool zero_rhs = o.problem != ProblemKind::Manufactured;
   const bool mixed = o.precision == Precision::Mixed;
+  const bool cg = o.solver != SolverKind::Multigrid;
+  const bool exact = nonzero_exact_solution(o);
+  // Fresh pages (field.hpp) no pass of a normal cycle writes cost nothing.
+  const auto unwritten = [&](std::size_t bytes, bool never_written) {
+    return host_fields && never_written && bytes >= kFreshPagesFrom;
+  };
   const std::size_t hierarchy_value = mixed ? sizeof(float) : sizeof(double);
   for (int l = 1; l <= o.levels; ++l) {
     const std::size_t bytes = level_shape(o.levels, l, o.coarsening).storage() * hierarchy_value;
+    const bool fine_level = l == 1;
     account.held.push_back({l, "v (iterate or correction)", bytes});
-    account.held.push_back({l, "f (right-hand side)", bytes});
-    if (o.smoother == Smoother::Jacobi) account.held.push_back({l, "t (Jacobi's output)", bytes});
+    // In double nothing writes level 1's f: the stand-alone cycle's is the right-hand side
+    // itself, and MGCG's cycle runs on CG's r swapped in (mixed: r is rounded into it).
+    account.held.push_back(
+        {l, "f (right-hand side)", bytes, !unwritten(bytes, fine_level && !mixed && (cg || zero_rhs))});
+    // Only a plain sweep writes t (the fused passes stream rows through a buffer).
+    if (o.smoother == Smoother::Jacobi)
+      account.held.push_back({l, "t (Jacobi's output)", bytes, !unwritten(bytes, !writes_t(run.schedule.level(l)))});
   }
-  const bool cg = o.solver != SolverKind::Multigrid;
-  const bool exact = nonzero_exact_solution(o);
-  auto fine_array = [&](const char* purpose) { account.held.push_back({1, purpose, fine_doubles}); };
-  if (mixed) {  // MixedEngine: x, z, the right-hand side and (unfused) r in double
+  auto fine_array = [&](const char* purpose, bool never_written = false) {
+    account.held.push_back({1, purpose, fine_doubles, !unwritten(fine_doubles, never_written)});
+  };
+  if (mixed) {  // MixedEngine: x and the right-hand side in double, r and z where the step needs them
     fine_array("x (iterate, double)");
     if (!run.settings.fused) fine_array("r (residual, double)");
-    fine_array("z (correction, double)");
-    fine_array("rhs (double)");
+    if (!run.settings.fused || exact) fine_array("z (correction, double)");
+    fine_array("rhs (double)", zero_rhs);
     if (exact) fine_array("exact solution");
   } else {
     if (exact) {
@@ -58,7 +87,7 @@ MemoryAccount memory_account(const SolverOptions& o, const ResolvedRun& run) {
       fine_array("x - exact (work)");
     }
     if (cg) {
-      fine_array("rhs (CG)");
+      fine_array("rhs (CG)", zero_rhs);
       fine_array("x (CG iterate)");
     }
   }
@@ -71,12 +100,13 @@ MemoryAccount memory_account(const SolverOptions& o, const ResolvedRun& run) {
     if (!mixed) fine_array("CG z");  // the float hierarchy holds the mixed solve's z
     if (!two_pass) fine_array("CG q = A p");
   }
-  // A zero right-hand side of 2 MiB and more stays the kernel's zero pages (field.hpp).
-  const bool zero_rhs = o.problem != ProblemKind::Manufactured;
-  account.set_up.push_back(
-      {1, "problem: right-hand side (host)", fine_doubles, !(zero_rhs && fine_doubles >= kFreshPagesFrom)});
-  account.set_up.push_back({1, "problem: initial guess (host)", fine_doubles});
-  if (exact) account.set_up.push_back({1, "problem: exact solution (host)", fine_doubles});
+  // The problem's host arrays beside the backend's during the set-up, where they are copied.
+  if (!host_fields) {
+    account.set_up.push_back(
+        {1, "problem: right-hand side (host)", fine_doubles, !(zero_rhs && fine_doubles >= kFreshPagesFrom)});
+    account.set_up.push_back({1, "problem: initial guess (host)", fine_doubles});
+    if (exact) account.set_up.push_back({1, "problem: exact solution (host)", fine_doubles});
+  }
   return account;
 }
 
@@ -84,6 +114,12 @@ MemoryAccount memory_account(const SolverOptions& o, const ResolvedRun& run) {
 std::size_t estimated_memory_bytes(const SolverOptions& o) {
   const BackendKind on = o.backend == BackendKind::Auto ? BackendKind::Cpu : o.backend;
   return memory_account(o, resolve(o, on)).peak_host_bytes();
+}
+
+std::size_t estimated_address_space_bytes(const SolverOptions& o) {
+  const BackendKind on = o.backend == BackendKind::Auto ? BackendKind::Cpu : o.backend;
+  const MemoryAccount m = memory_account(o, resolve(o, on));
+  return (m.device ? 0 : m.held_bytes()) + m.set_up_bytes();
 }
 
 }  // namespace kcycle

@@ -4,8 +4,10 @@
 // LU and the threads' row buffers grow with a side, not the area, and are left out.
 //
 // Large arrays (2 MiB and more) are fresh pages, resident only once written (field.hpp): an
-// array no pass of a normal cycle writes, such as a fused Jacobi solve's finest output t
-// (stepping in the visualizer writes it), is allocated here but costs nothing until used.
+// array no pass of a normal cycle writes (Jacobi's t on the levels the fused passes run, a
+// zero right-hand side, MGCG's own level-1 f in double) is allocated, and counts against the
+// address space, but takes no memory (resident = false). On the CPU backend the engine takes
+// the problem's arrays as its own: the set-up holds no second copy.
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -19,20 +21,27 @@ struct HeldArray {
   int level = 1;
   std::string purpose;  // "v (iterate)", "CG r", ...
   std::size_t bytes = 0;
-  bool resident = true;  // false: zero pages never written (the zero right-hand side of problem 0)
+  // false: fresh pages no pass of a normal cycle writes, which take no memory (the zero
+  // right-hand side of problem 0; a fused Jacobi solve's finest t). Stepping operation by
+  // operation in the visualizer writes the finest t too.
+  bool resident = true;
   friend bool operator==(const HeldArray&, const HeldArray&) = default;
 };
 
 struct MemoryAccount {
-  std::vector<HeldArray> held;    // through the solve, on the backend (device memory on a GPU)
-  std::vector<HeldArray> set_up;  // the problem's host copies, freed when the set-up ends
+  std::vector<HeldArray> held;  // through the solve, on the backend (device memory on a GPU)
+  // The problem's host arrays beside the backend's during the set-up, freed when it ends
+  // (none on the CPU backend, whose engine takes them as its own).
+  std::vector<HeldArray> set_up;
   std::size_t finest_unknowns = 0;
   bool device = false;  // held is the GPU's memory, set_up the host's
 
-  std::size_t held_bytes() const;
+  std::size_t held_bytes() const;           // allocated
+  std::size_t resident_held_bytes() const;  // taking memory in a solve
   std::size_t set_up_bytes() const;
-  // The most host memory the solve takes at once: the held arrays with the problem's resident
-  // copies beside them during the set-up (only the copies where the arrays are the device's).
+  // The most host memory the solve takes at once: the resident held arrays with the problem's
+  // resident copies beside them during the set-up (only the copies where the arrays are the
+  // device's).
   std::size_t peak_host_bytes() const;
   double bytes_per_unknown(std::size_t bytes) const { return double(bytes) / double(finest_unknowns); }
 };

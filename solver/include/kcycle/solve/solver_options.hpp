@@ -78,8 +78,12 @@ struct SolverOptions {
 // memory would exceed what the machine has available.
 void validate(const SolverOptions& options);
 
-// The most host memory the solve allocates at once: memory_account()'s peak (memory_account.cpp).
+// The most host memory the solve takes at once: memory_account()'s peak (memory_account.cpp).
 std::size_t estimated_memory_bytes(const SolverOptions& options);
+// The host address space its arrays map, written or not (memory_account.cpp).
+std::size_t estimated_address_space_bytes(const SolverOptions& options);
+// The address space RLIMIT_AS leaves beside what this process maps now; nothing without a limit.
+std::optional<std::size_t> address_space_room_bytes();
 // What this process may still allocate: the least of MemAvailable (/proc/meminfo), the
 // address space RLIMIT_AS leaves beside what the process maps now, and the cgroup's
 // memory.max less its memory.current; nothing when none of them is known.
