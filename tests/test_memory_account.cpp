@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "kcycle/backends/backend_selection.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/memory_account.hpp"
 #include "kcycle/solve/resolved_run.hpp"
@@ -138,6 +139,54 @@ TEST(MemoryAccount, ItsResidentBytesAreTheMemoryASolveTakes) {
       EXPECT_NEAR(double(grown), double(predicted), slack)
           << what << ": grew by " << grown / 1048576.0 << " MiB, the account says " << predicted / 1048576.0;
     }
+}
+
+// On a GPU the account is device memory, allocated whole: the arrays the CUDA engine holds, and
+// what cudaMemGetInfo says they took (within 10% and 16 MiB: the coarse solver, line
+// factors, reduction buffers and graphs are left out).
+TEST(MemoryAccount, TheCudaBackendHoldsWhatItsAccountSays) {
+  if (!cuda_device_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_device_status().reason;
+  for (const char* preset : {"jacobi", "jacobi+cg", "xyzebra-galerkin+cg"}) {
+    SolverOptions o;
+    apply(*find_preset(preset), o);
+    o.backend = BackendKind::Cuda;
+    o.levels = 5;
+    expect_account_matches(o, std::string(preset) + " on CUDA");
+    o.levels = 12;
+    const MemoryAccount account = memory_account(o, resolve(o));
+    EXPECT_TRUE(account.device);
+    const std::optional<std::size_t> before = cuda_free_memory_bytes();
+    ASSERT_TRUE(before.has_value());
+    IterativeSolver solver(o, make_problem(o));
+    solver.step();
+    const std::size_t taken = *before - cuda_free_memory_bytes().value_or(*before);
+    EXPECT_NEAR(double(taken), double(account.held_bytes()), 0.1 * double(account.held_bytes()) + double(16 << 20))
+        << preset << ": the GPU gave " << taken / 1048576.0 << " MiB, the account says "
+        << account.held_bytes() / 1048576.0;
+  }
+}
+
+// A hierarchy larger than the GPU's free memory is refused by name before anything is allocated.
+TEST(MemoryAccount, AHierarchyTheGpuCannotHoldIsRefused) {
+  if (!cuda_device_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_device_status().reason;
+  SolverOptions o;
+  apply(*find_preset("jacobi+cg"), o);
+  o.backend = BackendKind::Cuda;
+  o.problem = ProblemKind::Manufactured;  // about 100 bytes of device memory a finest unknown
+  const std::size_t free = cuda_free_memory_bytes().value_or(0);
+  for (o.levels = 13; o.levels < kMaxLevels && memory_account(o, resolve(o)).held_bytes() <= free; ++o.levels) {
+  }
+  try {
+    validate(o);  // the host's memory for the set-up's copies
+  } catch (const InvalidOptions& e) {
+    GTEST_SKIP() << "the host cannot hold the problem at " << o.levels << " levels either: " << e.what();
+  }
+  try {
+    IterativeSolver solver(o, DiscreteProblem{});
+    ADD_FAILURE() << "not refused at " << o.levels << " levels";
+  } catch (const InvalidOptions& e) {
+    EXPECT_NE(std::string(e.what()).find("of GPU memory"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

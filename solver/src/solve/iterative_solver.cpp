@@ -160,6 +160,9 @@ class EngineOn final : public IterativeSolver::Engine {
       take(backend_, std::move(problem.rhs), mg_.level(1).f);
       take(backend_, std::move(problem.initial_guess), mg_.level(1).v);
     } else {
+      // CG's cycle runs on r swapped in as level 1's f (Multigrid::precondition): the
+      // hierarchy's own is never used.
+      mg_.level(1).f = Vector{};
       take(backend_, std::move(problem.rhs), rhs_);
       x_ = backend_.make_vector(fine);
       take(backend_, std::move(problem.initial_guess), x_);
@@ -461,6 +464,7 @@ IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem p
     : options_(validated(options)), monitor_(problem.monitor) {
   const auto setup_start = Clock::now();
   const ResolvedRun run = resolve(options_);  // throws where the backend asked for is not there
+  check_device_memory(options_, run);
   settings_ = run.settings;
   backend_note_ = run.note;
   if (options_.smoother == Smoother::Jacobi)

@@ -1,10 +1,15 @@
 #include "kcycle/solve/memory_account.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
+#include <optional>
+#include <string>
 
+#include "kcycle/backends/backend_selection.hpp"
 #include "kcycle/backends/cpu/cpu_backend.hpp"
 #include "kcycle/core/grid.hpp"
+#include "kcycle/core/invalid_options.hpp"
 
 namespace kcycle {
 
@@ -64,10 +69,10 @@ MemoryAccount memory_account(const SolverOptions& o, const ResolvedRun& run) {
     const std::size_t bytes = level_shape(o.levels, l, o.coarsening).storage() * hierarchy_value;
     const bool fine_level = l == 1;
     account.held.push_back({l, "v (iterate or correction)", bytes});
-    // In double nothing writes level 1's f: the stand-alone cycle's is the right-hand side
-    // itself, and MGCG's cycle runs on CG's r swapped in (mixed: r is rounded into it).
-    account.held.push_back(
-        {l, "f (right-hand side)", bytes, !unwritten(bytes, fine_level && !mixed && (cg || zero_rhs))});
+    // MGCG's cycle runs on CG's r swapped in as level 1's f: in double the hierarchy has none
+    // (mixed: r is rounded into its float f). The stand-alone cycle's is the right-hand side.
+    if (!(fine_level && cg && !mixed))
+      account.held.push_back({l, "f (right-hand side)", bytes, !unwritten(bytes, fine_level && !mixed && zero_rhs)});
     // Only a plain sweep writes t (the fused passes stream rows through a buffer).
     if (o.smoother == Smoother::Jacobi)
       account.held.push_back({l, "t (Jacobi's output)", bytes, !unwritten(bytes, !writes_t(run.schedule.level(l)))});
@@ -108,6 +113,21 @@ MemoryAccount memory_account(const SolverOptions& o, const ResolvedRun& run) {
     if (exact) account.set_up.push_back({1, "problem: exact solution (host)", fine_doubles});
   }
   return account;
+}
+
+void check_device_memory(const SolverOptions& o, const ResolvedRun& run) {
+  if (run.target.backend != BackendKind::Cuda) return;
+  const std::optional<std::size_t> free = cuda_free_memory_bytes();
+  const std::size_t need = memory_account(o, run).held_bytes();  // device memory is allocated whole
+  if (!free || need <= *free / 10 * 9) return;
+  const auto gib = [](std::size_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(std::size_t(1) << 30));
+    return std::string(text);
+  };
+  throw InvalidOptions("levels " + std::to_string(o.levels) + " need about " + gib(need) +
+                       " of GPU memory (kcycle info --memory --backend cuda lists it); the GPU has " + gib(*free) +
+                       " free");
 }
 
 // The account on the backend the options ask for (auto: the CPU's, the larger on the host).

@@ -1,6 +1,8 @@
 #pragma once
 // Which backend runs a solve: the CPU (always built), CUDA (built when nvcc was found, used
 // when a device answers), or auto (CUDA if usable, else the CPU with a note saying why).
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -21,6 +23,8 @@ struct CudaDeviceStatus {
 
 // Probed once per process (the answer does not change while it runs).
 const CudaDeviceStatus& cuda_device_status();
+// The usable device's free memory now (cudaMemGetInfo); nothing without one.
+std::optional<std::size_t> cuda_free_memory_bytes();
 
 struct ResolvedBackend {
   BackendKind kind = BackendKind::Cpu;  // Cpu, Cuda or Mpi, never Auto

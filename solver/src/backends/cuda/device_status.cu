@@ -65,6 +65,16 @@ const CudaDeviceStatus& cuda_device_status() {
   return status;
 }
 
+std::optional<std::size_t> cuda_free_memory_bytes() {
+  if (!cuda_device_status().usable) return std::nullopt;
+  std::size_t free = 0, total = 0;
+  if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
+    cudaGetLastError();
+    return std::nullopt;
+  }
+  return free;
+}
+
 namespace cuda {
 
 void* device_allocate(std::size_t bytes) {

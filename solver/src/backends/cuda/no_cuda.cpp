@@ -13,6 +13,8 @@ const CudaDeviceStatus& cuda_device_status() {
   return status;
 }
 
+std::optional<std::size_t> cuda_free_memory_bytes() { return std::nullopt; }
+
 namespace cuda {
 void* device_allocate(std::size_t) { throw std::runtime_error(cuda_device_status().reason); }
 void device_free(void*) noexcept {}
