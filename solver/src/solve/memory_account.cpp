@@ -42,7 +42,9 @@ bool writes_t(const LevelSchedule& level) {
 std::size_t MemoryAccount::held_bytes() const { return total(held); }
 std::size_t MemoryAccount::set_up_bytes() const { return total(set_up); }
 std::size_t MemoryAccount::resident_held_bytes() const { return resident(held); }
-std::size_t MemoryAccount::peak_host_bytes() const { return (device ? 0 : resident(held)) + resident(set_up); }
+std::size_t MemoryAccount::peak_host_bytes(bool every_array_written) const {
+  return (device ? 0 : every_array_written ? held_bytes() : resident(held)) + resident(set_up);
+}
 
 // The rules of the engines in iterative_solver.cpp, Multigrid's levels and PreconditionedCG's
 // vectors; test_memory_account holds them to the arrays a solve really holds, and to the memory
@@ -131,9 +133,9 @@ void check_device_memory(const SolverOptions& o, const ResolvedRun& run) {
 }
 
 // The account on the backend the options ask for (auto: the CPU's, the larger on the host).
-std::size_t estimated_memory_bytes(const SolverOptions& o) {
+std::size_t estimated_memory_bytes(const SolverOptions& o, bool every_array_written) {
   const BackendKind on = o.backend == BackendKind::Auto ? BackendKind::Cpu : o.backend;
-  return memory_account(o, resolve(o, on)).peak_host_bytes();
+  return memory_account(o, resolve(o, on)).peak_host_bytes(every_array_written);
 }
 
 std::size_t estimated_address_space_bytes(const SolverOptions& o) {

@@ -41,8 +41,9 @@ struct MemoryAccount {
   std::size_t set_up_bytes() const;
   // The most host memory the solve takes at once: the resident held arrays with the problem's
   // resident copies beside them during the set-up (only the copies where the arrays are the
-  // device's).
-  std::size_t peak_host_bytes() const;
+  // device's). every_array_written: as if every held array were written (stepping operation by
+  // operation in the visualizer writes Jacobi's t on the fused levels too).
+  std::size_t peak_host_bytes(bool every_array_written = false) const;
   double bytes_per_unknown(std::size_t bytes) const { return double(bytes) / double(finest_unknowns); }
 };
 

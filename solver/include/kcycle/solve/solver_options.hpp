@@ -78,8 +78,10 @@ struct SolverOptions {
 // memory would exceed what the machine has available.
 void validate(const SolverOptions& options);
 
-// The most host memory the solve takes at once: memory_account()'s peak (memory_account.cpp).
-std::size_t estimated_memory_bytes(const SolverOptions& options);
+// The most host memory the solve takes at once: memory_account()'s peak (memory_account.cpp);
+// every_array_written: with the arrays a normal solve never writes counted too (the visualizer's
+// stepping writes them).
+std::size_t estimated_memory_bytes(const SolverOptions& options, bool every_array_written = false);
 // The host address space its arrays map, written or not (memory_account.cpp).
 std::size_t estimated_address_space_bytes(const SolverOptions& options);
 // The address space RLIMIT_AS leaves beside what this process maps now; nothing without a limit.
