@@ -164,7 +164,6 @@ class EngineOn final : public IterativeSolver::Engine {
       // hierarchy's own is never used.
       mg_.level(1).f = Vector{};
       take(backend_, std::move(problem.rhs), rhs_);
-      x_ = backend_.make_vector(fine);
       take(backend_, std::move(problem.initial_guess), x_);
       cg_.emplace(backend_, mg_.level(1).A, mg_, rhs_, x_, options.cycle, options.solver == SolverKind::FCG,
                   has_exact_ && !exact_is_zero_ ? &exact_ : nullptr, mg_.settings().fused);

@@ -195,10 +195,13 @@ void validate(const SolverOptions& o) {
     reject("levels " + std::to_string(o.levels) + " need about " + gib(need) + " of memory; this process may use " +
            gib(*have) + " (the least of the memory available, its address-space limit and its cgroup's limit)");
   // Arrays are mapped whole, though only their written pages take memory (memory_account.hpp).
-  if (const auto room = address_space_room_bytes(); room && estimated_address_space_bytes(o) > *room / 10 * 9)
-    reject("levels " + std::to_string(o.levels) + " need about " + gib(estimated_address_space_bytes(o)) +
-           " of address space for their arrays; this process may use " + gib(*room) +
-           " (its address-space limit, ulimit -v)");
+  if (const auto room = address_space_room_bytes(); room) {
+    const std::size_t mapped = estimated_address_space_bytes(o);
+    if (mapped > *room / 10 * 9)
+      reject("levels " + std::to_string(o.levels) + " need about " + gib(mapped) +
+             " of address space for their arrays; this process may use " + gib(*room) +
+             " (its address-space limit, ulimit -v)");
+  }
   if (const CycleWorkEstimate w = cycle_work_estimate(o); w.seconds > kMaxCycleSeconds)
     reject("one " + cycle_words(o) + " cycle at " + std::to_string(o.levels) + " levels with nu1=" +
            std::to_string(o.nu1) + ", nu2=" + std::to_string(o.nu2) + " makes " + sci(w.calls) + " calls (" +
