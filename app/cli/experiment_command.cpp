@@ -17,6 +17,7 @@
 #include "kcycle/io/options_io.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/timing.hpp"
+#include "kcycle/solve/memory_account.hpp"
 #include "kcycle/solve/solve.hpp"
 #include "peak_memory.hpp"
 #include "progress.hpp"
@@ -207,15 +208,6 @@ std::string kappa_label(int kappa) {
   return k == kKappas.end() ? kappa_to_string(kappa) : kKappaLabels[std::size_t(k - kKappas.begin())];
 }
 
-std::string gib(std::size_t bytes) {
-  char text[32];
-  if (bytes < (std::size_t(1) << 30))
-    std::snprintf(text, sizeof text, "%.0f MiB", double(bytes) / double(1 << 20));
-  else
-    std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(std::size_t(1) << 30));
-  return text;
-}
-
 int table(const ExperimentArgs& a, const std::string& dir, const std::string& preset_name, double eps,
           const std::vector<double>& paper_angles, int default_levels) {
   const Preset preset = *find_preset(preset_name);
@@ -276,7 +268,7 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
       if (peak && own_peak) row["peak_resident_bytes"] = *peak;
       rows.push_back(row);
       char memory_note[96] = "";
-      if (peak && own_peak) std::snprintf(memory_note, sizeof memory_note, ", peak %s", gib(*peak).c_str());
+      if (peak && own_peak) std::snprintf(memory_note, sizeof memory_note, ", peak %s", bytes_text(*peak).c_str());
       char setup_note[64];
       std::snprintf(setup_note, sizeof setup_note, ", set-up %.2f s", r.seconds_setup);
       progress.done(preset_name + " angle=" + std::to_string(int(angle)) + " kappa=" + kappa_to_string(kappas[k]) +
@@ -288,7 +280,7 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
               preset_name.c_str(), std::string(preset.description).c_str(), eps, levels,
               (unsigned long long)full_coarsening_shape(levels, 1).unknowns(),
               std::string(enum_name(a.run_options.precision)).c_str(), a.run_options.fused ? "fused passes" : "unfused",
-              gib(memory).c_str());
+              bytes_text(memory).c_str());
   if (angles.size() == 1) {
     // The layout of Tables 4.1 and 4.2: relative to W (stand-alone) or F (CG), as the paper.
     const int reference = cg ? 2 : kKappas.back();

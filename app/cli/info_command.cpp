@@ -55,36 +55,27 @@ nlohmann::json memory_json(const MemoryAccount& m) {
           {"device", m.device}};
 }
 
-std::string mib(std::size_t bytes) {
-  char text[32];
-  if (bytes < (std::size_t(1) << 20))
-    std::snprintf(text, sizeof text, "%.1f KiB", double(bytes) / 1024.0);
-  else
-    std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1 << 20));
-  return text;
-}
-
 // Per level, each purpose and its bytes; then the totals per finest unknown.
 void print_memory(const MemoryAccount& m, const std::optional<std::size_t>& available) {
   std::printf("%6s  %-32s %12s\n", "level", "array", "size");
   for (const HeldArray& a : m.held)
-    std::printf("%6d  %-32s %12s%s\n", a.level, a.purpose.c_str(), mib(a.bytes).c_str(),
+    std::printf("%6d  %-32s %12s%s\n", a.level, a.purpose.c_str(), bytes_text(a.bytes).c_str(),
                 a.resident ? "" : "  (never written in a solve: no memory)");
   for (const HeldArray& a : m.set_up)
-    std::printf("%6d  %-32s %12s  (set-up only%s)\n", a.level, a.purpose.c_str(), mib(a.bytes).c_str(),
+    std::printf("%6d  %-32s %12s  (set-up only%s)\n", a.level, a.purpose.c_str(), bytes_text(a.bytes).c_str(),
                 a.resident ? "" : "; zero, never written: no memory");
-  std::printf("allocated: %s%s, %.1f bytes per finest unknown (%zu unknowns)\n", mib(m.held_bytes()).c_str(),
+  std::printf("allocated: %s%s, %.1f bytes per finest unknown (%zu unknowns)\n", bytes_text(m.held_bytes()).c_str(),
               m.device ? " of GPU memory" : "", m.bytes_per_unknown(m.held_bytes()), m.finest_unknowns);
   std::printf("taking memory through the solve: %s (%.1f bytes per finest unknown)\n",
-              mib(m.resident_held_bytes()).c_str(), m.bytes_per_unknown(m.resident_held_bytes()));
-  std::printf("at most at once on the host: %s (%.1f bytes per finest unknown)%s\n", mib(m.peak_host_bytes()).c_str(),
-              m.bytes_per_unknown(m.peak_host_bytes()),
+              bytes_text(m.resident_held_bytes()).c_str(), m.bytes_per_unknown(m.resident_held_bytes()));
+  std::printf("at most at once on the host: %s (%.1f bytes per finest unknown)%s\n",
+              bytes_text(m.peak_host_bytes()).c_str(), m.bytes_per_unknown(m.peak_host_bytes()),
               m.set_up.empty() ? " (the solve takes the problem's arrays as its own)"
                                : ", the problem's host copies being freed when the set-up ends");
   std::printf(
       "arrays of 2 MiB and more take memory only where written: one no pass of a solve writes costs nothing "
       "(stepping operation by operation in the visualizer writes the finest t)\n");
-  if (available) std::printf("this process may use %s\n", mib(*available).c_str());
+  if (available) std::printf("this process may use %s\n", bytes_text(*available).c_str());
 }
 
 nlohmann::json schedule_json(const CycleSchedule& schedule) {
@@ -145,9 +136,7 @@ int run(const InfoArgs& a, const CLI::App& cmd) {
   }
   if (a.memory) {
     std::printf("The grid arrays a solve with these options allocates (%s backend, %s precision):\n",
-                o.backend == BackendKind::Cuda  ? "CUDA"
-                : o.backend == BackendKind::Mpi ? "MPI, all ranks"
-                                                : "CPU",
+                (std::string(backend_title(o.backend)) + (o.backend == BackendKind::Mpi ? ", all ranks" : "")).c_str(),
                 o.precision == Precision::Mixed ? "mixed" : "double");
     print_memory(memory, available_memory_bytes());
     return 0;

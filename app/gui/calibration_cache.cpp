@@ -13,11 +13,6 @@ namespace {
 
 constexpr int kAutoCalibrationLevels = 8;  // a few seconds on one core
 
-// The backend as calibrations name it (Calibration::backend).
-std::string backend_name(const Snapshot& snap) {
-  return snap.backend == "cuda" ? (snap.options.cuda_graphs ? "cuda+graphs" : "cuda") : snap.backend;
-}
-
 }  // namespace
 
 std::filesystem::path default_cache_dir() {
@@ -41,7 +36,7 @@ std::filesystem::path CalibrationCache::file_for(const std::string& smoother, co
 }
 
 void CalibrationCache::update(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
-  if (snap.calibrating || snap.backend.empty() || !snap.error.empty()) return;
+  if (snap.calibrating || !snap.target || !snap.error.empty()) return;
   // The worker shows a calibration handed to it with its next snapshot, not at once: until
   // then this one still has the calibration from before, which must not count as "nothing fits".
   if (handed_over_) {
@@ -65,7 +60,7 @@ void CalibrationCache::update(UiState& ui, SolverWorker& worker, const Snapshot&
     }
   }
   const MultigridSettings as_run = resolve(snap.options, snap.options.backend).settings;
-  const std::string backend = backend_name(snap);
+  const std::string backend = describe(*snap.target);  // as calibrations name it
   if (snap.calibration && calibration_mismatch(*snap.calibration, as_run, backend, snap.threads).empty()) return;
   // Nothing in use fits this configuration: a cached calibration that does, or at the first
   // start a quick one made now.

@@ -413,7 +413,8 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
        }},
       {"print-field-path",
        [](Frame& f) {  // how the last frame's field reached its texture
-         std::printf("backend: %s; field: %s\n", f.snap.backend.c_str(), f.ui.field_path.c_str());
+         const std::string_view backend = f.snap.target ? to_string(f.snap.target->backend) : "";
+         std::printf("backend: %.*s; field: %s\n", int(backend.size()), backend.data(), f.ui.field_path.c_str());
          std::fflush(stdout);
          return true;
        }},

@@ -6,6 +6,7 @@
 
 #include "kcycle/core/kernels.hpp"
 #include "kcycle/model/timing.hpp"
+#include "kcycle/solve/enum_names.hpp"
 #include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/resolved_run.hpp"
@@ -271,7 +272,7 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
   if (!setting_up_.empty()) s->field = nullptr;  // the old run's picture is not this one's
   s->threads = threads_;
   if (solver_) {
-    s->backend = std::string(solver_->backend_name());
+    s->target = solver_->target();
     s->backend_note = solver_->backend_note();
   }
   if (!failure_note_.empty()) s->backend_note = failure_note_;
@@ -349,7 +350,7 @@ void SolverWorker::retire_solver() {
 }
 
 void SolverWorker::backend_failed(const std::exception& e) {
-  const std::string backend = solver_ ? std::string(solver_->backend_name()) : "the";
+  const std::string backend = solver_ ? std::string(to_string(solver_->target().backend)) : "the";
   SolverOptions options;
   {
     std::lock_guard lock(mutex_);

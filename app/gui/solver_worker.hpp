@@ -95,8 +95,8 @@ struct Snapshot {
   // prints); null where there is none, and predicted_kappas_note says why.
   std::shared_ptr<const Advice> predicted_kappas;
   std::string predicted_kappas_note;
-  std::string backend;       // "cpu" or "cuda": what runs the solve
-  std::string backend_note;  // --backend auto's reason for running on the CPU
+  std::optional<ExecutionTarget> target;  // what runs the solve; none while there is no solver
+  std::string backend_note;               // --backend auto's reason for running on the CPU
 };
 
 struct ViewRequest {

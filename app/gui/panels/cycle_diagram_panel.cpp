@@ -25,12 +25,12 @@ namespace {
 // diagram shows the operations, this line how a fast multigrid groups them into passes.
 void physical_passes(const Snapshot& snap, bool stepping, int kappa) {
   const SolverOptions& o = snap.options;
-  const BackendKind kind = snap.backend == "cuda" ? BackendKind::Cuda : BackendKind::Cpu;
+  const BackendKind kind = snap.target ? snap.target->backend : BackendKind::Cpu;
   const ResolvedRun run = resolve(o, kind);
   const CycleSchedule schedule =
       stepping ? CycleSchedule::plan(run.settings, kAsResolved, CycleMode::Watched) : run.schedule;
   if (schedule.levels() < 2) return;
-  const std::string backend = kind == BackendKind::Cuda ? "CUDA" : "CPU";
+  const std::string backend(backend_title(kind));
   const std::string full =
       backend + " passes per call on level 1" + (stepping ? " while stepping (each operation on its own)" : "") + ": " +
       schedule.describe_level(1) + "; " + std::to_string(schedule.launches_per_cycle(kappa)) + " launches a cycle";

@@ -46,12 +46,14 @@ void status_bar(UiState& ui, const Snapshot& snap) {
     std::fclose(f);
   }
   const std::string backend =
-      snap.backend.empty() ? std::string(snap.sweeping || snap.calibrating ? "none (the sweep has the machine)"
-                                         : !snap.setting_up.empty()        ? "being set up"
-                                                                           : "none (parameters refused)")
-      : snap.backend == "cuda"
-          ? std::string("CUDA") + (snap.options.cuda_graphs ? " + graphs" : "") + ", field: " + ui.field_path
-          : "CPU (" + std::to_string(snap.threads) + (snap.threads == 1 ? " solver thread)" : " solver threads)");
+      !snap.target ? std::string(snap.sweeping || snap.calibrating ? "none (the sweep has the machine)"
+                                 : !snap.setting_up.empty()        ? "being set up"
+                                                                   : "none (parameters refused)")
+      : snap.target->backend == BackendKind::Cuda
+          ? std::string(backend_title(BackendKind::Cuda)) + (snap.target->graphs ? " + graphs" : "") +
+                ", field: " + ui.field_path
+          : std::string(backend_title(snap.target->backend)) + " (" + std::to_string(snap.threads) +
+                (snap.threads == 1 ? " solver thread)" : " solver threads)");
   char per_cycle[64] = "no cycle timed yet";
   if (snap.seconds_per_cycle > 0)
     std::snprintf(per_cycle, sizeof per_cycle, "%.3f ms per cycle%s", snap.seconds_per_cycle * 1e3,

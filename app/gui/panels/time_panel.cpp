@@ -257,9 +257,8 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     worker.stop_sweep();
   const Calibration* c = snap.calibration.get();
   std::string mismatch;  // a model of another cycle predicts nothing here
-  if (c && !snap.calibrating && !snap.backend.empty()) {
-    const std::string backend =
-        snap.backend == "cuda" ? (snap.options.cuda_graphs ? "cuda+graphs" : "cuda") : snap.backend;
+  if (c && !snap.calibrating && snap.target) {
+    const std::string backend = describe(*snap.target);
     mismatch = calibration_mismatch(*c, resolve(snap.options, snap.options.backend).settings, backend, snap.threads);
   }
   const Calibration* other = snap.compare_calibration.get();

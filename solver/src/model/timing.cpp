@@ -109,7 +109,7 @@ CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, C
         backend.synchronize();
       },
       [&](bool more) {
-        if constexpr (requires { backend.any_rank(more); })
+        if constexpr (Distributes<Backend>)
           return backend.any_rank(more);
         else
           return more;
@@ -120,16 +120,16 @@ CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, C
   t.spread = summarize_timings(times).spread;
   t.repetitions = int(times.size());
   if (policy.per_level) t.level_seconds_per_call = level_seconds_per_call(mg, backend, cycle, guess, t.repetitions);
-  if constexpr (requires { backend.team_passes(1); }) backend.reset_launches();
+  if constexpr (CountsTeamPasses<Backend>) backend.reset_launches();
   const std::uint64_t before = backend.launches();
   mg.cycle(cycle);
   backend.synchronize();
   t.launches = backend.launches() - before;
-  if constexpr (requires { backend.team_passes(1); }) {
+  if constexpr (CountsTeamPasses<Backend>) {
     t.team_passes.assign(std::size_t(mg.levels()) + 1, 0);
     for (int l = 1; l <= mg.levels(); ++l) t.team_passes[std::size_t(l)] = backend.team_passes(mg.level(l).shape.ny);
   }
-  if constexpr (requires { backend.decomposition(); })
+  if constexpr (Distributes<Backend>)
     if (cycle.type == CycleType::Kappa) {
       const DistributedCycleCost c = distributed_cycle_cost(mg.settings(), cycle.counter, backend.decomposition(), {});
       t.ranks = backend.ranks();

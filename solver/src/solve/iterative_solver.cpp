@@ -36,7 +36,6 @@ const SolverOptions& validated(const SolverOptions& o) {
 class IterativeSolver::Engine {
  public:
   virtual ~Engine() = default;
-  virtual std::string_view backend_name() const = 0;
   virtual int levels() const = 0;
   virtual GridShape shape(int level) const = 0;
   virtual StepResult step(const CycleHooks& hooks) = 0;
@@ -70,33 +69,34 @@ class IterativeSolver::Engine {
 
 namespace {
 
-// The bytes a vector holds (MPI: this rank's block, its ring included).
-template <class V>
-std::size_t bytes_held(const V& v) {
-  if constexpr (requires { v.local; })
+// The bytes a vector of backend B holds (a distributed backend's: this rank's block, its ring
+// included).
+template <MultigridBackend B>
+std::size_t bytes_held(const typename B::Vector& v) {
+  if constexpr (Distributes<B>)
     return v.local.values().size_bytes();
   else
     return v.data() ? v.shape().storage() * sizeof(*v.data()) : 0;
 }
 
-template <class V>
-void add_held(std::vector<HeldArray>& out, int level, const char* purpose, const V& v) {
-  if (const std::size_t bytes = bytes_held(v); bytes > 0) out.push_back({level, purpose, bytes});
+template <MultigridBackend B>
+void add_held(std::vector<HeldArray>& out, int level, const char* purpose, const typename B::Vector& v) {
+  if (const std::size_t bytes = bytes_held<B>(v); bytes > 0) out.push_back({level, purpose, bytes});
 }
 
-template <class MG>
-void add_hierarchy(std::vector<HeldArray>& out, const MG& mg) {
+template <MultigridBackend B>
+void add_hierarchy(std::vector<HeldArray>& out, const Multigrid<B>& mg) {
   for (int l = 1; l <= mg.levels(); ++l) {
-    add_held(out, l, "v (iterate or correction)", mg.level(l).v);
-    add_held(out, l, "f (right-hand side)", mg.level(l).f);
-    add_held(out, l, "t (Jacobi's output)", mg.level(l).t);
+    add_held<B>(out, l, "v (iterate or correction)", mg.level(l).v);
+    add_held<B>(out, l, "f (right-hand side)", mg.level(l).f);
+    add_held<B>(out, l, "t (Jacobi's output)", mg.level(l).t);
   }
 }
 
-template <class CG>
-void add_cg(std::vector<HeldArray>& out, const std::optional<CG>& cg) {
+template <MultigridBackend B, class Preconditioner>
+void add_cg(std::vector<HeldArray>& out, const std::optional<PreconditionedCG<B, Preconditioner>>& cg) {
   if (cg)
-    for (const auto& [purpose, v] : cg->own_vectors()) add_held(out, 1, purpose, *v);
+    for (const auto& [purpose, v] : cg->own_vectors()) add_held<B>(out, 1, purpose, *v);
 }
 
 std::array<float, 2> range_of(const std::vector<float>& values) {
@@ -171,7 +171,6 @@ class EngineOn final : public IterativeSolver::Engine {
     cycle_ = options.cycle;
   }
 
-  std::string_view backend_name() const override { return Backend::name(); }
   int levels() const override { return mg_.levels(); }
   GridShape shape(int level) const override { return mg_.level(level).shape; }
   std::uint64_t launches() const override { return backend_.launches(); }
@@ -204,13 +203,13 @@ class EngineOn final : public IterativeSolver::Engine {
     return stats;
   }
   std::vector<CommStats> comm_stats_all_ranks() override {
-    if constexpr (requires { backend_.comm_stats_all_ranks(); })
+    if constexpr (Distributes<Backend>)
       return backend_.comm_stats_all_ranks();
     else
       return {};
   }
   std::array<int, 2> process_grid() const override {
-    if constexpr (requires { backend_.px(); })
+    if constexpr (Distributes<Backend>)
       return {backend_.px(), backend_.py()};
     else
       return {1, 1};
@@ -281,10 +280,10 @@ class EngineOn final : public IterativeSolver::Engine {
   std::vector<HeldArray> held_arrays() const override {
     std::vector<HeldArray> out;
     add_hierarchy(out, mg_);
-    add_held(out, 1, "exact solution", exact_);
-    add_held(out, 1, "x - exact (work)", work_);
-    add_held(out, 1, "rhs (CG)", rhs_);
-    add_held(out, 1, "x (CG iterate)", x_);
+    add_held<Backend>(out, 1, "exact solution", exact_);
+    add_held<Backend>(out, 1, "x - exact (work)", work_);
+    add_held<Backend>(out, 1, "rhs (CG)", rhs_);
+    add_held<Backend>(out, 1, "x (CG iterate)", x_);
     add_cg(out, cg_);
     return out;
   }
@@ -349,7 +348,6 @@ class MixedEngine final : public IterativeSolver::Engine {
       cg_.emplace(backend_, A_, cycle_, rhs_, x_, choice_, options.solver == SolverKind::FCG, exact(), settings.fused);
   }
 
-  std::string_view backend_name() const override { return CpuBackend::name(); }
   int levels() const override { return cycle_.hierarchy().levels(); }
   GridShape shape(int level) const override { return cycle_.hierarchy().level(level).shape; }
   std::uint64_t launches() const override { return backend_.launches() + float_backend_.launches(); }
@@ -422,11 +420,11 @@ class MixedEngine final : public IterativeSolver::Engine {
   std::vector<HeldArray> held_arrays() const override {
     std::vector<HeldArray> out;
     add_hierarchy(out, cycle_.hierarchy());
-    add_held(out, 1, "x (iterate, double)", x_);
-    add_held(out, 1, "r (residual, double)", r_);
-    add_held(out, 1, "z (correction, double)", z_);
-    add_held(out, 1, "rhs (double)", rhs_);
-    add_held(out, 1, "exact solution", exact_);
+    add_held<CpuBackend>(out, 1, "x (iterate, double)", x_);
+    add_held<CpuBackend>(out, 1, "r (residual, double)", r_);
+    add_held<CpuBackend>(out, 1, "z (correction, double)", z_);
+    add_held<CpuBackend>(out, 1, "rhs (double)", rhs_);
+    add_held<CpuBackend>(out, 1, "exact solution", exact_);
     add_cg(out, cg_);
     return out;
   }
@@ -466,6 +464,7 @@ IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem p
   check_device_memory(options_, run);
   settings_ = run.settings;
   backend_note_ = run.note;
+  target_ = run.target;
   if (options_.smoother == Smoother::Jacobi)
     smoothing_factor_ =
         jacobi_smoothing_factor(rotated_anisotropic_stencil(options_.eps, options_.angle_degrees), settings_.omega);
@@ -488,7 +487,7 @@ IterativeSolver::~IterativeSolver() = default;
 
 std::vector<HeldArray> IterativeSolver::held_arrays() const { return engine_->held_arrays(); }
 
-std::string_view IterativeSolver::backend_name() const { return engine_->backend_name(); }
+std::string_view IterativeSolver::backend_name() const { return to_string(target_.backend); }
 int IterativeSolver::levels() const { return engine_->levels(); }
 GridShape IterativeSolver::level_shape(int level) const { return engine_->shape(level); }
 Field IterativeSolver::iterate() const { return engine_->iterate(); }
@@ -618,7 +617,7 @@ SolveResult IterativeSolver::result(bool with_history) const {
   r.omega = settings_.omega;
   r.smoothing_factor = smoothing_factor_;
   r.unknowns = engine_->shape(1).unknowns();
-  r.backend = std::string(engine_->backend_name());
+  r.backend = std::string(backend_name());
   r.backend_note = backend_note_;
   r.launches_per_iteration = launches_per_iteration_;
   r.monitor = monitor_;

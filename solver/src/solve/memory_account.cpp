@@ -117,19 +117,25 @@ MemoryAccount memory_account(const SolverOptions& o, const ResolvedRun& run) {
   return account;
 }
 
+std::string bytes_text(std::size_t bytes) {
+  char text[32];
+  if (bytes < (std::size_t(1) << 20))
+    std::snprintf(text, sizeof text, "%.1f KiB", double(bytes) / 1024.0);
+  else if (bytes < (std::size_t(1) << 30))
+    std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1 << 20));
+  else
+    std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(std::size_t(1) << 30));
+  return text;
+}
+
 void check_device_memory(const SolverOptions& o, const ResolvedRun& run) {
   if (run.target.backend != BackendKind::Cuda) return;
   const std::optional<std::size_t> free = cuda_free_memory_bytes();
   const std::size_t need = memory_account(o, run).held_bytes();  // device memory is allocated whole
   if (!free || need <= *free / 10 * 9) return;
-  const auto gib = [](std::size_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2f GiB", double(bytes) / double(std::size_t(1) << 30));
-    return std::string(text);
-  };
-  throw InvalidOptions("levels " + std::to_string(o.levels) + " need about " + gib(need) +
-                       " of GPU memory (kcycle info --memory --backend cuda lists it); the GPU has " + gib(*free) +
-                       " free");
+  throw InvalidOptions("levels " + std::to_string(o.levels) + " need about " + bytes_text(need) +
+                       " of GPU memory (kcycle info --memory --backend cuda lists it); the GPU has " +
+                       bytes_text(*free) + " free");
 }
 
 // The account on the backend the options ask for (auto: the CPU's, the larger on the host).

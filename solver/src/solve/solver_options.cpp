@@ -14,19 +14,13 @@
 #include "kcycle/core/drawn_error.hpp"
 #include "kcycle/core/grid.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/solve/memory_account.hpp"
 
 namespace kcycle {
 
 namespace {
 
 [[noreturn]] void reject(const std::string& what) { throw InvalidOptions(what); }
-
-std::string gib(std::size_t bytes) {
-  std::ostringstream s;
-  s.precision(3);
-  s << double(bytes) / double(1ull << 30) << " GiB";
-  return s.str();
-}
 
 }  // namespace
 
@@ -192,14 +186,15 @@ void validate(const SolverOptions& o) {
            ", or 0 (0: as many as the ranks need; both 0: MPI chooses)");
   const std::size_t need = estimated_memory_bytes(o);
   if (const auto have = available_memory_bytes(); have && need > *have / 10 * 9)
-    reject("levels " + std::to_string(o.levels) + " need about " + gib(need) + " of memory; this process may use " +
-           gib(*have) + " (the least of the memory available, its address-space limit and its cgroup's limit)");
+    reject("levels " + std::to_string(o.levels) + " need about " + bytes_text(need) +
+           " of memory; this process may use " + bytes_text(*have) +
+           " (the least of the memory available, its address-space limit and its cgroup's limit)");
   // Arrays are mapped whole, though only their written pages take memory (memory_account.hpp).
   if (const auto room = address_space_room_bytes(); room) {
     const std::size_t mapped = estimated_address_space_bytes(o);
     if (mapped > *room / 10 * 9)
-      reject("levels " + std::to_string(o.levels) + " need about " + gib(mapped) +
-             " of address space for their arrays; this process may use " + gib(*room) +
+      reject("levels " + std::to_string(o.levels) + " need about " + bytes_text(mapped) +
+             " of address space for their arrays; this process may use " + bytes_text(*room) +
              " (its address-space limit, ulimit -v)");
   }
   if (const CycleWorkEstimate w = cycle_work_estimate(o); w.seconds > kMaxCycleSeconds)

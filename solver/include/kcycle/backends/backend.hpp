@@ -1,7 +1,8 @@
 #pragma once
 // What a backend is: the operations Multigrid, the Krylov solvers, the timing and the
-// visualizer's images issue, declared once. CpuBackend and CudaBackend both
-// static_assert that they model it; generic code is written against it.
+// visualizer's images issue, declared once: the core every backend has. CpuBackend, CudaBackend
+// and MpiBackend static_assert that they model it; generic code is written against it. What
+// only some backends can do is a capability (capabilities.hpp).
 //
 // Every operation is one or more counted "launches" (the paper's unit of overhead, α):
 // restriction, zeroing and prolongation one each, a relaxation sweep
@@ -78,38 +79,6 @@ concept MultigridBackend = std::constructible_from<B, const ExecutionTarget&> &&
   { cb.points() } -> std::same_as<std::uint64_t>;
   { cb.bytes() } -> std::same_as<std::uint64_t>;
   b.reset_launches();
-};
-
-// What a recorded cycle depends on: the hierarchy it belongs to (first: the owner the backend
-// gave it), the device buffers of every level and the cycle choice. A backend that records
-// cycles keys its recordings by it.
-using CycleSignature = std::vector<std::uintptr_t>;
-
-// A backend that can replay a whole cycle as one recorded graph (CUDA Graphs): with
-// graphs() on, Multigrid::cycle hands it the cycle's body to record once and replay.
-struct CycleBody {  // stands for a cycle's body below (nvcc accepts no lambda there)
-  void operator()() const {}
-};
-// Each hierarchy gets an owner number from the backend (never given twice) and drops its
-// recordings when it goes.
-template <class B>
-concept RecordsCycles = MultigridBackend<B> && requires(B& b, const B& cb, const CycleSignature& key, std::uint64_t o) {
-  { cb.graphs() } -> std::same_as<bool>;
-  b.run_as_graph(key, CycleBody{});
-  { b.new_recording_owner() } -> std::same_as<std::uint64_t>;
-  b.forget_recordings(o);
-};
-
-// A backend that runs a hierarchy's coarse tail as one operation (MultigridSettings::
-// coarse_tail_unknowns), given views of its line factors and coarsest solver.
-template <class B>
-concept RunsCoarseTails = MultigridBackend<B> &&
-    requires(B& b, CoarseTail& tail, const typename B::LineFactor& line, const typename B::CoarseSolver& coarse,
-             typename B::Vector& x) {
-  b.coarse_tail(tail);
-  { b.line_view(line) } -> std::same_as<level::LineView>;
-  { b.coarse_view(coarse) } -> std::same_as<CoarseView>;
-  { x.data() } -> std::same_as<double*>;
 };
 
 }  // namespace kcycle

@@ -113,6 +113,17 @@ struct EnumNames<BackendKind> {
   }};
 };
 
+// How text names the backend that runs: "CPU", "CUDA", "MPI" (the one place the titles are).
+constexpr std::string_view backend_title(BackendKind kind) {
+  switch (kind) {
+    case BackendKind::Cpu: return "CPU";
+    case BackendKind::Cuda: return "CUDA";
+    case BackendKind::Mpi: return "MPI";
+    case BackendKind::Auto: break;
+  }
+  return "auto";
+}
+
 template <class Enum>
 constexpr const auto& name_table() {
   return EnumNames<Enum>::table;

@@ -36,8 +36,7 @@ Backend make_backend(const ExecutionTarget& target) {
 // for the others this does nothing. Returns the backend, to construct a Multigrid with.
 template <MultigridBackend Backend>
 Backend& prepared_for(Backend& backend, const MultigridSettings& settings) {
-  if constexpr (requires { backend.distribute(settings.levels, settings.coarsening); })
-    backend.distribute(settings.levels, settings.coarsening);
+  if constexpr (Distributes<Backend>) backend.distribute(settings.levels, settings.coarsening);
   return backend;
 }
 

@@ -68,7 +68,9 @@ class IterativeSolver {
   // The grid arrays the solve holds (memory_account.hpp's names; MPI: this rank's blocks).
   std::vector<HeldArray> held_arrays() const;
 
-  // The backend that runs the solve ("cpu" or "cuda"), and auto's fallback line (or "").
+  // What runs the solve (the backend resolved, threads, graphs, ranks), the backend's name
+  // ("cpu", "cuda" or "mpi"), and auto's fallback line (or "").
+  const ExecutionTarget& target() const { return target_; }
   std::string_view backend_name() const;
   const std::string& backend_note() const { return backend_note_; }
   int levels() const;
@@ -104,6 +106,7 @@ class IterativeSolver {
   SolverOptions options_;
   Monitor monitor_;  // the problem's; its fields live in the engine alone (at 13 levels 0.5 GiB each)
   std::string backend_note_;
+  ExecutionTarget target_;
   MultigridSettings settings_;
   std::unique_ptr<Engine> engine_;
   SolveStatus status_ = SolveStatus::Running;

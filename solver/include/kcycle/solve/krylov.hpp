@@ -26,19 +26,6 @@ concept HoldsCorrection = requires(P& m) {
   m.correction();
 };
 
-// A backend whose MGCG iteration can be two passes of its own: p <- z + beta p with (p, A p),
-// and x <- x + alpha p with r <- r - alpha A p, A p recomputed in each (9 flops a point), never
-// written to memory (CpuBackend: 64 bytes a point in double instead of 80), on grids where
-// that pays (runs_two_pass_cg).
-template <class B, class Z>
-concept RunsTwoPassCg = requires(B& b, const Stencil9& A, const Z& z, typename B::Vector& v, FloatField* rounded,
-                                 GridShape s) {
-  { b.runs_two_pass_cg(s) } -> std::same_as<bool>;
-  { b.xpay_energy(A, z, 1.0, v) } -> std::same_as<double>;
-  b.update_x_and_r(1.0, A, v, v, v, &v, rounded);
-  { b.dot_apply(z, A, v) } -> std::same_as<double>;
-};
-
 // The type of z: the preconditioner's own where it holds it, else CG's vectors.
 template <class Preconditioner, class Vector>
 struct CorrectionOf {

@@ -51,6 +51,9 @@ struct MemoryAccount {
 // The MPI backend's whole grid, over all ranks.
 MemoryAccount memory_account(const SolverOptions& options, const ResolvedRun& run);
 
+// A size as messages and tables print it: "12.0 KiB", "512.0 MiB", "1.50 GiB".
+std::string bytes_text(std::size_t bytes);
+
 // On a GPU, throws InvalidOptions where the account's device arrays exceed 0.9 of the device's
 // free memory, saying how much they need and it has (the host's memory is validate()'s).
 void check_device_memory(const SolverOptions& options, const ResolvedRun& run);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kcycle/backends/backend.hpp"
+#include "kcycle/backends/capabilities.hpp"
 #include "kcycle/core/banded_lu.hpp"
 #include "kcycle/core/galerkin.hpp"
 #include "kcycle/core/grid.hpp"
@@ -70,19 +71,6 @@ struct LevelStats {
     for (double t : seconds) total += t;
     return total;
   }
-};
-
-// A backend with the fused Jacobi passes and the pipelined sweeps (MultigridSettings::fused):
-// CpuBackend.
-template <class B>
-concept FusesPasses = MultigridBackend<B> &&
-    requires(B& be, typename B::Vector& x, const Stencil9& A, const typename B::LineFactor& line) {
-  be.jacobi_restrict_residual(A, 0.0, 1, x, x, x, x, Coarsening{}, true);
-  be.prolong_add_jacobi(A, 0.0, 1, x, x, x, x, Coarsening{}, static_cast<double*>(nullptr),
-                        static_cast<double*>(nullptr), static_cast<double*>(nullptr));
-  be.gauss_seidel_pipelined(A, x, x, true);
-  be.zebra_x_pipelined(A, line, x, x, true);
-  be.restrict_residual_and_zero(A, x, x, x, x, Coarsening{});
 };
 
 // The coarse tail's threshold on backend B: the one asked for, else B's default; 0 where B
@@ -167,7 +155,7 @@ class Multigrid {
   // The top level of the coarse tail an unwatched cycle runs as one launch, or 0 (none).
   int coarse_tail_first() const { return schedule(CycleMode::Normal).tail_top(); }
   // What the backend can run besides every backend's operations.
-  static constexpr Capabilities capabilities() { return {FusesPasses<Backend>, RunsCoarseTails<Backend>}; }
+  static constexpr Capabilities capabilities() { return capabilities_of<Backend>(); }
   // What a cycle in `mode` physically runs.
   const CycleSchedule& schedule(CycleMode mode) const { return schedules_[std::size_t(mode)]; }
   // What the backend runs for a call of `scheme` with `counter` entering level `first`: the

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kcycle/backends/backend.hpp"
+#include "kcycle/backends/capabilities.hpp"
 #include "kcycle/backends/cpu/chunk_preparation.hpp"
 #include "kcycle/backends/cpu/row_blocks.hpp"
 #include "kcycle/backends/cpu/thread_team.hpp"
@@ -293,5 +294,7 @@ extern template class BasicCpuBackend<float>;
 static_assert(MultigridBackend<CpuBackend>);
 static_assert(MultigridBackend<FloatCpuBackend>);
 static_assert(RunsCoarseTails<CpuBackend> && !RunsCoarseTails<FloatCpuBackend>);
+static_assert(FusesPasses<CpuBackend> && RunsTwoPassCg<CpuBackend, CpuBackend::Vector> && CountsTeamPasses<CpuBackend>);
+static_assert(!RecordsCycles<CpuBackend> && !Distributes<CpuBackend>);
 
 }  // namespace kcycle

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "kcycle/backends/backend.hpp"
+#include "kcycle/backends/capabilities.hpp"
 #include "kcycle/backends/cuda/device_buffer.hpp"
 #include "kcycle/backends/cuda/device_field.hpp"
 #include "kcycle/core/banded_lu.hpp"

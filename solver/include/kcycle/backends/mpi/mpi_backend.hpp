@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "kcycle/backends/backend.hpp"
+#include "kcycle/backends/capabilities.hpp"
 #include "kcycle/backends/cpu/cpu_backend.hpp"
 #include "kcycle/backends/mpi/mpi_decomposition.hpp"
 #include "kcycle/core/field_view.hpp"
@@ -176,6 +177,6 @@ class MpiBackend {
   std::uint64_t launches_ = 0;
   int min_points_ = 8;  // the target's agglomeration threshold
 };
-static_assert(MultigridBackend<MpiBackend>);
+static_assert(MultigridBackend<MpiBackend> && Distributes<MpiBackend>);
 
 }  // namespace kcycle
