@@ -14,6 +14,7 @@
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
 #include "kcycle/solve/multigrid.hpp"
+#include "kcycle/solve/resolved_run.hpp"
 #include "kcycle/solve/solver_options.hpp"
 
 using namespace kcycle;
@@ -275,4 +276,30 @@ TEST(CycleSchedule, DescribesThePasses) {
                                "sweep]  15 launches a call"),
             std::string::npos)
       << gs.describe();
+}
+
+// Whether --fused changes anything is the planner's answer (the visualizer shows its checkbox
+// then): on the CPU the fused Jacobi passes, the pipelined Gauss-Seidel and x-zebra sweeps, and for
+// every smoother the restriction that zeroes the coarse correction in its pass (y-zebra: 10
+// launches a call instead of 11); nothing on a backend without them.
+TEST(CycleSchedule, FusingAppliesWhereThePlannerFusesAPass) {
+  SolverOptions o;
+  o.levels = 6;
+  const auto applies = [&](Smoother smoother, SolverKind solver, BackendKind on) {
+    o.smoother = smoother;
+    o.coarsening = smoother == Smoother::XZebra ? Coarsening::SemiY : Coarsening::Full;
+    o.solver = solver;
+    return resolve(o, on).fusing_applies;
+  };
+  EXPECT_TRUE(applies(Smoother::Jacobi, SolverKind::Multigrid, BackendKind::Cpu));
+  EXPECT_TRUE(applies(Smoother::GaussSeidel, SolverKind::Multigrid, BackendKind::Cpu));
+  EXPECT_TRUE(applies(Smoother::XZebra, SolverKind::Multigrid, BackendKind::Cpu));
+  EXPECT_TRUE(applies(Smoother::YZebra, SolverKind::Multigrid, BackendKind::Cpu));
+  EXPECT_TRUE(applies(Smoother::YZebra, SolverKind::PCG, BackendKind::Cpu));
+#if KCYCLE_HAVE_MPI
+  EXPECT_FALSE(applies(Smoother::Jacobi, SolverKind::Multigrid, BackendKind::Mpi));
+#endif
+#if KCYCLE_HAVE_CUDA
+  EXPECT_FALSE(applies(Smoother::Jacobi, SolverKind::PCG, BackendKind::Cuda));
+#endif
 }

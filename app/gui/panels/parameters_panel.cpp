@@ -182,7 +182,7 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
                "double, or mixed: the multigrid hierarchy in float inside a double refinement / CG");
     enum_combo(ui, "backend", o.backend,
                "Where the solve runs: the CPU (a team of threads), a CUDA GPU, or auto (CUDA when one is usable)");
-    if (o.backend == BackendKind::Cpu && o.smoother == Smoother::Jacobi)
+    if (resolve(o, o.backend).fusing_applies)  // the planner's answer: Jacobi, Gauss-Seidel, x-zebra, CG
       checkbox(ui, "fused passes", o.fused,
                "Cycles that are not stepped (stepping runs every operation on its own) run relaxation, residual "
                "and transfers in fewer passes over memory (bitwise the same iterate)");

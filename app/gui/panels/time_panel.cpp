@@ -292,7 +292,21 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   std::vector<Series> series;
   std::vector<VLine> vlines;
   const SolverOptions& o = snap.options;
-  const int per_call = CycleSchedule::per_call(resolve(o, o.backend).settings, kAsResolved).launches_per_call(1);
+  // The model's launches at each level count as the planner schedules them there (fused passes,
+  // the coarse tail's levels one launch a call), as the advisor prices them.
+  const MultigridSettings as_run = resolve(o, o.backend).settings;
+  const int per_call = CycleSchedule::per_call(as_run, kAsResolved).launches_per_call(1);
+  const int tail_depth =
+      as_run.coarse_tail_unknowns.value_or(0) > 0 ? coarse_tail_depth(*as_run.coarse_tail_unknowns, as_run.coarsening) : 0;
+  std::vector<CycleSchedule> schedules;  // index n - 3
+  for (int n = 3; n <= 13; ++n) {
+    MultigridSettings s = as_run;
+    s.levels = n;
+    schedules.push_back(CycleSchedule::plan(s, kAsResolved, CycleMode::Normal));
+  }
+  const auto launches = [&](int kappa, int n) {
+    return double(schedules[std::size_t(n - 3)].launches_per_cycle(kappa));
+  };
   for (int k = 0; k < 5; ++k) {
     const std::string name = "kappa=" + kappa_to_string(kKappaCandidates[k]);
     if (c) {
@@ -300,7 +314,7 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
       Series measured{"", {}, {}, kKappaColors[k], 1.5f, false, true, false};
       for (int n = 3; n <= 13; ++n) {
         model.x.push_back(n);
-        model.y.push_back(1e3 * c->model.predict(cycle_launches(kKappaCandidates[k], n, per_call),
+        model.y.push_back(1e3 * c->model.predict(launches(kKappaCandidates[k], n),
                                                  cycle_ops(kKappaCandidates[k], n, o.coarsening)));
       }
       for (const TimingSample& s : c->samples)
@@ -317,12 +331,12 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
         Series faint{"", {}, {}, (kKappaColors[k] & 0x00FFFFFFu) | 0x60000000u, 1.0f, true};
         for (int n = 3; n <= 13; ++n) {
           faint.x.push_back(n);
-          faint.y.push_back(1e3 * other->model.predict(cycle_launches(kKappaCandidates[k], n, per_call),
+          faint.y.push_back(1e3 * other->model.predict(launches(kKappaCandidates[k], n),
                                                        cycle_ops(kKappaCandidates[k], n, o.coarsening)));
         }
         series.push_back(faint);
       }
-      const double tp = turning_point_levels(kKappaCandidates[k], c->model, per_call);
+      const double tp = turning_point_levels(kKappaCandidates[k], c->model, per_call, tail_depth);
       if (std::isfinite(tp)) vlines.push_back({tp, kKappaColors[k], "tp"});
     }
   }

@@ -16,6 +16,11 @@ ResolvedRun resolve(const SolverOptions& options, BackendKind on) {
   const auto plan_on = [&]<class B>(B*) {
     run.settings = as_run_by<B>(asked);
     run.schedule = CycleSchedule::plan(run.settings, Multigrid<B>::capabilities(), CycleMode::Normal);
+    MultigridSettings fusing = asked;
+    fusing.fused = true;
+    run.fusing_applies = CycleSchedule::per_call(as_run_by<B>(fusing), Multigrid<B>::capabilities()).fuses_any() ||
+                         (options.solver != SolverKind::Multigrid && RunsTwoPassCg<B, typename B::Vector>) ||
+                         (options.precision == Precision::Mixed && FusesPasses<B>);
   };
 #if KCYCLE_HAVE_CUDA
   if (on == BackendKind::Cuda) return plan_on(static_cast<CudaBackend*>(nullptr)), run;

@@ -18,6 +18,9 @@ struct ResolvedRun {
   MultigridSettings settings;  // fused only where the backend has the fused passes, the coarse
                                // tail's threshold resolved to its default (0: none)
   CycleSchedule schedule;      // what a normal cycle physically runs there
+  // Whether --fused changes what runs there: some pass of the cycle fused or pipelined, MGCG's
+  // iteration as two passes of its own, or mixed refinement's fused step.
+  bool fusing_applies = false;
 };
 
 // The run of valid options (validate()): --backend auto resolved (mixed precision runs on the
