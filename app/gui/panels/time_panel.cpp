@@ -296,8 +296,9 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   // the coarse tail's levels one launch a call), as the advisor prices them.
   const MultigridSettings as_run = resolve(o, o.backend).settings;
   const int per_call = CycleSchedule::per_call(as_run, kAsResolved).launches_per_call(1);
-  const int tail_depth =
-      as_run.coarse_tail_unknowns.value_or(0) > 0 ? coarse_tail_depth(*as_run.coarse_tail_unknowns, as_run.coarsening) : 0;
+  const int tail_depth = as_run.coarse_tail_unknowns.value_or(0) > 0
+                             ? coarse_tail_depth(*as_run.coarse_tail_unknowns, as_run.coarsening)
+                             : 0;
   std::vector<CycleSchedule> schedules;  // index n - 3
   for (int n = 3; n <= 13; ++n) {
     MultigridSettings s = as_run;
@@ -314,8 +315,8 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
       Series measured{"", {}, {}, kKappaColors[k], 1.5f, false, true, false};
       for (int n = 3; n <= 13; ++n) {
         model.x.push_back(n);
-        model.y.push_back(1e3 * c->model.predict(launches(kKappaCandidates[k], n),
-                                                 cycle_ops(kKappaCandidates[k], n, o.coarsening)));
+        model.y.push_back(
+            1e3 * c->model.predict(launches(kKappaCandidates[k], n), cycle_ops(kKappaCandidates[k], n, o.coarsening)));
       }
       for (const TimingSample& s : c->samples)
         if (s.kappa == kKappaCandidates[k]) measured.x.push_back(s.levels), measured.y.push_back(s.seconds * 1e3);
