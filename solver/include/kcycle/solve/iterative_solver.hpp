@@ -100,7 +100,7 @@ class IterativeSolver {
   // to: a copy per call) the whole history.
   SolveResult result(bool with_history = true) const;
 
-  class Engine;  // the hierarchy and Krylov state on one backend (iterative_solver.cpp)
+  class Engine;  // the hierarchy and Krylov state on one backend (solver_engine.hpp)
 
  private:
   SolverOptions options_;
