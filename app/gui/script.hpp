@@ -3,55 +3,16 @@
 // applied between frames, so tests (and the README's main job on a server) can run the
 // visualizer under Xvfb and take screenshots.
 //
-//   set NAME VALUE     any solver option, by the key the CLI and parameters files use
-//                      (kcycle/io/options_io.hpp: levels eps angle kappa smoother ...), or a view
-//                      setting (view_settings.hpp: view-level follow residual zoom speed ...)
-//   run | pause | step | step-op | step-relax | step-call | reset | pin | calibrate N
-//   autoplay N         step by itself, N operations a second (0: stop, holding the operation)
-//   lesson K           teaching preset K (lessons.hpp), as the lesson combo applies it
-//   print-tooltip L    the tooltip of the control labelled L (fails if it has none)
-//   print-controls     every control the last frame drew, with its tooltip
-//   wait-cycles N      until the current run has done N cycles (timeout 120 s; 480 s for
-//                      sweep-kappa and wait-calibrated)
-//   wait-done          until the current run stops (converged, limit, ...)
-//   wait-calibrated    until a calibration is in use and none is running
-//   wait-predicted     until the predictions without solving (LFA's factor, each kappa's time)
-//                      of the current run are shown (they are made on their own thread)
-//   sweep-kappa PATH [N]  the advisor's probes, then solve with kappa = 1, 2, 3, 4, W in turn at
-//                      the current settings (N solves of each: for tests); write kappa_sweep_csv
-//                      (kcycle/model/kappa_sweep.hpp)
-//   start-sweep-kappa  press Sweep kappa and go on; wait-sweeping: until a sweep is under way
-//   stop-sweep         press Stop sweep (the sweep ends within an iteration, the solve restarts)
-//   wait-stepping      until the worker is paused inside a cycle
-//   wait-operation N   until stepping has reached the cycle's N-th operation
-//   wait-at-operation N  until stepping holds at exactly the N-th operation (after a step back)
-//   key K              a press of key K, as the window reports one: PageDown, PageUp, Left, Right,
-//                      Space, R, B, S, F1, H; Shift+K, Ctrl+K (lecture_keys.hpp)
-//   print-field-hash   the shown field's level, size and a hash of its values (bitwise checks)
-//   print-stepping     the operation just done, its level and the level the field shows
-//   describe           the narration line of the operation just done (narration.hpp)
-//   frames N | wait-ms N
-//   wait-timeout S     every later wait fails after at most S seconds (0.1 .. 480)
-//   screenshot PATH | layout PATH (panel rectangles, JSON) | csv PATH
-//   parameters PATH    the parameters file the Parameters button writes (kcycle solve --config)
-//   figure PATH        Figure 2.1 at the current levels (kappa = 1, 2, 3, W): PATH.svg or PATH.png
-//   record FOLDER N [F]  step N operations, F frames each (1), as PNG frames in FOLDER and, with
-//                      ffmpeg, FOLDER.mp4 and FOLDER.gif (recording.hpp); waits until written
-//   print-summary | fps-reset | fps-report | print-field-path
-//   print-text         every text the next frame draws (labels, values, messages)
-//   check-text-fits [across] [WINDOW]  fails, naming each, if any text of the last frame (of
-//                      the window WINDOW, e.g. Convergence; only at its sides: across) is cut off
-//                      (text_fit.hpp)
-//   print-pins         the pinned runs' legend lines
-//   ui-scale X         fonts and sizes times X (0.5 .. 3), for a projector (= set ui-scale X)
-//   stress N           N random parameter changes, one per frame
-//   quit
-//
-// Every number is checked: finite, and within its command's bounds (frames and stress at most
-// 100000, wait-ms at most 600000, calibrate 3 .. 12 levels, positions and counts whole), so
-// that every line ends in bounded time. A refused argument or option ends the script with exit
-// status 2 (bad input, as the CLI); a failed check, wait or write with 1. The script file
-// itself is read as the CLI reads --config: a regular file of at most 1 MiB.
+// The verbs are one table (script_verbs.cpp), grouped by family: each with its arguments
+// (name, kind, range, whether it may be left out), whether it waits, what it does, and a line
+// of help; `kcycle-gui --script-verbs` prints them. A line is checked when the script is read:
+// the verb known, the argument count exact, every number finite and within its range, every
+// word one of its choices, `set`'s option and value as the CLI checks them. A word with spaces
+// is written in double quotes ("my shot.png"). A refused line or argument ends the script with
+// exit status 2 (bad input, as the CLI); a failed check, wait or write with 1. Every wait ends
+// in bounded time (120 s; 480 s for the long work: sweeps, calibrations, recordings; less after
+// wait-timeout). The script file itself is read as the CLI reads --config: a regular file of at
+// most 1 MiB.
 #include <cstdint>
 #include <random>
 #include <string>
@@ -64,33 +25,61 @@ namespace kcycle::gui {
 
 class ScriptRunner {
  public:
-  // Throws std::runtime_error naming the line of an unknown command.
+  // Throws std::invalid_argument naming the line of an unknown command or a refused argument.
   explicit ScriptRunner(const std::string& path);
 
   // Once per frame, before the panels. Returns false when the script has finished; then
   // exit_code() says whether it failed (a wait timed out, a command was refused).
   bool advance(UiState& ui, SolverWorker& worker, const Snapshot& snap);
   int exit_code() const { return exit_code_; }
+  // The verbs' help, one line each, family by family (kcycle-gui --script-verbs).
+  static std::string verbs_help();
+
+  struct Frame;
+  using Action = bool (*)(Frame&);  // false: still waiting (see Frame in script_parts.hpp)
+  // One argument of a verb, as a line must give it.
+  struct Param {
+    enum class Kind { Number, Integer, Word, Text };  // Text: the rest of the line, one argument
+    const char* name;                                 // as help and messages show it: "N", "PATH"
+    Kind kind = Kind::Word;
+    double lo = 0, hi = 0;          // Number, Integer: the range
+    const char* choices = nullptr;  // Word: the words allowed, "on|off" (null: any)
+    bool optional = false;          // may be left out (only the last ones)
+  };
+  enum class Waits { Never, Briefly, Long };  // Long: sweeps, calibrations, recordings
+  struct Verb {
+    const char* family;
+    const char* name;
+    std::vector<Param> params;
+    Waits waits;
+    Action action;
+    const char* help;
+    // What a line needs beyond its arguments' kinds and ranges (set's option and value, a
+    // key's name), checked when the script is read; throws std::invalid_argument.
+    void (*check)(const std::vector<std::string>& args) = nullptr;
+  };
+  static const std::vector<Verb>& verbs();  // script_verbs.cpp
+  static const Verb* find_verb(const std::string& name);
 
  private:
-  struct Frame;
-  using Action = bool (*)(Frame&);  // false: still waiting (see Frame in script.cpp)
-  struct Verb {
-    const char* name;
-    Action action;
-  };
+  static std::vector<std::string> checked_arguments(const Verb& verb, std::vector<std::string> words);
   struct Command {
-    Action action;
-    std::string verb;
+    const Verb* verb;
     std::vector<std::string> args;
     int line;
   };
-  static const std::vector<Verb>& verbs();
+
   static bool set(Frame& f);
   static bool write_layout(Frame& f);
   static bool print_summary(Frame& f);
   static bool print_stepping(Frame& f);
   static bool press_key(Frame& f);
+  static bool draw(Frame& f);
+  static bool print_tooltip(Frame& f);
+  static bool sweep_kappa(Frame& f);
+  static bool record(Frame& f);
+  static bool print_text(Frame& f);
+  static bool check_text_fits(Frame& f);
   void stress_change(UiState& ui, SolverWorker& worker);
   // Ends the script: exit 2 for a refused argument (bad input), 1 for a failed check or write.
   void fail(const Command& c, const std::string& why, int exit_code = 1);

@@ -12,6 +12,7 @@
 #include "kcycle/backends/cpu/available_cores.hpp"
 #include "kcycle/io/file_output.hpp"
 #include "kcycle/io/options_io.hpp"
+#include "script.hpp"
 
 namespace kcycle::gui {
 
@@ -44,7 +45,9 @@ std::optional<int> parse_gui_options(int argc, char** argv, GuiOptions& o) {
   o.threads = std::max(1, available_cores() - 1);
   o.cache_dir = default_cache_dir().string();
   std::string interop = "on", start, auto_calibrate;
-  app.add_option("--script", o.script_path, "Drive the UI from a script (see app/gui/script.hpp), then exit");
+  app.add_option("--script", o.script_path, "Drive the UI from a script (--script-verbs lists its verbs), then exit");
+  bool list_verbs = false;
+  app.add_flag("--script-verbs", list_verbs, "Print the script's verbs, their arguments and what they do, and exit");
   app.add_option("--screenshot", o.screenshot_path, "Write a PNG of the window when the script ends");
   app.add_option("--config", o.config_path, "Start with these parameters (a file from Export or `kcycle`)");
   app.add_option("--calibration", o.calibration_path,
@@ -73,6 +76,10 @@ std::optional<int> parse_gui_options(int argc, char** argv, GuiOptions& o) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
+  }
+  if (list_verbs) {
+    std::fputs(ScriptRunner::verbs_help().c_str(), stdout);
+    return 0;
   }
   for (const char* path_option : {"--script", "--screenshot", "--config", "--calibration", "--cache-dir"})
     if (app.count(path_option) > 0 && app.get_option(path_option)->as<std::string>().empty()) {

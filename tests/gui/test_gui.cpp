@@ -544,6 +544,40 @@ TEST(Gui, BadParametersAreShownNotFatal) {
   EXPECT_NE(out.find("set eps must be a number in (0, 1] (got '0')"), std::string::npos) << out;
 }
 
+// Every line is checked when the script is read (issue 45): the argument count exact (a path
+// with spaces in double quotes), numbers in their ranges, words among their choices, set's
+// option and value as the CLI checks them. A refusal names the line and why, exit 2, before a
+// single frame: a wait earlier in the script never runs.
+TEST(GuiScript, ALineIsCheckedWhenTheScriptIsRead) {
+  const std::string dir = temp("quoted dir");
+  std::filesystem::create_directories(dir);
+  const std::string spaced = dir + "/my shot.png";
+  std::string out;
+  ASSERT_EQ(run_gui("screenshot " + spaced + "\n", &out), 2) << out;
+  EXPECT_NE(out.find(":1: screenshot: takes 1 argument(s), got 3: screenshot PATH (a word with spaces goes in "
+                     "double quotes)"),
+            std::string::npos)
+      << out;
+  ASSERT_EQ(run_gui("set levels 4\nscreenshot \"" + spaced + "\"\nframes 2\n", &out), 0) << out;
+  EXPECT_TRUE(std::filesystem::exists(spaced)) << out;
+
+  const auto refused = [&](const std::string& script, const std::string& why) {
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(run_gui(script, &out), 2) << script << "\n" << out;
+    EXPECT_NE(out.find(why), std::string::npos) << script << "\n" << out;
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20) << script;
+  };
+  refused("wait-ms 600000\nframes 1e9\n", ":2: frames: N must be from 0 to 100000 (got '1e9')");
+  refused("wait-ms 600000\nkey Hyper\n", ":2: key: unknown key: Hyper");
+  refused("wait-ms 600000\nmouse maybe\n", ":2: mouse: STATE must be on|off (got 'maybe')");
+  refused("wait-ms 600000\nset levels 99\n", ":2: set: ");
+  refused("wait-ms 600000\nset no-such 1\n", ":2: set: unknown parameter no-such");
+  refused("wait-ms 600000\nui-scale 40\n", ":2: ui-scale: ");
+  refused("wait-ms 600000\ndraw mode 0 1\n", ":2: draw: draw mode K L: whole numbers from 1 (got '0')");
+  refused("wait-ms 600000\nrun now\n", ":2: run: takes 0 argument(s), got 1: run\n");
+  refused("wait-ms 600000\ncsv \"unclosed\n", ":2: csv: an unclosed quote");
+}
+
 TEST(Gui, AFatalSignalIsReportedWithItsStack) {
   // A CI run ended in glibc's "corrupted double-linked list" and "Aborted", nothing more: the
   // visualizer now names the signal and prints the stack of the thread it hit. Either way the
