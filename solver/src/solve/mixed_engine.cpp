@@ -13,6 +13,9 @@ namespace {
 
 using namespace engine_parts;
 
+// CG's two-pass update writes the residual rounded into the float hierarchy's f.
+static_assert(TakesRoundedResidual<MixedPrecisionCycle, Field>);
+
 // A mixed-precision solve on the CPU: the hierarchy in float (MixedPrecisionCycle), the
 // iterate, the problem, CG and every norm in double. Stand-alone, each step is one step of
 // iterative refinement: r = f - A x in double, x <- x + M r.

@@ -26,6 +26,13 @@ concept HoldsCorrection = requires(P& m) {
   m.correction();
 };
 
+// A preconditioner whose right-hand side CG's two-pass update may write, rounded, on its way
+// (right_hand_side_for(r): the float hierarchy's f of MixedPrecisionCycle).
+template <class P, class V>
+concept TakesRoundedResidual = requires(P& m, const V& r) {
+  { m.right_hand_side_for(r) } -> std::same_as<FloatField&>;
+};
+
 // The type of z: the preconditioner's own where it holds it, else CG's vectors.
 template <class Preconditioner, class Vector>
 struct CorrectionOf {
@@ -129,7 +136,7 @@ class PreconditionedCG {
     if constexpr (kCanRunTwoPass) {
       if (two_pass_) {
         FloatField* rounded = nullptr;
-        if constexpr (requires { mg_.right_hand_side_for(r_); }) rounded = &mg_.right_hand_side_for(r_);
+        if constexpr (TakesRoundedResidual<Preconditioner, Vector>) rounded = &mg_.right_hand_side_for(r_);
         const auto norms = be_.update_x_and_r(alpha, A_, p_, x_, r_, exact_, rounded);
         error2_ = norms.error2;
         residual2_ = norms.residual2;
