@@ -10,128 +10,11 @@
 #include "kcycle/core/invalid_options.hpp"
 #include "kcycle/core/kernels.hpp"
 
+#include "mpi_backend_parts.hpp"
+
 namespace kcycle {
 
-namespace {
-
-void check(int status, const char* what) {
-  if (status != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
-}
-
-// The eight neighbours, corners included (the 9-point stencil reads them all).
-constexpr std::array<std::array<int, 2>, 8> kDirections{
-    {{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}}};
-int direction_index(int dx, int dy) {
-  for (int d = 0; d < 8; ++d)
-    if (kDirections[std::size_t(d)][0] == dx && kDirections[std::size_t(d)][1] == dy) return d;
-  return -1;
-}
-
-// The block's own points next to side (dx, dy) [send], or its ghost points there [receive],
-// as index ranges [from, to] per direction: -1 the low edge, 0 all, +1 the high edge.
-struct Span {
-  int from, to;
-  int size() const { return to - from + 1; }
-};
-Span own_edge(int d, int n) { return d < 0 ? Span{1, 1} : d > 0 ? Span{n, n} : Span{1, n}; }
-Span ghost_edge(int d, int n) { return d < 0 ? Span{0, 0} : d > 0 ? Span{n + 1, n + 1} : Span{1, n}; }
-
-// Coarse points over a fine range when the direction coarsens: I with 2I in [first, last].
-IndexRange coarser(IndexRange fine) { return {(fine.first + 1) / 2, fine.last / 2}; }
-
-}  // namespace
-
-void start_mpi() {
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (initialized) return;
-  int provided = 0;
-  check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
-  std::atexit([] {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (!finalized) MPI_Finalize();
-  });
-}
-
-bool mpi_started() {
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  return initialized && !finalized;
-}
-
-int mpi_rank() {
-  int rank = 0;
-  if (mpi_started()) MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int mpi_ranks() {
-  int size = 1;
-  if (mpi_started()) MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
-bool on_any_rank(bool mine) {
-  if (!mpi_started() || mpi_ranks() < 2) return mine;
-  int local = mine ? 1 : 0, any = 0;
-  check(MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD), "MPI_Allreduce");
-  return any != 0;
-}
-
-void abort_all_ranks(int code) {
-  if (mpi_started() && mpi_ranks() > 1) MPI_Abort(MPI_COMM_WORLD, code);
-  std::exit(code);
-}
-
-// A level's halo exchange: buffers and persistent requests made once, started each round.
-struct MpiBackend::HaloPlan {
-  GridShape block;
-  struct Side {
-    int neighbour = MPI_PROC_NULL;
-    Span i{}, j{};    // own points sent
-    Span gi{}, gj{};  // ghost points received
-    std::vector<double> send, recv;
-  };
-  std::array<Side, 8> sides;
-  std::vector<MPI_Request> requests;
-  std::uint64_t messages = 0, bytes = 0;  // per round
-  ~HaloPlan() {
-    for (MPI_Request& r : requests) MPI_Request_free(&r);
-  }
-};
-
-// The ranks of one agglomeration step's group: its parent (rank 0 of comm) and its children,
-// with what each sends up (its part of the coarse level) and gets back (that part with its
-// ring), laid out once; the cycle visits the fold many times.
-struct MpiBackend::Transition {
-  using Ranges = std::pair<IndexRange, IndexRange>;
-  MPI_Comm comm = MPI_COMM_NULL;
-  std::vector<int> members;  // cart ranks, in comm's rank order
-  std::size_t me = 0;        // this rank's place among them
-  std::vector<Ranges> parts, rings;
-  std::vector<int> part_counts, part_offsets, ring_counts, ring_offsets;
-  std::vector<double> mine, all;  // the packed values, grown once
-  void lay_out(const std::function<Ranges(int)>& part_of) {
-    int parts_total = 0, rings_total = 0;
-    for (int q : members) {
-      const Ranges p = part_of(q);
-      const Ranges r{{p.first.first - 1, p.first.last + 1}, {p.second.first - 1, p.second.last + 1}};
-      parts.push_back(p);
-      rings.push_back(r);
-      part_counts.push_back(p.first.size() * p.second.size());
-      ring_counts.push_back(r.first.size() * r.second.size());
-      part_offsets.push_back(parts_total);
-      ring_offsets.push_back(rings_total);
-      parts_total += part_counts.back();
-      rings_total += ring_counts.back();
-    }
-  }
-  ~Transition() {
-    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
-  }
-};
+using namespace mpi_parts;
 
 MpiBackend::MpiBackend(const ExecutionTarget& target, MPI_Comm comm, int px, int py)
     : cpu_(target.threads), min_points_(target.min_points) {
@@ -176,15 +59,6 @@ MpiBackend::~MpiBackend() {
   if (cart_ != MPI_COMM_NULL) MPI_Comm_free(&cart_);
 }
 
-void MpiBackend::free_stage_comms() {
-  transitions_.clear();
-  for (std::vector<MPI_Comm>* comms : {&row_comms_, &col_comms_})
-    for (MPI_Comm& c : *comms)
-      if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
-  row_comms_.clear();
-  col_comms_.clear();
-}
-
 void MpiBackend::distribute(int levels, Coarsening coarsening, int min_points) {
   decomposition_ =
       std::make_unique<Decomposition>(levels, coarsening, px_, py_, min_points > 0 ? min_points : min_points_);
@@ -224,76 +98,6 @@ MpiBackend::Vector MpiBackend::make_vector(GridShape global) {
   if (level == 0) throw std::logic_error("MpiBackend: a vector of a shape the hierarchy does not have");
   const GridShape block = holds(level) ? decomposition_->block_shape(level, rx_, ry_) : GridShape{0, 0};
   return Vector{cpu_.make_vector(block), global, level};
-}
-
-MpiBackend::HaloPlan& MpiBackend::plan(int level) {
-  std::unique_ptr<HaloPlan>& p = plans_[std::size_t(level)];
-  if (p) return *p;
-  p = std::make_unique<HaloPlan>();
-  const GridShape b = decomposition_->block_shape(level, rx_, ry_);
-  p->block = b;
-  const int step = decomposition_->step(level);  // the neighbours holding the level
-  for (int d = 0; d < 8; ++d) {
-    const int dx = kDirections[std::size_t(d)][0], dy = kDirections[std::size_t(d)][1];
-    HaloPlan::Side& s = p->sides[std::size_t(d)];
-    const int cx = rx_ + step * dx, cy = ry_ + step * dy;
-    if (cx < 0 || cy < 0 || cx >= px_ || cy >= py_) continue;  // the physical boundary: zeros stay
-    const int coords[2] = {cx, cy};
-    MPI_Cart_rank(cart_, coords, &s.neighbour);
-    s.i = own_edge(dx, b.nx);
-    s.j = own_edge(dy, b.ny);
-    s.gi = ghost_edge(dx, b.nx);
-    s.gj = ghost_edge(dy, b.ny);
-    const std::size_t count = std::size_t(s.i.size()) * std::size_t(s.j.size());
-    s.send.resize(count);
-    s.recv.resize(count);
-    // What goes toward d carries tag d; the neighbour there receives it from its side -d.
-    MPI_Request recv, send;
-    check(MPI_Recv_init(s.recv.data(), int(count), MPI_DOUBLE, s.neighbour, direction_index(-dx, -dy), cart_, &recv),
-          "MPI_Recv_init");
-    check(MPI_Send_init(s.send.data(), int(count), MPI_DOUBLE, s.neighbour, d, cart_, &send), "MPI_Send_init");
-    p->requests.push_back(recv);
-    p->requests.push_back(send);
-    ++p->messages;
-    p->bytes += count * sizeof(double);
-  }
-  return *p;
-}
-
-void MpiBackend::exchange(const Vector& x) { exchange(x.local, x.level); }
-
-void MpiBackend::exchange(Field& f, int level) {
-  if (ranks() == 1 || !distributed(level)) return;
-  HaloPlan& p = plan(level);
-  for (HaloPlan::Side& s : p.sides) {
-    if (s.neighbour == MPI_PROC_NULL) continue;
-    std::size_t k = 0;
-    for (int j = s.j.from; j <= s.j.to; ++j)
-      for (int i = s.i.from; i <= s.i.to; ++i) s.send[k++] = f(i, j);
-  }
-  if (!p.requests.empty()) {
-    check(MPI_Startall(int(p.requests.size()), p.requests.data()), "MPI_Startall");
-    check(MPI_Waitall(int(p.requests.size()), p.requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
-  }
-  for (const HaloPlan::Side& s : p.sides) {
-    if (s.neighbour == MPI_PROC_NULL) continue;
-    std::size_t k = 0;
-    for (int j = s.gj.from; j <= s.gj.to; ++j)
-      for (int i = s.gi.from; i <= s.gi.to; ++i) f(i, j) = s.recv[k++];
-  }
-  CommStats& c = comm_stats_[std::size_t(level)];
-  ++c.exchanges;
-  c.messages += p.messages;
-  c.bytes += p.bytes;
-}
-
-double MpiBackend::all_sum(double local, int level) {
-  double total = local;
-  if (ranks() > 1) {
-    check(MPI_Allreduce(&local, &total, 1, MPI_DOUBLE, MPI_SUM, cart_), "MPI_Allreduce");
-    ++comm_stats_[std::size_t(level)].collectives;
-  }
-  return total;
 }
 
 void MpiBackend::synchronize() {
@@ -358,89 +162,6 @@ void MpiBackend::restrict_residual(const Stencil9& A, const Vector& v, const Vec
       for (int i = 1; i <= cs.nx; ++i) out[i] = kernels::full_weighting_y(rm, r0, rp, i);
   }
   if (fold) gather_to_parent(c, fc);
-}
-
-void MpiBackend::gather_to_parent(const Field& part, Vector& coarse) {
-  // One collective per group: the children's parts, packed row by row, into the parent's block.
-  Transition& t = transition(coarse.level - 1);
-  t.mine.resize(part.shape().unknowns());
-  for (int j = 1, k = 0; j <= part.shape().ny; ++j)
-    for (int i = 1; i <= part.shape().nx; ++i) t.mine[std::size_t(k++)] = part(i, j);
-  const bool parent = t.me == 0;
-  t.all.resize(parent ? std::size_t(t.part_offsets.back() + t.part_counts.back()) : 0);
-  check(MPI_Gatherv(t.mine.data(), int(t.mine.size()), MPI_DOUBLE, t.all.data(), t.part_counts.data(),
-                    t.part_offsets.data(), MPI_DOUBLE, 0, t.comm),
-        "MPI_Gatherv");
-  ++comm_stats_[std::size_t(coarse.level)].collectives;
-  if (!parent) return;
-  const auto& [x0, y0] = t.parts.front();  // the parent's part starts its block
-  for (std::size_t q = 0; q < t.members.size(); ++q) {
-    const auto& [xr, yr] = t.parts[q];
-    std::size_t k = std::size_t(t.part_offsets[q]);
-    for (int j = yr.first; j <= yr.last; ++j)
-      for (int i = xr.first; i <= xr.last; ++i) coarse.local(i - x0.first + 1, j - y0.first + 1) = t.all[k++];
-  }
-}
-
-MpiBackend::Transition& MpiBackend::transition(int fine) {
-  const std::unique_ptr<Transition>& t = transitions_[std::size_t(fine)];
-  if (!t || t->comm == MPI_COMM_NULL) throw std::logic_error("MpiBackend: no fold after this level on this rank");
-  return *t;
-}
-
-void MpiBackend::make_stage_comms() {
-  // Collectives of all ranks, once per hierarchy: the groups that fold into one after a level
-  // (one communicator each, the parent first), and per stage the rows and columns of its ranks.
-  const Decomposition& d = *decomposition_;
-  for (int fine = 1; fine < d.levels(); ++fine) {
-    if (!folds_after(fine)) continue;
-    const int step = d.step(fine + 1);
-    const int coords[2] = {rx_ - rx_ % step, ry_ - ry_ % step};
-    int parent = 0;
-    MPI_Cart_rank(cart_, coords, &parent);
-    auto t = std::make_unique<Transition>();
-    check(MPI_Comm_split(cart_, holds(fine) ? parent : MPI_UNDEFINED, rank_ == parent ? 0 : rank_ + 1, &t->comm),
-          "MPI_Comm_split");
-    if (t->comm != MPI_COMM_NULL) {
-      int size = 0;
-      MPI_Comm_size(t->comm, &size);
-      t->members.resize(std::size_t(size));
-      check(MPI_Allgather(&rank_, 1, MPI_INT, t->members.data(), 1, MPI_INT, t->comm), "MPI_Allgather");
-      t->me = std::size_t(std::find(t->members.begin(), t->members.end(), rank_) - t->members.begin());
-      t->lay_out([&](int q) { return derived_block(fine + 1, q); });
-    }
-    transitions_[std::size_t(fine)] = std::move(t);
-  }
-  for (int s = 0; s < d.final_stage(); ++s) {
-    const int step = 1 << s;
-    const bool mine = rx_ % step == 0 && ry_ % step == 0;
-    check(MPI_Comm_split(cart_, mine ? ry_ : MPI_UNDEFINED, rx_, &row_comms_[std::size_t(s)]), "MPI_Comm_split");
-    check(MPI_Comm_split(cart_, mine ? rx_ : MPI_UNDEFINED, ry_, &col_comms_[std::size_t(s)]), "MPI_Comm_split");
-  }
-}
-
-MPI_Comm MpiBackend::line_comm(int level, bool x_lines) {
-  const std::size_t s = std::size_t(decomposition_->stage_of(level));
-  return x_lines ? row_comms_[s] : col_comms_[s];
-}
-
-Field& MpiBackend::fold_part(int coarse) {
-  Field& part = fold_parts_[std::size_t(coarse)];
-  const auto& [xr, yr] = transition(coarse - 1).parts[transition(coarse - 1).me];
-  if (!part.data()) part = Field(GridShape{xr.size(), yr.size()});
-  return part;
-}
-
-std::pair<IndexRange, IndexRange> MpiBackend::block_of(int level, int rank) const {
-  int coords[2];
-  MPI_Cart_coords(cart_, rank, 2, coords);
-  return {decomposition_->x_range(level, coords[0]), decomposition_->y_range(level, coords[1])};
-}
-
-std::pair<IndexRange, IndexRange> MpiBackend::derived_block(int level, int rank) const {
-  auto [x, y] = block_of(level - 1, rank);
-  if (decomposition_->coarsening() == Coarsening::Full) x = coarser(x);
-  return {x, coarser(y)};
 }
 
 void MpiBackend::prolong_add(const Vector& vc, Vector& v, Coarsening coarsening) {
