@@ -536,7 +536,11 @@ bool ScriptRunner::set(Frame& f) {
     f.runner.generation_ = f.worker.set_options(f.ui.params);
     return true;
   }
-  set_view_setting_from_script(f.ui, name, value);  // the main loop tells the worker
+  set_view_setting_from_script(f.ui, name, value);
+  // The worker is told at once, not at the frame's end: a `run` on the next line of the same
+  // frame must not start at full speed (the dashboard repeats it, to the same effect).
+  f.worker.set_view(f.ui.view);
+  f.worker.set_speed(f.ui.speed);
   return true;
 }
 
