@@ -313,6 +313,32 @@ TEST(CoarseForecast, FitsTheGrowthOfTheCoarseSolvesAndEvaluatesItAtTheTarget) {
                          std::to_string(f.iterations[1]) + ", " + std::to_string(f.iterations[2]) + " iterations");
 }
 
+// MGCG's forecast is the geometric mean of the log-linear and the linear fit (docs/model.md):
+// checked exactly against solves made here, as above.
+TEST(CoarseForecast, MgcgTakesTheGeometricMeanOfTheLinearAndLogLinearFits) {
+  SolverOptions o;
+  o.levels = 9;
+  o.solver = SolverKind::PCG;
+  o.cycle = {CycleType::Kappa, 3};
+  const CoarseForecast f = forecast_from_coarse_solves(o, {});
+  ASSERT_EQ(f.levels, (std::vector<int>{5, 6, 7}));
+  std::vector<double> n, y;
+  for (int levels = 5; levels <= 7; ++levels) {
+    SolverOptions coarse = o;
+    coarse.levels = levels;
+    const SolveResult r = solve(coarse);
+    EXPECT_EQ(f.iterations[std::size_t(levels - 5)], r.iterations) << levels << " levels";
+    n.push_back(r.iterations), y.push_back(std::log(double(r.iterations)));
+  }
+  // Three equally spaced points: each line through the mean with slope (last - first) / 2.
+  const double log_linear = std::exp((y[0] + y[1] + y[2]) / 3 + (y[2] - y[0]) / 2 * (9 - 6));
+  const double linear = (n[0] + n[1] + n[2]) / 3 + (n[2] - n[0]) / 2 * (9 - 6);
+  EXPECT_NEAR(f.iterations_at_target, std::sqrt(log_linear * linear), 1e-9 * linear);
+  EXPECT_LE(f.low, f.iterations_at_target);
+  EXPECT_GE(f.high, f.iterations_at_target);
+  EXPECT_NE(f.basis.find("(CG: the geometric mean of the linear and log-linear fits)"), std::string::npos) << f.basis;
+}
+
 TEST(CoarseForecast, TooFewLevelsAreRefusedSayingHowManyItNeeds) {
   SolverOptions o;
   o.levels = 5;

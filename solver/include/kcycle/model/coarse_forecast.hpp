@@ -1,7 +1,8 @@
 #pragma once
 // A kappa-cycle's iterations at n levels forecast from the same solve on coarser hierarchies:
 // solved to the tolerance at n - ahead - window + 1 .. n - ahead levels (a quarter of the
-// unknowns per level down), log(iterations) fitted linearly in the level and evaluated at n.
+// unknowns per level down), log(iterations) fitted linearly in the level and evaluated at n
+// (MGCG: the geometric mean of that and the linear fit of the iterations themselves).
 // LFA's factors do not depend on the level count; the V- and F-cycles' iterations do (jacobi,
 // 45 degrees: 275, 615, 1209, 2242 V-cycles at 7-10 levels): this sees that growth. Measured
 // against solves at 3-10 levels in docs/model.md ("The level dependence LFA cannot see").
