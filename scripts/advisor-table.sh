@@ -4,9 +4,12 @@
 # and print each pick against the measured best and each predicted total against its measurement,
 # with the machine's drift between advising and verifying.
 #
-#   bash scripts/advisor-table.sh [--out FOLDER] [--quick] [--iterations probe|forecast] [-- EXTRA KCYCLE OPTIONS...]
+#   bash scripts/advisor-table.sh [--out FOLDER] [--quick | --deep [--only REGEX]] [--iterations probe|forecast]
+#                                 [-- EXTRA KCYCLE OPTIONS...]
 #
-# --quick: the issue's three configurations only. --iterations: where advise gets each kappa's
+# --quick: the issue's three configurations only. --deep: issue 40's rows instead, jacobi, jacobi+cg,
+# xyzebra-galerkin and xzebra-semi-galerkin at 11 and 12 levels, each kappa verified by one solve
+# (they take seconds to minutes: hours in all on 2 cores); --only keeps the rows whose name matches. --iterations: where advise gets each kappa's
 # iterations (its --iterations; default probe). Extra options go to every calibrate and advise
 # (e.g. -- --threads 1). About 9 minutes on 2 cores (12 with --threads 1). Needs a built tree
 # (build/bin/kcycle) and python3.
@@ -15,15 +18,19 @@ cd "$(dirname "$0")/.."
 kcycle=${KCYCLE:-build/bin/kcycle}
 out=results/advisor-table
 quick=0
+deep=0
+only=.
 iterations=probe
 extra=()
 while [[ $# -gt 0 ]]; do
   case $1 in
     --out) out=$2; shift 2 ;;
     --quick) quick=1; shift ;;
+    --deep) deep=1; shift ;;
+    --only) only=$2; shift 2 ;;
     --iterations) iterations=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    *) echo "advisor-table: unknown argument '$1' (--out FOLDER, --quick, --iterations MODE, -- KCYCLE OPTIONS)" >&2; exit 2 ;;
+    *) echo "advisor-table: unknown argument '$1' (--out FOLDER, --quick, --deep, --only REGEX, --iterations MODE, -- KCYCLE OPTIONS)" >&2; exit 2 ;;
   esac
 done
 [[ -x $kcycle ]] || { echo "advisor-table: no $kcycle: build first (README)" >&2; exit 2; }
@@ -31,23 +38,33 @@ mkdir -p "$out"
 rows=$out/rows.jsonl
 : >"$rows"
 
+verify=()
+[[ $deep == 1 ]] && verify=(--verify-repeats 1)
+
 one() {  # name, then the configuration's options (with --levels N)
   local name=$1; shift
+  [[ $name =~ $only ]] || return 0
   local levels
   levels=$(printf '%s\n' "$@" | grep -A1 -x -- --levels | tail -1)
   local cal=$out/calibration-$(echo "$name" | tr -c 'a-z0-9' '-').json
   echo "advisor-table: $name" >&2
   "$kcycle" calibrate "$@" "${extra[@]}" --min-levels 5 --max-levels "$levels" --min-seconds 0.1 --out "$cal" \
     --force >"$out/calibrate.log" 2>&1 || { cat "$out/calibrate.log" >&2; exit 1; }
-  "$kcycle" advise "$@" "${extra[@]}" --iterations "$iterations" --calibration "$cal" --verify --json |
+  "$kcycle" advise "$@" "${extra[@]}" --iterations "$iterations" --calibration "$cal" --verify "${verify[@]}" --json |
     python3 -c 'import json, sys; d = json.load(sys.stdin); d["name"] = sys.argv[1]; print(json.dumps(d))' "$name" \
       >>"$rows"
 }
 
-one "jacobi 9 eps1e-4 45" --preset jacobi --levels 9 --eps 1e-4 --angle 45
-one "jacobi+cg 9" --preset jacobi+cg --levels 9 --eps 1e-4 --angle 45
-one "xzebra-semi-galerkin 8 eps1e-5 30" --preset xzebra-semi-galerkin --levels 8 --eps 1e-5 --angle 30
-if [[ $quick == 0 ]]; then
+if [[ $deep == 1 ]]; then
+  for n in 11 12; do
+    for preset in jacobi+cg jacobi xyzebra-galerkin xzebra-semi-galerkin; do one "$preset $n" --preset "$preset" --levels "$n"; done
+  done
+else
+  one "jacobi 9 eps1e-4 45" --preset jacobi --levels 9 --eps 1e-4 --angle 45
+  one "jacobi+cg 9" --preset jacobi+cg --levels 9 --eps 1e-4 --angle 45
+  one "xzebra-semi-galerkin 8 eps1e-5 30" --preset xzebra-semi-galerkin --levels 8 --eps 1e-5 --angle 30
+fi
+if [[ $quick == 0 && $deep == 0 ]]; then
   for preset in jacobi jacobi+cg xyzebra-galerkin xyzebra-galerkin+cg xzebra-semi-galerkin xzebra-semi-galerkin+cg; do
     for n in 7 8 9 10; do one "$preset $n" --preset "$preset" --levels "$n"; done
   done

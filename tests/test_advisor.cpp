@@ -159,7 +159,7 @@ TEST(Advisor, UsesThePerLevelCostsWhereTheCalibrationHasThem) {
   }
   AdvisorSettings settings;
   settings.kappas = {1, 2, kKappaW};
-  settings.probe_iterations = 10;
+  settings.probe.min_iterations = 10;
   settings.calibration = c;
   const Advice advice = advise(o, settings);
   EXPECT_EQ(advice.time_source, TimeSource::LevelCosts) << advice.time_note;
@@ -282,57 +282,75 @@ TEST(KappaSweep, AStopEndsTheSweepAndNoSolveRunsAfterIt) {
   EXPECT_THROW(advise(o, settings), CycleCancelled);
 }
 
-// Issue 40: a kappa's iterations at n levels forecast from solves at n-4..n-2 levels. The
-// counts are deterministic, so the fit is checked exactly against solves made here.
+// Issue 40: a kappa's iterations at n levels forecast from solves at n-5..n-3 levels (3 and
+// up). The counts are deterministic, so the fit is checked exactly against solves made here.
 TEST(CoarseForecast, FitsTheGrowthOfTheCoarseSolvesAndEvaluatesItAtTheTarget) {
   SolverOptions o;
-  o.levels = 8;
+  o.levels = 9;
   o.eps = 1e-4;
   o.angle_degrees = 45;
   o.cycle = {CycleType::Kappa, 1};
-  const CoarseForecast f = forecast_from_coarse_solves(o, {});
+  CoarseForecastSettings three_ahead;
+  three_ahead.ahead = 3;
+  const CoarseForecast f = forecast_from_coarse_solves(o, three_ahead);
   ASSERT_EQ(f.levels, (std::vector<int>{4, 5, 6}));
-  std::vector<double> x, y;
+  std::vector<double> y;
   for (int levels = 4; levels <= 6; ++levels) {
     SolverOptions coarse = o;
     coarse.levels = levels;
     const SolveResult r = solve(coarse);
-    EXPECT_EQ(f.iterations[std::size_t(levels - 4)], r.iterations) << levels << " levels";
-    x.push_back(levels), y.push_back(std::log(double(r.iterations)));
+    EXPECT_EQ(f.iterations[std::size_t(levels - 4)], double(r.iterations)) << levels << " levels";
+    y.push_back(std::log(double(r.iterations)));
   }
   // The least-squares line through three equally spaced points: slope (y3 - y1) / 2 through the mean.
   const double slope = (y[2] - y[0]) / 2, mean = (y[0] + y[1] + y[2]) / 3;
-  EXPECT_NEAR(f.iterations_at_target, std::exp(mean + slope * (8 - 5)), 1e-9 * f.iterations_at_target);
+  EXPECT_NEAR(f.iterations_at_target, std::exp(mean + slope * (9 - 5)), 1e-9 * f.iterations_at_target);
   // The band: the fit and the lines through the first two and the last two counts.
-  const double fit = f.iterations_at_target, early = std::exp(y[1] + (y[1] - y[0]) * 3),
-               late = std::exp(y[2] + (y[2] - y[1]) * 2);
+  const double fit = f.iterations_at_target, early = std::exp(y[1] + (y[1] - y[0]) * 4),
+               late = std::exp(y[2] + (y[2] - y[1]) * 3);
   EXPECT_NEAR(f.low, std::min({fit, early, late}), 1e-9 * fit);
   EXPECT_NEAR(f.high, std::max({fit, early, late}), 1e-9 * fit);
   EXPECT_TRUE(f.converged);
-  EXPECT_EQ(f.basis, "solves at 4, 5, 6 levels: " + std::to_string(f.iterations[0]) + ", " +
-                         std::to_string(f.iterations[1]) + ", " + std::to_string(f.iterations[2]) + " iterations");
+  EXPECT_EQ(f.basis, "solves at 4, 5, 6 levels: " + std::to_string(int(f.iterations[0])) + ", " +
+                         std::to_string(int(f.iterations[1])) + ", " + std::to_string(int(f.iterations[2])) +
+                         " iterations");
+}
+
+TEST(CoarseForecast, TheWindowEndsTwoLevelsBelowTheTargetWithABudgetOfHalfASolveElseThree) {
+  SolverOptions o;
+  o.levels = 9;
+  EXPECT_EQ(coarse_forecast_levels(o, {}), (std::vector<int>{5, 6, 7}));  // budget 1 below 11 levels
+  o.levels = 11;
+  EXPECT_EQ(coarse_forecast_levels(o, {}), (std::vector<int>{6, 7, 8}));  // budget 0.1
+  CoarseForecastSettings half;
+  half.budget = 0.5;
+  EXPECT_EQ(coarse_forecast_levels(o, half), (std::vector<int>{7, 8, 9}));
+  o.levels = 7;  // never below 3 levels
+  EXPECT_EQ(coarse_forecast_levels(o, {}), (std::vector<int>{3, 4, 5}));
 }
 
 // MGCG's forecast is the geometric mean of the log-linear and the linear fit (docs/model.md):
 // checked exactly against solves made here, as above.
 TEST(CoarseForecast, MgcgTakesTheGeometricMeanOfTheLinearAndLogLinearFits) {
   SolverOptions o;
-  o.levels = 9;
+  o.levels = 10;
   o.solver = SolverKind::PCG;
   o.cycle = {CycleType::Kappa, 3};
-  const CoarseForecast f = forecast_from_coarse_solves(o, {});
+  CoarseForecastSettings three_ahead;
+  three_ahead.ahead = 3;
+  const CoarseForecast f = forecast_from_coarse_solves(o, three_ahead);
   ASSERT_EQ(f.levels, (std::vector<int>{5, 6, 7}));
   std::vector<double> n, y;
   for (int levels = 5; levels <= 7; ++levels) {
     SolverOptions coarse = o;
     coarse.levels = levels;
     const SolveResult r = solve(coarse);
-    EXPECT_EQ(f.iterations[std::size_t(levels - 5)], r.iterations) << levels << " levels";
+    EXPECT_EQ(f.iterations[std::size_t(levels - 5)], double(r.iterations)) << levels << " levels";
     n.push_back(r.iterations), y.push_back(std::log(double(r.iterations)));
   }
   // Three equally spaced points: each line through the mean with slope (last - first) / 2.
-  const double log_linear = std::exp((y[0] + y[1] + y[2]) / 3 + (y[2] - y[0]) / 2 * (9 - 6));
-  const double linear = (n[0] + n[1] + n[2]) / 3 + (n[2] - n[0]) / 2 * (9 - 6);
+  const double log_linear = std::exp((y[0] + y[1] + y[2]) / 3 + (y[2] - y[0]) / 2 * (10 - 6));
+  const double linear = (n[0] + n[1] + n[2]) / 3 + (n[2] - n[0]) / 2 * (10 - 6);
   EXPECT_NEAR(f.iterations_at_target, std::sqrt(log_linear * linear), 1e-9 * linear);
   EXPECT_LE(f.low, f.iterations_at_target);
   EXPECT_GE(f.high, f.iterations_at_target);
@@ -343,6 +361,7 @@ TEST(CoarseForecast, TooFewLevelsAreRefusedSayingHowManyItNeeds) {
   SolverOptions o;
   o.levels = 5;
   EXPECT_FALSE(coarse_forecast_fits(o, {}));
+  EXPECT_EQ(coarse_forecast_min_levels(o, {}), 6);
   try {
     forecast_from_coarse_solves(o, {});
     FAIL() << "no error";
@@ -351,6 +370,63 @@ TEST(CoarseForecast, TooFewLevelsAreRefusedSayingHowManyItNeeds) {
   }
   o.levels = 6;
   EXPECT_TRUE(coarse_forecast_fits(o, {}));
+  CoarseForecastSettings tenth;  // three levels ahead
+  tenth.budget = 0.1;
+  EXPECT_FALSE(coarse_forecast_fits(o, tenth));
+  EXPECT_EQ(coarse_forecast_min_levels(o, tenth), 7);
+}
+
+// The second stage: a probe nearer the target, refitted through the last two solves and it.
+// A probe allowed to finish solves (its count exact), so the refit is checked exactly.
+TEST(CoarseForecast, AProbeNearerTheTargetRefitsThroughTheLastTwoSolvesAndIt) {
+  SolverOptions o;
+  o.levels = 9;
+  o.eps = 1e-2;
+  o.angle_degrees = 30;
+  o.cycle = {CycleType::Kappa, 2};
+  CoarseForecastSettings three_ahead;
+  three_ahead.ahead = 3;
+  CoarseForecast f = forecast_from_coarse_solves(o, three_ahead);
+  ASSERT_EQ(f.levels, (std::vector<int>{4, 5, 6}));
+  ProbeSettings generous;
+  generous.solve_below_seconds = 1e9;  // the rest of the solve is always "cheap": it solves
+  ASSERT_TRUE(refine_forecast(f, o, 8, generous));
+  ASSERT_EQ(f.levels, (std::vector<int>{4, 5, 6, 8}));
+  EXPECT_EQ(f.probed, (std::vector<bool>{false, false, false, true}));
+  SolverOptions at8 = o;
+  at8.levels = 8;
+  const int solved = solve(at8).iterations;
+  EXPECT_EQ(f.iterations.back(), double(solved));
+  // The least-squares line through (5, y5), (6, y6), (8, y8), evaluated at 9.
+  const double x[3] = {5, 6, 8},
+               y[3] = {std::log(f.iterations[1]), std::log(f.iterations[2]), std::log(double(solved))};
+  const double mx = (x[0] + x[1] + x[2]) / 3, my = (y[0] + y[1] + y[2]) / 3;
+  double sxy = 0, sxx = 0;
+  for (int k = 0; k < 3; ++k) sxy += (x[k] - mx) * (y[k] - my), sxx += (x[k] - mx) * (x[k] - mx);
+  EXPECT_NEAR(f.iterations_at_target, std::exp(my + sxy / sxx * (9 - mx)), 1e-9 * f.iterations_at_target);
+  EXPECT_NE(f.basis.find("; solved at 8 levels: " + std::to_string(solved)), std::string::npos) << f.basis;
+}
+
+TEST(CoarseForecast, AProbesPriceGrowsPerLevelAsTheLastSolvesDidWithinTwoToEightfold) {
+  CoarseForecast f;
+  f.levels = {4, 5};
+  f.seconds_per_iteration = {1e-3, 3e-3};  // grew 3x
+  EXPECT_NEAR(predicted_probe_seconds(f, 7, 10), 10 * 3e-3 * 9, 1e-15);
+  f.seconds_per_iteration = {1e-3, 1.5e-3};  // a small grid's launches: at least 2x
+  EXPECT_NEAR(predicted_probe_seconds(f, 7, 10), 10 * 1.5e-3 * 4, 1e-15);
+  f.seconds_per_iteration = {1e-3, 20e-3};  // a hiccup: at most 8x
+  EXPECT_NEAR(predicted_probe_seconds(f, 6, 10), 10 * 20e-3 * 8, 1e-15);
+}
+
+TEST(CoarseForecast, TheBudgetIsATenthOfASolveFromElevenLevelsAndOneSolveBelow) {
+  SolverOptions o;
+  o.levels = 11;
+  EXPECT_EQ(forecast_budget(o, {}), 0.1);
+  o.levels = 10;
+  EXPECT_EQ(forecast_budget(o, {}), 1.0);
+  CoarseForecastSettings half;
+  half.budget = 0.5;
+  EXPECT_EQ(forecast_budget(o, half), 0.5);
 }
 
 TEST(Advisor, AForecastSaysWhereEachKappasIterationsCameFromAndRunsNothingAtTheTargetWithACalibration) {
@@ -362,6 +438,7 @@ TEST(Advisor, AForecastSaysWhereEachKappasIterationsCameFromAndRunsNothingAtTheT
   o.angle_degrees = 30;
   AdvisorSettings settings;
   settings.iterations_from = IterationSource::CoarseForecast;
+  settings.forecast.refine = false;
   settings.calibration = calibrated({1e-6, 1e-9});
   const Advice a = advise(o, settings);
   ASSERT_EQ(a.candidates.size(), 5u);
@@ -377,6 +454,48 @@ TEST(Advisor, AForecastSaysWhereEachKappasIterationsCameFromAndRunsNothingAtTheT
   o.levels = 5;
   for (const KappaPrediction& p : advise(o, settings).candidates)
     EXPECT_TRUE(p.basis == "solved at the target size" || p.basis.rfind("a probe of ", 0) == 0) << p.basis;
+}
+
+TEST(Advisor, TheForecastProbesTheContendersFirstAndTheOthersWithWhatIsLeft) {
+  // With a budget of many solves every kappa is probed one level below the target; with none,
+  // none is, and each basis says whether it was a contender (within 1.5x of the fastest).
+  SolverOptions o;
+  o.levels = 8;
+  o.eps = 1e-4;
+  o.angle_degrees = 45;
+  AdvisorSettings settings;
+  settings.iterations_from = IterationSource::CoarseForecast;
+  settings.calibration = calibrated({1e-6, 1e-9});
+  settings.forecast.budget = 1000;
+  Advice a = advise(o, settings);
+  ASSERT_EQ(a.candidates.size(), 5u);
+  for (const KappaPrediction& p : a.candidates) EXPECT_NE(p.basis.find(" at 7 levels: "), std::string::npos) << p.basis;
+  EXPECT_NE(a.time_note.find("the forecast's budget: 1000"), std::string::npos) << a.time_note;
+
+  settings.forecast.budget = 1e-9;
+  a = advise(o, settings);
+  double fastest = 1e300;
+  std::vector<double> stage_one(5);
+  for (std::size_t k = 0; k < 5; ++k) {
+    SolverOptions at = o;
+    at.cycle = {CycleType::Kappa, a.candidates[k].kappa};
+    stage_one[k] =
+        forecast_from_coarse_solves(at, settings.forecast).iterations_at_target * a.candidates[k].seconds_per_iteration;
+    fastest = std::min(fastest, stage_one[k]);
+  }
+  int contenders = 0;
+  for (std::size_t k = 0; k < 5; ++k) {
+    const KappaPrediction& p = a.candidates[k];
+    const bool contender = stage_one[k] <= 1.5 * fastest;
+    contenders += contender;
+    EXPECT_EQ(p.predicted_iterations * p.seconds_per_iteration, stage_one[k]) << p.basis;
+    EXPECT_NE(p.basis.find(contender ? "no probe nearer the target (a contender; the budget left"
+                                     : "no probe nearer the target (predicted over 1.5x the fastest; the budget left"),
+              std::string::npos)
+        << p.basis;
+  }
+  EXPECT_GE(contenders, 1);
+  EXPECT_LT(contenders, 5);  // the V-cycle's iterations grow 2x a level, the W-cycle's 1.5x
 }
 
 TEST(Advisor, LfaPredictsEachKappasIterationsWithoutSolvingAndTimesThemOnlyWithoutACalibration) {

@@ -28,6 +28,8 @@ struct AdviseArgs {
   bool verify = false;
   bool json = false;
   std::string iterations = "probe";
+  double budget = 0;       // the forecast's: 0 is forecast_budget's default
+  int verify_repeats = 0;  // 0: RepeatPolicy's (at least 5 solves and 1 s per kappa)
 };
 
 void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured, double drift,
@@ -80,9 +82,14 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   if (!(a.solve_below >= 0.0) || !std::isfinite(a.solve_below))
     throw InvalidOptions("--solve-below must be a number of seconds, 0 or more");
   AdvisorSettings settings;
-  settings.probe_iterations = a.probe;
-  settings.max_probe_iterations = a.max_probe;
-  settings.solve_below_seconds = a.solve_below;
+  settings.probe.min_iterations = a.probe;
+  settings.probe.max_iterations = a.max_probe;
+  settings.probe.solve_below_seconds = a.solve_below;
+  settings.forecast.budget = a.budget;
+  if (a.verify_repeats > 0) {  // deep hierarchies: each solve takes seconds to minutes, a median of few is enough
+    settings.repeats.min_repeats = settings.repeats.max_repeats = a.verify_repeats;
+    settings.repeats.min_seconds = settings.repeats.unsteady_seconds = 0;
+  }
   settings.iterations_from = a.iterations == "forecast" ? IterationSource::CoarseForecast
                              : a.iterations == "lfa"    ? IterationSource::Lfa
                                                         : IterationSource::Probe;
@@ -90,7 +97,7 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
     std::fprintf(stderr,
                  "note: a forecast from coarser solves needs at least %d levels (got %d): each kappa is probed at the "
                  "target size instead\n",
-                 settings.forecast.ahead + settings.forecast.window + 1, o.levels);
+                 coarse_forecast_min_levels(o, settings.forecast), o.levels);
   if (!a.calibration.empty()) {
     settings.calibration = load_calibration(a.calibration);
     const std::string mismatch =
@@ -129,11 +136,20 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
       std::string(to_string(o.coarsening)).c_str(), std::string(to_string(o.solver)).c_str(), o.tolerance, a.probe,
       a.max_probe);
   std::printf("%s\n", advice.time_note.c_str());
-  std::printf(
-      "iterations: each probe ran until its estimate's band was within +-%.0f%% (stand-alone: the remaining factors\n"
-      "at the last one and at the asymptotic one; CG: its recent rate and the Chebyshev bound at its Lanczos\n"
-      "condition number), or solved (exact) where that took under %.1f s more; the time band is the iteration band's\n",
-      100 * settings.band, settings.solve_below_seconds);
+  if (settings.iterations_from == IterationSource::CoarseForecast && coarse_forecast_fits(o, settings.forecast))
+    std::printf(
+        "iterations: each kappa solved on coarser hierarchies and its growth with the levels fitted; the contenders\n"
+        "(within %.1fx of the fastest) then probed one or two levels below the target, within a budget of %.2g of\n"
+        "the fastest predicted solve, and refitted; the band is the lines through the first two and the last two\n"
+        "points; the time band is the iteration band's\n",
+        settings.forecast.contender_reach, forecast_budget(o, settings.forecast));
+  else
+    std::printf(
+        "iterations: each probe ran until its estimate's band was within +-%.0f%% (stand-alone: the remaining factors\n"
+        "at the last one and at the asymptotic one; CG: its recent rate and the Chebyshev bound at its Lanczos\n"
+        "condition number), or solved (exact) where that took under %.1f s more; the time band is the iteration "
+        "band's\n",
+        100 * settings.probe.band, settings.probe.solve_below_seconds);
   std::printf("%6s %9s %6s %10s %13s %13s %12s %17s", "kappa", "factor", "probe", "iterations", "band", "ms/iteration",
               "predicted s", "band s");
   if (a.verify) std::printf(" %12s %12s %9s", "actual iter", "actual s", "error");
@@ -204,14 +220,24 @@ Subcommand add_advise_command(CLI::App& app) {
   cmd->add_flag("--verify", args->verify,
                 "Also solve with every kappa (round-robin, at least five times and 1 s each: the median) and compare "
                 "with the prediction");
+  cmd->add_option("--verify-repeats", args->verify_repeats,
+                  "--verify's solves per kappa, exactly (default: at least 5 and 1 s, up to 15 where they vary)")
+      ->check(CLI::Range(1, 100));
   cmd->add_flag("--json", args->json, "Print the advice (and --verify's measurements) as JSON");
-  cmd->add_option("--iterations", args->iterations,
-                  "Where each kappa's iterations come from: probe (a probe at the target size, solved outright where "
-                  "cheap), forecast (solves at n-4..n-2 levels, their growth fitted; probes below 7 levels) or lfa "
-                  "(local Fourier analysis: nothing solved, blind to the growth with the levels; what the visualizer "
-                  "shows live)")
+  cmd->add_option(
+         "--iterations", args->iterations,
+         "Where each kappa's iterations come from: probe (a probe at the target size, solved outright where "
+         "cheap), forecast (solves at n-4..n-2 levels, n-5..n-3 under a budget below half a solve, their growth "
+         "fitted, refined by probes at n-1 or n-2 levels within --budget, the contending kappas first; "
+         "probes below 6 levels) or lfa "
+         "(local Fourier analysis: nothing solved, blind to the growth with the levels; what the visualizer "
+         "shows live)")
       ->capture_default_str()
       ->check(CLI::IsMember({"probe", "forecast", "lfa"}));
+  cmd->add_option("--budget", args->budget,
+                  "Under --iterations forecast: what the advice may cost, as a fraction of the fastest kappa's "
+                  "predicted solve (default 0: 0.1 from 11 levels, 1 below)")
+      ->check(CLI::Range(0.0, 1e6));
   return {cmd, [args, cmd] { return run(*args, *cmd); }};
 }
 

@@ -14,6 +14,7 @@
 #include "kcycle/model/distributed_model.hpp"
 #include "kcycle/model/iteration_estimate.hpp"
 #include "kcycle/model/level_cost_model.hpp"
+#include "kcycle/model/probe.hpp"
 #include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/resolved_run.hpp"
@@ -22,40 +23,6 @@
 namespace kcycle {
 
 namespace {
-
-// A probe: the solve with this kappa, stepped until the estimate of its iterations has settled:
-// its band within +-band and the estimate moved by at most `drift` over the last 20 iterations
-// (the slowest components may take over late: the 9-level V-cycle's estimate still creeps up
-// 1% every 20 cycles at 200); or until it converged, or ran max_probe_iterations. Where the rest
-// of the solve would take under solve_below_seconds, it simply solves: exact, and cheap.
-SolveResult probe_solve(const SolverOptions& probe, const AdvisorSettings& settings, IterationEstimate& estimate) {
-  IterativeSolver solver(probe, make_problem(probe));
-  const auto remaining = [&] {
-    const SolveResult r = solver.result(false);
-    const double reduction = r.monitor == Monitor::Error ? r.error_reduction : r.residual_reduction;
-    return probe.tolerance / reduction;
-  };
-  std::vector<double> estimates;  // at every 10th iteration from probe_iterations on
-  while (solver.running()) {
-    solver.step();
-    if (settings.stop.stop_requested()) throw CycleCancelled();
-    const int k = int(solver.history().size());
-    if (k >= settings.max_probe_iterations) break;
-    if (k < settings.probe_iterations || k % 10 != 0) continue;
-    estimate = estimate_iterations(solver.history(), remaining());
-    estimates.push_back(estimate.iterations);
-    const std::size_t n = estimates.size();
-    const bool steady = n >= 3 && std::abs(estimates[n - 1] - estimates[n - 3]) <= settings.drift * estimates[n - 1];
-    const double rest_seconds = (estimate.iterations - k) * solver.result(false).seconds_per_iteration;
-    if (steady && estimate.settled(settings.band) && rest_seconds > settings.solve_below_seconds) break;
-  }
-  const SolveResult r = solver.result();
-  if (r.converged())
-    estimate = {double(r.iterations), double(r.iterations), double(r.iterations), r.mean_factor, false};
-  else
-    estimate = estimate_iterations(r.history, remaining());
-  return r;
-}
 
 // A few timed iterations' price: their median cycle plus the norms' share. The first
 // iteration of a fresh hierarchy runs cold (pages, caches): in the mean of three it put CG's
@@ -165,6 +132,103 @@ const char* to_string(TimeSource source) {
   return "?";
 }
 
+namespace {
+
+void take_forecast(KappaPrediction& p, const CoarseForecast& coarse, double tolerance) {
+  p.predicted_iterations = coarse.iterations_at_target;
+  p.iterations_low = coarse.low;
+  p.iterations_high = coarse.high;
+  p.factor = std::pow(tolerance, 1.0 / p.predicted_iterations);  // the mean factor it implies
+  p.basis = "forecast from " + coarse.basis;
+}
+
+// The second stage of the coarse forecast: what is left of the advice's budget (a fraction of
+// the fastest kappa's predicted solve, less what the advice took so far) goes to probes one or
+// two levels below the target. The contenders (within contender_reach of the fastest) first, at
+// one level for all, the deepest whose first iterations fit what is left, so that their
+// forecasts share the fit's bias; then, if they were, the others, each at the deepest level its
+// share of what is left allows (a probe of a kappa that cannot win only sharpens its count). A kappa left without one keeps the solves' fit, and its basis says why.
+void refine_forecasts(const SolverOptions& options, const AdvisorSettings& settings,
+                      std::vector<CoarseForecast>& forecasts, std::chrono::steady_clock::time_point started,
+                      Advice& advice) {
+  const auto predicted = [&](std::size_t k) {
+    return advice.candidates[k].predicted_iterations * advice.candidates[k].seconds_per_iteration;
+  };
+  std::vector<std::size_t> order;
+  for (std::size_t k = 0; k < advice.candidates.size(); ++k)
+    if (forecasts[k].converged && !forecasts[k].levels.empty() && !advice.candidates[k].converged_in_probe)
+      order.push_back(k);
+  if (order.empty()) return;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return predicted(a) < predicted(b); });
+  const double fastest = predicted(order.front());
+  const double budget = forecast_budget(options, settings.forecast) * fastest;
+  const double spendable = 0.9 * budget;  // a probe overshoots its share by its set-up and last iteration
+  const auto left = [&] {
+    return spendable - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  const auto first_cost = [&](std::size_t k, int m) {
+    return m > forecasts[k].levels.back() ? predicted_probe_seconds(forecasts[k], m, settings.probe.min_iterations)
+                                          : std::numeric_limits<double>::infinity();
+  };
+  const auto probe_at = [&](std::size_t k, int level, double share) {
+    KappaPrediction& p = advice.candidates[k];
+    SolverOptions probe = options;
+    probe.cycle = {CycleType::Kappa, p.kappa};
+    ProbeSettings within = settings.probe;
+    within.band = settings.forecast_band;
+    within.max_seconds = share;
+    within.solve_below_seconds = share;
+    if (refine_forecast(forecasts[k], probe, level, within, settings.stop))
+      take_forecast(p, forecasts[k], options.tolerance);
+    else
+      p.basis = "forecast from " + forecasts[k].basis;
+    char spent[80];
+    std::snprintf(spent, sizeof spent, " (%.3g s in all; its share %.3g s)", forecasts[k].seconds, share);
+    p.basis += spent;
+  };
+  const auto no_probe = [&](std::size_t k, const char* why) {
+    char text[160];
+    std::snprintf(text, sizeof text, "; no probe nearer the target (%s; the budget left, %.3g s, is too small)", why,
+                  left());
+    advice.candidates[k].basis += text;
+  };
+  const double reach = settings.forecast.contender_reach;
+  const auto contenders_end =
+      std::find_if(order.begin(), order.end(), [&](std::size_t k) { return predicted(k) > reach * fastest; });
+  const std::vector<std::size_t> contenders(order.begin(), contenders_end), others(contenders_end, order.end());
+  int level = 0;
+  for (int m = options.levels - 1; m >= options.levels - 2 && level == 0; --m) {
+    double together = 0;
+    for (std::size_t k : contenders) together += first_cost(k, m);
+    if (together <= left()) level = m;
+  }
+  for (std::size_t j = 0; j < contenders.size(); ++j) {
+    if (level == 0)
+      no_probe(contenders[j], "a contender");
+    else
+      probe_at(contenders[j], level, left() / double(contenders.size() - j));
+  }
+  char why[80];
+  std::snprintf(why, sizeof why, "predicted over %.3gx the fastest", reach);
+  for (std::size_t j = 0; j < others.size(); ++j) {
+    const double share = left() / double(others.size() - j);
+    int at = 0;
+    for (int m = options.levels - 1; m >= options.levels - 2 && at == 0 && level != 0; --m)
+      if (first_cost(others[j], m) <= share) at = m;
+    if (at == 0)
+      no_probe(others[j], why);
+    else
+      probe_at(others[j], at, share);
+  }
+  char text[160];
+  std::snprintf(text, sizeof text, "; the forecast's budget: %.2f of the fastest predicted solve (%.3f s)",
+                forecast_budget(options, settings.forecast), budget);
+  advice.time_note += text;
+}
+
+}  // namespace
+
 Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   validate(options);
   Advice advice;
@@ -179,6 +243,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
                                                 ? analyse_kappas(options, settings.kappas, lfa_why)
                                                 : std::nullopt;
   bool warm = false;
+  std::vector<CoarseForecast> forecasts(settings.kappas.size());
   std::vector<SolveResult> probes;
   std::vector<int> probed_kappas;
   for (std::size_t k = 0; k < settings.kappas.size(); ++k) {
@@ -187,14 +252,10 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     probe.cycle = {CycleType::Kappa, kappa};
     KappaPrediction p;
     p.kappa = kappa;
-    CoarseForecast coarse;
+    CoarseForecast& coarse = forecasts[k];
     if (forecast) coarse = forecast_from_coarse_solves(probe, settings.forecast, settings.stop);
     if (forecast && coarse.converged) {
-      p.predicted_iterations = coarse.iterations_at_target;
-      p.iterations_low = coarse.low;
-      p.iterations_high = coarse.high;
-      p.factor = std::pow(options.tolerance, 1.0 / p.predicted_iterations);  // the mean factor it implies
-      p.basis = "forecast from " + coarse.basis;
+      take_forecast(p, coarse, options.tolerance);
     } else if (lfa) {
       p.factor = lfa::solve_factor(options, lfa->kappa_factors[k].factor);
       p.predicted_iterations = p.iterations_low = p.iterations_high =
@@ -210,10 +271,10 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
         // at the target size: its scale to this run (1.04-1.14 measured) is the same for every
         // kappa and does not change the pick.
         if (!warm) warm_up(options, settings.stop), warm = true;
-        AdvisorSettings timing = settings;
-        timing.probe_iterations = timing.max_probe_iterations = settings.timing_iterations;
+        ProbeSettings timing = settings.probe;
+        timing.min_iterations = timing.max_iterations = settings.timing_iterations;
         IterationEstimate unused;
-        probes.push_back(probe_solve(probe, timing, unused));
+        probes.push_back(probe_solve(probe, timing, unused, settings.stop));
         probed_kappas.push_back(kappa);
         SolveResult& r = probes.back();
         r.seconds_per_iteration = median_priced(r);
@@ -229,7 +290,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     } else {
       if (!warm) warm_up(options, settings.stop), warm = true;
       IterationEstimate estimate;
-      probes.push_back(probe_solve(probe, settings, estimate));
+      probes.push_back(probe_solve(probe, settings.probe, estimate, settings.stop));
       probed_kappas.push_back(kappa);
       const SolveResult& r = probes.back();
       p.probe_iterations = r.iterations;
@@ -291,6 +352,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   }
   if ((forecast || lfa) && probes.empty() && advice.time_source == TimeSource::LevelCosts)
     advice.time_note += " (not scaled to this run: nothing ran at the target size)";
+  if (forecast && settings.forecast.refine) refine_forecasts(options, settings, forecasts, started, advice);
   double best = std::numeric_limits<double>::infinity();
   for (KappaPrediction& p : advice.candidates) {
     p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;

@@ -1,6 +1,7 @@
 #include "kcycle/model/coarse_forecast.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -11,13 +12,12 @@ namespace kcycle {
 
 namespace {
 
-// log(iterations) at level n from the least-squares line through (levels, log counts).
-double fitted_at(const std::vector<int>& levels, const std::vector<int>& counts, std::size_t first, std::size_t last,
-                 int n) {
+// log(iterations) at level n from the least-squares line through the points [first, last].
+double log_linear_at(const CoarseForecast& f, std::size_t first, std::size_t last, int n) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   const double m = double(last - first + 1);
   for (std::size_t k = first; k <= last; ++k) {
-    const double x = levels[k], y = std::log(double(std::max(counts[k], 1)));
+    const double x = f.levels[k], y = std::log(std::max(f.iterations[k], 1.0));
     sx += x, sy += y, sxx += x * x, sxy += x * y;
   }
   const double slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
@@ -25,13 +25,12 @@ double fitted_at(const std::vector<int>& levels, const std::vector<int>& counts,
   return std::exp(intercept + slope * n);
 }
 
-// iterations at level n from the least-squares line through (levels, counts).
-double linear_at(const std::vector<int>& levels, const std::vector<int>& counts, std::size_t first, std::size_t last,
-                 int n) {
+// iterations at level n from the least-squares line through the points [first, last].
+double linear_at(const CoarseForecast& f, std::size_t first, std::size_t last, int n) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   const double m = double(last - first + 1);
   for (std::size_t k = first; k <= last; ++k) {
-    const double x = levels[k], y = counts[k];
+    const double x = f.levels[k], y = f.iterations[k];
     sx += x, sy += y, sxx += x * x, sxy += x * y;
   }
   const double slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
@@ -43,29 +42,76 @@ double linear_at(const std::vector<int>& levels, const std::vector<int>& counts,
 // the V-cycle: the geometric mean of the linear and log-linear fits holds both (docs/model.md,
 // "A fit for the MGCG rows": 29 of 30 MGCG counts within 15% at 11-12 levels from n-5..n-3,
 // the log-linear fit alone 24). Stand-alone counts keep the log-linear fit, which does better there.
-double forecast_at(const std::vector<int>& levels, const std::vector<int>& counts, std::size_t first, std::size_t last,
-                   int n, bool mgcg) {
-  const double log_linear = fitted_at(levels, counts, first, last, n);
+double forecast_at(const CoarseForecast& f, std::size_t first, std::size_t last, int n, bool mgcg) {
+  const double log_linear = log_linear_at(f, first, last, n);
   if (!mgcg) return log_linear;
-  const double linear = linear_at(levels, counts, first, last, n);
+  const double linear = linear_at(f, first, last, n);
   return linear > 0 ? std::sqrt(log_linear * linear) : log_linear;
+}
+
+// Fits the points from `first` on and evaluates at the target; the band is the lines through
+// the first two and the last two of them, and the fit.
+void fit(CoarseForecast& f, const SolverOptions& target, std::size_t first) {
+  const std::size_t k = f.levels.size() - 1;
+  const bool mgcg = target.solver != SolverKind::Multigrid;
+  f.iterations_at_target = forecast_at(f, first, k, target.levels, mgcg);
+  const double early = forecast_at(f, first, first + 1, target.levels, mgcg);
+  const double late = forecast_at(f, k - 1, k, target.levels, mgcg);
+  f.low = std::min({f.iterations_at_target, early, late});
+  f.high = std::max({f.iterations_at_target, early, late});
+}
+
+std::string count_text(double iterations) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f", iterations);
+  return text;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// With a budget of a whole solve the window may end two levels below the target (its solves
+// cost 0.3-0.7 of the fastest kappa's solve); with a tenth of one, three (0.07-0.08).
+int ahead_of(const SolverOptions& target, const CoarseForecastSettings& settings) {
+  if (settings.ahead > 0) return settings.ahead;
+  return forecast_budget(target, settings) >= 0.5 ? 2 : 3;
+}
+
+int first_level(const SolverOptions& target, const CoarseForecastSettings& settings) {
+  return std::max(target.levels - ahead_of(target, settings) - settings.window + 1, settings.min_levels);
 }
 
 }  // namespace
 
+std::vector<int> coarse_forecast_levels(const SolverOptions& target, const CoarseForecastSettings& settings) {
+  std::vector<int> levels;
+  for (int m = first_level(target, settings); m <= target.levels - ahead_of(target, settings); ++m) levels.push_back(m);
+  return levels;
+}
+
 bool coarse_forecast_fits(const SolverOptions& target, const CoarseForecastSettings& settings) {
-  return settings.ahead >= 1 && settings.window >= 2 && target.levels - settings.ahead - settings.window + 1 >= 2;
+  return settings.window >= 2 && coarse_forecast_levels(target, settings).size() >= 2;
+}
+
+int coarse_forecast_min_levels(const SolverOptions& target, const CoarseForecastSettings& settings) {
+  return settings.min_levels + 1 + ahead_of(target, settings);
+}
+
+double forecast_budget(const SolverOptions& target, const CoarseForecastSettings& settings) {
+  if (settings.budget > 0) return settings.budget;
+  return target.levels >= 11 ? 0.1 : 1.0;
 }
 
 CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const CoarseForecastSettings& settings,
                                            std::stop_token stop) {
   if (!coarse_forecast_fits(target, settings))
     throw InvalidOptions("a forecast from coarser solves needs at least " +
-                         std::to_string(settings.ahead + settings.window + 1) + " levels (got " +
+                         std::to_string(coarse_forecast_min_levels(target, settings)) + " levels (got " +
                          std::to_string(target.levels) + ")");
+  const auto started = std::chrono::steady_clock::now();
   CoarseForecast f;
-  const int last = target.levels - settings.ahead;
-  for (int levels = last - settings.window + 1; levels <= last; ++levels) {
+  for (const int levels : coarse_forecast_levels(target, settings)) {
     SolverOptions coarse = target;
     coarse.levels = levels;
     IterativeSolver solver(coarse, make_problem(coarse));
@@ -76,21 +122,58 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
     const SolveResult r = solver.result();
     f.levels.push_back(levels);
     f.iterations.push_back(r.iterations);
+    f.seconds_per_iteration.push_back(r.seconds_per_iteration);
+    f.probed.push_back(false);
     f.converged = f.converged && r.converged();
   }
+  f.seconds = seconds_since(started);
+  fit(f, target, 0);
   const std::size_t k = f.levels.size() - 1;
-  const bool mgcg = target.solver != SolverKind::Multigrid;
-  f.iterations_at_target = forecast_at(f.levels, f.iterations, 0, k, target.levels, mgcg);
-  const double early = forecast_at(f.levels, f.iterations, 0, 1, target.levels, mgcg);
-  const double late = forecast_at(f.levels, f.iterations, k - 1, k, target.levels, mgcg);
-  f.low = std::min({f.iterations_at_target, early, late});
-  f.high = std::max({f.iterations_at_target, early, late});
   f.basis = "solves at ";
   for (std::size_t j = 0; j <= k; ++j) f.basis += std::to_string(f.levels[j]) + (j < k ? ", " : " levels: ");
-  for (std::size_t j = 0; j <= k; ++j) f.basis += std::to_string(f.iterations[j]) + (j < k ? ", " : " iterations");
-  if (mgcg) f.basis += " (CG: the geometric mean of the linear and log-linear fits)";
+  for (std::size_t j = 0; j <= k; ++j) f.basis += count_text(f.iterations[j]) + (j < k ? ", " : " iterations");
+  if (target.solver != SolverKind::Multigrid) f.basis += " (CG: the geometric mean of the linear and log-linear fits)";
   if (!f.converged) f.basis += " (not all converged: no forecast)";
   return f;
+}
+
+double predicted_probe_seconds(const CoarseForecast& f, int levels, int iterations) {
+  const std::size_t k = f.levels.size() - 1;
+  const double last = f.seconds_per_iteration[k];
+  const double measured = k > 0 && f.seconds_per_iteration[k - 1] > 0 ? last / f.seconds_per_iteration[k - 1] : 4.0;
+  // Each level adds four times the unknowns; an iteration's time grows less where the grids fit
+  // the caches (jacobi at 6-8 levels: 3.0x a level) and more where they leave them.
+  const double growth = std::clamp(measured, 2.0, 8.0);
+  return iterations * last * std::pow(growth, levels - f.levels[k]);
+}
+
+bool refine_forecast(CoarseForecast& f, const SolverOptions& target, int levels, const ProbeSettings& probe,
+                     std::stop_token stop) {
+  const auto started = std::chrono::steady_clock::now();
+  SolverOptions at = target;
+  at.levels = levels;
+  IterationEstimate estimate;
+  const SolveResult r = probe_solve(at, probe, estimate, stop);
+  f.seconds += seconds_since(started);
+  if (!r.converged() && r.iterations < probe.min_iterations) {  // its time ran out first: too early to tell
+    f.basis += "; a probe at " + std::to_string(levels) + " levels stopped by its time after " +
+               std::to_string(r.iterations) + " iterations, not used";
+    return false;
+  }
+  std::size_t solves = 0;
+  while (solves < f.probed.size() && !f.probed[solves]) ++solves;
+  f.levels.push_back(levels);
+  f.iterations.push_back(estimate.iterations);
+  f.seconds_per_iteration.push_back(r.seconds_per_iteration);
+  f.probed.push_back(true);
+  // The last two solves and the probe (docs/model.md: from n-4, n-3 and n-1 levels 15 of 15
+  // stand-alone counts within 15% at 9-11 levels with the n-1 count off by 3%).
+  fit(f, target, solves >= 2 ? solves - 2 : 0);
+  f.basis += r.converged() ? "; solved at " + std::to_string(levels) + " levels: " + std::to_string(r.iterations)
+                           : "; a probe of " + std::to_string(r.iterations) + " iterations at " +
+                                 std::to_string(levels) + " levels: " + count_text(estimate.iterations);
+  f.basis += " (fitted through the last two solves and it)";
+  return true;
 }
 
 }  // namespace kcycle

@@ -12,6 +12,7 @@
 #include "kcycle/model/coarse_forecast.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/interleaved_solves.hpp"
+#include "kcycle/model/probe.hpp"
 #include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
@@ -64,14 +65,9 @@ const char* to_string(IterationSource source);
 
 struct AdvisorSettings {
   std::vector<int> kappas{kKappaCandidates.begin(), kKappaCandidates.end()};
-  // A probe runs at least probe_iterations cycles (or CG iterations), then on until the
-  // iteration estimate's band is within +-band of it and the estimate moved by at most
-  // `drift` over 20 iterations, the solve converges, or max_probe_iterations.
-  int probe_iterations = 40;
-  int max_probe_iterations = 600;
-  double band = 0.05, drift = 0.005;
-  // A probe whose solve would be done within this many more seconds runs on to convergence.
-  double solve_below_seconds = 1.0;
+  // The probes at the target size (probe.hpp: at least 40 iterations, until the estimate's
+  // band is within +-5%, or solved where the rest would take under 1 s).
+  ProbeSettings probe;
   // Probes that simply solved in under repeat_below_seconds are priced by their kappas' median
   // solves, taken round-robin (interleaved_solves.hpp).
   double repeat_below_seconds = 0.5;
@@ -81,6 +77,9 @@ struct AdvisorSettings {
   // a coarse solve does not converge (that kappa is probed).
   IterationSource iterations_from = IterationSource::Probe;
   CoarseForecastSettings forecast;
+  // The forecast's probes near the target settle within +-forecast_band: two levels of
+  // extrapolation double or triple a count's error (docs/model.md).
+  double forecast_band = 0.03;
   // Under CoarseForecast or Lfa without a calibration that prices the cycles: the iterations
   // each kappa runs at the target size for its time per iteration.
   int timing_iterations = 3;
@@ -89,7 +88,7 @@ struct AdvisorSettings {
   std::stop_token stop;
 };
 
-// Runs the probes (each a real solve limited to probe_iterations) and predicts.
+// Runs the probes (each a real solve limited as settings.probe says) and predicts.
 Advice advise(const SolverOptions& options, const AdvisorSettings& settings = {});
 
 }  // namespace kcycle

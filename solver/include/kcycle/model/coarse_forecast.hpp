@@ -3,37 +3,69 @@
 // solved to the tolerance at n - ahead - window + 1 .. n - ahead levels (a quarter of the
 // unknowns per level down), log(iterations) fitted linearly in the level and evaluated at n
 // (MGCG: the geometric mean of that and the linear fit of the iterations themselves).
+// Where the advice's budget allows, a probe one or two levels below the target refines it
+// (refine_forecast): three levels of extrapolation triple a count's error, one level does not.
 // LFA's factors do not depend on the level count; the V- and F-cycles' iterations do (jacobi,
 // 45 degrees: 275, 615, 1209, 2242 V-cycles at 7-10 levels): this sees that growth. Measured
-// against solves at 3-10 levels in docs/model.md ("The level dependence LFA cannot see").
+// against solves at 3-12 levels in docs/model.md ("The level dependence LFA cannot see").
 #include <stop_token>
 #include <string>
 #include <vector>
 
+#include "kcycle/model/probe.hpp"
 #include "kcycle/solve/solver_options.hpp"
 
 namespace kcycle {
 
 struct CoarseForecastSettings {
-  int ahead = 2;   // the last hierarchy solved has n - ahead levels
-  int window = 3;  // how many hierarchies are solved
+  int ahead = 0;   // the last hierarchy solved has n - ahead levels; 0: 2 with a budget of half a solve or more, else 3
+  int window = 3;  // how many hierarchies are solved at most
+  int min_levels = 3;  // the coarsest one solved (2-level counts say little of the growth)
+  // A probe at n-1 or n-2 levels (the deepest the budget allows) for each contending kappa,
+  // best first, while the budget lasts (the advisor's; refine_forecast).
+  bool refine = true;
+  // Which kappas are probed: those predicted within this factor of the fastest.
+  double contender_reach = 1.5;
+  // The whole advice's cost as a fraction of the fastest kappa's predicted solve; 0: the
+  // issue's default, 0.1 from 11 levels (where advice pays) and 1 below.
+  double budget = 0;
 };
 
 struct CoarseForecast {
-  std::vector<int> levels;          // the hierarchies solved, coarsest first
-  std::vector<int> iterations;      // their iterations to the tolerance
-  bool converged = true;            // every one did (else no forecast)
-  double iterations_at_target = 0;  // the fit at the target's level count
-  double low = 0, high = 0;         // the fits through the first two and the last two counts, and it
-  std::string basis;                // "solves at 6, 7, 8 levels: 212, 369, 575 iterations"
+  std::vector<int> levels;                    // the hierarchies solved or probed, coarsest first
+  std::vector<double> iterations;             // their iterations to the tolerance (a probe's: its estimate)
+  std::vector<double> seconds_per_iteration;  // measured in each
+  std::vector<bool> probed;                   // a probe's estimate, not a solve's count
+  double seconds = 0;                         // what the solves and probes took
+  bool converged = true;                      // every solve did (else no forecast)
+  double iterations_at_target = 0;            // the fit at the target's level count
+  double low = 0, high = 0;                   // the fits through the first two and the last two points, and it
+  std::string basis;                          // "solves at 4, 5, 6 levels: 212, 369, 575 iterations"
 };
 
-// Whether the target has enough levels for the settings' window (the coarsest solve needs 2).
+// The level counts the window solves at, coarsest first.
+std::vector<int> coarse_forecast_levels(const SolverOptions& target, const CoarseForecastSettings& settings);
+// Whether the target has enough levels for the settings' window (two solves of min_levels or more).
 bool coarse_forecast_fits(const SolverOptions& target, const CoarseForecastSettings& settings);
+// The levels a target needs for that.
+int coarse_forecast_min_levels(const SolverOptions& target, const CoarseForecastSettings& settings);
+
+// The advice's budget as a fraction of the fastest kappa's predicted solve (settings.budget, or its default).
+double forecast_budget(const SolverOptions& target, const CoarseForecastSettings& settings);
 
 // Solves `target` at the window's level counts (same kappa, tolerance and problem) and fits.
 // Throws CycleCancelled when `stop` is requested.
 CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const CoarseForecastSettings& settings,
                                            std::stop_token stop = {});
+
+// What a probe of `iterations` at `levels` would take, from the solves' seconds per iteration
+// (growing per level as they grew from the second-last solve to the last, 2x to 8x).
+double predicted_probe_seconds(const CoarseForecast& forecast, int levels, int iterations);
+
+// Probes `target` at `levels` (below the target, above the solves) and refits through the last
+// two solves and the probe's estimate; false (nothing refitted, the basis says so) where the
+// probe's max_seconds ended it before its min_iterations.
+bool refine_forecast(CoarseForecast& forecast, const SolverOptions& target, int levels, const ProbeSettings& probe,
+                     std::stop_token stop = {});
 
 }  // namespace kcycle

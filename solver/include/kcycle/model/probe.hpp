@@ -1,0 +1,31 @@
+#pragma once
+// A probe: a solve stepped only until the estimate of its iterations to the tolerance has
+// settled (iteration_estimate.hpp), or it converged (then the count is exact). The advisor
+// probes at the target size; the coarse forecast probes one or two levels below it.
+#include <limits>
+#include <stop_token>
+
+#include "kcycle/model/iteration_estimate.hpp"
+#include "kcycle/solve/solve.hpp"
+#include "kcycle/solve/solver_options.hpp"
+
+namespace kcycle {
+
+struct ProbeSettings {
+  // At least min_iterations, then on until the estimate's band is within +-band of it and the
+  // estimate moved by at most `drift` over 20 iterations; at most max_iterations.
+  int min_iterations = 40;
+  int max_iterations = 600;
+  double band = 0.05, drift = 0.005;
+  // Where the rest of the solve would take under this many seconds, it simply solves: exact.
+  double solve_below_seconds = 1.0;
+  // A hard cap on the probe's time (a budget's share): it stops with its estimate then.
+  double max_seconds = std::numeric_limits<double>::infinity();
+};
+
+// Runs the probe and returns its solve; `estimate` holds the iterations to the tolerance
+// (exact where it converged). Throws CycleCancelled when `stop` is requested.
+SolveResult probe_solve(const SolverOptions& options, const ProbeSettings& settings, IterationEstimate& estimate,
+                        std::stop_token stop = {});
+
+}  // namespace kcycle
