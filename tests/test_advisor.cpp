@@ -16,6 +16,7 @@
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/interleaved_solves.hpp"
 #include "kcycle/model/kappa_sweep.hpp"
+#include "kcycle/model/krylov_timing.hpp"
 #include "kcycle/model/level_cost_model.hpp"
 #include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/multigrid.hpp"
@@ -496,6 +497,52 @@ TEST(Advisor, TheForecastProbesTheContendersFirstAndTheOthersWithWhatIsLeft) {
   }
   EXPECT_GE(contenders, 1);
   EXPECT_LT(contenders, 5);  // the V-cycle's iterations grow 2x a level, the W-cycle's 1.5x
+}
+
+// MGCG priced by the calibration's timed Krylov iterations: nothing runs at the target size
+// under the forecast; a calibration without them (or of the other method) leaves the probes.
+TEST(Advisor, MgcgIsPricedByTheCalibrationsKrylovTimingsWhereItHasThem) {
+  SolverOptions o;
+  o.levels = 7;
+  o.eps = 1e-2;
+  o.angle_degrees = 30;
+  o.solver = SolverKind::PCG;
+  Calibration c = calibrated({1e-6, 1e-9});
+  c.krylov = "pcg";
+  for (const int kappa : kKappaCandidates)
+    c.krylov_samples.push_back({kappa, 7, 1e-3 * (kappa == kKappaW ? 9 : kappa)});
+  AdvisorSettings settings;
+  settings.iterations_from = IterationSource::CoarseForecast;
+  settings.forecast.refine = false;
+  settings.calibration = c;
+  const Advice a = advise(o, settings);
+  EXPECT_EQ(a.time_source, TimeSource::KrylovTimings) << a.time_note;
+  for (const KappaPrediction& p : a.candidates) {
+    EXPECT_EQ(p.probe_iterations, 0) << kappa_to_string(p.kappa);
+    EXPECT_EQ(p.seconds_per_iteration, *c.krylov_seconds("pcg", p.kappa, 7)) << kappa_to_string(p.kappa);
+  }
+  o.solver = SolverKind::FCG;
+  const Advice other = advise(o, settings);
+  EXPECT_EQ(other.time_source, TimeSource::Probe);
+  EXPECT_NE(other.time_note.find("the calibration timed no fcg iterations at 7 levels"), std::string::npos)
+      << other.time_note;
+}
+
+// calibrate's Krylov timing: one sample per kappa and level count, each a positive price that
+// includes the preconditioning cycle (so at least a stand-alone cycle's).
+TEST(KrylovTiming, TimesEachKappaAtEachLevelCount) {
+  SolverOptions o;
+  o.solver = SolverKind::PCG;
+  o.eps = 1e-2;
+  const std::vector<KrylovSample> samples = time_krylov_iterations(o, 4, 5, 0.01);
+  ASSERT_EQ(samples.size(), 10u);
+  for (std::size_t k = 0; k < samples.size(); ++k) {
+    EXPECT_EQ(samples[k].levels, 4 + int(k / 5));
+    EXPECT_EQ(samples[k].kappa, kKappaCandidates[k % 5]);
+    EXPECT_GT(samples[k].seconds, 0);
+  }
+  o.solver = SolverKind::Multigrid;
+  EXPECT_THROW(time_krylov_iterations(o, 4, 4, 0.01), InvalidOptions);
 }
 
 TEST(Advisor, LfaPredictsEachKappasIterationsWithoutSolvingAndTimesThemOnlyWithoutACalibration) {

@@ -168,6 +168,40 @@ TEST(CostModel, CalibrationFileRoundTripAndClearErrors) {
   std::remove(path.c_str());
 }
 
+// MGCG's iterations as calibrate timed them: kept in the file with the method, refused where
+// they would mislead (samples without the method, another method, a non-positive time).
+TEST(CostModel, KrylovTimingsRoundTripAndAreReadOnlyForTheirMethod) {
+  const std::string path = testing::TempDir() + "kcycle_krylov_calibration_test.json";
+  Calibration c;
+  c.model = {3e-6, 2e-9};
+  c.samples = {{1, 5, 35, 1000, 1e-4}};
+  c.krylov = "pcg";
+  c.krylov_samples = {{1, 5, 2.5e-4}, {kKappaW, 5, 4e-4}};
+  save_calibration(c, path);
+  const Calibration back = load_calibration(path);
+  EXPECT_EQ(back.krylov, "pcg");
+  EXPECT_EQ(back.krylov_seconds("pcg", kKappaW, 5), 4e-4);
+  EXPECT_EQ(back.krylov_seconds("pcg", 2, 5), std::nullopt);  // not timed
+  EXPECT_EQ(back.krylov_seconds("fcg", 1, 5), std::nullopt);  // another method
+  const auto refused = [](const std::string& text) {
+    try {
+      parse_calibration(text, "t");
+    } catch (const InvalidOptions& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const std::string head = R"({"format": "kcycle-calibration-1", "alpha_seconds": 1e-6, "beta_seconds": 1e-9, )";
+  EXPECT_NE(
+      refused(head + R"("krylov_samples": [{"kappa": 1, "levels": 5, "seconds": 1e-4}]})").find("need \"krylov\""),
+      std::string::npos);
+  EXPECT_NE(refused(head + R"("krylov": "gmres"})").find("must be \"pcg\" or \"fcg\""), std::string::npos);
+  EXPECT_NE(refused(head + R"("krylov": "pcg", "krylov_samples": [{"kappa": 1, "levels": 5, "seconds": 0}]})")
+                .find("must be positive"),
+            std::string::npos);
+  std::remove(path.c_str());
+}
+
 TEST(Timing, ASpreadIsTheSlowestTenthOverTheFastest) {
   std::vector<double> t;
   for (int k = 1; k <= 10; ++k) t.push_back(k * 1e-3);  // 1..10 ms

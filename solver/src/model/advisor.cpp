@@ -79,8 +79,16 @@ TimeSource choose_time_source(const SolverOptions& options, const AdvisorSetting
     return TimeSource::Probe;
   }
   if (options.solver != SolverKind::Multigrid) {
-    note =
-        "time per iteration: measured in the probes (the calibration models stand-alone cycles; CG adds vector work)";
+    const std::string method(to_string(options.solver));
+    const bool timed = std::all_of(settings.kappas.begin(), settings.kappas.end(), [&](int kappa) {
+      return settings.calibration->krylov_seconds(method, kappa, options.levels).has_value();
+    });
+    if (timed) {
+      note = "time per iteration: the calibration's timed " + method + " iterations at " + n;
+      return TimeSource::KrylovTimings;
+    }
+    note = "time per iteration: measured in the probes (the calibration timed no " + method + " iterations at " + n +
+           ": calibrate the " + method + " solve with --max-levels >= " + std::to_string(options.levels) + ")";
     return TimeSource::Probe;
   }
   const bool process_grid = options.backend == BackendKind::Mpi && mpi_ranks() > 1;
@@ -127,6 +135,7 @@ const char* to_string(TimeSource source) {
   switch (source) {
     case TimeSource::Probe: return "probe";
     case TimeSource::LevelCosts: return "level-costs";
+    case TimeSource::KrylovTimings: return "krylov-timings";
     case TimeSource::PaperModel: return "paper-model";
   }
   return "?";
@@ -164,7 +173,7 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
                    [&](std::size_t a, std::size_t b) { return predicted(a) < predicted(b); });
   const double fastest = predicted(order.front());
   const double budget = forecast_budget(options, settings.forecast) * fastest;
-  const double spendable = 0.9 * budget;  // a probe overshoots its share by its set-up and last iteration
+  const double spendable = 0.8 * budget;  // a probe overshoots its share by its set-up and last iteration
   const auto left = [&] {
     return spendable - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   };
@@ -172,12 +181,13 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
     return m > forecasts[k].levels.back() ? predicted_probe_seconds(forecasts[k], m, settings.probe.min_iterations)
                                           : std::numeric_limits<double>::infinity();
   };
-  const auto probe_at = [&](std::size_t k, int level, double share) {
+  const auto probe_at = [&](std::size_t k, int level, double share, int first_iterations) {
     KappaPrediction& p = advice.candidates[k];
     SolverOptions probe = options;
     probe.cycle = {CycleType::Kappa, p.kappa};
     ProbeSettings within = settings.probe;
     within.band = settings.forecast_band;
+    within.min_iterations = first_iterations;
     within.max_seconds = share;
     within.solve_below_seconds = share;
     if (refine_forecast(forecasts[k], probe, level, within, settings.stop))
@@ -198,17 +208,22 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   const auto contenders_end =
       std::find_if(order.begin(), order.end(), [&](std::size_t k) { return predicted(k) > reach * fastest; });
   const std::vector<std::size_t> contenders(order.begin(), contenders_end), others(contenders_end, order.end());
-  int level = 0;
+  // Their first probe.min_iterations (40), or as few as kFewest where only those fit: kappa >= 2's
+  // estimates are within 4% after 40 and settle early (docs/model.md).
+  constexpr int kFewest = 20;
+  int level = 0, first_iterations = settings.probe.min_iterations;
   for (int m = options.levels - 1; m >= options.levels - 2 && level == 0; --m) {
-    double together = 0;
+    double together = 0;  // the contenders' first probe.min_iterations at m
     for (std::size_t k : contenders) together += first_cost(k, m);
-    if (together <= left()) level = m;
+    const int affordable = int(left() / together * settings.probe.min_iterations);
+    if (affordable >= std::min(kFewest, settings.probe.min_iterations))
+      level = m, first_iterations = std::min(affordable, settings.probe.min_iterations);
   }
   for (std::size_t j = 0; j < contenders.size(); ++j) {
     if (level == 0)
       no_probe(contenders[j], "a contender");
     else
-      probe_at(contenders[j], level, left() / double(contenders.size() - j));
+      probe_at(contenders[j], level, left() / double(contenders.size() - j), first_iterations);
   }
   char why[80];
   std::snprintf(why, sizeof why, "predicted over %.3gx the fastest", reach);
@@ -220,7 +235,7 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
     if (at == 0)
       no_probe(others[j], why);
     else
-      probe_at(others[j], at, share);
+      probe_at(others[j], at, share, settings.probe.min_iterations);
   }
   char text[160];
   std::snprintf(text, sizeof text, "; the forecast's budget: %.2f of the fastest predicted solve (%.3f s)",
@@ -310,6 +325,10 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     switch (advice.time_source) {
       case TimeSource::Probe: break;  // below, all kappas together
       case TimeSource::LevelCosts: p.seconds_per_iteration = costs->cycle_seconds(kappa); break;
+      case TimeSource::KrylovTimings:
+        p.seconds_per_iteration =
+            *settings.calibration->krylov_seconds(std::string(to_string(options.solver)), kappa, options.levels);
+        break;
       case TimeSource::PaperModel: {
         const CostModel& model = settings.calibration->model;
         const ResolvedRun run = resolve(probe, probe.backend);
@@ -351,7 +370,8 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
                   advice.level_cost_scale);
     advice.time_note += scale;
   }
-  if ((forecast || lfa) && probes.empty() && advice.time_source == TimeSource::LevelCosts)
+  if ((forecast || lfa) && probes.empty() &&
+      (advice.time_source == TimeSource::LevelCosts || advice.time_source == TimeSource::KrylovTimings))
     advice.time_note += " (not scaled to this run: nothing ran at the target size)";
   if (forecast && settings.forecast.refine) refine_forecasts(options, settings, forecasts, started, advice);
   double best = std::numeric_limits<double>::infinity();

@@ -171,6 +171,15 @@ void save_calibration(const Calibration& c, const std::string& path) {
                       {"noisy", c.noisy()},
                       {"samples", samples}};
   if (c.coarse_tail > 0) j["coarse_tail_unknowns"] = c.coarse_tail;
+  if (!c.krylov.empty()) {
+    nlohmann::json krylov = nlohmann::json::array();
+    for (const KrylovSample& k : c.krylov_samples)
+      krylov.push_back({{"kappa", k.kappa == kKappaW ? nlohmann::json("W") : nlohmann::json(k.kappa)},
+                        {"levels", k.levels},
+                        {"seconds", k.seconds}});
+    j["krylov"] = c.krylov;
+    j["krylov_samples"] = krylov;
+  }
   if (c.model.lambda > 0 || c.ranks > 1) {  // a calibration on a process grid
     j["lambda_seconds"] = c.model.lambda;
     j["ranks"] = c.ranks;
@@ -253,10 +262,10 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
     throw InvalidOptions(source + ": not valid JSON (" + e.what() + ")");
   }
   if (!repeated.empty()) throw InvalidOptions(source + ": key \"" + repeated.substr(0, 60) + "\" is given twice");
-  read.only_keys(
-      j, "",
-      {"format", "alpha_seconds", "beta_seconds", "lambda_seconds", "backend", "smoother", "coarsening",
-       "launches_per_call", "fused", "coarse_tail_unknowns", "threads", "ranks", "spread", "noisy", "samples"});
+  read.only_keys(j, "",
+                 {"format", "alpha_seconds", "beta_seconds", "lambda_seconds", "backend", "smoother", "coarsening",
+                  "launches_per_call", "fused", "coarse_tail_unknowns", "threads", "ranks", "spread", "noisy",
+                  "samples", "krylov", "krylov_samples"});
   if (read.text(j, "format", "") != "kcycle-calibration-1")
     read.refuse("format", "must be \"kcycle-calibration-1\" (not a kcycle calibration file)");
   Calibration c;
@@ -317,7 +326,36 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
       }
     }
   }
+  c.krylov = read.text(j, "krylov", "");
+  if (!c.krylov.empty() && c.krylov != "pcg" && c.krylov != "fcg") read.refuse("krylov", "must be \"pcg\" or \"fcg\"");
+  const auto krylov = j.find("krylov_samples");
+  if (krylov != j.end()) {
+    if (c.krylov.empty()) read.refuse("krylov_samples", "need \"krylov\": the method they timed");
+    if (!krylov->is_array()) read.refuse("krylov_samples", "must be an array");
+    for (std::size_t k = 0; k < krylov->size(); ++k) {
+      const nlohmann::json& s = (*krylov)[k];
+      const std::string where = "krylov_samples[" + std::to_string(k) + "].";
+      read.only_keys(s, "krylov_samples[" + std::to_string(k) + "]", {"kappa", "levels", "seconds"});
+      const auto kappa = s.find("kappa");
+      const bool w = kappa != s.end() && kappa->is_string() && kappa->get<std::string>() == "W";
+      if (kappa == s.end() ||
+          (!w && !(kappa->is_number_integer() && kappa->get<long long>() >= 1 && kappa->get<long long>() <= 1 << 20)))
+        read.refuse(where + "kappa", "must be a positive integer or \"W\"");
+      const int levels = read.integer(s, "levels", where, 0);
+      if (levels < 1) read.refuse(where + "levels", "must be a positive integer");
+      const double seconds = read.finite(s, "seconds", where);
+      if (!(seconds > 0)) read.refuse(where + "seconds", "must be positive");
+      c.krylov_samples.push_back({w ? kKappaW : kappa->get<int>(), levels, seconds});
+    }
+  }
   return c;
+}
+
+std::optional<double> Calibration::krylov_seconds(const std::string& method, int kappa, int levels) const {
+  if (method != krylov) return std::nullopt;
+  for (const KrylovSample& k : krylov_samples)
+    if (k.kappa == kappa && k.levels == levels) return k.seconds;
+  return std::nullopt;
 }
 
 Calibration load_calibration(const std::string& path) {

@@ -37,9 +37,10 @@ struct KappaPrediction {
 
 // Where the advice's time per iteration comes from.
 enum class TimeSource {
-  Probe,       // the probes' own median time per iteration
-  LevelCosts,  // the calibration's per-level costs at this level count (level_cost_model.hpp)
-  PaperModel,  // the calibration's alpha/beta model (and lambda on a process grid)
+  Probe,          // the probes' own median time per iteration
+  LevelCosts,     // the calibration's per-level costs at this level count (level_cost_model.hpp)
+  PaperModel,     // the calibration's alpha/beta model (and lambda on a process grid)
+  KrylovTimings,  // MGCG: the calibration's timed iterations of this Krylov method at this level count
 };
 const char* to_string(TimeSource source);
 
@@ -72,7 +73,7 @@ struct AdvisorSettings {
   // solves, taken round-robin (interleaved_solves.hpp).
   double repeat_below_seconds = 0.5;
   RepeatPolicy repeats;
-  std::optional<Calibration> calibration;  // stand-alone cycles only; CG adds vector work
+  std::optional<Calibration> calibration;  // MGCG is priced only where it timed the Krylov iterations
   // CoarseForecast where the target has the levels for its window (else the probes), and where
   // a coarse solve does not converge (that kappa is probed).
   IterationSource iterations_from = IterationSource::Probe;

@@ -70,6 +70,15 @@ CostModel fit_cost_model(const std::vector<TimingSample>& samples, double lambda
 // coarsest level: CycleSchedule::tail_top()).
 double turning_point_levels(int kappa, const CostModel& model, int launches_per_call, int tail_depth = 0);
 
+// A Krylov-accelerated solve's iteration (MGCG: the preconditioning cycle, CG's vector work and
+// the norms) as `calibrate` timed it for the run's Krylov method: the calibration's cycles do not
+// price CG's own passes (docs/model.md).
+struct KrylovSample {
+  int kappa;
+  int levels;
+  double seconds;  // the median iteration, norms included
+};
+
 // The calibration file: the fitted model and the settings it was measured for.
 struct Calibration {
   CostModel model;
@@ -83,6 +92,10 @@ struct Calibration {
   int ranks = 1;               // MPI: the ranks it was timed on (model.lambda is theirs)
   double measured_lambda = 0;  // the latency benchmark's, before the fit's cap (not saved)
   std::vector<TimingSample> samples;
+  std::string krylov;  // "pcg" or "fcg" where it timed that method's iterations too, else empty
+  std::vector<KrylovSample> krylov_samples;
+  // The Krylov iteration's seconds at (kappa, levels) for `method`, or nothing (not timed).
+  std::optional<double> krylov_seconds(const std::string& method, int kappa, int levels) const;
   // The largest spread of its samples. From kNoisySpread the machine was busy while it timed:
   // the calibration is noisy (said when made, and not saved over a clean one).
   double spread = 1;

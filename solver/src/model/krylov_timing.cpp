@@ -1,0 +1,63 @@
+#include "kcycle/model/krylov_timing.hpp"
+
+#include <algorithm>
+
+#include "kcycle/cycle/multigrid_choices.hpp"
+#include "kcycle/solve/iterative_solver.hpp"
+#include "kcycle/solve/solve.hpp"
+
+namespace kcycle {
+
+namespace {
+
+double median(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  const std::size_t m = x.size() / 2;
+  return x.size() % 2 ? x[m] : (x[m - 1] + x[m]) / 2;
+}
+
+KrylovSample time_one(const SolverOptions& options, double min_seconds) {
+  std::vector<double> iterations;  // each timed iteration's seconds (norms excluded)
+  double norms = 0, spent = 0;     // the norms' seconds, all seconds
+  int counted = 0;                 // iterations the norms were summed over
+  while (spent < min_seconds || iterations.size() < 10) {
+    IterativeSolver solver(options, make_problem(options));
+    while (solver.running()) {
+      solver.step();
+      const std::size_t timed = iterations.size() + solver.history().size() - 1;
+      if (spent + solver.result(false).seconds_total >= min_seconds && timed >= 10) break;
+    }
+    const SolveResult r = solver.result();
+    if (r.iterations == 0) break;
+    double cycles = 0;
+    for (std::size_t k = 0; k < r.history.size(); ++k) {
+      cycles += r.history[k].seconds;
+      if (k > 0) iterations.push_back(r.history[k].seconds);
+    }
+    norms += std::max(0.0, r.seconds_total - cycles);
+    counted += r.iterations;
+    spent += r.seconds_total;
+  }
+  return {options.cycle.counter, options.levels, median(iterations) + norms / std::max(counted, 1)};
+}
+
+}  // namespace
+
+std::vector<KrylovSample> time_krylov_iterations(const SolverOptions& options, int min_levels, int max_levels,
+                                                 double min_seconds,
+                                                 const std::function<void(const KrylovSample&)>& on_case) {
+  if (options.solver == SolverKind::Multigrid)
+    throw InvalidOptions("time_krylov_iterations: a Krylov solve (pcg or fcg) is needed");
+  std::vector<KrylovSample> samples;
+  for (int n = min_levels; n <= max_levels; ++n)
+    for (const int kappa : kKappaCandidates) {
+      SolverOptions o = options;
+      o.levels = n;
+      o.cycle = {CycleType::Kappa, kappa};
+      samples.push_back(time_one(o, min_seconds));
+      if (on_case) on_case(samples.back());
+    }
+  return samples;
+}
+
+}  // namespace kcycle
