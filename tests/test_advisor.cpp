@@ -408,6 +408,21 @@ TEST(CoarseForecast, AProbeNearerTheTargetRefitsThroughTheLastTwoSolvesAndIt) {
   EXPECT_NE(f.basis.find("; solved at 8 levels: " + std::to_string(solved)), std::string::npos) << f.basis;
 }
 
+TEST(CoarseForecast, AProbeItsTimeEndsBeforeTwentyIterationsIsNotUsed) {
+  SolverOptions o;
+  o.levels = 9;
+  o.cycle = {CycleType::Kappa, 1};
+  CoarseForecast f = forecast_from_coarse_solves(o, {});
+  const CoarseForecast before = f;
+  ProbeSettings hurried;
+  hurried.max_seconds = 1e-9;  // ends after its second iteration
+  EXPECT_FALSE(refine_forecast(f, o, 8, hurried));
+  EXPECT_EQ(f.levels, before.levels);
+  EXPECT_EQ(f.iterations_at_target, before.iterations_at_target);
+  EXPECT_NE(f.basis.find("; a probe at 8 levels stopped by its time after 2 iterations, not used"), std::string::npos)
+      << f.basis;
+}
+
 TEST(CoarseForecast, AProbesPriceGrowsPerLevelAsTheLastSolvesDidWithinTwoToEightfold) {
   CoarseForecast f;
   f.levels = {4, 5};

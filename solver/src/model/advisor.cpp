@@ -208,9 +208,8 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   const auto contenders_end =
       std::find_if(order.begin(), order.end(), [&](std::size_t k) { return predicted(k) > reach * fastest; });
   const std::vector<std::size_t> contenders(order.begin(), contenders_end), others(contenders_end, order.end());
-  // Their first probe.min_iterations (40), or as few as kFewest where only those fit: kappa >= 2's
-  // estimates are within 4% after 40 and settle early (docs/model.md).
-  constexpr int kFewest = 20;
+  // Their first probe.min_iterations (40), or as few as kFewestProbeIterations where only those fit.
+  constexpr int kFewest = kFewestProbeIterations;
   int level = 0, first_iterations = settings.probe.min_iterations;
   for (int m = options.levels - 1; m >= options.levels - 2 && level == 0; --m) {
     double together = 0;  // the contenders' first probe.min_iterations at m

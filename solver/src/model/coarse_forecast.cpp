@@ -155,7 +155,7 @@ bool refine_forecast(CoarseForecast& f, const SolverOptions& target, int levels,
   IterationEstimate estimate;
   const SolveResult r = probe_solve(at, probe, estimate, stop);
   f.seconds += seconds_since(started);
-  if (!r.converged() && r.iterations < probe.min_iterations) {  // its time ran out first: too early to tell
+  if (!r.converged() && r.iterations < std::min(probe.min_iterations, kFewestProbeIterations)) {  // too early to tell
     f.basis += "; a probe at " + std::to_string(levels) + " levels stopped by its time after " +
                std::to_string(r.iterations) + " iterations, not used";
     return false;

@@ -17,6 +17,10 @@
 
 namespace kcycle {
 
+// A probe nearer the target is used from this many iterations on (kappa >= 2's estimates are
+// within 4% after 40 and settle early; docs/model.md); one its time cap ends sooner is not.
+inline constexpr int kFewestProbeIterations = 20;
+
 struct CoarseForecastSettings {
   int ahead = 0;   // the last hierarchy solved has n - ahead levels; 0: 2 with a budget of half a solve or more, else 3
   int window = 3;  // how many hierarchies are solved at most
@@ -64,7 +68,7 @@ double predicted_probe_seconds(const CoarseForecast& forecast, int levels, int i
 
 // Probes `target` at `levels` (below the target, above the solves) and refits through the last
 // two solves and the probe's estimate; false (nothing refitted, the basis says so) where the
-// probe's max_seconds ended it before its min_iterations.
+// probe's max_seconds ended it before kFewestProbeIterations (or its min_iterations, if fewer).
 bool refine_forecast(CoarseForecast& forecast, const SolverOptions& target, int levels, const ProbeSettings& probe,
                      std::stop_token stop = {});
 
