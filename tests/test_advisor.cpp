@@ -556,6 +556,12 @@ TEST(KrylovTiming, TimesEachKappaAtEachLevelCount) {
     EXPECT_EQ(samples[k].kappa, kKappaCandidates[k % 5]);
     EXPECT_GT(samples[k].seconds, 0);
   }
+  // A solve that converges in its first iteration (a loose tolerance) is timed by that one:
+  // before, no iteration was ever timed and calibrate never ended.
+  o.tolerance = 0.5;
+  const std::vector<KrylovSample> loose = time_krylov_iterations(o, 2, 2, 0.001);
+  ASSERT_EQ(loose.size(), 5u);
+  for (const KrylovSample& s : loose) EXPECT_GT(s.seconds, 0);
   o.solver = SolverKind::Multigrid;
   EXPECT_THROW(time_krylov_iterations(o, 4, 4, 0.01), InvalidOptions);
 }

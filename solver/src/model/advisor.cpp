@@ -156,8 +156,8 @@ void take_forecast(KappaPrediction& p, const CoarseForecast& coarse, double tole
 // two levels below the target. The contenders (within contender_reach of the fastest) first, at
 // one level for all, the deepest whose first iterations fit what is left, so that their
 // forecasts share the fit's bias; then, if they were, the others, each at the deepest level its
-// share of what is left allows (a probe of a kappa that cannot win only sharpens its count). A kappa left without one
-// keeps the solves' fit, and its basis says why.
+// share of what is left allows (a probe of a kappa that cannot win only sharpens its count). A
+// kappa left without one keeps the solves' fit, and its basis says why.
 void refine_forecasts(const SolverOptions& options, const AdvisorSettings& settings,
                       std::vector<CoarseForecast>& forecasts, std::chrono::steady_clock::time_point started,
                       Advice& advice) {

@@ -20,11 +20,14 @@ KrylovSample time_one(const SolverOptions& options, double min_seconds) {
   std::vector<double> iterations;  // each timed iteration's seconds (norms excluded)
   double norms = 0, spent = 0;     // the norms' seconds, all seconds
   int counted = 0;                 // iterations the norms were summed over
-  while (spent < min_seconds || iterations.size() < 10) {
+  // Until min_seconds and 10 timed iterations, or 10 solves that timed some (a solve of one or
+  // two iterations is mostly its set-up: ten of them say what an iteration costs).
+  for (int solves = 0; (spent < min_seconds || iterations.size() < 10) && !(solves >= 10 && !iterations.empty());
+       ++solves) {
     IterativeSolver solver(options, make_problem(options));
     while (solver.running()) {
       solver.step();
-      const std::size_t timed = iterations.size() + solver.history().size() - 1;
+      const std::size_t timed = iterations.size() + std::max<std::size_t>(solver.history().size(), 2) - 1;
       if (spent + solver.result(false).seconds_total >= min_seconds && timed >= 10) break;
     }
     const SolveResult r = solver.result();
@@ -32,12 +35,15 @@ KrylovSample time_one(const SolverOptions& options, double min_seconds) {
     double cycles = 0;
     for (std::size_t k = 0; k < r.history.size(); ++k) {
       cycles += r.history[k].seconds;
-      if (k > 0) iterations.push_back(r.history[k].seconds);
+      // The cold first iteration is left out, unless it is the solve's only one (a loose
+      // tolerance): else no iteration would ever be timed.
+      if (k > 0 || r.history.size() == 1) iterations.push_back(r.history[k].seconds);
     }
     norms += std::max(0.0, r.seconds_total - cycles);
     counted += r.iterations;
     spent += r.seconds_total;
   }
+  if (iterations.empty()) throw InvalidOptions("time_krylov_iterations: the solve ran no iteration to time");
   return {options.cycle.counter, options.levels, median(iterations) + norms / std::max(counted, 1)};
 }
 
