@@ -318,6 +318,35 @@ TEST(Cli, InfoPrintsThePapersCounts) {
   EXPECT_EQ(j["level_calls"], nlohmann::json({1, 2, 4, 7, 11}));
 }
 
+// Both coarsest-call conventions side by side: the options' own at the top level (the paper's by
+// default), each under its own key; the authors' skip saves levelCalls(3, 5) - levelCalls(3, 4)
+// = 11 - 7 calls, one coarsest launch each.
+TEST(Cli, InfoShowsBothCoarsestCallConventions) {
+  const Outcome on = run_cli("info --levels 5 --kappa 3 --json");
+  const Outcome off = run_cli("info --levels 5 --kappa 3 --repeat-coarsest off --json");
+  ASSERT_EQ(on.exit_code, 0) << on.output;
+  ASSERT_EQ(off.exit_code, 0) << off.output;
+  const auto a = nlohmann::json::parse(on.output), b = nlohmann::json::parse(off.output);
+  EXPECT_TRUE(a["repeat_coarsest"].get<bool>());
+  EXPECT_FALSE(b["repeat_coarsest"].get<bool>());
+  EXPECT_EQ(b["total_calls"], 5 + 10 + 10 - 4);
+  EXPECT_EQ(b["level_calls"], nlohmann::json({1, 2, 4, 7, 7}));
+  for (const auto* j : {&a, &b}) {
+    EXPECT_EQ((*j)["repeat_coarsest_on"]["total_calls"], 25);
+    EXPECT_EQ((*j)["repeat_coarsest_off"]["total_calls"], 21);
+    EXPECT_EQ((*j)["repeat_coarsest_off"]["level_calls"], nlohmann::json({1, 2, 4, 7, 7}));
+  }
+  EXPECT_EQ(a["launches_per_cycle_cpu"].get<int>() - b["launches_per_cycle_cpu"].get<int>(), 4);
+  EXPECT_EQ(a["launches_per_cycle_paper"].get<int>() - b["launches_per_cycle_paper"].get<int>(), 4);
+  const Outcome text = run_cli("info --levels 5 --kappa 3");
+  EXPECT_NE(text.output.find("totalCalls(kappa,n) = 25; with the coarsest level called once a call: 21"),
+            std::string::npos)
+      << text.output;
+  const Outcome bad = run_cli("info --repeat-coarsest sometimes");
+  EXPECT_NE(bad.exit_code, 0) << bad.output;
+  EXPECT_NE(bad.output.find("repeat-coarsest"), std::string::npos) << bad.output;
+}
+
 // The physical passes per level, from the library's option table: fused Jacobi, then the
 // x-zebra preset's pipelined sweeps; the JSON's launches add up to the cycle's count.
 TEST(Cli, InfoScheduleShowsThePassesPerLevel) {

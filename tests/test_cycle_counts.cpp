@@ -15,26 +15,28 @@
 namespace kcycle {
 namespace {
 
-void expect_counts_match_formulas(const Trace& trace, int kappa, int n) {
+void expect_counts_match_formulas(const Trace& trace, int kappa, int n,
+                                  CoarsestCalls coarsest = CoarsestCalls::Repeated) {
   const auto calls = calls_per_level(trace, n);
   std::uint64_t total = 0;
   for (int l = 1; l <= n; ++l) {
-    EXPECT_EQ(calls[std::size_t(l)], level_calls(kappa, l)) << "kappa=" << kappa << " n=" << n << " level=" << l;
+    EXPECT_EQ(calls[std::size_t(l)], level_calls(kappa, l, n, coarsest))
+        << "kappa=" << kappa << " n=" << n << " level=" << l;
     total += calls[std::size_t(l)];
   }
-  EXPECT_EQ(total, total_calls(kappa, n)) << "kappa=" << kappa << " n=" << n;
+  EXPECT_EQ(total, total_calls(kappa, n, coarsest)) << "kappa=" << kappa << " n=" << n;
   // Lemma 2.9: C(n-1, j) coarsest-level calls carry counter kappa - j (j < min(kappa, n):
   // for kappa >= n, unclamped, every path down is allowed and no counter reaches 0).
-  std::uint64_t coarsest = 0;
+  std::uint64_t at_coarsest = 0;
   for (int j = 0; j < std::min(kappa, n); ++j) {
     std::uint64_t with_counter = 0;
     for (const TraceEvent& e : trace)
       if (e.kind == OpKind::Call && e.level == n && e.counter == kappa - j) ++with_counter;
-    EXPECT_EQ(with_counter, coarsest_calls_with_counter(std::min(kappa, n), n, j))
+    EXPECT_EQ(with_counter, coarsest_calls_with_counter(std::min(kappa, n), n, j, coarsest))
         << "kappa=" << kappa << " n=" << n << " j=" << j;
-    coarsest += with_counter;
+    at_coarsest += with_counter;
   }
-  EXPECT_EQ(coarsest, calls[std::size_t(n)]) << "every coarsest call has one of these counters";
+  EXPECT_EQ(at_coarsest, calls[std::size_t(n)]) << "every coarsest call has one of these counters";
 }
 
 TEST(CycleCounts, ClosedFormsAgreeWithKnownCycles) {
@@ -54,10 +56,11 @@ TEST(CycleCounts, ClosedFormsAgreeWithKnownCycles) {
 
 TEST(CycleCounts, RecursionMatchesFormulasUpTo14Levels) {
   for (int n = 1; n <= 14; ++n)
-    for (int kappa = 1; kappa <= n + 2; ++kappa) {
-      // planned_cycle: the recursion without arithmetic, up to 14 levels (2.7e8 unknowns).
-      expect_counts_match_formulas(planned_cycle({CycleType::Kappa, kappa}, n, 2, 2), kappa, n);
-    }
+    for (int kappa = 1; kappa <= n + 2; ++kappa)
+      for (CoarsestCalls coarsest : {CoarsestCalls::Repeated, CoarsestCalls::Once}) {
+        // planned_cycle: the recursion without arithmetic, up to 14 levels (2.7e8 unknowns).
+        expect_counts_match_formulas(planned_cycle({CycleType::Kappa, kappa}, n, 2, 2, coarsest), kappa, n, coarsest);
+      }
 }
 
 template <class Backend>
@@ -73,12 +76,15 @@ void check_solver_counts(MultigridSettings s, int max_levels) {
       Trace trace;
       backend.reset_launches();
       mg.cycle({CycleType::Kappa, kappa}, &trace);
-      expect_counts_match_formulas(trace, kappa, n);
-      EXPECT_EQ(trace, planned_cycle({CycleType::Kappa, kappa}, n, s.nu1, s.nu2))
+      expect_counts_match_formulas(trace, kappa, n, s.coarsest_calls);
+      EXPECT_EQ(trace, planned_cycle({CycleType::Kappa, kappa}, n, s.nu1, s.nu2, s.coarsest_calls))
           << "the plan the visualizer draws is what ran: kappa=" << kappa << " n=" << n;
-      // A backend's coarse tail (CUDA's by default) launches like a hierarchy ending at its top.
-      EXPECT_EQ(backend.launches(), launches_per_cycle(std::min(kappa, n), closed_form::launched_levels(mg.settings()),
-                                                       closed_form::launches_per_call(mg.settings())))
+      // A backend's coarse tail (CUDA's by default) launches like a hierarchy ending at its top
+      // (whose calls are all made: it is not the coarsest level).
+      const int launched = closed_form::launched_levels(mg.settings());
+      EXPECT_EQ(backend.launches(),
+                launches_per_cycle(std::min(kappa, n), launched, closed_form::launches_per_call(mg.settings()),
+                                   launched == n ? s.coarsest_calls : CoarsestCalls::Repeated))
           << "kappa=" << kappa << " n=" << n << " smoother " << int(s.smoother);
       // Each traced relaxation is launches_per_relaxation launches, every other operation one;
       // each call entering a coarse tail is one, and nothing within it is another.
@@ -92,6 +98,7 @@ void check_solver_counts(MultigridSettings s, int max_levels) {
         else
           launches += e.kind != OpKind::Call;
       EXPECT_EQ(backend.launches(), launches);
+      EXPECT_EQ(mg.schedule(CycleMode::Normal).launches_per_cycle(kappa), launches) << "the planner's count";
     }
   }
 }
@@ -105,6 +112,8 @@ TYPED_TEST(SolverCounts, TraceAndLaunchCounterMatchFormulas) {
   s.tensor = rotated_anisotropic_tensor(1e-2, 30);
   s.omega = paper_jacobi_omega(1e-2, 30);
   check_solver_counts<TypeParam>(s, 10);
+  s.coarsest_calls = CoarsestCalls::Once;
+  check_solver_counts<TypeParam>(s, 10);
 }
 
 TYPED_TEST(SolverCounts, StayExactForEverySmootherAndCoarsening) {
@@ -116,6 +125,8 @@ TYPED_TEST(SolverCounts, StayExactForEverySmootherAndCoarsening) {
         s.smoother = sm;
         s.coarsening = c;
         s.coarse_operator = op;
+        check_solver_counts<TypeParam>(s, 6);
+        s.coarsest_calls = CoarsestCalls::Once;
         check_solver_counts<TypeParam>(s, 6);
       }
 }

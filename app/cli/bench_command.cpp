@@ -12,6 +12,8 @@
 #include "kcycle/backends/cuda/cuda_backend.hpp"
 #include "kcycle/core/relaxation_factor.hpp"
 #include "kcycle/cycle/byte_model.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/timing.hpp"
 #include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/solve.hpp"
@@ -30,6 +32,7 @@ struct BenchArgs {
   SolverArgs solver;   // the problem, sweeps, threads, backend, fused passes, coarse tail and --load's kappa
   bool compare_fused = false;
   bool compare_tail = false;
+  bool compare_repeat = false;
   bool line_solvers = false;
   double min_seconds = 0.2;
   bool json = false;
@@ -78,6 +81,30 @@ void print_speedups(const char* title, const std::vector<Case>& cases, const std
   std::printf("\n%s: ms per cycle, and the speedup\n", title);
   print_kappa_table(cases, kappas, [&](const Case& c) {
     return formatted("%.3f/%.3f %5.2fx", c.*old_way * 1e3, c.*new_way * 1e3, c.*old_way / c.*new_way);
+  });
+}
+
+// What the paper's GPU model (kPaperGpuModel, its 5 + nu launches a call) predicts the skip
+// saves: one launch and one unknown's work per dropped coarsest call.
+template <class Case>
+void print_repeat_model(const std::vector<Case>& cases, const std::vector<int>& kappas, int nu) {
+  const CostModel& m = kPaperGpuModel;
+  std::printf(
+      "\nthe paper's GPU model (alpha = %.3g us a launch, beta = %.3g ns an op, %d launches a call) predicts "
+      "repeated / once, and the calls saved:\n",
+      m.alpha * 1e6, m.beta * 1e9, kPaperTransferLaunchesPerCall + nu);
+  print_kappa_table(cases, kappas, [&](const Case& c) {
+    const auto at = [&](CoarsestCalls coarsest) {
+      return m.predict(double(launches_per_cycle(std::min(c.kappa, c.levels), c.levels,
+                                                 kPaperTransferLaunchesPerCall + nu, coarsest)),
+                       cycle_ops(c.kappa, c.levels, Coarsening::Full, coarsest));
+    };
+    const std::uint64_t saved = total_calls(std::min(c.kappa, c.levels), c.levels) -
+                                total_calls(std::min(c.kappa, c.levels), c.levels, CoarsestCalls::Once);
+    char text[64];
+    std::snprintf(text, sizeof text, "%5.3fx, %llu calls", at(CoarsestCalls::Repeated) / at(CoarsestCalls::Once),
+                  (unsigned long long)saved);
+    return std::string(text);
   });
 }
 
@@ -192,6 +219,7 @@ int run(BenchArgs a, const CLI::App& cmd) {
     CycleBytes bytes;
     double fused_seconds = 0, unfused_seconds = 0;  // --compare-fused
     double tail_seconds = 0, no_tail_seconds = 0;   // --compare-tail
+    double repeated_seconds = 0, once_seconds = 0;  // --compare-repeat
     std::vector<std::uint64_t> team_passes;         // per level, one cycle
   };
   std::vector<Case> cases;
@@ -213,12 +241,13 @@ int run(BenchArgs a, const CLI::App& cmd) {
     s.nu2 = check.nu2;
     s.fused = check.fused;
     s.coarse_tail_unknowns = tail;
+    s.coarsest_calls = check.coarsest_calls;
     const auto unknowns = full_coarsening_shape(n, 1).unknowns();
     if (!a.json) std::printf("%6d %12llu", n, (unsigned long long)unknowns);
     for (int k : kappas) {
       const CycleTiming t = time_cycle(s, {CycleType::Kappa, k}, target, policy);
       const CycleBytes bytes = cycle_bytes(s, k);
-      cases.push_back({n, k, t.median_seconds, bytes, 0, 0, 0, 0, t.team_passes});
+      cases.push_back({n, k, t.median_seconds, bytes, 0, 0, 0, 0, 0, 0, t.team_passes});
       if (a.compare_fused) {
         MultigridSettings other = s;
         other.fused = !s.fused;
@@ -243,6 +272,16 @@ int run(BenchArgs a, const CLI::App& cmd) {
         other.coarse_tail_unknowns = 0;
         cases.back().tail_seconds = t.median_seconds;
         cases.back().no_tail_seconds = time_cycle(other, {CycleType::Kappa, k}, target, policy).median_seconds;
+      }
+      if (a.compare_repeat) {
+        MultigridSettings other = s;
+        other.coarsest_calls = s.coarsest_calls == CoarsestCalls::Once ? CoarsestCalls::Repeated : CoarsestCalls::Once;
+        const double other_seconds = time_cycle(other, {CycleType::Kappa, k}, target, policy).median_seconds;
+        const bool once = s.coarsest_calls == CoarsestCalls::Once;
+        cases.back().repeated_seconds = once ? other_seconds : t.median_seconds;
+        cases.back().once_seconds = once ? t.median_seconds : other_seconds;
+        rows.back()["median_seconds_repeated_coarsest"] = cases.back().repeated_seconds;
+        rows.back()["median_seconds_coarsest_once"] = cases.back().once_seconds;
       }
       rows.back()["coarse_tail_top"] = CycleSchedule::plan(s, kAsResolved, CycleMode::Normal).tail_top();
       if (a.compare_tail) rows.back()["median_seconds_no_tail"] = cases.back().no_tail_seconds;
@@ -287,6 +326,13 @@ int run(BenchArgs a, const CLI::App& cmd) {
     if (a.compare_tail)
       print_speedups("coarse tail vs every level launched, in this run: per-level / tail", cases, kappas,
                      &Case::no_tail_seconds, &Case::tail_seconds);
+    if (a.compare_repeat) {
+      print_speedups(
+          "the coarsest level called once a call vs every call made (--repeat-coarsest), in this run: "
+          "repeated / once",
+          cases, kappas, &Case::repeated_seconds, &Case::once_seconds);
+      print_repeat_model(cases, kappas, check.nu1 + check.nu2);
+    }
   }
   return 0;
 }
@@ -302,12 +348,16 @@ Subcommand add_bench_command(CLI::App& app) {
   cmd->add_option("--max-levels", args->max_levels, "Largest level count (default 11; --load: the level count, 9)")
       ->check(CLI::Range(2, kMaxLevels));
   add_solver_options(*cmd, args->solver,
-                     {"eps", "angle", "nu1", "nu2", "threads", "backend", "graphs", "fused", "coarse-tail", "kappa"},
+                     {"eps", "angle", "nu1", "nu2", "threads", "backend", "graphs", "fused", "coarse-tail",
+                      "repeat-coarsest", "kappa"},
                      bench_defaults());
   cmd->add_flag("--compare-fused", args->compare_fused,
                 "Also time every case the other way (fused/unfused), alternately in this run, and print the speedup");
   cmd->add_flag("--compare-tail", args->compare_tail,
                 "Also time every case with every level launched on its own, and print the coarse tail's speedup");
+  cmd->add_flag("--compare-repeat", args->compare_repeat,
+                "Also time every case with the coarsest level called the other way (--repeat-coarsest), alternately "
+                "in this run, and print what the skip saves, measured and as the paper's GPU model predicts");
   cmd->add_flag("--line-solvers", args->line_solvers,
                 "CUDA: time an x-line half-sweep by Thomas, cyclic reduction and cuSPARSE gtsv2StridedBatch instead");
   cmd->add_option("--min-seconds", args->min_seconds, "Measured time per case before the median is taken")

@@ -104,27 +104,39 @@ int run(const InfoArgs& a, const CLI::App& cmd) {
   const int n = o.levels;
   const int kappa = std::min(o.cycle.counter, n);  // W: kappa >= n
   const std::string kappa_text = kappa_to_string(o.cycle.counter);
-  // The launches of these options' cycle on the CPU backend, level by level from its schedule.
+  // The launches of these options' cycle on the CPU backend, level by level from its schedule
+  // (the coarsest level's calls made as --repeat-coarsest says).
   const CycleSchedule schedule = resolve(o, BackendKind::Cpu).schedule;
-  std::uint64_t launches = 0;
-  for (int l = 1; l <= n; ++l) launches += level_calls(kappa, l) * std::uint64_t(schedule.launches_per_call(l));
+  const std::uint64_t launches = schedule.launches_per_cycle(kappa);
   const int per_call = n > 1 ? schedule.launches_per_call(1) : 1;
-  const std::uint64_t paper_launches = launches_per_cycle(kappa, n, 5 + o.nu1 + o.nu2);
+  const std::uint64_t paper_launches = launches_per_cycle(kappa, n, 5 + o.nu1 + o.nu2, o.coarsest_calls);
+  const bool repeated = o.coarsest_calls == CoarsestCalls::Repeated;
   const CudaDeviceStatus& cuda = cuda_device_status();
   const MemoryAccount memory =
       memory_account(o, resolve(o, o.backend == BackendKind::Auto ? BackendKind::Cpu : o.backend));
   if (a.json) {
-    nlohmann::json level_calls_json = nlohmann::json::array();
-    for (int l = 1; l <= n; ++l) level_calls_json.push_back(level_calls(kappa, l));
-    nlohmann::json coarsest = nlohmann::json::array();
-    for (int j = 0; j <= std::min(kappa - 1, n - 1); ++j)
-      coarsest.push_back({{"counter", kappa - j}, {"calls", coarsest_calls_with_counter(kappa, n, j)}});
+    // The counts with the coarsest level's calls made either way: at the top level the options'
+    // own (--repeat-coarsest), and under "repeat_coarsest_on" and "repeat_coarsest_off" both.
+    const auto counts = [&](CoarsestCalls coarsest) {
+      nlohmann::json per_level = nlohmann::json::array(), by_counter = nlohmann::json::array();
+      for (int l = 1; l <= n; ++l) per_level.push_back(level_calls(kappa, l, n, coarsest));
+      for (int j = 0; j <= std::min(kappa - 1, n - 1); ++j)
+        if (const std::uint64_t calls = coarsest_calls_with_counter(kappa, n, j, coarsest))
+          by_counter.push_back({{"counter", kappa - j}, {"calls", calls}});
+      return nlohmann::json{{"level_calls", per_level},
+                            {"total_calls", total_calls(kappa, n, coarsest)},
+                            {"coarsest_calls_by_counter", by_counter}};
+    };
+    const nlohmann::json as_run = counts(o.coarsest_calls);
     const nlohmann::json out = {
         {"levels", n},
         {"kappa", kappa_text},
-        {"level_calls", level_calls_json},
-        {"total_calls", total_calls(kappa, n)},
-        {"coarsest_calls_by_counter", coarsest},
+        {"repeat_coarsest", repeated},
+        {"level_calls", as_run["level_calls"]},
+        {"total_calls", as_run["total_calls"]},
+        {"coarsest_calls_by_counter", as_run["coarsest_calls_by_counter"]},
+        {"repeat_coarsest_on", counts(CoarsestCalls::Repeated)},
+        {"repeat_coarsest_off", counts(CoarsestCalls::Once)},
         {"launches_per_cycle_cpu", launches},
         {"launches_per_cycle_paper", paper_launches},
         {"schedule", schedule_json(schedule)},
@@ -146,16 +158,23 @@ int run(const InfoArgs& a, const CLI::App& cmd) {
                 kappa_text.c_str(), o.fused ? "fused passes on" : "fused passes off", schedule.describe().c_str());
     return 0;
   }
-  std::printf("kappa=%s with %d levels (kappa=1: V, 2: F, >=%d: W)\n", kappa_text.c_str(), n, n);
-  std::printf("%6s %22s %14s\n", "level", "levelCalls(kappa,l)", "unknowns");
+  std::printf("kappa=%s with %d levels (kappa=1: V, 2: F, >=%d: W); calls into the coarsest level %s\n",
+              kappa_text.c_str(), n, n,
+              repeated ? "repeated (--repeat-coarsest on, the paper's count)"
+                       : "made once a call (--repeat-coarsest off, the authors' code)");
+  std::printf("%6s %22s %22s %14s\n", "level", "levelCalls(kappa,l)", "coarsest called once", "unknowns");
   for (int l = 1; l <= n; ++l) {
     const std::uint64_t side = (std::uint64_t(1) << (n - l + 1)) - 1;
-    std::printf("%6d %22llu %14llu\n", l, (unsigned long long)level_calls(kappa, l), (unsigned long long)(side * side));
+    std::printf("%6d %22llu %22llu %14llu\n", l, (unsigned long long)level_calls(kappa, l),
+                (unsigned long long)level_calls(kappa, l, n, CoarsestCalls::Once), (unsigned long long)(side * side));
   }
-  std::printf("totalCalls(kappa,n) = %llu\n", (unsigned long long)total_calls(kappa, n));
-  std::printf("coarsest-level calls by counter:");
+  std::printf("totalCalls(kappa,n) = %llu; with the coarsest level called once a call: %llu\n",
+              (unsigned long long)total_calls(kappa, n),
+              (unsigned long long)total_calls(kappa, n, CoarsestCalls::Once));
+  std::printf("coarsest-level calls by counter (as run):");
   for (int j = 0; j <= std::min(kappa - 1, n - 1); ++j)
-    std::printf(" %d:%llu", kappa - j, (unsigned long long)coarsest_calls_with_counter(kappa, n, j));
+    if (const std::uint64_t calls = coarsest_calls_with_counter(kappa, n, j, o.coarsest_calls))
+      std::printf(" %d:%llu", kappa - j, (unsigned long long)calls);
   std::printf(
       "\nlaunches per cycle, nu1=%d nu2=%d: %llu on kcycle's CPU backend (%d per call on the finest level; "
       "--schedule: every level's passes), %llu with the paper's %d per call\n",

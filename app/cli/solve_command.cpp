@@ -155,6 +155,7 @@ void print_json(const SolverOptions& o, const MultigridSettings& ran, const Solv
       {"nu1", o.nu1},
       {"nu2", o.nu2},
       {"symmetric_smoothing", o.symmetric_smoothing},
+      {"repeat_coarsest", o.coarsest_calls == CoarsestCalls::Repeated},
       {"solver", to_string(o.solver)},
       {"problem", int(o.problem)},
       {"tol", o.tolerance},

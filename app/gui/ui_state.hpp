@@ -25,6 +25,7 @@ struct PinnedRun {
 struct CyclePlan {
   CycleChoice choice;
   int levels = 0, nu1 = 0, nu2 = 0;
+  CoarsestCalls coarsest_calls = CoarsestCalls::Repeated;
   Trace trace;
 };
 

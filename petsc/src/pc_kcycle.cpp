@@ -36,6 +36,9 @@ struct PCKCycle {
   Scheme scheme = Scheme::Kappa;
   InnerType inner_type = InnerType::Mg;
   PetscBool monitor = PETSC_FALSE;
+  // PETSC_FALSE: a call whose coarse calls land on the coarsest level makes only the first (it
+  // solves exactly; the authors' code), kcycle's --repeat-coarsest off.
+  PetscBool repeat_coarsest = PETSC_TRUE;
   PetscBool inner_from_options = PETSC_FALSE;  // PCSetFromOptions was called on this PC
   std::vector<PetscInt64> calls;               // of the last application, finest first
 };
@@ -115,6 +118,10 @@ PetscErrorCode PCSetFromOptions_KCycle(PC pc, PetscOptionItems* PetscOptionsObje
   kc.scheme = static_cast<Scheme>(scheme);
   PetscCall(PetscOptionsBoundedInt("-pc_kcycle_gamma", "Cycle index of -pc_kcycle_scheme gamma (1: V, 2: W)", "",
                                    kc.gamma, &kc.gamma, nullptr, 1));
+  PetscCall(PetscOptionsBool("-pc_kcycle_repeat_coarsest",
+                             "Make every coarse call that lands on the coarsest level (the paper's count); false: only "
+                             "the first, as it solves exactly (the authors' code)",
+                             "", kc.repeat_coarsest, &kc.repeat_coarsest, nullptr));
   PetscCall(PetscOptionsBool("-pc_kcycle_monitor", "Print levelCalls per level after each application", "", kc.monitor,
                              &kc.monitor, nullptr));
   PetscOptionsHeadEnd();
@@ -185,20 +192,22 @@ PetscErrorCode Cycle(PC pc, PC_MG_Levels** levels, PetscInt l, Counter counter) 
     PetscCall(MatResidual(level->A, level->b, level->x, level->r));
   PetscCall(MatRestrict(level->restrct, level->r, coarse->b));
   PetscCall(VecZeroEntries(coarse->x));
+  // The calls after the first, unless they would solve the coarsest level again and it is solved once.
+  const bool repeats = kc.repeat_coarsest || l - 1 > 0;
   switch (counter.scheme) {
     case Scheme::Kappa: {
       const PetscInt kappa = counter.value;
       PetscCall(Cycle(pc, levels, l - 1, counter));
-      if (kappa > 1)
+      if (kappa > 1 && repeats)
         PetscCall(Cycle(pc, levels, l - 1, {Scheme::Kappa, kappa == PC_KCYCLE_KAPPA_W ? kappa : kappa - 1}));
       break;
     }
     case Scheme::Gamma:
-      for (PetscInt g = 0; g < counter.value; ++g) PetscCall(Cycle(pc, levels, l - 1, counter));
+      for (PetscInt g = 0; g < counter.value && (g == 0 || repeats); ++g) PetscCall(Cycle(pc, levels, l - 1, counter));
       break;
     case Scheme::F:
       PetscCall(Cycle(pc, levels, l - 1, counter));
-      PetscCall(Cycle(pc, levels, l - 1, {Scheme::Kappa, 1}));
+      if (repeats) PetscCall(Cycle(pc, levels, l - 1, {Scheme::Kappa, 1}));
       break;
   }
   PetscCall(MatInterpolateAdd(level->interpolate, coarse->x, level->x, level->x));
@@ -248,11 +257,15 @@ PetscErrorCode PCView_KCycle(PC pc, PetscViewer viewer) {
   if (!kc.calls.empty() && kc.scheme == Scheme::Kappa) {
     const int n = static_cast<int>(kc.calls.size());
     const int k = kc.kappa == PC_KCYCLE_KAPPA_W ? n : static_cast<int>(PetscMin(kc.kappa, n));
+    const kcycle::CoarsestCalls coarsest =
+        kc.repeat_coarsest ? kcycle::CoarsestCalls::Repeated : kcycle::CoarsestCalls::Once;
     std::string line;
     for (int l = 1; l <= n; ++l)
-      line += " " + std::to_string(static_cast<unsigned long long>(kcycle::level_calls(k, l)));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  %d levels; levelCalls per cycle, finest first:%s; totalCalls = %llu\n",
-                                     n, line.c_str(), static_cast<unsigned long long>(kcycle::total_calls(k, n))));
+      line += " " + std::to_string(static_cast<unsigned long long>(kcycle::level_calls(k, l, n, coarsest)));
+    PetscCall(PetscViewerASCIIPrintf(viewer,
+                                     "  %d levels; levelCalls per cycle, finest first:%s; totalCalls = %llu%s\n", n,
+                                     line.c_str(), static_cast<unsigned long long>(kcycle::total_calls(k, n, coarsest)),
+                                     kc.repeat_coarsest ? "" : " (the coarsest level called once a call)"));
   }
   if (kc.inner) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  the hierarchy (inner PC):\n"));

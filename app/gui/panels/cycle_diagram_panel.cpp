@@ -54,8 +54,9 @@ void physical_passes(const Snapshot& snap, bool stepping, int kappa) {
 const Trace& current_plan(UiState& ui, const SolverOptions& o) {
   const int n = o.levels;
   if (!ui.plan || !(ui.plan->choice == o.cycle) || ui.plan->levels != n || ui.plan->nu1 != o.nu1 ||
-      ui.plan->nu2 != o.nu2)
-    ui.plan = std::make_shared<CyclePlan>(CyclePlan{o.cycle, n, o.nu1, o.nu2, planned_cycle(o.cycle, n, o.nu1, o.nu2)});
+      ui.plan->nu2 != o.nu2 || ui.plan->coarsest_calls != o.coarsest_calls)
+    ui.plan = std::make_shared<CyclePlan>(CyclePlan{o.cycle, n, o.nu1, o.nu2, o.coarsest_calls,
+                                                    planned_cycle(o.cycle, n, o.nu1, o.nu2, o.coarsest_calls)});
   return ui.plan->trace;
 }
 
@@ -64,11 +65,14 @@ bool stepping_in(const Snapshot& snap) { return snap.stepping && snap.cycle_trac
 // kappa, totalCalls and levelCalls: the paper's counts of the cycle drawn.
 void counts_line(const Snapshot& snap) {
   const int n = snap.options.levels, kappa = std::min(snap.options.cycle.counter, n);
-  char head[96];
-  std::snprintf(head, sizeof head, "kappa=%s, %d levels: totalCalls = %llu;  levelCalls:",
-                kappa_to_string(snap.options.cycle.counter).c_str(), n, (unsigned long long)total_calls(kappa, n));
+  const CoarsestCalls coarsest = snap.options.coarsest_calls;
+  char head[128];
+  std::snprintf(head, sizeof head, "kappa=%s, %d levels: totalCalls = %llu%s;  levelCalls:",
+                kappa_to_string(snap.options.cycle.counter).c_str(), n,
+                (unsigned long long)total_calls(kappa, n, coarsest),
+                coarsest == CoarsestCalls::Once ? " (coarsest solved once a call)" : "");
   std::string counts = head;
-  for (int l = 1; l <= n; ++l) counts.append(" ").append(std::to_string(level_calls(kappa, l)));
+  for (int l = 1; l <= n; ++l) counts.append(" ").append(std::to_string(level_calls(kappa, l, n, coarsest)));
   ImGui::TextUnformatted(counts.c_str());
 }
 

@@ -43,7 +43,7 @@ void cycle_shapes_panel(UiState& ui, const Snapshot& snap) {
   std::vector<std::string> titles;
   float titles_h = 0;  // each row's tallest title, wrapped to its column
   for (int k = 0; k < 4; ++k) {
-    plans.push_back(planned_cycle({CycleType::Kappa, kappas[k]}, n, o.nu1, o.nu2));
+    plans.push_back(planned_cycle({CycleType::Kappa, kappas[k]}, n, o.nu1, o.nu2, o.coarsest_calls));
     titles.push_back(std::string(names[k]) + ": totalCalls = " + std::to_string(plot::calls_in(plans.back())));
   }
   for (int r = 0; r < rows; ++r) {

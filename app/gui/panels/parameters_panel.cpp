@@ -172,6 +172,12 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
                "Galerkin: R A P computed from the fine operator; rediscretized: the same PDE on the coarse grid");
     checkbox(ui, "symmetric smoothing", o.symmetric_smoothing,
              "Post-smoothing in the reverse order of pre-smoothing, so the cycle is a symmetric preconditioner");
+    bool repeat = o.coarsest_calls == CoarsestCalls::Repeated;
+    if (checkbox(ui, "repeat coarsest", repeat,
+                 "On (the paper's count): a call whose coarse calls land on the coarsest level makes all of them. "
+                 "Off (the authors' code): only the first, which already solves exactly; the same iterate, fewer "
+                 "calls (the diagram and the counts follow)"))
+      o.coarsest_calls = repeat ? CoarsestCalls::Repeated : CoarsestCalls::Once;
   }
 
   section("solver");

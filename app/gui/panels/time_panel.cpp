@@ -315,8 +315,8 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
       Series measured{"", {}, {}, kKappaColors[k], 1.5f, false, true, false};
       for (int n = 3; n <= 13; ++n) {
         model.x.push_back(n);
-        model.y.push_back(
-            1e3 * c->model.predict(launches(kKappaCandidates[k], n), cycle_ops(kKappaCandidates[k], n, o.coarsening)));
+        model.y.push_back(1e3 * c->model.predict(launches(kKappaCandidates[k], n),
+                                                 cycle_ops(kKappaCandidates[k], n, o.coarsening, o.coarsest_calls)));
       }
       for (const TimingSample& s : c->samples)
         if (s.kappa == kKappaCandidates[k]) measured.x.push_back(s.levels), measured.y.push_back(s.seconds * 1e3);
@@ -324,7 +324,8 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
       Series per_level{k == 0 ? "per-level model (solid)" : "", {}, {}, kKappaColors[k], 1.0f};
       for (int n = 3; n <= 13; ++n)
         if (const std::optional<LevelCosts> costs = level_costs(*c, n))
-          per_level.x.push_back(n), per_level.y.push_back(1e3 * costs->cycle_seconds(kKappaCandidates[k]));
+          per_level.x.push_back(n),
+              per_level.y.push_back(1e3 * costs->cycle_seconds(kKappaCandidates[k], o.coarsest_calls));
       series.push_back(model);
       series.push_back(measured);
       if (!per_level.x.empty()) series.push_back(per_level);
@@ -332,8 +333,9 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
         Series faint{"", {}, {}, (kKappaColors[k] & 0x00FFFFFFu) | 0x60000000u, 1.0f, true};
         for (int n = 3; n <= 13; ++n) {
           faint.x.push_back(n);
-          faint.y.push_back(1e3 * other->model.predict(launches(kKappaCandidates[k], n),
-                                                       cycle_ops(kKappaCandidates[k], n, o.coarsening)));
+          faint.y.push_back(1e3 *
+                            other->model.predict(launches(kKappaCandidates[k], n),
+                                                 cycle_ops(kKappaCandidates[k], n, o.coarsening, o.coarsest_calls)));
         }
         series.push_back(faint);
       }

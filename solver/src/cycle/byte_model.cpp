@@ -41,7 +41,7 @@ CycleBytes cycle_bytes(const MultigridSettings& s, int kappa) {
   const CycleSchedule schedule = CycleSchedule::plan(s, {true, false}, CycleMode::Normal);
   CycleBytes bytes;
   for (int l = 1; l <= n; ++l) {
-    const double calls = double(level_calls(k, l));
+    const double calls = double(level_calls(k, l, n, s.coarsest_calls));
     // The calls on a level below the first that start from the zero the level above left
     // (one per call there), where the fused down pass does not read v.
     const double from_zero = l == 1 ? 0.0 : double(level_calls(k, l - 1));

@@ -33,4 +33,28 @@ std::uint64_t launches_per_cycle(int kappa, int levels, int launches_per_call) {
   return std::uint64_t(launches_per_call) * total_calls(kappa, levels - 1) + level_calls(kappa, levels);
 }
 
+namespace {
+// Whether the coarsest level of `levels` gets one call per call on the level above.
+bool once(int levels, CoarsestCalls coarsest) { return coarsest == CoarsestCalls::Once && levels > 1; }
+}  // namespace
+
+std::uint64_t level_calls(int kappa, int level, int levels, CoarsestCalls coarsest) {
+  return level == levels && once(levels, coarsest) ? level_calls(kappa, levels - 1) : level_calls(kappa, level);
+}
+
+std::uint64_t total_calls(int kappa, int levels, CoarsestCalls coarsest) {
+  if (!once(levels, coarsest)) return total_calls(kappa, levels);
+  return total_calls(kappa, levels - 1) + level_calls(kappa, levels - 1);
+}
+
+std::uint64_t coarsest_calls_with_counter(int kappa, int levels, int j, CoarsestCalls coarsest) {
+  if (!once(levels, coarsest)) return coarsest_calls_with_counter(kappa, levels, j);
+  return coarsest_calls_with_counter(kappa, levels - 1, j);
+}
+
+std::uint64_t launches_per_cycle(int kappa, int levels, int launches_per_call, CoarsestCalls coarsest) {
+  return std::uint64_t(launches_per_call) * total_calls(kappa, levels - 1) +
+         level_calls(kappa, levels, levels, coarsest);
+}
+
 }  // namespace kcycle

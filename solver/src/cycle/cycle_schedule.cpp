@@ -88,6 +88,7 @@ void add_sweeps(std::vector<Pass>& passes, const MultigridSettings& s, GridShape
 CycleSchedule CycleSchedule::plan(const MultigridSettings& s, Capabilities can, CycleMode mode) {
   CycleSchedule out;
   out.mode_ = mode;
+  out.coarsest_calls_ = s.coarsest_calls;
   // Fused and pipelined passes where the backend has them, unless each operation is watched.
   const bool fuses = can.fused_passes && s.fused && mode != CycleMode::Watched;
   out.pipelined_gauss_seidel_ = fuses && pipelinable(Smoother::GaussSeidel);
@@ -164,7 +165,8 @@ CycleSchedule CycleSchedule::per_call(MultigridSettings settings, Capabilities c
 std::uint64_t CycleSchedule::launches_per_cycle(int kappa) const {
   const int k = std::min(kappa, levels());
   std::uint64_t launches = 0;
-  for (int l = 1; l <= levels(); ++l) launches += level_calls(k, l) * std::uint64_t(launches_per_call(l));
+  for (int l = 1; l <= levels(); ++l)
+    launches += level_calls(k, l, levels(), coarsest_calls_) * std::uint64_t(launches_per_call(l));
   return launches;
 }
 

@@ -168,6 +168,17 @@ std::vector<OptionSpec> make_specs() {
        "are symmetric preconditioners; default: the paper's same order before and after",
        true, true, [](O& o, std::string_view t) { return read_bool(t, o.symmetric_smoothing); },
        [](const O& o) { return std::string(o.symmetric_smoothing ? "true" : "false"); }},
+      {"repeat-coarsest", "on or off",
+       "on (the paper's count): a call whose recursive calls land on the coarsest level makes all of them; off (the "
+       "authors' code): only the first, as the coarsest level is solved exactly (the same iterate, fewer calls)",
+       false, true,
+       [](O& o, std::string_view t) {
+         bool on = true;
+         if (!read_bool(t, on)) return false;
+         o.coarsest_calls = on ? CoarsestCalls::Repeated : CoarsestCalls::Once;
+         return true;
+       },
+       [](const O& o) { return std::string(o.coarsest_calls == CoarsestCalls::Repeated ? "on" : "off"); }},
       {"omega", "auto, lfa or a number in (0, 2)",
        "Jacobi damping: auto (paper's formula), lfa (Fourier-optimal) or a number", false, true,
        [](O& o, std::string_view t) {

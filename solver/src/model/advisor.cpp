@@ -323,7 +323,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     }
     switch (advice.time_source) {
       case TimeSource::Probe: break;  // below, all kappas together
-      case TimeSource::LevelCosts: p.seconds_per_iteration = costs->cycle_seconds(kappa); break;
+      case TimeSource::LevelCosts: p.seconds_per_iteration = costs->cycle_seconds(kappa, options.coarsest_calls); break;
       case TimeSource::KrylovTimings:
         p.seconds_per_iteration =
             *settings.calibration->krylov_seconds(std::string(to_string(options.solver)), kappa, options.levels);
@@ -337,8 +337,9 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
           const Decomposition d(options.levels, options.coarsening, px, py, agglomeration_threshold(options));
           p.seconds_per_iteration = distributed_cycle_cost(run.settings, kappa, d, model).seconds;
         } else {
-          p.seconds_per_iteration = model.predict(double(run.schedule.launches_per_cycle(kappa)),
-                                                  cycle_ops(kappa, options.levels, options.coarsening));
+          p.seconds_per_iteration =
+              model.predict(double(run.schedule.launches_per_cycle(kappa)),
+                            cycle_ops(kappa, options.levels, options.coarsening, options.coarsest_calls));
         }
         break;
       }

@@ -32,16 +32,16 @@ double proposition_ops(int kappa, int n, double c, double C, double Ctilde, doub
   return work_factor(kappa, c) * C * Nn + P;
 }
 
-double cycle_ops(int kappa, int levels, Coarsening coarsening) {
+double cycle_ops(int kappa, int levels, Coarsening coarsening, CoarsestCalls coarsest) {
   const int k = std::min(kappa, levels);
   double ops = 0.0;
   for (int l = 1; l <= levels; ++l)
-    ops += double(level_calls(k, l)) * double(level_shape(levels, l, coarsening).unknowns());
+    ops += double(level_calls(k, l, levels, coarsest)) * double(level_shape(levels, l, coarsening).unknowns());
   return ops;
 }
 
-double cycle_launches(int kappa, int levels, int launches_per_call) {
-  return double(launches_per_cycle(std::min(kappa, levels), levels, launches_per_call));
+double cycle_launches(int kappa, int levels, int launches_per_call, CoarsestCalls coarsest) {
+  return double(launches_per_cycle(std::min(kappa, levels), levels, launches_per_call, coarsest));
 }
 
 CostModel fit_cost_model(const std::vector<TimingSample>& samples, double lambda) {
@@ -171,6 +171,7 @@ void save_calibration(const Calibration& c, const std::string& path) {
                       {"noisy", c.noisy()},
                       {"samples", samples}};
   if (c.coarse_tail > 0) j["coarse_tail_unknowns"] = c.coarse_tail;
+  if (c.coarsest_calls == CoarsestCalls::Once) j["repeat_coarsest"] = false;
   if (!c.krylov.empty()) {
     nlohmann::json krylov = nlohmann::json::array();
     for (const KrylovSample& k : c.krylov_samples)
@@ -264,8 +265,8 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
   if (!repeated.empty()) throw InvalidOptions(source + ": key \"" + repeated.substr(0, 60) + "\" is given twice");
   read.only_keys(j, "",
                  {"format", "alpha_seconds", "beta_seconds", "lambda_seconds", "backend", "smoother", "coarsening",
-                  "launches_per_call", "fused", "coarse_tail_unknowns", "threads", "ranks", "spread", "noisy",
-                  "samples", "krylov", "krylov_samples"});
+                  "launches_per_call", "fused", "coarse_tail_unknowns", "repeat_coarsest", "threads", "ranks", "spread",
+                  "noisy", "samples", "krylov", "krylov_samples"});
   if (read.text(j, "format", "") != "kcycle-calibration-1")
     read.refuse("format", "must be \"kcycle-calibration-1\" (not a kcycle calibration file)");
   Calibration c;
@@ -284,6 +285,7 @@ Calibration parse_calibration(std::string_view text, const std::string& source) 
   c.fused = read.boolean(j, "fused", false);
   c.coarse_tail = read.integer(j, "coarse_tail_unknowns", "", 0);
   if (c.coarse_tail < 0) read.refuse("coarse_tail_unknowns", "must be non-negative");
+  c.coarsest_calls = read.boolean(j, "repeat_coarsest", true) ? CoarsestCalls::Repeated : CoarsestCalls::Once;
   c.threads = read.integer(j, "threads", "", 0);
   if (j.contains("spread")) c.spread = read.finite(j, "spread", "");
   if (!(c.spread >= 1)) read.refuse("spread", "must be at least 1");

@@ -37,7 +37,7 @@ int collective_latencies(int ranks) { return ranks <= 1 ? 0 : int(std::ceil(std:
 std::vector<LevelCommCounts> distributed_cycle_counts(const MultigridSettings& s, int kappa, const Decomposition& d) {
   const int n = d.levels(), px = d.px(), py = d.py();
   const int k = std::min(kappa, n);  // kKappaW is beyond every level count
-  const auto calls = [&](int l) { return double(level_calls(k, l)); };
+  const auto calls = [&](int l) { return double(level_calls(k, l, n, s.coarsest_calls)); };
   // Per call above the coarsest: the relaxation passes (each exchanges first) and the zebra
   // sweeps along x and along y (each of their two passes transposed where the lines cross ranks).
   const CycleSchedule schedule = CycleSchedule::plan(s, kAsResolved, CycleMode::Normal);

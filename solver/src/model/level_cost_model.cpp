@@ -7,10 +7,11 @@
 
 namespace kcycle {
 
-double LevelCosts::cycle_seconds(int kappa) const {
+double LevelCosts::cycle_seconds(int kappa, CoarsestCalls coarsest) const {
   const int k = std::min(kappa, levels);  // kappa >= levels: the W-cycle
   double seconds = 0;
-  for (int l = 1; l <= levels; ++l) seconds += double(level_calls(k, l)) * seconds_per_call[std::size_t(l - 1)];
+  for (int l = 1; l <= levels; ++l)
+    seconds += double(level_calls(k, l, levels, coarsest)) * seconds_per_call[std::size_t(l - 1)];
   return seconds;
 }
 
@@ -22,7 +23,7 @@ std::optional<LevelCosts> level_costs(const Calibration& calibration, int levels
     any = true;
     const int k = std::min(s.kappa, levels);
     for (int l = 1; l <= levels; ++l) {
-      const double n = double(level_calls(k, l));
+      const double n = double(level_calls(k, l, levels, calibration.coarsest_calls));
       seconds[std::size_t(l - 1)] += s.level_seconds[std::size_t(l - 1)] * n;
       calls[std::size_t(l - 1)] += n;
     }
@@ -39,7 +40,7 @@ double paper_model_error(const Calibration& c, const TimingSample& s) {
 
 double level_model_error(const Calibration& c, const TimingSample& s) {
   const std::optional<LevelCosts> costs = level_costs(c, s.levels);
-  return costs && s.median_seconds > 0 ? costs->cycle_seconds(s.kappa) / s.median_seconds - 1.0 : NAN;
+  return costs && s.median_seconds > 0 ? costs->cycle_seconds(s.kappa, c.coarsest_calls) / s.median_seconds - 1.0 : NAN;
 }
 
 ErrorRange error_range(const Calibration& c, double (*error)(const Calibration&, const TimingSample&)) {

@@ -269,6 +269,7 @@ Calibration calibrate(const MultigridSettings& as_run, const CalibrationSweep& s
   c.launches_per_call = per_call.launches_per_call(1);
   c.fused = per_call.fuses_any();
   c.coarse_tail = int(as_run.coarse_tail_unknowns.value_or(0));
+  c.coarsest_calls = as_run.coarsest_calls;
   c.threads = sweep.target.threads;
   const double lambda = measure_message_latency(sweep.target, sweep.max_levels, as_run.coarsening);
   for (int n = sweep.min_levels; n <= sweep.max_levels; ++n)
@@ -281,7 +282,7 @@ Calibration calibrate(const MultigridSettings& as_run, const CalibrationSweep& s
       policy.per_level = sweep.target.backend != BackendKind::Mpi;
       const CycleTiming t = time_cycle(s, {CycleType::Kappa, kappa}, sweep.target, policy);
       c.ranks = t.ranks;
-      const double ops = t.ranks > 1 ? t.ops : cycle_ops(kappa, n, as_run.coarsening);
+      const double ops = t.ranks > 1 ? t.ops : cycle_ops(kappa, n, as_run.coarsening, as_run.coarsest_calls);
       // The fastest repetition: what the cycle costs when nothing else runs (the spread says
       // whether something did). On a process grid the median, as lambda is measured: the fit
       // takes lambda's share out of each time.

@@ -37,6 +37,7 @@ MultigridSettings multigrid_settings(const SolverOptions& o) {
   s.nu1 = o.nu1;
   s.nu2 = o.nu2;
   s.symmetric_smoothing = o.symmetric_smoothing;
+  s.coarsest_calls = o.coarsest_calls;
   s.fused = o.fused;
   if (o.coarse_tail != kCoarseTailAuto) s.coarse_tail_unknowns = std::size_t(o.coarse_tail);
   return s;

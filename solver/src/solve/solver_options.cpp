@@ -94,10 +94,12 @@ CycleWorkEstimate cycle_work_estimate(const SolverOptions& o) {
   CycleWorkEstimate w;
   for (int l = 1; l <= o.levels; ++l) {
     double calls = 0;
+    // Made once, the coarsest level's calls are those of the level above.
+    const int called_as = l == o.levels && o.coarsest_calls == CoarsestCalls::Once && l > 1 ? l - 1 : l;
     if (o.cycle.type == CycleType::Gamma)
-      calls = std::pow(double(o.cycle.counter), l - 1);
+      calls = std::pow(double(o.cycle.counter), called_as - 1);
     else  // the F-cycle of Algorithm 2 makes kappa = 2's calls
-      calls = double(level_calls(o.cycle.type == CycleType::F ? 2 : std::min(o.cycle.counter, o.levels), l));
+      calls = double(level_calls(o.cycle.type == CycleType::F ? 2 : std::min(o.cycle.counter, o.levels), called_as));
     w.calls += calls;
     if (l == o.levels) w.coarsest_calls = calls;
     w.point_updates += calls * passes * double(level_shape(o.levels, l, o.coarsening).unknowns());

@@ -46,6 +46,7 @@ struct CoarseTail {
   double omega = 0.8;
   int nu1 = 2, nu2 = 2;
   bool symmetric_smoothing = false;
+  CoarsestCalls coarsest_calls = CoarsestCalls::Repeated;
   // The call the tail replaces: kappa_cycle(first, counter), gamma_cycle(first, counter), or for
   // the F scheme f_cycle(first) (counter 2) or its V-cycles (counter 1).
   CycleType scheme = CycleType::Kappa;
@@ -67,6 +68,7 @@ class TailOps {
   KCYCLE_HD int coarsest() const { return tail_.first + tail_.count - 1; }
   KCYCLE_HD int nu1() const { return tail_.nu1; }
   KCYCLE_HD int nu2() const { return tail_.nu2; }
+  KCYCLE_HD CoarsestCalls coarsest_calls() const { return tail_.coarsest_calls; }
   KCYCLE_HD void enter(int, int) const {}
 
   KCYCLE_HD_NOINLINE void coarse_solve(int l) {

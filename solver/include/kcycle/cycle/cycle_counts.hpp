@@ -2,6 +2,8 @@
 // The paper's closed forms for the recursive structure of one kappa-cycle (section 2).
 #include <cstdint>
 
+#include "kcycle/cycle/multigrid_choices.hpp"
+
 namespace kcycle {
 
 // Binomial coefficient C(a, b); 0 when b < 0 or b > a.
@@ -24,5 +26,15 @@ std::uint64_t coarsest_calls_with_counter(int kappa, int levels, int j);
 // issues 3+nu):
 //   launches_per_call * totalCalls(kappa, n-1) + levelCalls(kappa, n).
 std::uint64_t launches_per_cycle(int kappa, int levels, int launches_per_call);
+
+// The same counts where the calls into the coarsest level are made `coarsest` (CoarsestCalls):
+// Repeated gives the paper's formulas above; Once makes one coarsest call per call on level
+// n - 1, so levelCalls(kappa, n) becomes levelCalls(kappa, n - 1) (the authors' code: 9 / 44 /
+// 121 / 226 / 383 calls for kappa = 1, 2, 3, 4, W at 9 levels, against 9 / 45 / 129 / 255 / 511).
+std::uint64_t level_calls(int kappa, int level, int levels, CoarsestCalls coarsest);
+std::uint64_t total_calls(int kappa, int levels, CoarsestCalls coarsest);
+// Once: the coarsest calls with counter kappa - j are level n - 1's, C(n-2, j).
+std::uint64_t coarsest_calls_with_counter(int kappa, int levels, int j, CoarsestCalls coarsest);
+std::uint64_t launches_per_cycle(int kappa, int levels, int launches_per_call, CoarsestCalls coarsest);
 
 }  // namespace kcycle

@@ -8,7 +8,7 @@
 namespace kcycle {
 
 // The trace one cycle of `choice` on `levels` levels with nu1 / nu2 sweeps executes: equal to
-// what Multigrid's executor records for the same cycle.
-Trace planned_cycle(CycleChoice choice, int levels, int nu1, int nu2);
+// what Multigrid's executor records for the same cycle (with the same CoarsestCalls).
+Trace planned_cycle(CycleChoice choice, int levels, int nu1, int nu2, CoarsestCalls coarsest = CoarsestCalls::Repeated);
 
 }  // namespace kcycle

@@ -107,10 +107,13 @@ class CycleSchedule {
   // Backend launches per call on level l.
   int launches_per_call(int l) const { return level(l).launches(); }
   // Backend launches of one cycle with counter kappa: levelCalls(kappa, l) launches_per_call(l),
-  // summed over the levels (kappa >= levels: the W-cycle).
+  // summed over the levels (kappa >= levels: the W-cycle), the coarsest level's calls made as
+  // the settings say (coarsest_calls()).
   std::uint64_t launches_per_cycle(int kappa) const;
   // Launches of level l's relaxation sweeps per call (each a pass over the level's grid).
   int sweep_launches(int l) const;
+  // Whether calls into the coarsest level are repeated (MultigridSettings::coarsest_calls).
+  CoarsestCalls coarsest_calls() const { return coarsest_calls_; }
   // Whether any pass runs fused or pipelined.
   bool fuses_any() const;
   // The first pass a backend with `can` could not run (pass_kind_traits' needs), or null: a
@@ -129,6 +132,7 @@ class CycleSchedule {
   int tail_top_ = 0;
   bool pipelined_gauss_seidel_ = false, pipelined_x_zebra_ = false;
   bool zero_start_in_first_pass_ = false;
+  CoarsestCalls coarsest_calls_ = CoarsestCalls::Repeated;
 };
 
 // The levels below the top of a coarse tail of `unknowns` (as on 16 levels: with full

@@ -5,13 +5,22 @@
 //
 // Ops must provide: int coarsest(); void enter(level, counter); void coarse_solve(level);
 // void relax(level, OpKind PreRelax|PostRelax, sweep index); void restrict_residual(level);
-// void zero_coarse(level); void prolong_add(level); int nu1(); int nu2().
+// void zero_coarse(level); void prolong_add(level); int nu1(); int nu2();
+// CoarsestCalls coarsest_calls() (whether calls into the coarsest level are repeated).
 // They compile for the device too: the coarse tail (coarse_tail.hpp) runs them in one kernel.
 #include "kcycle/core/host_device.hpp"
 #include "kcycle/cycle/multigrid_choices.hpp"
 #include "kcycle/cycle/trace.hpp"
 
 namespace kcycle {
+
+// Whether a call on `level` makes its recursive calls after the first: always, except where
+// they would solve the coarsest level again and the cycle makes its calls there once.
+KCYCLE_NO_HD_CHECK
+template <class Ops>
+KCYCLE_HD bool repeats_call_below(const Ops& ops, int level) {
+  return ops.coarsest_calls() == CoarsestCalls::Repeated || level + 1 < ops.coarsest();
+}
 
 // Algorithm 3: one recursive call with the same counter, then one with kappa-1 while it
 // stays positive. kappa = 1 is the V-cycle, 2 the F-cycle, >= levels the W-cycle.
@@ -27,7 +36,7 @@ KCYCLE_HD_RECURSIVE void kappa_cycle(Ops& ops, int level, int kappa) {
   ops.restrict_residual(level);
   ops.zero_coarse(level);
   kappa_cycle(ops, level + 1, kappa);
-  if (kappa > 1) kappa_cycle(ops, level + 1, kappa - 1);
+  if (kappa > 1 && repeats_call_below(ops, level)) kappa_cycle(ops, level + 1, kappa - 1);
   ops.prolong_add(level);
   for (int s = 0; s < ops.nu2(); ++s) ops.relax(level, OpKind::PostRelax, s);
 }
@@ -44,7 +53,7 @@ KCYCLE_HD_RECURSIVE void gamma_cycle(Ops& ops, int level, int gamma) {
   for (int s = 0; s < ops.nu1(); ++s) ops.relax(level, OpKind::PreRelax, s);
   ops.restrict_residual(level);
   ops.zero_coarse(level);
-  for (int g = 0; g < gamma; ++g) gamma_cycle(ops, level + 1, gamma);
+  for (int g = 0; g < gamma && (g == 0 || repeats_call_below(ops, level)); ++g) gamma_cycle(ops, level + 1, gamma);
   ops.prolong_add(level);
   for (int s = 0; s < ops.nu2(); ++s) ops.relax(level, OpKind::PostRelax, s);
 }
@@ -63,7 +72,7 @@ KCYCLE_HD_RECURSIVE void f_cycle(Ops& ops, int level) {
   ops.restrict_residual(level);
   ops.zero_coarse(level);
   f_cycle(ops, level + 1);
-  gamma_cycle(ops, level + 1, 1);
+  if (repeats_call_below(ops, level)) gamma_cycle(ops, level + 1, 1);
   ops.prolong_add(level);
   for (int s = 0; s < ops.nu2(); ++s) ops.relax(level, OpKind::PostRelax, s);
 }

@@ -39,6 +39,13 @@ inline constexpr int kKappaW = std::numeric_limits<int>::max();
 // advisor, sweeps, calibration, experiments, `kcycle lfa` and the visualizer's time panel.
 inline constexpr std::array<int, 5> kKappaCandidates = {1, 2, 3, 4, kKappaW};
 
+// Whether a call whose recursive calls land on the coarsest level makes all of them or only
+// the first. The coarsest level is solved exactly and its right-hand side does not change
+// between the calls, so a repeat solves the same equation again and leaves the same iterate.
+// Repeated: the paper's counts (Proposition 2.2), rocALUTION's; Once: the authors' own code,
+// which skips the repeats (levelCalls(kappa, n) becomes levelCalls(kappa, n - 1)).
+enum class CoarsestCalls { Repeated, Once };
+
 // Which recursive scheme a cycle follows (Algorithms 1-3 of the paper).
 enum class CycleType { Kappa, Gamma, F };
 struct CycleChoice {

@@ -28,6 +28,9 @@ struct MultigridSettings {
   // those before it, so with nu1 = nu2 the V- and W-cycles are symmetric preconditioners.
   // The adjoint order repeats a half sweep (red after red), so it converges a little slower.
   bool symmetric_smoothing = false;
+  // Whether a call makes its second (and later) recursive calls when they land on the coarsest
+  // level, solved exactly by the first: the same iterate either way, fewer calls with Once.
+  CoarsestCalls coarsest_calls = CoarsestCalls::Repeated;
   // Run the pre-smoothing sweeps, the residual and the restriction as one pass over memory,
   // and the prolongation with the correction and the post-smoothing sweeps as another, where
   // the backend can (CpuBackend, Jacobi); and each Gauss-Seidel or x-zebra sweep as one

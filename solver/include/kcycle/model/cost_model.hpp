@@ -23,11 +23,12 @@ double work_factor(int kappa, double c);
 double proposition_ops(int kappa, int levels, double c, double C, double Ctilde, double N1);
 
 // Work of one cycle on kcycle's grids, counted level by level: sum over levels of
-// levelCalls(kappa, l) * unknowns(l). This is N_ops with C = 1 and no approximation of c.
-double cycle_ops(int kappa, int levels, Coarsening coarsening);
+// levelCalls(kappa, l) * unknowns(l). This is N_ops with C = 1 and no approximation of c; the
+// coarsest level's calls made as `coarsest` says (cycle_counts.hpp).
+double cycle_ops(int kappa, int levels, Coarsening coarsening, CoarsestCalls coarsest = CoarsestCalls::Repeated);
 
 // Backend launches of one cycle: launches_per_call * totalCalls(kappa, n-1) + levelCalls(kappa, n).
-double cycle_launches(int kappa, int levels, int launches_per_call);
+double cycle_launches(int kappa, int levels, int launches_per_call, CoarsestCalls coarsest = CoarsestCalls::Repeated);
 
 struct CostModel {
   double alpha = 0;   // seconds per launch
@@ -37,6 +38,11 @@ struct CostModel {
     return alpha * launches + beta * ops + lambda * messages;
   }
 };
+
+// The paper's fit on its main test system (a GPU, section 3): alpha = 2.48e-3 ms per kernel
+// launch, beta = 1.18e-6 ms per unit of N_ops, with 5 + nu1 + nu2 launches per call.
+inline constexpr CostModel kPaperGpuModel{2.48e-6, 1.18e-9};
+inline constexpr int kPaperTransferLaunchesPerCall = 5;
 
 struct TimingSample {
   int kappa;
@@ -88,6 +94,7 @@ struct Calibration {
   int launches_per_call = 0;  // as issued: a fused pass is one launch
   bool fused = false;         // timed with fused Jacobi passes (MultigridSettings::fused)
   int coarse_tail = 0;        // timed with a coarse tail from levels of this many unknowns (0: none)
+  CoarsestCalls coarsest_calls = CoarsestCalls::Repeated;  // as its cycles made them (--repeat-coarsest)
   int threads = 0;
   int ranks = 1;               // MPI: the ranks it was timed on (model.lambda is theirs)
   double measured_lambda = 0;  // the latency benchmark's, before the fit's cap (not saved)

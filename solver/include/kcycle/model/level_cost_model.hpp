@@ -19,8 +19,8 @@ namespace kcycle {
 struct LevelCosts {
   int levels = 0;
   std::vector<double> seconds_per_call;  // index l - 1
-  // t(kappa, n) for this hierarchy.
-  double cycle_seconds(int kappa) const;
+  // t(kappa, n) for this hierarchy, its coarsest level's calls made as `coarsest` says.
+  double cycle_seconds(int kappa, CoarsestCalls coarsest = CoarsestCalls::Repeated) const;
 };
 
 // The costs at `levels` from the calibration's samples there that carry per-level timings, or

@@ -169,6 +169,7 @@ class Multigrid {
     tail.nu1 = s.nu1;
     tail.nu2 = s.nu2;
     tail.symmetric_smoothing = s.symmetric_smoothing;
+    tail.coarsest_calls = s.coarsest_calls;
     tail.scheme = scheme;
     tail.counter = counter;
     tail.first = first;
@@ -292,6 +293,7 @@ class Multigrid {
     int coarsest() const { return mg_.levels(); }
     int nu1() const { return mg_.settings_.nu1; }
     int nu2() const { return mg_.settings_.nu2; }
+    CoarsestCalls coarsest_calls() const { return mg_.settings_.coarsest_calls; }
 
     void enter(int l, int counter) {
       if (hooks_.stop.stop_requested()) throw CycleCancelled();

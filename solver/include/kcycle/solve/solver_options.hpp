@@ -43,7 +43,8 @@ struct SolverOptions {
   CoarseOperator coarse_operator = CoarseOperator::Rediscretized;
   int nu1 = 2;
   int nu2 = 2;
-  bool symmetric_smoothing = false;  // see MultigridSettings
+  bool symmetric_smoothing = false;                        // see MultigridSettings
+  CoarsestCalls coarsest_calls = CoarsestCalls::Repeated;  // see MultigridSettings (--repeat-coarsest)
   OmegaMode omega_mode = OmegaMode::Paper;
   double omega = 0.0;  // used when omega_mode == Fixed
   SolverKind solver = SolverKind::Multigrid;
