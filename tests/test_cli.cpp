@@ -347,6 +347,23 @@ TEST(Cli, InfoShowsBothCoarsestCallConventions) {
   EXPECT_NE(bad.output.find("repeat-coarsest"), std::string::npos) << bad.output;
 }
 
+// The Krylov-accelerated cycle solves (fewer iterations than the plain cycle on the paper's
+// problem); the commands whose models or analysis it would leave wrong refuse it by name.
+TEST(Cli, CoarseKrylovSolvesAndTheModelsRefuseIt) {
+  const Outcome plain = run_cli("solve --levels 6 --kappa 3 --json");
+  const Outcome krylov = run_cli("solve --levels 6 --kappa 3 --coarse-krylov on --json");
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  ASSERT_EQ(krylov.exit_code, 0) << krylov.output;
+  EXPECT_LT(nlohmann::json::parse(krylov.output)["iterations"].get<int>(),
+            nlohmann::json::parse(plain.output)["iterations"].get<int>());
+  for (const char* command : {"lfa --levels 6", "advise --levels 6", "calibrate --max-levels 5 --out /dev/null",
+                              "solve --levels 6 --preset jacobi+cg", "solve --levels 6 --cycle gamma"}) {
+    const Outcome o = run_cli(std::string(command) + " --coarse-krylov on");
+    EXPECT_EQ(o.exit_code, 2) << command << "\n" << o.output;
+    EXPECT_NE(o.output.find("coarse-krylov"), std::string::npos) << command << "\n" << o.output;
+  }
+}
+
 // The physical passes per level, from the library's option table: fused Jacobi, then the
 // x-zebra preset's pipelined sweeps; the JSON's launches add up to the cycle's count.
 TEST(Cli, InfoScheduleShowsThePassesPerLevel) {

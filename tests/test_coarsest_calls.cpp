@@ -64,7 +64,9 @@ TEST(CoarsestCalls, EverySchemeDropsExactlyTheRepeatedCoarsestCalls) {
           << "scheme " << int(choice.type) << " counter " << choice.counter << " n " << n;
       // One coarsest call per call on the level above it.
       const auto calls = calls_per_level(once, n);
-      if (n > 1) EXPECT_EQ(calls[std::size_t(n)], calls[std::size_t(n - 1)]);
+      if (n > 1) {
+        EXPECT_EQ(calls[std::size_t(n)], calls[std::size_t(n - 1)]);
+      }
     }
 }
 

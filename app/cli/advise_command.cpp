@@ -77,6 +77,10 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   SolverOptions o = resolve(a.solver, cmd);
   const ResolvedRun resolved = resolved_run(o);  // --backend cuda without a GPU stops here
   validate(o);
+  if (o.coarse_krylov)
+    throw InvalidOptions(
+        "advise prices the plain kappa-cycle (its time models count no Krylov steps): leave --coarse-krylov off, "
+        "and compare the two with kcycle solve");
   if (a.probe < 2) throw InvalidOptions("--probe must be at least 2 iterations");
   if (a.max_probe < a.probe) throw InvalidOptions("--max-probe must be at least --probe");
   if (!(a.solve_below >= 0.0) || !std::isfinite(a.solve_below))

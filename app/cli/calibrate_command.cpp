@@ -148,6 +148,8 @@ int run(const CalibrateArgs& a, const CLI::App& cmd) {
   SolverOptions largest = o;
   largest.levels = a.max_levels;
   validate(largest);
+  if (o.coarse_krylov)
+    throw InvalidOptions("calibrate times the plain kappa-cycle its model counts: leave --coarse-krylov off");
   if (!(a.min_seconds > 0)) throw InvalidOptions("--min-seconds must be positive");
   // Before minutes of timing, not after: the file must be writable.
   if (const std::string why = why_not_writable(a.out); !why.empty())

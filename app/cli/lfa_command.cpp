@@ -57,6 +57,10 @@ int run(const LfaArgs& a, const CLI::App& cmd) {
   validate(o);
   if (o.cycle.type != CycleType::Kappa)
     throw InvalidOptions("lfa analyses kappa-cycles (kappa = 1, 2, 3, 4, W): leave --cycle as kappa");
+  if (o.coarse_krylov)
+    throw InvalidOptions(
+        "lfa analyses the linear kappa-cycle: --coarse-krylov's CG steps weigh each correction by inner products, "
+        "so the cycle has no Fourier symbol; leave it off");
   lfa::LfaSettings settings;
   settings.cycle = multigrid_settings(o);
   settings.samples = a.samples;

@@ -62,12 +62,18 @@ std::string narrate(const Trace& trace, std::size_t k, const SolverOptions& o) {
       if (repeats_coarse_solve(trace, k))
         return "solve exactly on the coarsest level " + l +
                " again: the first solve left no residual there, so nothing changes (the authors' code skips this "
-               "call)";
+               "call: --repeat-coarsest off)";
       return "solve exactly on the coarsest level " + l;
     case OpKind::Prolong: return "prolong the correction, level " + coarser + " -> " + l + ", and add it";
     case OpKind::PostRelax:
       return "post-relax " + std::to_string(sweep_of(trace, k)) + "/" + std::to_string(nu2) + " on level " + l +
              sweep_words(o, true, sweep_of(trace, k));
+    case OpKind::KrylovWeigh:
+      return "Krylov step on level " + coarser +
+             ": weigh the first call's correction by CG; the second call runs on the residual it leaves, unless "
+             "that is already a quarter of the first's or less";
+    case OpKind::KrylovCombine:
+      return "Krylov step on level " + coarser + ": combine the two calls' corrections by flexible CG";
   }
   return "";
 }
@@ -125,6 +131,8 @@ int algorithm3_line(const Trace& trace, std::size_t k) {
     case OpKind::ZeroCoarse: return 4;
     case OpKind::Prolong: return 7;
     case OpKind::PostRelax: return 8;
+    case OpKind::KrylovWeigh:
+    case OpKind::KrylovCombine: return 6;  // around the second call, which they decide and finish
   }
   return -1;
 }

@@ -11,6 +11,8 @@ std::string_view to_string(OpKind kind) {
     case OpKind::Prolong: return "prolong";
     case OpKind::PostRelax: return "post-relax";
     case OpKind::CoarseSolve: return "coarse-solve";
+    case OpKind::KrylovWeigh: return "krylov-weigh";
+    case OpKind::KrylovCombine: return "krylov-combine";
   }
   return "?";
 }

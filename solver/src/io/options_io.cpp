@@ -179,6 +179,13 @@ std::vector<OptionSpec> make_specs() {
          return true;
        },
        [](const O& o) { return std::string(o.coarsest_calls == CoarsestCalls::Repeated ? "on" : "off"); }},
+      {"coarse-krylov", "on or off",
+       "on: the Krylov-accelerated kappa-cycle (Notay and Vassilevski's K-cycle applied to Algorithm 3): where a "
+       "call makes two coarse calls, the first call's correction is weighed by CG, the second runs on the residual "
+       "left (skipped when the first removed three quarters of it) and both are combined by a flexible-CG step; "
+       "kappa=W is the K-cycle, kappa=1 unchanged",
+       false, true, [](O& o, std::string_view t) { return read_bool(t, o.coarse_krylov); },
+       [](const O& o) { return std::string(o.coarse_krylov ? "on" : "off"); }},
       {"omega", "auto, lfa or a number in (0, 2)",
        "Jacobi damping: auto (paper's formula), lfa (Fourier-optimal) or a number", false, true,
        [](O& o, std::string_view t) {

@@ -78,6 +78,10 @@ MemoryAccount memory_account(const SolverOptions& o, const ResolvedRun& run) {
     // Only a plain sweep writes t (the fused passes stream rows through a buffer).
     if (o.smoother == Smoother::Jacobi)
       account.held.push_back({l, "t (Jacobi's output)", bytes, !unwritten(bytes, !writes_t(run.schedule.level(l)))});
+    // The Krylov-accelerated cycle's first correction and A times each correction (coarse_krylov.hpp).
+    if (run.settings.coarse_krylov && l > 1 && l < o.levels)
+      for (const char* purpose : {"Krylov c1", "Krylov A c1", "Krylov A c2"})
+        account.held.push_back({l, purpose, bytes});
   }
   auto fine_array = [&](const char* purpose, bool never_written = false) {
     account.held.push_back({1, purpose, fine_doubles, !unwritten(fine_doubles, never_written)});

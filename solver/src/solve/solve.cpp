@@ -38,6 +38,7 @@ MultigridSettings multigrid_settings(const SolverOptions& o) {
   s.nu2 = o.nu2;
   s.symmetric_smoothing = o.symmetric_smoothing;
   s.coarsest_calls = o.coarsest_calls;
+  s.coarse_krylov = o.coarse_krylov;
   s.fused = o.fused;
   if (o.coarse_tail != kCoarseTailAuto) s.coarse_tail_unknowns = std::size_t(o.coarse_tail);
   return s;

@@ -76,7 +76,7 @@ struct LevelSchedule {
   // pass_at's index (made by index_passes from down and up): per operation the pass's place
   // in down followed by up, or -1.
   std::vector<int> at_pre_sweep, at_post_sweep;
-  std::array<int, 8> at_other{-1, -1, -1, -1, -1, -1, -1, -1};
+  std::array<int, 10> at_other{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
   void index_passes();
 };
 

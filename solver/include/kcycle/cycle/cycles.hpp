@@ -7,7 +7,12 @@
 // void relax(level, OpKind PreRelax|PostRelax, sweep index); void restrict_residual(level);
 // void zero_coarse(level); void prolong_add(level); int nu1(); int nu2();
 // CoarsestCalls coarsest_calls() (whether calls into the coarsest level are repeated).
+// Ops that can run the Krylov-accelerated cycle (KrylovOps) also provide bool coarse_krylov();
+// bool krylov_weigh(level) (after the first coarse call: whether the second runs) and
+// void krylov_combine(level).
 // They compile for the device too: the coarse tail (coarse_tail.hpp) runs them in one kernel.
+#include <concepts>
+
 #include "kcycle/core/host_device.hpp"
 #include "kcycle/cycle/multigrid_choices.hpp"
 #include "kcycle/cycle/trace.hpp"
@@ -20,6 +25,34 @@ KCYCLE_NO_HD_CHECK
 template <class Ops>
 KCYCLE_HD bool repeats_call_below(const Ops& ops, int level) {
   return ops.coarsest_calls() == CoarsestCalls::Repeated || level + 1 < ops.coarsest();
+}
+
+template <class Ops>
+concept KrylovOps = requires(Ops& ops, int level) {
+  { ops.coarse_krylov() } -> std::convertible_to<bool>;
+  { ops.krylov_weigh(level) } -> std::convertible_to<bool>;
+  ops.krylov_combine(level);
+};
+
+// The second coarse call of a kappa-cycle on `level` with counter `kappa` (kappa > 1): plain,
+// or Krylov-accelerated where the Ops run it and the coarser level is not the coarsest (whose
+// exact solve leaves nothing for a second call or a Krylov step to improve).
+KCYCLE_NO_HD_CHECK
+template <class Ops>
+KCYCLE_HD_RECURSIVE void kappa_cycle(Ops& ops, int level, int kappa);
+KCYCLE_NO_HD_CHECK
+template <class Ops>
+KCYCLE_HD_RECURSIVE void second_coarse_call(Ops& ops, int level, int kappa) {
+  if constexpr (KrylovOps<Ops>) {
+    if (ops.coarse_krylov() && level + 1 < ops.coarsest()) {
+      if (ops.krylov_weigh(level)) {
+        kappa_cycle(ops, level + 1, kappa - 1);
+        ops.krylov_combine(level);
+      }
+      return;
+    }
+  }
+  kappa_cycle(ops, level + 1, kappa - 1);
 }
 
 // Algorithm 3: one recursive call with the same counter, then one with kappa-1 while it
@@ -36,7 +69,7 @@ KCYCLE_HD_RECURSIVE void kappa_cycle(Ops& ops, int level, int kappa) {
   ops.restrict_residual(level);
   ops.zero_coarse(level);
   kappa_cycle(ops, level + 1, kappa);
-  if (kappa > 1 && repeats_call_below(ops, level)) kappa_cycle(ops, level + 1, kappa - 1);
+  if (kappa > 1 && repeats_call_below(ops, level)) second_coarse_call(ops, level, kappa);
   ops.prolong_add(level);
   for (int s = 0; s < ops.nu2(); ++s) ops.relax(level, OpKind::PostRelax, s);
 }

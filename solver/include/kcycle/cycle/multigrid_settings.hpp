@@ -31,6 +31,14 @@ struct MultigridSettings {
   // Whether a call makes its second (and later) recursive calls when they land on the coarsest
   // level, solved exactly by the first: the same iterate either way, fewer calls with Once.
   CoarsestCalls coarsest_calls = CoarsestCalls::Repeated;
+  // The Krylov-accelerated kappa-cycle (Notay & Vassilevski's K-cycle applied to Algorithm 3):
+  // where a call makes its two coarse calls above the coarsest level, the first call's
+  // correction is weighed by CG, the second runs on the residual that leaves (skipped when that
+  // is at most kKrylovSkipRatio of the first's), and the two are combined by a flexible-CG
+  // step (solve/coarse_krylov.hpp). kappa = 1 is unchanged; kappa = W is the K-cycle. No coarse
+  // tail runs with it (the tail's recursion has no Krylov steps), nor a recorded graph (its
+  // steps branch on dot products).
+  bool coarse_krylov = false;
   // Run the pre-smoothing sweeps, the residual and the restriction as one pass over memory,
   // and the prolongation with the correction and the post-smoothing sweeps as another, where
   // the backend can (CpuBackend, Jacobi); and each Gauss-Seidel or x-zebra sweep as one

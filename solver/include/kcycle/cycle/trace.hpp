@@ -15,6 +15,10 @@ enum class OpKind : std::uint8_t {
   Prolong,      // v[l] <- v[l] + Prolong(v[l+1])
   PostRelax,    // one relaxation sweep after the correction
   CoarseSolve,  // exact solve on the coarsest level
+  // The Krylov-accelerated cycle's steps on the coarser level (MultigridSettings::coarse_krylov),
+  // recorded at the level that makes the two calls:
+  KrylovWeigh,    // after the first call: its correction weighed by CG, and the second call decided
+  KrylovCombine,  // after the second: the two corrections combined by the flexible-CG step
 };
 
 std::string_view to_string(OpKind kind);

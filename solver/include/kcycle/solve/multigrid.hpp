@@ -26,6 +26,7 @@
 #include "kcycle/cycle/multigrid_choices.hpp"
 #include "kcycle/cycle/multigrid_settings.hpp"
 #include "kcycle/cycle/trace.hpp"
+#include "kcycle/solve/coarse_krylov.hpp"
 
 namespace kcycle {
 
@@ -84,11 +85,12 @@ std::size_t coarse_tail_on(std::optional<std::size_t> asked) {
 }
 
 // What Multigrid<B> makes of `settings`: fused only where B has the fused passes, the coarse
-// tail's threshold resolved to B's default (0 where B runs no tails). resolve() applies the same.
+// tail's threshold resolved to B's default (0 where B runs no tails, and for the
+// Krylov-accelerated cycle, whose steps the tail's recursion lacks). resolve() applies the same.
 template <class B>
 MultigridSettings as_run_by(MultigridSettings settings) {
   settings.fused = settings.fused && FusesPasses<B>;
-  settings.coarse_tail_unknowns = coarse_tail_on<B>(settings.coarse_tail_unknowns);
+  settings.coarse_tail_unknowns = settings.coarse_krylov ? 0 : coarse_tail_on<B>(settings.coarse_tail_unknowns);
   return settings;
 }
 
@@ -100,12 +102,13 @@ class Multigrid {
   struct Level {
     GridShape shape;
     Stencil9 A;
-    Vector v;                   // iterate (correction on coarse levels)
-    Vector f;                   // right-hand side
-    Vector t;                   // Jacobi's output, swapped with v after each sweep
-    LineFactor x_line, y_line;  // zebra smoothers' line matrices, factored
-    LevelStats stats;           // see set_level_timing
-    bool v_is_zero = false;     // v stands for zero, its zeroing left to the fused down pass
+    Vector v;                               // iterate (correction on coarse levels)
+    Vector f;                               // right-hand side
+    Vector t;                               // Jacobi's output, swapped with v after each sweep
+    LineFactor x_line, y_line;              // zebra smoothers' line matrices, factored
+    LevelStats stats;                       // see set_level_timing
+    bool v_is_zero = false;                 // v stands for zero, its zeroing left to the fused down pass
+    CoarseKrylovState<Vector> krylov = {};  // the Krylov-accelerated cycle's, on levels 2 .. n - 1
   };
 
   // settings().fused is cleared where the backend has no fused passes: the settings are what runs.
@@ -120,6 +123,8 @@ class Multigrid {
                              : galerkin_coarse(levels_.back().A, settings.coarsening);
       Level level{shape, A, backend.make_vector(shape), backend.make_vector(shape), Vector{}, {}, {}, {}, false};
       if (settings.smoother == Smoother::Jacobi) level.t = backend.make_vector(shape);
+      if (settings.coarse_krylov && l > 1 && l < settings.levels)
+        level.krylov = {backend.make_vector(shape), backend.make_vector(shape), backend.make_vector(shape)};
       if (settings.smoother == Smoother::XZebra || settings.smoother == Smoother::XYZebra)
         level.x_line = backend.make_line_factor(TridiagonalFactor::constant(A.a[1][0], A.a[1][1], A.a[1][2], shape.nx));
       if (settings.smoother == Smoother::YZebra || settings.smoother == Smoother::XYZebra)
@@ -205,7 +210,8 @@ class Multigrid {
   void cycle(CycleChoice choice, const CycleHooks& hooks) {
     if constexpr (RecordsCycles<Backend>) {
       const bool watched = hooks.observer && *hooks.observer;
-      if (backend_.graphs() && !watched && !level_timing_) {
+      // The Krylov-accelerated cycle's steps branch on dot products: never recorded.
+      if (backend_.graphs() && !watched && !level_timing_ && !settings_.coarse_krylov) {
         backend_.run_as_graph(signature(choice), [&] { run_cycle(choice, hooks); });
         return;
       }
@@ -294,6 +300,23 @@ class Multigrid {
     int nu1() const { return mg_.settings_.nu1; }
     int nu2() const { return mg_.settings_.nu2; }
     CoarsestCalls coarsest_calls() const { return mg_.settings_.coarsest_calls; }
+    bool coarse_krylov() const { return mg_.settings_.coarse_krylov; }
+    // The Krylov steps on level l + 1 (coarse_krylov.hpp), recorded on level l, timed as part
+    // of l's prolongation (they assemble the correction it interpolates).
+    bool krylov_weigh(int l) {
+      bool second = false;
+      perform(OpKind::KrylovWeigh, l, Phase::Prolong, [&] {
+        Level& C = mg_.level(l + 1);
+        second = kcycle::krylov_weigh(mg_.backend_, C.A, C.v, C.f, C.krylov);
+      });
+      return second;
+    }
+    void krylov_combine(int l) {
+      perform(OpKind::KrylovCombine, l, Phase::Prolong, [&] {
+        Level& C = mg_.level(l + 1);
+        kcycle::krylov_combine(mg_.backend_, C.A, C.v, C.f, C.krylov);
+      });
+    }
 
     void enter(int l, int counter) {
       if (hooks_.stop.stop_requested()) throw CycleCancelled();

@@ -45,6 +45,7 @@ struct SolverOptions {
   int nu2 = 2;
   bool symmetric_smoothing = false;                        // see MultigridSettings
   CoarsestCalls coarsest_calls = CoarsestCalls::Repeated;  // see MultigridSettings (--repeat-coarsest)
+  bool coarse_krylov = false;  // see MultigridSettings (--coarse-krylov): kappa scheme, double precision
   OmegaMode omega_mode = OmegaMode::Paper;
   double omega = 0.0;  // used when omega_mode == Fixed
   SolverKind solver = SolverKind::Multigrid;
