@@ -7,6 +7,7 @@
 
 #include "kcycle/backends/backend_selection.hpp"
 #include "kcycle/io/interrupt.hpp"
+#include "kcycle/solve/solve.hpp"
 #include "kcycle/solve/solver_options.hpp"
 #include "solver_args.hpp"
 
@@ -80,7 +81,18 @@ inline void stop_if_interrupted(const StopOnInterrupt& stop, const RowsSoFar& ro
                       stop.signal_name() + "); " + rows.path() + " holds their rows"};
 }
 
+// One solve, cancelled after `timeout` seconds or when a signal asks the experiment to stop.
+SolveResult timed_solve(const SolverOptions& o, double timeout, const StopOnInterrupt& stop);
+// "converged", "diverged", ..., or "timeout" for a solve timed_solve cancelled.
+std::string status_word(const SolveResult& r);
+// The kappas a table runs (--kappas, else the paper's five), in the paper's order.
+std::vector<int> table_kappas(const ExperimentArgs& a);
+// "1 (V)", "2 (F)", "3", "4", "W".
+std::string kappa_label(int kappa);
+
 // `kcycle experiment scaling` (scaling_experiment.cpp).
 int scaling_experiment(const ExperimentArgs& args, const std::string& dir);
+// `kcycle experiment krylov` (krylov_experiment.cpp).
+int krylov_experiment(const ExperimentArgs& args, const std::string& dir);
 
 }  // namespace kcycle::cli

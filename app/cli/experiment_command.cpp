@@ -28,9 +28,6 @@ namespace kcycle::cli {
 
 void write_text(const std::string& path, const std::string& text) { write_file_replacing(path, text); }
 
-namespace {
-
-// One solve, cancelled after `timeout` seconds or when a signal asks the experiment to stop.
 SolveResult timed_solve(const SolverOptions& o, double timeout, const StopOnInterrupt& stop) {
   const auto start = std::chrono::steady_clock::now();
   return solve(o, [&](const IterationRecord&) {
@@ -42,6 +39,26 @@ SolveResult timed_solve(const SolverOptions& o, double timeout, const StopOnInte
 std::string status_word(const SolveResult& r) {
   return r.status == SolveStatus::Cancelled ? "timeout" : std::string(to_string(r.status));
 }
+
+// The kappas a table runs (--kappas, else the paper's five), in the paper's order.
+std::vector<int> table_kappas(const ExperimentArgs& a) {
+  if (a.kappas.empty()) return kKappas;
+  std::vector<int> chosen;
+  for (const std::string& text : a.kappas) {
+    const std::optional<int> kappa = parse_kappa(text);
+    if (!kappa) throw InvalidOptions("--kappas: '" + text.substr(0, 20) + "' is not a kappa (1, 2, 3, ... or W)");
+    if (std::find(chosen.begin(), chosen.end(), *kappa) == chosen.end()) chosen.push_back(*kappa);
+  }
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
+}
+
+std::string kappa_label(int kappa) {
+  const auto k = std::find(kKappas.begin(), kKappas.end(), kappa);
+  return k == kKappas.end() ? kappa_to_string(kappa) : kKappaLabels[std::size_t(k - kKappas.begin())];
+}
+
+namespace {
 
 // --- Figure 3.1: cycle times vs levels, with the fitted model and turning points ------------
 int figure_3_1(const ExperimentArgs& a, const std::string& dir) {
@@ -190,24 +207,6 @@ int figure_4_1(const ExperimentArgs& a, const std::string& dir) {
 
 // --- Tables 4.1-4.6: each of the six solvers over kappa (and angles) ------------------------
 
-// The kappas a table runs (--kappas, else the paper's five), in the paper's order.
-std::vector<int> table_kappas(const ExperimentArgs& a) {
-  if (a.kappas.empty()) return kKappas;
-  std::vector<int> chosen;
-  for (const std::string& text : a.kappas) {
-    const std::optional<int> kappa = parse_kappa(text);
-    if (!kappa) throw InvalidOptions("--kappas: '" + text.substr(0, 20) + "' is not a kappa (1, 2, 3, ... or W)");
-    if (std::find(chosen.begin(), chosen.end(), *kappa) == chosen.end()) chosen.push_back(*kappa);
-  }
-  std::sort(chosen.begin(), chosen.end());
-  return chosen;
-}
-
-std::string kappa_label(int kappa) {
-  const auto k = std::find(kKappas.begin(), kKappas.end(), kappa);
-  return k == kKappas.end() ? kappa_to_string(kappa) : kKappaLabels[std::size_t(k - kKappas.begin())];
-}
-
 int table(const ExperimentArgs& a, const std::string& dir, const std::string& preset_name, double eps,
           const std::vector<double>& paper_angles, int default_levels) {
   const Preset preset = *find_preset(preset_name);
@@ -342,7 +341,7 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
 
 int run(const ExperimentArgs& a) {
   static const std::vector<std::string> names = {"fig3.1",   "fig4.1",   "table4.1", "table4.2", "table4.3",
-                                                 "table4.4", "table4.5", "table4.6", "scaling"};
+                                                 "table4.4", "table4.5", "table4.6", "scaling",  "krylov"};
   if (std::find(names.begin(), names.end(), a.name) == names.end()) {
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
@@ -356,8 +355,11 @@ int run(const ExperimentArgs& a) {
                          " (--min-levels) to " + std::to_string(a.max_levels) +
                          " (--max-levels): give --max-levels of at least " + std::to_string(a.min_levels + 1));
   if (!(a.case_timeout > 0)) throw InvalidOptions("--case-timeout must be positive");
-  if ((!a.kappas.empty() || !a.angles.empty()) && a.name.rfind("table", 0) != 0)
-    throw InvalidOptions("--kappas and --angles choose the cases of a table (table4.1 ... table4.6), not of " + a.name);
+  if ((!a.kappas.empty() || !a.angles.empty()) && a.name.rfind("table", 0) != 0 && a.name != "krylov")
+    throw InvalidOptions(
+        "--kappas and --angles choose the cases of a table (table4.1 ... table4.6) or of krylov, "
+        "not of " +
+        a.name);
   const std::string dir = a.out.empty() ? "results/" + a.name : a.out;
   // Before the experiment's solves, not after: the folder must be writable.
   if (const std::string why = why_not_writable_folder(dir); !why.empty())
@@ -382,6 +384,8 @@ int run(const ExperimentArgs& a) {
     rc = table(a, dir, "xzebra-semi-galerkin+cg", 1e-5, angles, 8);
   else if (a.name == "scaling")
     rc = scaling_experiment(a, dir);
+  else if (a.name == "krylov")
+    rc = krylov_experiment(a, dir);
   std::printf("wrote %s/%s.csv, .json, .svg\n", dir.c_str(), a.name.c_str());
   return rc;
 }
@@ -394,8 +398,9 @@ Subcommand add_experiment_command(CLI::App& app) {
       "experiment",
       "Reproduce the paper's experiments: fig3.1 (cycle times vs levels, model fit, turning points), fig4.1 (solve "
       "time vs eps), table4.1..table4.6 (the six solvers over kappa and angles), scaling (MPI: weak and strong "
-      "scaling measured on this mpirun's ranks and modelled to 4096). Writes CSV, JSON and SVG.");
-  cmd->add_option("name", args->name, "fig3.1, fig4.1, table4.1, ..., table4.6, scaling")->required();
+      "scaling measured on this mpirun's ranks and modelled to 4096), krylov (each kappa plain and "
+      "Krylov-accelerated on the paper's three smoother/coarsening pairs). Writes CSV, JSON and SVG.");
+  cmd->add_option("name", args->name, "fig3.1, fig4.1, table4.1, ..., table4.6, scaling, krylov")->required();
   cmd->add_option(
          "--levels", args->levels,
          "Level count (tables: default 9 for 4.1/4.2, 8 for 4.3-4.6; fig4.1: the small problem, default 7; scaling: "

@@ -9,6 +9,8 @@
 #include <petscksp.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -39,8 +41,12 @@ struct PCKCycle {
   // PETSC_FALSE: a call whose coarse calls land on the coarsest level makes only the first (it
   // solves exactly; the authors' code), kcycle's --repeat-coarsest off.
   PetscBool repeat_coarsest = PETSC_TRUE;
-  PetscBool inner_from_options = PETSC_FALSE;  // PCSetFromOptions was called on this PC
-  std::vector<PetscInt64> calls;               // of the last application, finest first
+  // The Krylov-accelerated kappa-cycle (kcycle's --coarse-krylov; solve/coarse_krylov.hpp): the
+  // two coarse calls combined by the K-cycle's flexible-CG step, above the coarsest level.
+  PetscBool coarse_krylov = PETSC_FALSE;
+  std::vector<std::array<Vec, 3>> krylov_work;  // per PETSc level: c1, A c1, A c2 (made when first used)
+  PetscBool inner_from_options = PETSC_FALSE;   // PCSetFromOptions was called on this PC
+  std::vector<PetscInt64> calls;                // of the last application, finest first
 };
 
 PCKCycle& data(PC pc) { return *static_cast<PCKCycle*>(pc->data); }
@@ -122,6 +128,10 @@ PetscErrorCode PCSetFromOptions_KCycle(PC pc, PetscOptionItems* PetscOptionsObje
                              "Make every coarse call that lands on the coarsest level (the paper's count); false: only "
                              "the first, as it solves exactly (the authors' code)",
                              "", kc.repeat_coarsest, &kc.repeat_coarsest, nullptr));
+  PetscCall(PetscOptionsBool("-pc_kcycle_coarse_krylov",
+                             "Combine the two coarse calls by the K-cycle's flexible-CG step (Notay and Vassilevski): "
+                             "kappa w is the K-cycle; use a flexible outer Krylov method (fcg, fgmres)",
+                             "", kc.coarse_krylov, &kc.coarse_krylov, nullptr));
   PetscCall(PetscOptionsBool("-pc_kcycle_monitor", "Print levelCalls per level after each application", "", kc.monitor,
                              &kc.monitor, nullptr));
   PetscOptionsHeadEnd();
@@ -170,6 +180,52 @@ PetscErrorCode PCSetUp_KCycle(PC pc) {
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode Cycle(PC pc, PC_MG_Levels** levels, PetscInt l, Counter counter);
+
+// The second coarse call of a kappa-cycle on PETSc level l, Krylov-accelerated: the same two
+// steps as kcycle's library (solve/coarse_krylov.hpp) on the coarse level's b (the restricted
+// residual r) and x (the first call's correction c1). The second call is skipped where the
+// first left at most a quarter of r; the combination is the energy-norm projection onto c1, c2.
+PetscErrorCode KrylovSecondCall(PC pc, PC_MG_Levels** levels, PetscInt l, PetscInt next_kappa) {
+  PCKCycle& kc = data(pc);
+  PC_MG_Levels* coarse = levels[l - 1];
+  PetscFunctionBegin;
+  if (kc.krylov_work.size() <= static_cast<std::size_t>(l)) kc.krylov_work.resize(static_cast<std::size_t>(l) + 1);
+  std::array<Vec, 3>& work = kc.krylov_work[static_cast<std::size_t>(l - 1)];
+  for (Vec& w : work)
+    if (!w) PetscCall(VecDuplicate(coarse->b, &w));
+  Vec c1 = work[0], w1 = work[1], w2 = work[2];
+  PetscScalar rho1, alpha1;
+  PetscCall(MatMult(coarse->A, coarse->x, w1));
+  PetscCall(VecDot(coarse->x, w1, &rho1));
+  PetscCall(VecDot(coarse->x, coarse->b, &alpha1));
+  if (!(PetscRealPart(rho1) > 0)) PetscFunctionReturn(0);
+  PetscReal r_norm, r2_norm;
+  PetscCall(VecNorm(coarse->b, NORM_2, &r_norm));
+  PetscCall(VecAXPY(coarse->b, -alpha1 / rho1, w1));  // b <- r2
+  PetscCall(VecNorm(coarse->b, NORM_2, &r2_norm));
+  if (r2_norm <= 0.25 * r_norm) {
+    PetscCall(VecScale(coarse->x, alpha1 / rho1));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecCopy(coarse->x, c1));
+  PetscCall(VecZeroEntries(coarse->x));
+  PetscCall(Cycle(pc, levels, l - 1, {Scheme::Kappa, next_kappa}));
+  PetscScalar gamma, beta, alpha2;
+  PetscCall(MatMult(coarse->A, coarse->x, w2));
+  PetscCall(VecDot(coarse->x, w1, &gamma));
+  PetscCall(VecDot(coarse->x, w2, &beta));
+  PetscCall(VecDot(coarse->x, coarse->b, &alpha2));
+  const PetscScalar rho2 = beta - gamma * gamma / rho1;
+  if (!(PetscRealPart(rho2) > 0)) {  // no new direction: the plain cycle's sum
+    PetscCall(VecAXPY(coarse->x, alpha1 / rho1, c1));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(VecScale(coarse->x, alpha2 / rho2));
+  PetscCall(VecAXPY(coarse->x, alpha1 / rho1 - gamma * alpha2 / (rho1 * rho2), c1));
+  PetscFunctionReturn(0);
+}
+
 // One call on PETSc level l (0 = coarsest): the coarse solve there; above it, pre-smoothing,
 // the residual restricted as the coarse right-hand side, the coarse calls of the scheme, the
 // interpolated correction, and post-smoothing. Each step is the one PETSc's PCMGMCycle_Private
@@ -197,9 +253,14 @@ PetscErrorCode Cycle(PC pc, PC_MG_Levels** levels, PetscInt l, Counter counter) 
   switch (counter.scheme) {
     case Scheme::Kappa: {
       const PetscInt kappa = counter.value;
+      const PetscInt next = kappa == PC_KCYCLE_KAPPA_W ? kappa : kappa - 1;
       PetscCall(Cycle(pc, levels, l - 1, counter));
-      if (kappa > 1 && repeats)
-        PetscCall(Cycle(pc, levels, l - 1, {Scheme::Kappa, kappa == PC_KCYCLE_KAPPA_W ? kappa : kappa - 1}));
+      if (kappa > 1 && repeats) {
+        if (kc.coarse_krylov && l - 1 > 0)  // above the coarsest level, whose solve is exact
+          PetscCall(KrylovSecondCall(pc, levels, l, next));
+        else
+          PetscCall(Cycle(pc, levels, l - 1, {Scheme::Kappa, next}));
+      }
       break;
     }
     case Scheme::Gamma:
@@ -276,8 +337,17 @@ PetscErrorCode PCView_KCycle(PC pc, PetscViewer viewer) {
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode DestroyKrylovWork(PCKCycle& kc) {
+  PetscFunctionBegin;
+  for (std::array<Vec, 3>& work : kc.krylov_work)
+    for (Vec& w : work) PetscCall(VecDestroy(&w));
+  kc.krylov_work.clear();
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode PCReset_KCycle(PC pc) {
   PetscFunctionBegin;
+  PetscCall(DestroyKrylovWork(data(pc)));
   if (data(pc).inner) PetscCall(PCReset(data(pc).inner));
   PetscFunctionReturn(0);
 }
@@ -285,6 +355,7 @@ PetscErrorCode PCReset_KCycle(PC pc) {
 PetscErrorCode PCDestroy_KCycle(PC pc) {
   PetscFunctionBegin;
   PCKCycle* kc = static_cast<PCKCycle*>(pc->data);
+  PetscCall(DestroyKrylovWork(*kc));
   PetscCall(PCDestroy(&kc->inner));
   delete kc;
   pc->data = nullptr;

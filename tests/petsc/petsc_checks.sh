@@ -8,6 +8,10 @@
 #                gamma 2 = kappa w;
 #   level-calls  the calls per level of one application (-pc_kcycle_monitor) equal levelCalls as
 #                `kcycle info` counts them, for kappa = 1 .. W at 4-7 levels; gamma^(l-1) for gamma;
+#   coarse-krylov  -pc_kcycle_coarse_krylov on the paper's problem (eps 1e-4, 45 degrees, 7
+#                levels, damped Jacobi (2,2) as the library's preset, stand-alone): kappa = 1
+#                untouched residual for residual; kappa = 2, 3, w in far fewer cycles, as the
+#                library's own `kcycle solve --coarse-krylov on` (cut by 40 % or more in both), on 1 and 2 ranks;
 #   bad-input    wrong -pc_kcycle_* values and a hierarchy without levels end with PETSc's error
 #                naming the option, never a crash;
 #   dll-append   PETSc's own tutorial ksp/ex2.c, compiled as it ships, runs -pc_type kcycle from
@@ -100,6 +104,39 @@ case $group in
       fail "gamma=3 at 5 levels: $(calls -pc_kcycle_scheme gamma -pc_kcycle_gamma 3)"
     [ "$(calls -pc_kcycle_scheme f)" = "$(calls -pc_kcycle_kappa 2)" ] && echo "ok: F = kappa 2: $(calls -pc_kcycle_scheme f)" ||
       fail "F at 5 levels: $(calls -pc_kcycle_scheme f)"
+    ;;
+  coarse-krylov)
+    # The library's preset as PETSc options: stand-alone cycles, damped Jacobi (2,2) at the paper's omega.
+    omega=$("$bin/kcycle" solve --levels 3 --json | sed -n 's/.*"omega": *\([0-9.]*\).*/\1/p')
+    jacobi=(-ksp_type richardson -ksp_norm_type unpreconditioned -ksp_max_it 3000 -mg_levels_ksp_type richardson
+      -mg_levels_pc_type jacobi -mg_levels_ksp_richardson_scale "$omega" -mg_levels_ksp_max_it 2)
+    cycles() {  # the PC's stand-alone cycles to 1e-8 on RANKS ranks with KAPPA and KRYLOV
+      "$mpiexec" -n "$1" --oversubscribe "$bin/kcycle_petsc_anisotropic" -da_refine 6 -eps 1e-4 -angle 45 \
+        -pc_type kcycle -pc_kcycle_kappa "$2" -pc_kcycle_coarse_krylov "$3" "${jacobi[@]}" -ksp_rtol 1e-8 2>&1 |
+        sed -n 's/^iterations \([0-9]*\), CONVERGED.*/\1/p'
+    }
+    library() {  # the library's cycles to 1e-8 with KAPPA and KRYLOV (on/off)
+      "$bin/kcycle" solve --levels 7 --eps 1e-4 --angle 45 --kappa "$1" --coarse-krylov "$2" --problem 1 --json |
+        sed -n 's/.*"iterations": *\([0-9]*\).*/\1/p'
+    }
+    for ranks in 1 2; do
+      one=$(history $ranks anisotropic -da_refine 5 -eps 1e-4 -angle 45 -pc_type kcycle -pc_kcycle_kappa 1 "${jacobi[@]}")
+      two=$(history $ranks anisotropic -da_refine 5 -eps 1e-4 -angle 45 -pc_type kcycle -pc_kcycle_kappa 1 \
+        -pc_kcycle_coarse_krylov true "${jacobi[@]}")
+      if [ -z "$one" ] || [ "$one" != "$two" ]; then fail "$ranks rank(s): kappa=1 changed by -pc_kcycle_coarse_krylov"
+      else echo "ok: $ranks rank(s): kappa=1 untouched, $(echo "$one" | wc -l) residuals alike"; fi
+      for kappa in 2 3 w; do
+        plain=$(cycles $ranks $kappa false) krylov=$(cycles $ranks $kappa true)
+        mine=$(library "${kappa^^}" off) mine_krylov=$(library "${kappa^^}" on)
+        if [ -z "$plain" ] || [ -z "$krylov" ] || [ -z "$mine" ] || [ -z "$mine_krylov" ]; then
+          fail "$ranks rank(s), kappa=$kappa: a solve did not converge ($plain/$krylov PETSc, $mine/$mine_krylov kcycle)"
+        elif [ $((5 * krylov)) -gt $((3 * plain)) ] || [ $((5 * mine_krylov)) -gt $((3 * mine)) ]; then
+          fail "$ranks rank(s), kappa=$kappa: not cut by 40 %: PETSc $plain -> $krylov cycles, kcycle $mine -> $mine_krylov"
+        else
+          echo "ok: $ranks rank(s), kappa=$kappa: PETSc PC $plain -> $krylov cycles, kcycle's library $mine -> $mine_krylov"
+        fi
+      done
+    done
     ;;
   bad-input)
     refused() {
