@@ -11,7 +11,7 @@
 namespace kcycle::gui {
 
 void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace& plan, int n, std::size_t done,
-                        int current_op) {
+                        int current_op, const std::vector<bool>& skipped) {
   // A panel left with less height than two text lines (the desk at 1280x720 and UI scale 2)
   // gets no diagram rather than a squashed one whose labels spill out of it.
   if (avail.y < 2 * ImGui::GetTextLineHeight() || avail.x < 80 * ImGui::GetIO().FontGlobalScale) return;
@@ -23,6 +23,11 @@ void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace
   auto pos = [&](std::size_t k) {
     const plot::Point p = layout.node(k, nodes[k].level);
     return ImVec2(p.x, p.y);
+  };
+  // Whether node k has run: before `done`, and not a skipped second call.
+  auto has_run = [&](std::size_t k) {
+    const std::size_t e = nodes[k].first_event;
+    return e < done && !(e < skipped.size() && skipped[e]);
   };
   // Not yet run: the colour a third of the way from the panel's background (opaque, so a faint
   // X stays one shape where the path crosses it).
@@ -51,7 +56,7 @@ void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace
               path_not = shade(IM_COL32(150, 150, 160, 255), false);
   if (!dense) {
     for (std::size_t k = 0; k + 1 < nodes.size(); ++k)
-      dl->AddLine(pos(k), pos(k + 1), nodes[k + 1].first_event < done ? path_ran : path_not, 1.5f * scale);
+      dl->AddLine(pos(k), pos(k + 1), has_run(k + 1) ? path_ran : path_not, 1.5f * scale);
   } else {
     const int columns = int(layout.area.x1 - layout.area.x0) + 2;
     std::vector<float> lo(2 * std::size_t(columns), 1e30f), hi(2 * std::size_t(columns), -1e30f);
@@ -61,7 +66,7 @@ void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace
     };
     for (std::size_t k = 0; k + 1 < nodes.size(); ++k) {  // each segment's ends in both its columns
       const ImVec2 a = pos(k), b = pos(k + 1);
-      const bool ran = nodes[k + 1].first_event < done;
+      const bool ran = has_run(k + 1);
       visit(a.x, a.y, ran), visit(a.x, b.y, ran), visit(b.x, a.y, ran), visit(b.x, b.y, ran);
     }
     const float half = 0.75f * scale;
@@ -96,6 +101,11 @@ void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace
   // circle.
   auto draw_marker = [&](std::size_t k, bool ran) {
     const ImVec2 p = pos(k);
+    if (nodes[k].krylov) {  // green diamond: a Krylov step
+      dl->AddQuadFilled(ImVec2(p.x, p.y - r), ImVec2(p.x + r, p.y), ImVec2(p.x, p.y + r), ImVec2(p.x - r, p.y),
+                        shade(IM_COL32(44, 200, 44, 255), ran));
+      return;
+    }
     if (nodes[k].call) {  // red X: a recursive call
       const ImU32 red = shade(IM_COL32(255, 0, 0, 255), ran);
       dl->AddLine(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), red, 2.0f * scale);
@@ -122,7 +132,11 @@ void draw_cycle_diagram(ImDrawList* dl, ImVec2 origin, ImVec2 avail, const Trace
                       shade(call ? IM_COL32(255, 0, 0, 255) : IM_COL32(90, 170, 255, 255), ran), call ? 0.0f : r);
   };
   for (std::size_t k = 0; k < nodes.size(); ++k) {
-    const bool ran = nodes[k].first_event < done;
+    const bool ran = has_run(k);
+    if (nodes[k].krylov) {  // never one of a run: few, and each stands for a decision
+      draw_marker(k, ran);
+      continue;
+    }
     Run& run = runs[std::size_t(4 * nodes[k].level + 2 * nodes[k].call + ran)];
     if (run.open && !labels[k] && !labels[run.last] && pos(k).x - pos(run.last).x < r) {
       run.last = k;

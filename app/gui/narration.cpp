@@ -62,7 +62,7 @@ std::string narrate(const Trace& trace, std::size_t k, const SolverOptions& o) {
       if (repeats_coarse_solve(trace, k))
         return "solve exactly on the coarsest level " + l +
                " again: the first solve left no residual there, so nothing changes (the authors' code skips this "
-               "call: --repeat-coarsest off)";
+               "call)";
       return "solve exactly on the coarsest level " + l;
     case OpKind::Prolong: return "prolong the correction, level " + coarser + " -> " + l + ", and add it";
     case OpKind::PostRelax:
@@ -70,8 +70,8 @@ std::string narrate(const Trace& trace, std::size_t k, const SolverOptions& o) {
              sweep_words(o, true, sweep_of(trace, k));
     case OpKind::KrylovWeigh:
       return "Krylov step on level " + coarser +
-             ": weigh the first call's correction by CG; the second call runs on the residual it leaves, unless "
-             "that is already a quarter of the first's or less";
+             ": weigh the first call's correction by CG; a second call follows if more than a quarter of the "
+             "residual is left";
     case OpKind::KrylovCombine:
       return "Krylov step on level " + coarser + ": combine the two calls' corrections by flexible CG";
   }

@@ -26,6 +26,7 @@ struct CyclePlan {
   CycleChoice choice;
   int levels = 0, nu1 = 0, nu2 = 0;
   CoarsestCalls coarsest_calls = CoarsestCalls::Repeated;
+  bool coarse_krylov = false;
   Trace trace;
 };
 

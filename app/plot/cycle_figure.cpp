@@ -12,8 +12,10 @@ std::vector<CycleFigureNode> cycle_figure_nodes(const Trace& plan) {
     const TraceEvent& e = plan[k];
     if (e.kind == OpKind::Call) {
       if (e.level > 1) nodes.push_back({e.level, true, e.counter, k, k});
+    } else if (e.kind == OpKind::KrylovWeigh || e.kind == OpKind::KrylovCombine) {
+      nodes.push_back({level_written(e), false, 0, k, k, true});
     } else if (e.kind == OpKind::PreRelax || e.kind == OpKind::PostRelax) {
-      if (!nodes.empty() && !nodes.back().call && nodes.back().level == e.level &&
+      if (!nodes.empty() && !nodes.back().call && !nodes.back().krylov && nodes.back().level == e.level &&
           plan[nodes.back().last_event].kind == e.kind)
         nodes.back().last_event = k;
       else

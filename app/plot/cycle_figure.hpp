@@ -16,10 +16,11 @@ struct CycleFigureNode {
   bool call;                            // an X (a recursive call) or a circle (a relaxation phase)
   int counter;                          // the call's kappa (calls only)
   std::size_t first_event, last_event;  // the plan's operations the node stands for
+  bool krylov = false;                  // a Krylov step (a diamond) on the coarser level it works on
 };
 
 // Not the top call: the paper's figure starts at level 1's first relaxation. Consecutive sweeps
-// of one phase are one circle.
+// of one phase are one circle; each Krylov step (a Krylov-accelerated plan) a node of its own.
 std::vector<CycleFigureNode> cycle_figure_nodes(const Trace& plan);
 
 // The calls in a plan, the top one included: the paper's totalCalls of the cycle drawn.

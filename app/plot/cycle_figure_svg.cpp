@@ -47,6 +47,11 @@ void draw_panel(std::ostream& o, const CycleFigurePanel& panel, float top, float
       Box{0, top, width, top + panel_height(panel)});
   for (std::size_t k = 0; k < nodes.size(); ++k) {
     const Point p = layout.node(k, nodes[k].level);
+    if (nodes[k].krylov) {  // a green diamond: a Krylov step
+      o << "<path class='krylov' d='M" << p.x << ',' << p.y - r << " L" << p.x + r << ',' << p.y << " L" << p.x << ','
+        << p.y + r << " L" << p.x - r << ',' << p.y << " Z' fill='#2ca02c'/>\n";
+      continue;
+    }
     if (!nodes[k].call) {
       o << "<circle class='relaxation' cx='" << p.x << "' cy='" << p.y << "' r='" << r << "' fill='#1f77b4'/>\n";
       continue;

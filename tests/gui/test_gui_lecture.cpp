@@ -216,6 +216,35 @@ TEST(GuiLecture, ShiftAndCtrlStepOnToTheNextRelaxationAndTheNextCall) {
   EXPECT_NE(out.find(" is call on level 2"), std::string::npos) << "Ctrl: on to the next call: " << out;
 }
 
+// A Krylov-accelerated kappa = 3 cycle stepped in the lecture layout at 1280 x 720 and UI scale
+// 2 (its third cycle: point Jacobi for a grid-aligned anisotropy leaves the second call work on
+// level 4): the narration names each Krylov step, every text stays inside the window, and the
+// diagram draws the steps as green diamonds.
+TEST(GuiLecture, AKrylovAcceleratedCycleSteppedAt720pShowsItsSteps) {
+  const std::string shot = temp("krylov_lecture.png"), layout = temp("krylov_lecture.json");
+  std::string script =
+      "ui-scale 2\nset levels 6\nset kappa 3\nset angle 0\nset coarse-krylov on\npause\nreset\nstep\nwait-cycles 1\n"
+      "step\nwait-cycles 2\n";
+  for (int k = 1; k <= 59; ++k) {
+    script += "step-op\nwait-operation " + std::to_string(k) + "\n";
+    if (k == 33 || k >= 55) script += "frames 2\ncheck-text-fits\nprint-stepping\n";
+  }
+  script += "frames 3\nscreenshot " + shot + "\nlayout " + layout + "\n";
+  std::string out;
+  ASSERT_EQ(run_gui(script, &out, 1280, "--lecture", 720), 0) << out;
+  EXPECT_NE(out.find("stepping: operation 33 is krylov-weigh on level 4; field shows level 5"), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("stepping: operation 59 is krylov-combine on level 3; field shows level 4"), std::string::npos)
+      << out;
+  const kcycle::gui_testing::Image img = kcycle::gui_testing::load_png(shot);
+  ASSERT_GT(img.w, 0) << shot;
+  const kcycle::gui_testing::Rect r = panel(layout, "Cycle diagram");
+  // The diamonds that ran (44, 200, 44) and those still to run (their faint shade is no green).
+  const int diamonds = kcycle::gui_testing::components(
+      img, r, [](const unsigned char* p) { return p[1] > 170 && p[0] < 90 && p[2] < 90; });
+  EXPECT_GE(diamonds, 4) << "the weigh and combine steps so far, each a diamond";
+}
+
 // The lecture layout (B, or --lecture) at a projector's sizes: the field, the narration, the
 // diagram and the step bar only, each inside the window, the step bar's buttons drawn, the
 // picture large; and through the first 40 operations of a 6-level F-cycle (down through the

@@ -54,9 +54,10 @@ void physical_passes(const Snapshot& snap, bool stepping, int kappa) {
 const Trace& current_plan(UiState& ui, const SolverOptions& o) {
   const int n = o.levels;
   if (!ui.plan || !(ui.plan->choice == o.cycle) || ui.plan->levels != n || ui.plan->nu1 != o.nu1 ||
-      ui.plan->nu2 != o.nu2 || ui.plan->coarsest_calls != o.coarsest_calls)
-    ui.plan = std::make_shared<CyclePlan>(CyclePlan{o.cycle, n, o.nu1, o.nu2, o.coarsest_calls,
-                                                    planned_cycle(o.cycle, n, o.nu1, o.nu2, o.coarsest_calls)});
+      ui.plan->nu2 != o.nu2 || ui.plan->coarsest_calls != o.coarsest_calls || ui.plan->coarse_krylov != o.coarse_krylov)
+    ui.plan = std::make_shared<CyclePlan>(
+        CyclePlan{o.cycle, n, o.nu1, o.nu2, o.coarsest_calls, o.coarse_krylov,
+                  planned_cycle(o.cycle, n, o.nu1, o.nu2, o.coarsest_calls, o.coarse_krylov)});
   return ui.plan->trace;
 }
 
@@ -67,10 +68,12 @@ void counts_line(const Snapshot& snap) {
   const int n = snap.options.levels, kappa = std::min(snap.options.cycle.counter, n);
   const CoarsestCalls coarsest = snap.options.coarsest_calls;
   char head[128];
-  std::snprintf(head, sizeof head, "kappa=%s, %d levels: totalCalls = %llu%s;  levelCalls:",
-                kappa_to_string(snap.options.cycle.counter).c_str(), n,
+  // Krylov-accelerated, a second call is skipped where the first left little: the counts are the most.
+  std::snprintf(head, sizeof head, "kappa=%s, %d levels: totalCalls %s %llu%s;  levelCalls%s:",
+                kappa_to_string(snap.options.cycle.counter).c_str(), n, snap.options.coarse_krylov ? "<=" : "=",
                 (unsigned long long)total_calls(kappa, n, coarsest),
-                coarsest == CoarsestCalls::Once ? " (coarsest solved once a call)" : "");
+                coarsest == CoarsestCalls::Once ? " (coarsest solved once a call)" : "",
+                snap.options.coarse_krylov ? " at most" : "");
   std::string counts = head;
   for (int l = 1; l <= n; ++l) counts.append(" ").append(std::to_string(level_calls(kappa, l, n, coarsest)));
   ImGui::TextUnformatted(counts.c_str());
@@ -83,7 +86,8 @@ void step_narration(const Snapshot& snap, std::size_t plan_size, float keep) {
   const SolverOptions& o = snap.options;
   const Trace& trace = *snap.cycle_trace;
   const std::size_t op = std::size_t(snap.trace_position - 1);
-  text_wrapped("step %d of %zu: %s", snap.trace_position, plan_size, narrate(trace, op, o).c_str());
+  text_wrapped("step %d of %s%zu: %s", snap.trace_position, o.coarse_krylov ? "at most " : "", plan_size,
+               narrate(trace, op, o).c_str());
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   text_wrapped("call stack: %s", describe_call_stack(call_stack(trace, op)).c_str());
   ImGui::PopStyleColor();
@@ -128,14 +132,21 @@ void step_narration(const Snapshot& snap, std::size_t plan_size, float keep) {
 }
 
 // The diagram in the rest of the window: what has run this cycle solid, the rest faint, so
-// nothing moves while stepping; the operation just done highlighted.
+// nothing moves while stepping; the operation just done highlighted. A Krylov-accelerated
+// cycle's plan makes every second call; where the cycle stepped skipped one it stays faint.
 void diagram(const Snapshot& snap, const Trace& plan) {
   const bool stepping = stepping_in(snap);
-  const std::size_t done = stepping ? std::size_t(snap.trace_position) : snap.history.empty() ? 0 : plan.size();
+  std::size_t done = stepping ? std::size_t(snap.trace_position) : snap.history.empty() ? 0 : plan.size();
+  std::vector<bool> skipped;
+  if (stepping && snap.options.coarse_krylov) {
+    const Trace& trace = *snap.cycle_trace;
+    const Trace so_far(trace.begin(), trace.begin() + std::ptrdiff_t(std::min(done, trace.size())));
+    done = aligned_with_plan(plan, so_far, &skipped);
+  }
   const ImVec2 origin = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
   ImGui::Dummy(avail);
   draw_cycle_diagram(ImGui::GetWindowDrawList(), origin, avail, plan, snap.options.levels, done,
-                     stepping ? int(snap.trace_position) - 1 : -1);
+                     stepping ? int(done) - 1 : -1, skipped);
 }
 
 }  // namespace

@@ -179,6 +179,12 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
                  "calls (the diagram and the counts follow)"))
       o.coarsest_calls = repeat ? CoarsestCalls::Repeated : CoarsestCalls::Once;
   }
+  if (o.cycle.type == CycleType::Kappa)
+    checkbox(ui, "Krylov coarse calls", o.coarse_krylov,
+             "The Krylov-accelerated kappa-cycle (the K-cycle of Notay and Vassilevski): the first coarse call's "
+             "correction is weighed by CG, the second call runs on what it leaves (or is skipped when little is "
+             "left), and the two are combined; green diamonds in the cycle diagram. With CG as the solver, use "
+             "flexible CG");
 
   section("solver");
   enum_combo(ui, "solver", o.solver,

@@ -33,10 +33,12 @@ struct TraceEvent {
 
 using Trace = std::vector<TraceEvent>;
 
-// The level whose vectors an operation writes: the coarser one for the restriction (its f)
-// and the zeroing (its v), the event's own level for the rest (a call: where it runs).
+// The level whose vectors an operation writes: the coarser one for the restriction (its f),
+// the zeroing and the Krylov steps (its v), the event's own level for the rest (a call: where it runs).
 inline int level_written(const TraceEvent& e) {
-  return e.kind == OpKind::Restrict || e.kind == OpKind::ZeroCoarse ? e.level + 1 : e.level;
+  const bool coarser = e.kind == OpKind::Restrict || e.kind == OpKind::ZeroCoarse || e.kind == OpKind::KrylovWeigh ||
+                       e.kind == OpKind::KrylovCombine;
+  return coarser ? e.level + 1 : e.level;
 }
 
 // Counts of Call events per level (index 0 unused, index l = level l).
