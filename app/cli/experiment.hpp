@@ -50,6 +50,8 @@ inline void apply_run_options(const ExperimentArgs& a, SolverOptions& o) {
   o.precision = a.run_options.precision;
   o.coarse_tail = a.run_options.coarse_tail;
   o.line_solver = a.run_options.line_solver;
+  o.coarsest_calls = a.run_options.coarsest_calls;  // the cycle's variants (issue 43): tables with them
+  o.coarse_krylov = a.run_options.coarse_krylov;
 }
 
 // Writes `text` to `path`; throws std::runtime_error if it cannot.

@@ -275,10 +275,12 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
                     memory_note);
     }
 
-  std::printf("%s: %s, eps=%g, %d levels (%llu unknowns), %s precision, %s; memory %s by the account\n",
+  std::printf("%s: %s, eps=%g, %d levels (%llu unknowns), %s precision, %s%s%s; memory %s by the account\n",
               preset_name.c_str(), std::string(preset.description).c_str(), eps, levels,
               (unsigned long long)full_coarsening_shape(levels, 1).unknowns(),
               std::string(enum_name(a.run_options.precision)).c_str(), a.run_options.fused ? "fused passes" : "unfused",
+              a.run_options.coarse_krylov ? ", Krylov-accelerated coarse calls" : "",
+              a.run_options.coarsest_calls == CoarsestCalls::Once ? ", the coarsest level called once a call" : "",
               bytes_text(memory).c_str());
   if (angles.size() == 1) {
     // The layout of Tables 4.1 and 4.2: relative to W (stand-alone) or F (CG), as the paper.
@@ -426,7 +428,8 @@ Subcommand add_experiment_command(CLI::App& app) {
          "Tables: the angles to run in degrees, comma-separated (default 45 for 4.1/4.2, 10,30,45,60,80 for 4.3-4.6)")
       ->delimiter(',');
   add_solver_options(*cmd, args->solver,
-                     {"max-iter", "threads", "backend", "graphs", "fused", "precision", "coarse-tail", "line-solver"},
+                     {"max-iter", "threads", "backend", "graphs", "fused", "precision", "coarse-tail", "line-solver",
+                      "repeat-coarsest", "coarse-krylov"},
                      experiment_defaults());
   return {cmd, [args, cmd] {
             const SolverOptions requested = resolve(args->solver, *cmd, experiment_defaults());

@@ -5,6 +5,8 @@
 // nothing. KCYCLE_MPI_GRID=PXxPY picks the process grid (default: MPI_Dims_create's).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -140,6 +142,34 @@ TEST(MpiBackend, EverySmootherGivesTheSerialIterateBitwise) {
       EXPECT_EQ(a.trace, b.trace) << what;
       EXPECT_EQ(a.launches, b.launches) << what;
     }
+}
+
+// The coarsest level called once a call: bitwise serial. The Krylov-accelerated cycle: its dot
+// products sum over the ranks in another order, so the iterate is serial's to rounding, and its
+// decisions (which second calls run) the same.
+TEST(MpiBackend, TheCoarsestCallConventionAndTheKrylovStepsAgreeWithSerial) {
+  auto mpi = backend();
+  for (int kappa : {2, 3, kKappaW}) {
+    MultigridSettings s = jacobi_settings(6, Coarsening::Full, CoarseOperator::Rediscretized);
+    s.tensor = rotated_anisotropic_tensor(1e-4, 0);  // the second calls have work left
+    const std::string what = "kappa " + kappa_to_string(kappa) + ", " + std::to_string(mpi->px()) + "x" +
+                             std::to_string(mpi->py()) + " ranks";
+    s.coarsest_calls = CoarsestCalls::Once;
+    const CycleChoice choice{CycleType::Kappa, kappa};
+    const CycleRun a = serial(s, choice, 3), b = distributed(*mpi, s, choice, 3);
+    EXPECT_TRUE(bitwise_equal(a.v, b.v)) << "once: " << what;
+    EXPECT_EQ(a.trace, b.trace) << "once: " << what;
+    s.coarsest_calls = CoarsestCalls::Repeated;
+    s.coarse_krylov = true;
+    const CycleRun c = serial(s, choice, 3), d = distributed(*mpi, s, choice, 3);
+    EXPECT_EQ(c.trace, d.trace) << "krylov: " << what;
+    EXPECT_NE(std::count(c.trace.begin(), c.trace.end(), TraceEvent{OpKind::KrylovCombine, 3, 0}), 0) << what;
+    double diff = 0, norm = 0;
+    for (int j = 1; j <= c.v.shape().ny; ++j)
+      for (int i = 1; i <= c.v.shape().nx; ++i)
+        diff = std::max(diff, std::abs(c.v(i, j) - d.v(i, j))), norm = std::max(norm, std::abs(c.v(i, j)));
+    EXPECT_LT(diff, 1e-10 * norm) << "krylov: " << what;
+  }
 }
 
 TEST(MpiBackend, AgglomerationAtAnyThresholdGivesTheSameIterate) {
