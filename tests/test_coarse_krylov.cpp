@@ -10,6 +10,7 @@
 #include "backend_under_test.hpp"
 #include "kcycle/core/problem.hpp"
 #include "kcycle/core/relaxation_factor.hpp"
+#include "kcycle/cycle/cycle_plan.hpp"
 #include "kcycle/solve/coarse_krylov.hpp"
 #include "kcycle/solve/multigrid.hpp"
 #include "kcycle/solve/solve.hpp"
@@ -141,6 +142,35 @@ TYPED_TEST(CoarseKrylovOnBackend, TheTraceShowsEachStepWhereTheRecursionMakesTwo
     EXPECT_GT(weighs, 0) << "kappa " << kappa;
     EXPECT_GT(seconds, 0) << "kappa " << kappa << ": the first cycles leave work for a second call";
     EXPECT_EQ(combines, seconds);
+  }
+}
+
+// The plan the visualizer draws (every second call made) against cycles that ran: aligned, the
+// plan less the operations marked skipped is exactly what ran, and the whole plan is reached.
+TYPED_TEST(CoarseKrylovOnBackend, TheExecutedCycleIsThePlanLessItsSkippedSecondCalls) {
+  using Backend = TypeParam;
+  const int n = 6;
+  for (int kappa : {2, 3, kKappaW}) {
+    Backend backend = CoarseKrylovOnBackend<Backend>::make_backend();
+    MultigridSettings s = anisotropic(n, 0);
+    s.coarse_krylov = true;
+    Multigrid<Backend> mg(backend, s);
+    testing::fill_random(backend, mg.level(1).v, 9);
+    const Trace plan = planned_cycle({CycleType::Kappa, kappa}, n, s.nu1, s.nu2, s.coarsest_calls, true);
+    for (int c = 0; c < 3; ++c) {
+      Trace ran;
+      mg.cycle({CycleType::Kappa, kappa}, &ran);
+      std::vector<bool> skipped;
+      EXPECT_EQ(aligned_with_plan(plan, ran, &skipped), plan.size()) << "kappa " << kappa << " cycle " << c;
+      Trace kept;
+      for (std::size_t k = 0; k < plan.size(); ++k)
+        if (!skipped[k]) kept.push_back(plan[k]);
+      EXPECT_EQ(kept, ran) << "kappa " << kappa << " cycle " << c;
+      // Half-way through, the position is where those operations end in the plan.
+      const Trace half(ran.begin(), ran.begin() + std::ptrdiff_t(ran.size() / 2));
+      const std::size_t at = aligned_with_plan(plan, half);
+      EXPECT_EQ(plan[at - 1], half.back()) << "kappa " << kappa << " cycle " << c;
+    }
   }
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/solve/coarse_krylov.hpp"
 
 namespace {
 
@@ -204,7 +205,7 @@ PetscErrorCode KrylovSecondCall(PC pc, PC_MG_Levels** levels, PetscInt l, PetscI
   PetscCall(VecNorm(coarse->b, NORM_2, &r_norm));
   PetscCall(VecAXPY(coarse->b, -alpha1 / rho1, w1));  // b <- r2
   PetscCall(VecNorm(coarse->b, NORM_2, &r2_norm));
-  if (r2_norm <= 0.25 * r_norm) {
+  if (r2_norm <= kcycle::kKrylovSkipRatio * r_norm) {
     PetscCall(VecScale(coarse->x, alpha1 / rho1));
     PetscFunctionReturn(0);
   }

@@ -14,6 +14,8 @@
 // over the ranks).
 #include <cmath>
 
+#include "kcycle/core/stencil.hpp"
+
 namespace kcycle {
 
 // t: the second call is skipped where the first left at most this fraction of the residual
