@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -429,3 +430,29 @@ TEST(OptionsIo, ASettingThatWouldBeIgnoredIsRefusedSayingWhenItApplies) {
 
 }  // namespace
 }  // namespace kcycle
+
+// Shell completion offers option_value_words: each one must be a value the option takes, and
+// the enumerations must offer all their names.
+TEST(OptionsIo, TheValueWordsCompletionOffersAreAcceptedValues) {
+  int options_with_words = 0;
+  for (const kcycle::OptionSpec& spec : kcycle::option_specs()) {
+    const std::vector<std::string> words = kcycle::option_value_words(spec);
+    if (!words.empty()) ++options_with_words;
+    for (const std::string& word : words) {
+      kcycle::SolverOptions o;
+      EXPECT_NO_THROW(kcycle::set_option(o, {std::string(spec.key), word, "--" + std::string(spec.key)}))
+          << spec.key << " " << word;
+    }
+  }
+  EXPECT_GE(options_with_words, 15);
+  const auto words_of = [](const char* key) { return kcycle::option_value_words(*kcycle::find_option(key)); };
+  EXPECT_EQ(words_of("omega"), (std::vector<std::string>{"auto", "lfa"}));
+  EXPECT_EQ(words_of("kappa"), (std::vector<std::string>{"W"}));
+  EXPECT_EQ(words_of("problem"), (std::vector<std::string>{"0", "1", "2", "3", "4"}));
+  EXPECT_EQ(words_of("coarse-krylov"), (std::vector<std::string>{"on", "off"}));
+  EXPECT_TRUE(words_of("eps").empty());
+  EXPECT_TRUE(words_of("error").empty());
+  const std::vector<std::string> smoothers = words_of("smoother");
+  for (const char* name : {"jacobi", "gs-rb", "xzebra", "yzebra", "xyzebra"})
+    EXPECT_NE(std::find(smoothers.begin(), smoothers.end(), name), smoothers.end()) << name;
+}

@@ -341,9 +341,14 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
   return 0;
 }
 
-int run(const ExperimentArgs& a) {
+const std::vector<std::string>& experiment_names() {
   static const std::vector<std::string> names = {"fig3.1",   "fig4.1",   "table4.1", "table4.2", "table4.3",
                                                  "table4.4", "table4.5", "table4.6", "scaling",  "krylov"};
+  return names;
+}
+
+int run(const ExperimentArgs& a) {
+  const std::vector<std::string>& names = experiment_names();
   if (std::find(names.begin(), names.end(), a.name) == names.end()) {
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
@@ -402,7 +407,11 @@ Subcommand add_experiment_command(CLI::App& app) {
       "time vs eps), table4.1..table4.6 (the six solvers over kappa and angles), scaling (MPI: weak and strong "
       "scaling measured on this mpirun's ranks and modelled to 4096), krylov (each kappa plain and "
       "Krylov-accelerated on the paper's three smoother/coarsening pairs). Writes CSV, JSON and SVG.");
-  cmd->add_option("name", args->name, "fig3.1, fig4.1, table4.1, ..., table4.6, scaling, krylov")->required();
+  std::string members;  // the type name lists them: --help shows them, and the shell completion offers them
+  for (const std::string& n : experiment_names()) members += (members.empty() ? "" : ",") + n;
+  cmd->add_option("name", args->name, "The experiment to run (described above)")
+      ->required()
+      ->type_name("NAME:{" + members + "}");
   cmd->add_option(
          "--levels", args->levels,
          "Level count (tables: default 9 for 4.1/4.2, 8 for 4.3-4.6; fig4.1: the small problem, default 7; scaling: "

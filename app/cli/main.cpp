@@ -8,12 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "bash_completion.hpp"
 #include "commands.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
+#include "kcycle/core/version.hpp"
 #include "kcycle/io/interrupt.hpp"
 #include "kcycle/io/nearest_name.hpp"
 #include "kcycle/io/options_io.hpp"
 #include "kcycle/solve/solver_options.hpp"
+#include "man_page.hpp"
 
 namespace {
 
@@ -68,6 +71,39 @@ std::string mistyped_name_message(CLI::App& app, int argc, char** argv) {
   return "";
 }
 
+// kcycle(1): the parser's commands and options, and what --help cannot say.
+std::string manual(const CLI::App& app) {
+  kcycle::cli_docs::ManPage page;
+  page.name = "kcycle";
+  page.summary = "multigrid kappa-cycles for rotated anisotropic diffusion: solve, count, time, advise";
+  page.version = std::string(kcycle::version());
+  page.sections = {
+      {"EXIT STATUS",
+       "0: done (a solve converged).\n\n2: bad input; the message names the option, file and line.\n\n3: a solve "
+       "did not converge (the iteration limit, divergence or NaN).\n\n130: interrupted (Ctrl-C or SIGTERM); what was "
+       "done so far is printed."},
+      {"FILES",
+       "kcycle-calibration.json in the working folder: the machine's time model, written by kcycle calibrate and "
+       "read by advise, the experiments and the visualizer.\n\nA parameters file (--config FILE) has key = value "
+       "lines whose keys are the solver options' names; the visualizer's Export writes one."},
+      {"EXAMPLES",
+       "  kcycle solve --levels 9 --eps 1e-4 --angle 45 --kappa 3\n"
+       "  kcycle solve --preset xyzebra-galerkin --levels 8 --eps 1e-5 --angle 30 --kappa 4\n"
+       "  kcycle info --levels 6 --kappa 3\n"
+       "  kcycle calibrate --max-levels 11\n"
+       "  kcycle advise --levels 10 --eps 1e-4 --calibration kcycle-calibration.json\n"
+       "  kcycle lfa --levels 9 --eps 1e-4 --angle 45\n"
+       "  kcycle figure cycles --levels 5 --kappa 1,2,3,W --out fig.svg\n"
+       "  mpirun -np 4 kcycle solve --backend mpi --levels 10"},
+      {"PETSC",
+       "The preconditioner type kcycle for PETSc's KSP is the shared library libkcycle_petsc.so, installed with "
+       "the program: run a PETSc program with -dll_append /usr/lib/x86_64-linux-gnu/libkcycle_petsc.so -pc_type "
+       "kcycle (the path of your architecture's library folder); "
+       "/usr/share/doc/kcycle/petsc.md lists its options."}};
+  page.see_also = {"kcycle-gui(1)", "mpirun(1)", "/usr/share/doc/kcycle/README.md"};
+  return kcycle::cli_docs::man_page(kcycle::cli_docs::describe(app), page);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -83,6 +119,16 @@ int main(int argc, char** argv) {
       kcycle::cli::add_bench_command(app),  kcycle::cli::add_calibrate_command(app),
       kcycle::cli::add_advise_command(app), kcycle::cli::add_experiment_command(app),
       kcycle::cli::add_figure_command(app), kcycle::cli::add_lfa_command(app)};
+  app.set_version_flag("--version", "kcycle " + std::string(kcycle::version()));
+  // What the build writes the manual page and the shell completion from (their one source).
+  if (argc == 2 && argv[1] == std::string("--man-page")) {
+    std::cout << manual(app);
+    return 0;
+  }
+  if (argc == 2 && argv[1] == std::string("--bash-completion")) {
+    std::cout << kcycle::cli_docs::bash_completion(kcycle::cli_docs::describe(app));
+    return 0;
+  }
   if (argc == 1) {  // a newcomer typing `kcycle` gets the overview, not one terse line
     std::cerr << app.help();
     return 2;

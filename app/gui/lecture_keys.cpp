@@ -4,6 +4,9 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -30,6 +33,14 @@ constexpr KeyHelp kKeys[] = {
 };
 
 }  // namespace
+
+std::string lecture_keys_text() {
+  std::string text;
+  for (const KeyHelp& k : kKeys)
+    text += "  " + std::string(k.keys) +
+            std::string(24 - std::min<std::size_t>(22, std::string_view(k.keys).size()), ' ') + k.what + "\n";
+  return text;
+}
 
 void handle_lecture_keys(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   const std::vector<KeyPress> presses = std::exchange(ui.key_presses, {});

@@ -3,6 +3,8 @@
 // right arrow, space) steps one operation, with Shift on to the next relaxation, with Ctrl on to
 // the next call; PageUp (and the left arrow) steps back one; R runs or pauses; B (a clicker's
 // "blank" key) switches between the lecture layout and the desk; F1 or H shows them all.
+#include <string>
+
 #include "solver_worker.hpp"
 #include "ui_state.hpp"
 
@@ -14,5 +16,8 @@ void handle_lecture_keys(UiState& ui, SolverWorker& worker, const Snapshot& snap
 
 // The keys and what they do, over the window while ui.show_keys.
 void keys_overlay(UiState& ui);
+
+// The same list as text, one key per line (the manual page's KEYS).
+std::string lecture_keys_text();
 
 }  // namespace kcycle::gui

@@ -7,11 +7,16 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
+#include "bash_completion.hpp"
 #include "calibration_cache.hpp"
 #include "kcycle/backends/cpu/available_cores.hpp"
+#include "kcycle/core/version.hpp"
 #include "kcycle/io/file_output.hpp"
 #include "kcycle/io/options_io.hpp"
+#include "lecture_keys.hpp"
+#include "man_page.hpp"
 #include "script.hpp"
 
 namespace kcycle::gui {
@@ -35,6 +40,41 @@ SolverOptions default_parameters() {
   o.problem = ProblemKind::ZeroMeanRandomError;  // both halves of the colour map from the start
   o.max_iterations = 100000;
   return o;
+}
+
+// kcycle-gui(1): the parser's options, the keys, the script's verbs and the files a session keeps.
+std::string manual(const CLI::App& app) {
+  cli_docs::ManPage page;
+  page.name = "kcycle-gui";
+  page.summary = "watch multigrid kappa-cycles solve rotated anisotropic diffusion";
+  page.version = std::string(version());
+  page.sections = {
+      {"USE",
+       "The window opens paused on the initial error. Step through a cycle (Operation, Relaxation, Call): the cycle "
+       "diagram marks each relaxation with a circle and each recursive call with an X, the narration says which line "
+       "of Algorithm 3 ran, and the error field shows the level the operation wrote. Run solves to the tolerance; "
+       "the convergence and time panels plot what was measured beside what the models predict. Lessons set up the "
+       "classic demonstrations; the UI scale makes the window readable on a projector; B (or --lecture) switches to "
+       "the lecture layout.\n\nWithout a display, run it under xvfb-run with --script and --screenshot."},
+      {"KEYS", lecture_keys_text()},
+      {"SCRIPT VERBS",
+       "A script (--script FILE) has one verb per line; # starts a comment. These are its verbs:\n\n" +
+           [] {  // indented, so that the page keeps the table's columns
+             std::string verbs, line;
+             std::istringstream in(ScriptRunner::verbs_help());
+             while (std::getline(in, line)) verbs += line.empty() ? "\n" : "  " + line + "\n";
+             return verbs;
+           }()},
+      {"FILES",
+       "$XDG_CONFIG_HOME/kcycle (else ~/.config/kcycle): last-parameters.toml and ui-scale.txt, the last "
+       "session's parameters and UI scale (not kept under --script).\n\n$XDG_CACHE_HOME/kcycle (else "
+       "~/.cache/kcycle, or --cache-dir): the calibration cache, one time model per configuration timed.\n\n"
+       "kcycle-calibration.json in the working folder: a machine's time model from kcycle calibrate (--calibration)."},
+      {"EXAMPLES",
+       "  kcycle-gui\n  kcycle-gui --lecture --width 1920 --height 1080\n"
+       "  xvfb-run -a kcycle-gui --script session.txt --screenshot shot.png"}};
+  page.see_also = {"kcycle(1)", "xvfb-run(1)", "/usr/share/doc/kcycle/visualizer.md"};
+  return cli_docs::man_page(cli_docs::describe(app), page);
 }
 
 }  // namespace
@@ -72,6 +112,19 @@ std::optional<int> parse_gui_options(int argc, char** argv, GuiOptions& o) {
   app.add_option("--interop", interop, "CUDA backend: draw the field through CUDA-OpenGL interop (on/off)")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
+  app.set_version_flag("--version", "kcycle-gui " + std::string(version()));
+  // What the build writes the manual page and the shell completion from (their one source).
+  if (argc == 2 && argv[1] == std::string("--man-page")) {
+    // The page is the same on every machine: no build machine's home or core count in it.
+    app.get_option("--threads")->default_str("");
+    app.get_option("--cache-dir")->default_str("$XDG_CACHE_HOME/kcycle, else ~/.cache/kcycle");
+    std::fputs(manual(app).c_str(), stdout);
+    return 0;
+  }
+  if (argc == 2 && argv[1] == std::string("--bash-completion")) {
+    std::fputs(cli_docs::bash_completion(cli_docs::describe(app)).c_str(), stdout);
+    return 0;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

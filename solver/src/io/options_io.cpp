@@ -1,5 +1,7 @@
 #include "kcycle/io/options_io.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -347,6 +349,26 @@ std::vector<std::string> option_key_list() {
   std::vector<std::string> keys;
   for (const OptionSpec& spec : option_specs()) keys.emplace_back(spec.key);
   return keys;
+}
+
+std::vector<std::string> option_value_words(const OptionSpec& spec) {
+  std::string text(spec.expects);
+  if (text.rfind("one of ", 0) == 0) text.erase(0, 7);
+  for (std::size_t at; (at = text.find(" or ")) != std::string::npos;) text.replace(at, 4, ", ");
+  std::vector<std::string> words;
+  for (std::size_t begin = 0; begin <= text.size();) {
+    const std::size_t end = std::min(text.find(", ", begin), text.size());
+    const std::string item = text.substr(begin, end - begin);
+    // A literal is one word of letters, digits and - _ . +; "a number in (0" and "2)" are not.
+    const bool literal =
+        !item.empty() && std::isalnum(static_cast<unsigned char>(item[0])) &&
+        std::all_of(item.begin(), item.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' || c == '+';
+        });
+    if (literal) words.push_back(item);
+    begin = end + 2;
+  }
+  return words;
 }
 
 std::string option_keys() {

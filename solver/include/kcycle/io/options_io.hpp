@@ -34,6 +34,10 @@ const OptionSpec* find_option(std::string_view key);
 // "levels, eps, angle, ...": for messages.
 std::string option_keys();
 std::vector<std::string> option_key_list();
+// The words an option's value may literally be, read from its `expects` ("one of jacobi, gs-rb",
+// "auto, lfa or a number in (0, 2)" gives auto, lfa): what shell completion offers. Empty for a
+// value that is only a number or free text.
+std::vector<std::string> option_value_words(const OptionSpec& spec);
 
 // One key=value to apply, and how to name it in a message ("--eps", "run.toml:3: eps",
 // "script line 4: set eps").
