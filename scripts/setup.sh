@@ -25,6 +25,9 @@ packages=(
   openmpi-bin libopenmpi-dev         # the MPI backend (domain decomposition) and its mpirun tests
   petsc-dev                          # the PETSc preconditioner -pc_type kcycle (petsc/), checked against PCMG's cycles
   libpetsc3.18-dev-examples          # PETSc's own ksp/ex2.c, which a test runs with -dll_append libkcycle_petsc.so
+  dpkg-dev fakeroot                  # the Debian package (scripts/package.sh): dpkg-shlibdeps computes its Depends
+  lintian                            # the package's check against Debian's policy (tests/package/check_package.sh)
+  man-db                             # man -l on the installed manual pages in that check
 )
 
 missing=()

@@ -34,3 +34,9 @@ for preset in release asan tsan; do
     echo "== CUDA: $(build/bin/kcycle info --levels 2 | tail -n 1)"
   fi
 done
+
+# The Debian package as a user gets it (scripts/package.sh: its own portable build), unpacked
+# into a scratch root and used from there; lintian's findings are printed.
+echo "== package: build the .deb, then check it installed"
+bash scripts/package.sh --build-dir build-package
+bash tests/package/check_package.sh dist/kcycle_*.deb build-package/check

@@ -11,11 +11,13 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include <regex>
 #include <set>
 #include <string>
 #include "kcycle/io/options_io.hpp"
 
 #include "kcycle/backends/backend_selection.hpp"
+#include "kcycle/core/version.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/distributed_model.hpp"
 #include "kcycle/solve/execution_target.hpp"
@@ -816,3 +818,33 @@ TEST(CliMpi, BadInputIsRefusedOnceAndEndsEveryRank) {
 #endif
 
 }  // namespace
+
+// The version has one source (project(VERSION)); the manual page and the completion are written
+// from the parser --help prints, so every option of a command appears in both.
+TEST(Cli, VersionManualPageAndCompletionComeFromTheParser) {
+  const Outcome version = run_cli("--version");
+  EXPECT_EQ(version.exit_code, 0) << version.output;
+  EXPECT_EQ(version.output, "kcycle " + std::string(kcycle::version()) + "\n");
+  const Outcome page = run_cli("--man-page");
+  const Outcome completion = run_cli("--bash-completion");
+  ASSERT_EQ(page.exit_code, 0) << page.output;
+  ASSERT_EQ(completion.exit_code, 0) << completion.output;
+  EXPECT_EQ(page.output.rfind(".\\\" Written by kcycle", 0), 0u);
+  EXPECT_NE(page.output.find(".TH KCYCLE 1 \"\" \"kcycle " + std::string(kcycle::version())), std::string::npos);
+  for (const char* command : {"solve", "advise", "lfa", "experiment", "figure cycles"}) {
+    const Outcome help = run_cli(std::string(command) + " --help");
+    const std::regex option_name(R"(--[a-z][a-z0-9-]*)");
+    for (auto it = std::sregex_iterator(help.output.begin(), help.output.end(), option_name);
+         it != std::sregex_iterator(); ++it) {
+      std::string roff_name;  // the page writes each - as \-
+      for (char c : it->str()) roff_name += c == '-' ? std::string("\\-") : std::string(1, c);
+      EXPECT_NE(page.output.find(roff_name), std::string::npos) << command << " " << it->str();
+    }
+    EXPECT_NE(page.output.find(".SS \"kcycle " + std::string(command) + "\""), std::string::npos) << command;
+  }
+  // The solver options' values in the completion: the smoothers, and files for --config.
+  EXPECT_NE(completion.output.find("\"/solve --smoother\") COMPREPLY=($(compgen -W \"jacobi gs-rb"), std::string::npos)
+      << completion.output.substr(0, 2000);
+  EXPECT_NE(completion.output.find("\"/solve --config\") compopt -o filenames"), std::string::npos);
+  EXPECT_NE(completion.output.find("complete -F _kcycle_complete kcycle"), std::string::npos);
+}
