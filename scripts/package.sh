@@ -22,12 +22,16 @@ umask 022  # the package's folders and files: 0755 and 0644, whatever the caller
 
 bash scripts/setup.sh
 
-export CFLAGS="$(dpkg-buildflags --get CFLAGS) $(dpkg-buildflags --get CPPFLAGS)"
-export CXXFLAGS="$(dpkg-buildflags --get CXXFLAGS) $(dpkg-buildflags --get CPPFLAGS)"
-export LDFLAGS="$(dpkg-buildflags --get LDFLAGS)"
-echo "== package: configure $build/ (Release, prefix /usr, portable, no CUDA, no tests)"
+# Without -g: the package has no debug-symbol companion, and the static library's debug
+# information would make it 90 MiB. Given on every configure (a cached tree keeps old flags).
+export DEB_CFLAGS_MAINT_STRIP=-g DEB_CXXFLAGS_MAINT_STRIP=-g
+cflags="$(dpkg-buildflags --get CFLAGS) $(dpkg-buildflags --get CPPFLAGS)"
+cxxflags="$(dpkg-buildflags --get CXXFLAGS) $(dpkg-buildflags --get CPPFLAGS)"
+ldflags="$(dpkg-buildflags --get LDFLAGS)"
+echo "== package: configure $build/ (Release, prefix /usr, portable, no CUDA, no tests; $cxxflags)"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr -DKCYCLE_NATIVE=OFF \
-  -DKCYCLE_CUDA=OFF -DKCYCLE_BUILD_TESTS=OFF >/dev/null
+  -DKCYCLE_CUDA=OFF -DKCYCLE_BUILD_TESTS=OFF -DCMAKE_C_FLAGS="$cflags" -DCMAKE_CXX_FLAGS="$cxxflags" \
+  -DCMAKE_EXE_LINKER_FLAGS="$ldflags" -DCMAKE_SHARED_LINKER_FLAGS="$ldflags" >/dev/null
 echo "== package: build"
 cmake --build "$build" -j "$jobs"
 echo "== package: cpack -G DEB"

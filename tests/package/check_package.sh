@@ -143,7 +143,7 @@ fi
 
 # Debian's policy.
 if command -v lintian >/dev/null 2>&1; then
-  lintian --no-tag-display-limit --info "$deb" >"$scratch/lintian.txt" 2>&1
+  lintian --tag-display-limit 0 --info "$deb" >"$scratch/lintian.txt" 2>&1
   echo "== lintian $(basename "$deb"): $(grep -c '^E:' "$scratch/lintian.txt") errors, $(grep -c '^W:' "$scratch/lintian.txt") warnings, $(grep -c '^I:' "$scratch/lintian.txt") notes"
   grep -v '^N:' "$scratch/lintian.txt" | sed 's/^/  /'
   grep -q '^E:' "$scratch/lintian.txt" && fail "lintian reports errors"
