@@ -848,3 +848,21 @@ TEST(Cli, VersionManualPageAndCompletionComeFromTheParser) {
   EXPECT_NE(completion.output.find("\"/solve --config\") compopt -o filenames"), std::string::npos);
   EXPECT_NE(completion.output.find("complete -F _kcycle_complete kcycle"), std::string::npos);
 }
+
+// NaN passes a CLI11 Range and inf an open-ended one: every number option refuses both by name.
+TEST(Cli, NumberOptionsRefuseNanAndInfinity) {
+  const std::string out = " --out " + (std::filesystem::temp_directory_path() / "kcycle_nan_check").string();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"figure cycles --levels 3 --width nan" + out + ".svg", "--width: must be a finite number"},
+      {"figure cycles --levels 3 --png-scale nan" + out + ".png", "--png-scale: must be a finite number"},
+      {"experiment table4.1 --angles 45,nan" + out, "--angles: must be a finite number"},
+      {"experiment table4.1 --angles inf" + out, "--angles: must be a finite number"},
+      {"bench --min-seconds -nan", "--min-seconds: must be a finite number"},
+      {"experiment fig3.1 --min-seconds inf" + out, "--min-seconds: Value inf not in range"}};
+  for (const auto& [args, message] : cases) {
+    const Outcome o = run_cli(args);
+    EXPECT_EQ(o.exit_code, 2) << args << "\n" << o.output;
+    EXPECT_NE(o.output.find(message), std::string::npos) << args << "\n" << o.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::temp_directory_path() / "kcycle_nan_check.svg"));
+}

@@ -1,6 +1,7 @@
 // kcycle: solve rotated anisotropic diffusion with multigrid kappa-cycles from the command
 // line, print the paper's cycle counts, and benchmark the cycles.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -71,6 +72,22 @@ std::string mistyped_name_message(CLI::App& app, int argc, char** argv) {
   return "";
 }
 
+// NaN passes CLI11's Range (every comparison with it is false), and inf passes an open-ended
+// one: every number option of every command is also checked finite.
+void refuse_non_finite_numbers(CLI::App& app) {
+  static const CLI::Validator finite(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (end != text.c_str() && !std::isfinite(value)) return "must be a finite number (got " + text + ")";
+        return "";
+      },
+      "", "finite");
+  for (CLI::Option* option : app.get_options())
+    if (option->get_type_name().rfind("FLOAT", 0) == 0) option->check(finite);
+  for (CLI::App* sub : app.get_subcommands({})) refuse_non_finite_numbers(*sub);
+}
+
 // kcycle(1): the parser's commands and options, and what --help cannot say.
 std::string manual(const CLI::App& app) {
   kcycle::cli_docs::ManPage page;
@@ -119,6 +136,7 @@ int main(int argc, char** argv) {
       kcycle::cli::add_bench_command(app),  kcycle::cli::add_calibrate_command(app),
       kcycle::cli::add_advise_command(app), kcycle::cli::add_experiment_command(app),
       kcycle::cli::add_figure_command(app), kcycle::cli::add_lfa_command(app)};
+  refuse_non_finite_numbers(app);
   app.set_version_flag("--version", "kcycle " + std::string(kcycle::version()));
   // What the build writes the manual page and the shell completion from (their one source).
   if (argc == 2 && argv[1] == std::string("--man-page")) {
