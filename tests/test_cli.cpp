@@ -815,6 +815,41 @@ TEST(CliMpi, BadInputIsRefusedOnceAndEndsEveryRank) {
   ASSERT_NE(first, std::string::npos) << o.output;
   EXPECT_EQ(o.output.find(message, first + 1), std::string::npos) << "said once, by rank 0\n" << o.output;
 }
+
+// Ranks given different input stop together, saying which rank and why, instead of waiting for
+// each other: stdin read by rank 0 alone (--config -), an MPMD launch with other values, a
+// refusal on one rank only (a value, a file missing there). Each once, with exit 2.
+TEST(CliMpi, RanksGivenDifferentInputStopTogetherSayingWhich) {
+  const std::string env =
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader "
+      "OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_mpi_yield_when_idle=1 "
+      "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 timeout 120 " KCYCLE_MPIEXEC " --oversubscribe ";
+  const std::string solve = cli_path() + " solve --backend mpi --quiet ";
+  const std::string dir = (std::filesystem::temp_directory_path() / "kcycle_mpi_input").string();
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/p.toml") << "levels = 6\neps = 1e-3\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {env + "-np 3 " + solve + "--config - < " + dir + "/p.toml 2>&1",
+       "rank 1 differs from rank 0 in levels, eps (rank 2 differs too). Under mpirun only rank 0 reads stdin"},
+      {env + "-np 1 " + solve + "--levels 5 : -np 1 " + solve + "--levels 6 2>&1",
+       "the ranks were given different input: rank 1 differs from rank 0 in levels."},
+      {env + "-np 2 " + solve + "--levels 5 : -np 1 " + solve + "--levels 5 --eps 2 2>&1",
+       "rank 2: --eps must be a number in (0, 1] (got '2'); every rank stops"},
+      {env + "-np 1 " + solve + "--config " + dir + "/p.toml : -np 1 " + solve + "--config " + dir +
+           "/absent.toml 2>&1",
+       "rank 1: parameters file " + dir + "/absent.toml: cannot open"}};
+  for (const auto& [command, message] : cases) {
+    const Outcome o = run_cli_command(command);
+    EXPECT_EQ(o.exit_code, 2) << command << "\n" << o.output;
+    const std::size_t first = o.output.find(message);
+    ASSERT_NE(first, std::string::npos) << command << "\n" << o.output;
+    EXPECT_EQ(o.output.find(message, first + 1), std::string::npos) << "said once\n" << o.output;
+  }
+  // The same input on every rank still solves.
+  const Outcome agreed = run_cli_command(env + "-np 2 " + solve + "--config " + dir + "/p.toml 2>&1");
+  EXPECT_EQ(agreed.exit_code, 0) << agreed.output;
+  std::filesystem::remove_all(dir);
+}
 #endif
 
 }  // namespace

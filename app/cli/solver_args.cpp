@@ -49,7 +49,24 @@ void add_solver_options(CLI::App& cmd, SolverArgs& args, const std::vector<std::
                  "writes these); options given on the command line override it");
 }
 
-SolverOptions resolve(const SolverArgs& args, const CLI::App& cmd, const SolverOptions& defaults) {
+namespace {
+
+// What a rank resolved, as text to compare across ranks: the options (as a parameters file, so
+// that a difference is named by its key) and the command's own options as given.
+std::string resolved_text(const SolverOptions& options, const CLI::App& cmd) {
+  std::string text = "command = " + cmd.get_name() + "\n" + to_parameters_file(options);
+  for (const CLI::Option* option : cmd.get_options()) {
+    if (option->count() == 0) continue;
+    const std::vector<std::string>& names = option->get_lnames();
+    if (!names.empty() && find_option(names.front())) continue;  // in the parameters already
+    std::string values;
+    for (const std::string& r : option->results()) values += (values.empty() ? "" : " ") + r;
+    text += option->get_name() + " = " + values + "\n";
+  }
+  return text;
+}
+
+SolverOptions resolve_on_this_rank(const SolverArgs& args, const CLI::App& cmd, const SolverOptions& defaults) {
   std::vector<OptionSetting> from_file;
   if (cmd.count("--config") > 0) from_file = read_parameters_file(args.config);  // "" is refused there
   std::vector<OptionSetting> given;
@@ -67,6 +84,24 @@ SolverOptions resolve(const SolverArgs& args, const CLI::App& cmd, const SolverO
   SolverOptions options = defaults;
   apply_settings(options, overlay(from_file, given));
   resolve_auto_agglomeration(options);
+  return options;
+}
+
+}  // namespace
+
+SolverOptions resolve(const SolverArgs& args, const CLI::App& cmd, const SolverOptions& defaults) {
+  SolverOptions options = defaults;
+  std::string refusal;
+  try {
+    options = resolve_on_this_rank(args, cmd, defaults);
+  } catch (const InvalidOptions& e) {
+    refusal = e.what();
+  }
+  // Under mpirun every rank reads its own command line and files: a refusal on one rank, or
+  // ranks that resolved different options, would leave the others waiting in a collective.
+  // Every rank stops here alike instead, saying which rank and why (docs/mpi.md).
+  if (const std::string why = agreement_across_ranks(refusal, resolved_text(options, cmd)); !why.empty())
+    throw InvalidOptions(why);
   return options;
 }
 
