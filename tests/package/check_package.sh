@@ -16,6 +16,7 @@ skip() { echo "SKIP: $*"; }
 
 rm -rf "$scratch"
 mkdir -p "$scratch"
+scratch=$(cd "$scratch" && pwd)  # absolute: the parts below run from other folders
 root=$scratch/root
 dpkg -x "$deb" "$root" || { echo "FAIL: dpkg -x $deb"; exit 1; }
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
