@@ -17,6 +17,7 @@
 
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/solve/coarse_krylov.hpp"
+#include "kcycle/solve/solver_options.hpp"
 
 namespace {
 
@@ -46,6 +47,7 @@ struct PCKCycle {
   // two coarse calls combined by the K-cycle's flexible-CG step, above the coarsest level.
   PetscBool coarse_krylov = PETSC_FALSE;
   std::vector<std::array<Vec, 3>> krylov_work;  // per PETSc level: c1, A c1, A c2 (made when first used)
+  std::array<Vec, 2> coarsest_work{};           // a repeated coarsest call's residual and correction
   PetscBool inner_from_options = PETSC_FALSE;   // PCSetFromOptions was called on this PC
   std::vector<PetscInt64> calls;                // of the last application, finest first
 };
@@ -123,8 +125,12 @@ PetscErrorCode PCSetFromOptions_KCycle(PC pc, PetscOptionItems* PetscOptionsObje
   PetscCall(PetscOptionsEList("-pc_kcycle_scheme", "kappa (Algorithm 3), gamma (Algorithm 1) or f (Algorithm 2)", "",
                               kSchemes, 3, kSchemes[scheme], &scheme, nullptr));
   kc.scheme = static_cast<Scheme>(scheme);
-  PetscCall(PetscOptionsBoundedInt("-pc_kcycle_gamma", "Cycle index of -pc_kcycle_scheme gamma (1: V, 2: W)", "",
-                                   kc.gamma, &kc.gamma, nullptr, 1));
+  PetscBool gamma_set = PETSC_FALSE;
+  PetscCall(PetscOptionsInt("-pc_kcycle_gamma", "Cycle index of -pc_kcycle_scheme gamma (1: V, 2: W)", "", kc.gamma,
+                            &kc.gamma, &gamma_set));
+  PetscCheck(kc.gamma >= 1 && kc.gamma <= kcycle::kMaxGamma, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "-pc_kcycle_gamma must be an integer from 1 to %d, as kcycle's own gamma (got %" PetscInt_FMT ")",
+             kcycle::kMaxGamma, kc.gamma);
   PetscCall(PetscOptionsBool("-pc_kcycle_repeat_coarsest",
                              "Make every coarse call that lands on the coarsest level (the paper's count); false: only "
                              "the first, as it solves exactly (the authors' code)",
@@ -136,7 +142,96 @@ PetscErrorCode PCSetFromOptions_KCycle(PC pc, PetscOptionItems* PetscOptionsObje
   PetscCall(PetscOptionsBool("-pc_kcycle_monitor", "Print levelCalls per level after each application", "", kc.monitor,
                              &kc.monitor, nullptr));
   PetscOptionsHeadEnd();
+  // An option that would change nothing is refused by name: whoever gave it meant something.
+  const MPI_Comm comm = PetscObjectComm((PetscObject)pc);
+  PetscCheck(!gamma_set || kc.scheme == Scheme::Gamma, comm, PETSC_ERR_ARG_INCOMP,
+             "-pc_kcycle_gamma has no effect with -pc_kcycle_scheme %s: it is the index of -pc_kcycle_scheme gamma",
+             kSchemes[scheme]);
+  PetscCheck(!set || kc.scheme == Scheme::Kappa, comm, PETSC_ERR_ARG_INCOMP,
+             "-pc_kcycle_kappa has no effect with -pc_kcycle_scheme %s: it is the counter of -pc_kcycle_scheme kappa",
+             kSchemes[scheme]);
+  PetscCheck(!kc.coarse_krylov || kc.scheme == Scheme::Kappa, comm, PETSC_ERR_ARG_INCOMP,
+             "-pc_kcycle_coarse_krylov combines the kappa-cycle's two coarse calls: it has no effect with "
+             "-pc_kcycle_scheme %s",
+             kSchemes[scheme]);
+  PetscBool cycle_type = PETSC_FALSE;
+  PetscCall(
+      PetscOptionsHasName(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_mg_cycle_type", &cycle_type));
+  PetscCheck(
+      !cycle_type, comm, PETSC_ERR_ARG_INCOMP,
+      "-pc_mg_cycle_type has no effect under -pc_type kcycle, whose cycle is -pc_kcycle_kappa (1 is PETSc's v, w "
+      "its w)");
   kc.inner_from_options = PETSC_TRUE;  // read at set-up, when the DM is known
+  PetscFunctionReturn(0);
+}
+
+// A PCMG of several levels without a DM has transfers only where the program set them
+// (PCMGSetInterpolation or PCMGSetRestriction); PCMG's set-up crashes on a level with neither.
+PetscErrorCode CheckTransfersExist(PC pc) {
+  PCKCycle& kc = data(pc);
+  PetscBool is_mg = PETSC_FALSE;
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)kc.inner, PCMG, &is_mg));
+  if (pc->dm || !is_mg) PetscFunctionReturn(0);
+  const PC_MG* mg = static_cast<const PC_MG*>(kc.inner->data);
+  for (PetscInt l = 1; mg->levels && l < mg->nlevels; ++l)
+    PetscCheck(mg->levels[l]->interpolate || mg->levels[l]->restrct, PetscObjectComm((PetscObject)pc),
+               PETSC_ERR_ARG_WRONGSTATE,
+               "the kcycle's hierarchy has %" PetscInt_FMT
+               " levels but no DM and no interpolation to level %" PetscInt_FMT
+               ": give the KSP a DM (KSPSetDM), set each level's PCMGSetInterpolation(), or use -pc_kcycle_type gamg "
+               "(algebraic levels)",
+               mg->nlevels, l);
+  PetscFunctionReturn(0);
+}
+
+// The calls a cycle makes on PETSc level l (0 = coarsest) of n, under the paper's numbering
+// (level n - l, 1 = finest), as a double: gamma^(level-1) overflows any integer.
+double CallsOnLevel(const PCKCycle& kc, PetscInt l, PetscInt n) {
+  const int levels = static_cast<int>(n), level = static_cast<int>(n - l);
+  const kcycle::CoarsestCalls coarsest =
+      kc.repeat_coarsest ? kcycle::CoarsestCalls::Repeated : kcycle::CoarsestCalls::Once;
+  switch (kc.scheme) {
+    case Scheme::Gamma: {
+      const int called_as = level == levels && !kc.repeat_coarsest && level > 1 ? level - 1 : level;
+      return std::pow(static_cast<double>(kc.gamma), called_as - 1);
+    }
+    case Scheme::F: return static_cast<double>(kcycle::level_calls(2, level, levels, coarsest));
+    case Scheme::Kappa: break;
+  }
+  const int kappa = static_cast<int>(PetscMin(kc.kappa, n));
+  return static_cast<double>(kcycle::level_calls(kappa, level, levels, coarsest));
+}
+
+// The CLI's work check (solve/solver_options.hpp): a cycle whose calls and row updates would take
+// more than kMaxCycleSeconds even on a fast machine is refused before it runs (gamma = 64 on 8
+// levels: 5e12 coarsest calls), not left to run for ever.
+PetscErrorCode CheckCycleWork(PC pc, const PC_MG* mg) {
+  const PCKCycle& kc = data(pc);
+  const PetscInt n = mg->nlevels;
+  double calls = 0, updates = 0;
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < n; ++l) {
+    Mat A = nullptr;
+    PetscInt rows = 0, down = 1, up = 1;
+    PetscCall(KSPGetOperators(mg->levels[l]->smoothd, &A, nullptr));
+    PetscCall(MatGetSize(A, &rows, nullptr));
+    PetscCall(KSPGetTolerances(mg->levels[l]->smoothd, nullptr, nullptr, nullptr, &down));
+    if (mg->levels[l]->smoothu != mg->levels[l]->smoothd)
+      PetscCall(KSPGetTolerances(mg->levels[l]->smoothu, nullptr, nullptr, nullptr, &up));
+    const double passes = l == 0 ? 1.0 : static_cast<double>(down + up + 2);  // sweeps, residual, transfers
+    const double level_calls = CallsOnLevel(kc, l, n) * static_cast<double>(mg->cyclesperpcapply);
+    calls += level_calls * passes;
+    updates += level_calls * passes * static_cast<double>(PetscMax(rows, 0));
+  }
+  const double seconds = calls * kcycle::kFastLaunchSeconds + updates * kcycle::kFastUpdateSeconds;
+  PetscCheck(seconds <= kcycle::kMaxCycleSeconds, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "one %s application over %" PetscInt_FMT
+             " levels makes %.1e passes (%.1e on the coarsest level) and %.1e "
+             "row updates: at least %.0f s even on a fast machine; refused (at most %.0f s): use a smaller counter or "
+             "fewer levels",
+             scheme_text(kc).c_str(), n, calls, CallsOnLevel(kc, 0, n) * static_cast<double>(mg->cyclesperpcapply),
+             updates, seconds, kcycle::kMaxCycleSeconds);
   PetscFunctionReturn(0);
 }
 
@@ -165,6 +260,7 @@ PetscErrorCode PCSetUp_KCycle(PC pc) {
     }
     PetscCall(SetInnerFromOptions(kc.inner));
   }
+  PetscCall(CheckTransfersExist(pc));
   PetscCall(PCSetUseAmat(kc.inner, pc->useAmat));
   PetscCall(PCSetOperators(kc.inner, pc->mat, pc->pmat));
   PetscCall(PCSetUp(kc.inner));
@@ -178,10 +274,52 @@ PetscErrorCode PCSetUp_KCycle(PC pc) {
   PetscCheck(mg->am == PC_MG_MULTIPLICATIVE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
              "the kappa-cycle is a multiplicative cycle: -pc_mg_type must be multiplicative");
   kc.calls.assign(static_cast<std::size_t>(mg->nlevels), 0);
+  PetscCall(CheckCycleWork(pc, mg));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode Cycle(PC pc, PC_MG_Levels** levels, PetscInt l, Counter counter);
+
+// A call on the coarsest level after the first of its parent's, which PETSc's own cycles never
+// make; x holds the first call's solution. A KSP of preonly applies its PC to b and ignores x
+// (PETSc refuses to start one from a nonzero guess, which a DM's initial guess asks for: ksp/ex45):
+// it solves from zero again, giving the same x where the solve is direct: the call has nothing to
+// add. Any other KSP continues from x as a correction, x += e with A e = b - A x from e = 0,
+// whether it would have read its guess or zeroed it.
+PetscErrorCode RepeatedCoarsestCall(PC pc, PC_MG_Levels* coarsest) {
+  PCKCycle& kc = data(pc);
+  PetscBool preonly = PETSC_FALSE;
+  PetscFunctionBegin;
+  ++kc.calls.back();
+  PetscCall(PetscObjectTypeCompare((PetscObject)coarsest->smoothd, KSPPREONLY, &preonly));
+  if (preonly) {
+    PetscCall(VecZeroEntries(coarsest->x));
+    PetscCall(KSPSolve(coarsest->smoothd, coarsest->b, coarsest->x));
+  } else {
+    for (Vec& w : kc.coarsest_work)
+      if (!w) PetscCall(VecDuplicate(coarsest->b, &w));
+    const Vec r = kc.coarsest_work[0], e = kc.coarsest_work[1];
+    if (coarsest->residual)
+      PetscCall((*coarsest->residual)(coarsest->A, coarsest->b, coarsest->x, r));
+    else
+      PetscCall(MatResidual(coarsest->A, coarsest->b, coarsest->x, r));
+    PetscCall(VecZeroEntries(e));
+    PetscCall(KSPSolve(coarsest->smoothd, r, e));
+    PetscCall(VecAXPY(coarsest->x, 1.0, e));
+  }
+  PetscCall(KSPCheckSolve(coarsest->smoothd, pc, coarsest->x));
+  PetscFunctionReturn(0);
+}
+
+// A call after the first of its parent's: on the coarsest level it starts from the first's solution.
+PetscErrorCode NextCall(PC pc, PC_MG_Levels** levels, PetscInt l, Counter counter) {
+  PetscFunctionBegin;
+  if (l == 0)
+    PetscCall(RepeatedCoarsestCall(pc, levels[0]));
+  else
+    PetscCall(Cycle(pc, levels, l, counter));
+  PetscFunctionReturn(0);
+}
 
 // The second coarse call of a kappa-cycle on PETSc level l, Krylov-accelerated: the same two
 // steps as kcycle's library (solve/coarse_krylov.hpp) on the coarse level's b (the restricted
@@ -260,16 +398,17 @@ PetscErrorCode Cycle(PC pc, PC_MG_Levels** levels, PetscInt l, Counter counter) 
         if (kc.coarse_krylov && l - 1 > 0)  // above the coarsest level, whose solve is exact
           PetscCall(KrylovSecondCall(pc, levels, l, next));
         else
-          PetscCall(Cycle(pc, levels, l - 1, {Scheme::Kappa, next}));
+          PetscCall(NextCall(pc, levels, l - 1, {Scheme::Kappa, next}));
       }
       break;
     }
     case Scheme::Gamma:
-      for (PetscInt g = 0; g < counter.value && (g == 0 || repeats); ++g) PetscCall(Cycle(pc, levels, l - 1, counter));
+      PetscCall(Cycle(pc, levels, l - 1, counter));
+      for (PetscInt g = 1; g < counter.value && repeats; ++g) PetscCall(NextCall(pc, levels, l - 1, counter));
       break;
     case Scheme::F:
       PetscCall(Cycle(pc, levels, l - 1, counter));
-      if (repeats) PetscCall(Cycle(pc, levels, l - 1, {Scheme::Kappa, 1}));
+      if (repeats) PetscCall(NextCall(pc, levels, l - 1, {Scheme::Kappa, 1}));
       break;
   }
   PetscCall(MatInterpolateAdd(level->interpolate, coarse->x, level->x, level->x));
@@ -297,7 +436,8 @@ PetscErrorCode PCApply_KCycle(PC pc, Vec b, Vec x) {
   const Counter top = kc.scheme == Scheme::Kappa   ? Counter{Scheme::Kappa, kc.kappa}
                       : kc.scheme == Scheme::Gamma ? Counter{Scheme::Gamma, kc.gamma}
                                                    : Counter{Scheme::F, 0};
-  for (PetscInt c = 0; c < mg->cyclesperpcapply; ++c) PetscCall(Cycle(pc, levels, n - 1, top));
+  PetscCall(Cycle(pc, levels, n - 1, top));
+  for (PetscInt c = 1; c < mg->cyclesperpcapply; ++c) PetscCall(NextCall(pc, levels, n - 1, top));
   levels[n - 1]->b = finest_b;
   levels[n - 1]->x = finest_x;
   if (kc.monitor) {
@@ -343,6 +483,7 @@ PetscErrorCode DestroyKrylovWork(PCKCycle& kc) {
   for (std::array<Vec, 3>& work : kc.krylov_work)
     for (Vec& w : work) PetscCall(VecDestroy(&w));
   kc.krylov_work.clear();
+  for (Vec& w : kc.coarsest_work) PetscCall(VecDestroy(&w));
   PetscFunctionReturn(0);
 }
 

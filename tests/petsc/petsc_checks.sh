@@ -16,6 +16,10 @@
 #                naming the option, never a crash;
 #   dll-append   PETSc's own tutorial ksp/ex2.c, compiled as it ships, runs -pc_type kcycle from
 #                -dll_append libkcycle_petsc.so (no code of ours in it): W over GAMG = PETSc's W.
+#   tutorials    PETSc's tutorials ksp/ex45 (3D, a DM's initial guess), ksp/ex29 (2D, variable
+#                coefficients) and snes/ex5 (Bratu, Newton), compiled as they ship: kappa = 1 and
+#                w residual for residual against PETSc's v and w, kappa = 3 converging, on 1 and 2
+#                ranks; ksp/ex2 (no DM) with -pc_mg_levels 3 refused by name (PCMG itself crashes).
 #
 #   bash tests/petsc/petsc_checks.sh GROUP BIN_DIR MPIEXEC
 set -uo pipefail
@@ -34,6 +38,27 @@ history() {
   shift 2
   "$mpiexec" -n "$ranks" --oversubscribe "$bin/kcycle_petsc_$example" -ksp_monitor -ksp_rtol 1e-10 "$@" 2>&1 |
     grep 'KSP Residual norm'
+}
+
+# PETSc's own tutorials, compiled as Debian ships them into $work (ex45 from ksp/ksp/tutorials/ex45),
+# loading the kcycle through -dll_append $library.
+tutorials_ready() {
+  examples=$(ls -d /usr/share/petsc/*/share/petsc/examples/src 2> /dev/null | head -n 1)
+  library=$(realpath "$bin/../petsc/libkcycle_petsc.so")
+  if [ -z "$examples" ]; then
+    echo "skipped: PETSc's examples are not installed (libpetsc3.18-dev-examples)"
+    exit 77
+  fi
+  if ldd "$library" | grep -q 'libasan\|libtsan'; then  # a sanitizer's runtime must load first, not from -dll_append
+    echo "skipped: $library is built with a sanitizer, which PETSc's own (uninstrumented) tutorials cannot load"
+    exit 77
+  fi
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+}
+build_tutorial() {
+  mpicc -o "$work/$(basename "$1")" "$examples/$1.c" $(pkg-config --cflags --libs PETSc) -lm ||
+    fail "PETSc's $1.c does not build"
 }
 
 case $group in
@@ -75,6 +100,23 @@ case $group in
       if [ -z "$one" ] || [ "$one" != "$two" ]; then fail "${pair%|*} differs from ${pair#*|}"
       else echo "ok: ${pair%|*} = ${pair#*|}, $(echo "$one" | wc -l) residuals alike"; fi
     done
+    # A second call on the coarsest level continues from the first's solution: with Richardson
+    # (a stationary iteration) there, two calls of 2 sweeps (kappa = w over 2 levels) are one call
+    # of 4 (kappa = 1), to rounding; before, the KSP zeroed its guess and the second call repeated
+    # the first (the history of one call of 2 sweeps).
+    coarse=(-dim 2 -da_refine 5 -pc_mg_levels 2 -pc_type kcycle -mg_coarse_ksp_type richardson -mg_coarse_pc_type jacobi)
+    first10() { history 1 laplacian "${coarse[@]}" "$@" | head -n 10 | awk '{print $NF}'; }
+    twice=$(first10 -pc_kcycle_kappa w -mg_coarse_ksp_max_it 2)
+    once4=$(first10 -pc_kcycle_kappa 1 -mg_coarse_ksp_max_it 4)
+    once2=$(first10 -pc_kcycle_kappa 1 -mg_coarse_ksp_max_it 2)
+    # largest relative difference between two columns of residuals
+    apart() { paste <(echo "$1") <(echo "$2") | awk '{d = ($1 - $2) / $2; d = d < 0 ? -d : d; if (d > m) m = d}
+      END {printf "%.1e", NR == 10 ? m : 1}'; }
+    if awk -v a="$(apart "$twice" "$once4")" -v b="$(apart "$twice" "$once2")" 'BEGIN {exit !(a < 1e-8 && b > 1e-3)}'; then
+      echo "ok: a repeated coarsest call continues: 2 x 2 Richardson sweeps = 1 x 4 (within $(apart "$twice" "$once4")), not 1 x 2 ($(apart "$twice" "$once2") apart)"
+    else
+      fail "a repeated coarsest call: 2 x 2 sweeps vs 1 x 4 $(apart "$twice" "$once4") apart, vs 1 x 2 $(apart "$twice" "$once2")"
+    fi
     ;;
   level-calls)
     # kcycle info's table: level, levelCalls, levelCalls with the coarsest level called once, unknowns.
@@ -143,9 +185,10 @@ case $group in
       local why=$1
       shift
       local out rc
-      out=$("$mpiexec" -n 1 "$laplacian" -dim 2 -da_refine 2 "$@" 2>&1)
+      out=$(timeout 120 "$mpiexec" -n 1 "$laplacian" -dim 2 -da_refine 2 "$@" 2>&1)
       rc=$?
-      if [ $rc = 0 ]; then fail "$*: accepted"
+      if [ $rc = 124 ]; then fail "$*: still running after 120 s, not refused"
+      elif [ $rc = 0 ]; then fail "$*: accepted"
       elif echo "$out" | grep -q 'Caught signal'; then fail "$*: crashed"
       elif ! echo "$out" | grep -q -- "$why"; then fail "$*: no '$why' in: $(echo "$out" | grep ERROR | head -3)"
       else echo "ok: $* -> $(echo "$out" | grep -m1 -- "$why" | sed 's/^\[0\]PETSC ERROR: //')"; fi
@@ -155,24 +198,21 @@ case $group in
     refused 'Unknown option foo for -pc_kcycle_type' -pc_type kcycle -pc_kcycle_type foo
     refused '-pc_mg_levels must be at least 1 (got 0)' -pc_type kcycle -pc_mg_levels 0
     refused '-pc_mg_type must be multiplicative' -pc_type kcycle -pc_mg_type additive
-    refused '-pc_kcycle_gamma' -pc_type kcycle -pc_kcycle_scheme gamma -pc_kcycle_gamma 0
+    refused '-pc_kcycle_gamma must be an integer from 1 to 64' -pc_type kcycle -pc_kcycle_scheme gamma -pc_kcycle_gamma 0
+    refused '-pc_kcycle_gamma must be an integer from 1 to 64' -pc_type kcycle -pc_kcycle_scheme gamma -pc_kcycle_gamma 1000
+    # the CLI's work check: gamma = 64 over 8 levels would run for days
+    refused 'even on a fast machine; refused' -pc_type kcycle -pc_kcycle_scheme gamma -pc_kcycle_gamma 64 -da_refine 7
+    # options that would change nothing
+    refused '-pc_mg_cycle_type has no effect under -pc_type kcycle' -pc_type kcycle -pc_kcycle_kappa 1 -pc_mg_cycle_type w
+    refused '-pc_kcycle_gamma has no effect with -pc_kcycle_scheme kappa' -pc_type kcycle -pc_kcycle_gamma 2
+    refused '-pc_kcycle_kappa has no effect with -pc_kcycle_scheme gamma' -pc_type kcycle -pc_kcycle_scheme gamma -pc_kcycle_kappa 3
+    refused '-pc_kcycle_coarse_krylov combines' -pc_type kcycle -pc_kcycle_scheme f -pc_kcycle_coarse_krylov
     if out=$("$mpiexec" -n 1 "$bin/kcycle_petsc_inner_not_mg" 2>&1); then echo "ok: an inner Jacobi: $out"
     else fail "an inner PC that is not PCMG-based: $out"; fi
     ;;
   dll-append)
-    example=$(ls /usr/share/petsc/*/share/petsc/examples/src/ksp/ksp/tutorials/ex2.c 2> /dev/null | head -n 1)
-    library=$(realpath "$bin/../petsc/libkcycle_petsc.so")
-    if [ -z "$example" ]; then
-      echo "skipped: PETSc's examples are not installed (libpetsc3.18-dev-examples)"
-      exit 77
-    fi
-    if ldd "$library" | grep -q 'libasan\|libtsan'; then  # a sanitizer's runtime must load first, not from -dll_append
-      echo "skipped: $library is built with a sanitizer, which PETSc's own (uninstrumented) ex2 cannot load"
-      exit 77
-    fi
-    work=$(mktemp -d)
-    trap 'rm -rf "$work"' EXIT
-    mpicc -o "$work/ex2" "$example" $(pkg-config --cflags --libs PETSc) || fail "PETSc's ex2.c does not build"
+    tutorials_ready
+    build_tutorial ksp/ksp/tutorials/ex2
     for ranks in 1 2; do
       theirs=$("$mpiexec" -n $ranks --oversubscribe "$work/ex2" -m 48 -n 48 -pc_type gamg -pc_mg_cycle_type w \
         -ksp_monitor 2>&1 | grep 'KSP Residual norm')
@@ -185,6 +225,50 @@ case $group in
         echo "ok: $ranks rank(s): ex2 + -dll_append: kappa=w = PETSc's w-cycle, $(echo "$theirs" | wc -l) residuals"
       fi
     done
+    ;;
+  tutorials)
+    tutorials_ready
+    for tutorial in ksp/ksp/tutorials/ex45 ksp/ksp/tutorials/ex29 snes/tutorials/ex5 ksp/ksp/tutorials/ex2; do
+      build_tutorial $tutorial
+    done
+    # Every residual a run prints: the linear ones and, for snes/ex5, Newton's.
+    residuals() {
+      local ranks=$1
+      shift
+      "$mpiexec" -n "$ranks" --oversubscribe "$@" -ksp_monitor -snes_monitor 2>&1 | grep 'Residual norm'
+    }
+    for ranks in 1 2; do
+      for problem in "ex45 -da_refine 3" "ex29 -da_refine 4" "ex5 -da_refine 4"; do
+        set -- $problem
+        program=$work/$1
+        shift
+        for cycle in v w; do
+          kappa=$([ $cycle = v ] && echo 1 || echo w)
+          theirs=$(residuals $ranks "$program" "$@" -pc_type mg -pc_mg_cycle_type $cycle)
+          mine=$(residuals $ranks "$program" "$@" -dll_append "$library" -pc_type kcycle -pc_kcycle_kappa $kappa)
+          if [ -z "$theirs" ] || [ "$(echo "$theirs" | wc -l)" -lt 3 ]; then
+            fail "$ranks rank(s), $problem, $cycle: PETSc's run printed no history"
+          elif [ "$theirs" != "$mine" ]; then
+            fail "$ranks rank(s), $problem: kappa=$kappa differs from PETSc's $cycle-cycle"
+            diff <(echo "$theirs") <(echo "$mine") | head -6
+          else
+            echo "ok: $ranks rank(s), $problem: kappa=$kappa = PETSc's $cycle-cycle, $(echo "$theirs" | wc -l) residuals alike"
+          fi
+        done
+        out=$("$mpiexec" -n $ranks --oversubscribe "$program" "$@" -dll_append "$library" -pc_type kcycle \
+          -pc_kcycle_kappa 3 -ksp_converged_reason -snes_converged_reason 2>&1)
+        if [ $? != 0 ] || ! echo "$out" | grep -q 'solve converged' || echo "$out" | grep -q 'DIVERGED\|ERROR'; then
+          fail "$ranks rank(s), $problem: kappa=3 did not converge: $(echo "$out" | grep -m3 'DIVERGED\|ERROR\|solve')"
+        else
+          echo "ok: $ranks rank(s), $problem: kappa=3: $(echo "$out" | grep 'solve converged' | tail -n 1 | sed 's/^ *//')"
+        fi
+      done
+    done
+    # No DM, no interpolation: PCMG itself crashes (SEGV) on -pc_mg_levels 3; the kcycle refuses by name.
+    out=$("$mpiexec" -n 1 "$work/ex2" -m 32 -n 32 -dll_append "$library" -pc_type kcycle -pc_mg_levels 3 2>&1)
+    if echo "$out" | grep -q 'Caught signal'; then fail "ex2 without a DM, 3 levels: crashed"
+    elif ! echo "$out" | grep -q 'no DM and no interpolation to level 1'; then fail "ex2 without a DM, 3 levels: $(echo "$out" | grep -m2 ERROR)"
+    else echo "ok: ex2 without a DM, 3 levels: $(echo "$out" | grep -m1 'no DM' | sed 's/^\[0\]PETSC ERROR: //')"; fi
     ;;
   *)
     echo "unknown group $group"

@@ -12,8 +12,13 @@
 //   -pc_kcycle_type <mg|gamg> the inner hierarchy (default mg)
 //   -pc_kcycle_scheme <kappa|gamma|f>  the recursion: Algorithm 3 (kappa, the default), the
 //                             classical cycle index (Algorithm 1, -pc_kcycle_gamma G) or the
-//                             F-cycle of Algorithm 2 (an F-call, then a V-call)
+//                             F-cycle of Algorithm 2 (an F-call, then a V-call); G from 1 to 64
+//   -pc_kcycle_repeat_coarsest <bool>  every coarse call on the coarsest level (default), or
+//                             only the first (the authors' code)
+//   -pc_kcycle_coarse_krylov  the K-cycle's flexible-CG step combining the two coarse calls
 //   -pc_kcycle_monitor        print the calls per level after each application
+// An option that would have no effect (-pc_mg_cycle_type; -pc_kcycle_gamma outside the gamma
+// scheme, ...) is refused by name, as is a cycle over 60 s of work (the CLI's check).
 #include <petscpc.h>
 
 #define PCKCYCLE "kcycle"
