@@ -151,7 +151,10 @@ int run(const CalibrateArgs& a, const CLI::App& cmd) {
   if (o.coarse_krylov)
     throw InvalidOptions("calibrate times the plain kappa-cycle its model counts: leave --coarse-krylov off");
   if (!(a.min_seconds > 0)) throw InvalidOptions("--min-seconds must be positive");
-  // Before minutes of timing, not after: the file must be writable.
+  // Before minutes of timing, not after: the file must be writable, and not the one read.
+  if (same_file(a.out, a.solver.config))
+    throw InvalidOptions("--out " + a.out.substr(0, 60) +
+                         " is also the --config file it reads: write the calibration " + "to another file");
   if (const std::string why = why_not_writable(a.out); !why.empty())
     throw InvalidOptions("--out " + a.out.substr(0, 60) + ": cannot write it: " + why);
   CalibrationSweep sweep;

@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include <cstdio>
+
 #include "kcycle/backends/backend_selection.hpp"
+#include "kcycle/io/file_output.hpp"
 #include "kcycle/io/interrupt.hpp"
 #include "kcycle/solve/solve.hpp"
 #include "kcycle/solve/solver_options.hpp"
@@ -57,21 +60,35 @@ inline void apply_run_options(const ExperimentArgs& a, SolverOptions& o) {
 // Writes `text` to `path`; throws std::runtime_error if it cannot.
 void write_text(const std::string& path, const std::string& text);
 
-// A CSV written as its rows finish (the whole file replaced after each row), so that an
-// interrupted or failing experiment keeps every finished row.
+// A CSV whose rows so far are written as they finish to NAME.partial.csv (the whole file
+// replaced after each row), so that an interrupted or failing experiment keeps every finished row
+// under a name that says so, and an earlier run's complete NAME.csv, .json and .svg stay as they
+// were. At the run's end, complete_with() writes NAME.csv with the run's other results, together,
+// and removes the partial rows.
 class RowsSoFar {
  public:
-  RowsSoFar(std::string path, std::string header) : path_(std::move(path)), text_(std::move(header)) {}
+  RowsSoFar(std::string path, std::string header)
+      : path_(std::move(path)), partial_path_(partial_name(path_)), text_(std::move(header)) {}
   void add(const std::string& row) {
     text_ += row;
     ++rows_;
-    write_text(path_, text_);
+    write_text(partial_path_, text_);
+  }
+  void complete_with(std::vector<FileBytes> others) const {
+    others.insert(others.begin(), {path_, text_});
+    write_files_together(others);
+    std::remove(partial_path_.c_str());
   }
   int rows() const { return rows_; }
-  const std::string& path() const { return path_; }
+  const std::string& partial_path() const { return partial_path_; }
 
  private:
-  std::string path_, text_;
+  static std::string partial_name(const std::string& path) {
+    const std::size_t dot = path.rfind(".csv");
+    return dot != std::string::npos && dot + 4 == path.size() ? path.substr(0, dot) + ".partial.csv"
+                                                              : path + ".partial";
+  }
+  std::string path_, partial_path_, text_;
   int rows_ = 0;
 };
 
@@ -80,7 +97,8 @@ class RowsSoFar {
 inline void stop_if_interrupted(const StopOnInterrupt& stop, const RowsSoFar& rows, int cases) {
   if (stop.requested_on_any_rank())
     throw Interrupted{"after " + std::to_string(rows.rows()) + " of " + std::to_string(cases) + " cases (" +
-                      stop.signal_name() + "); " + rows.path() + " holds their rows"};
+                      stop.signal_name() + "); " + rows.partial_path() +
+                      " holds their rows (an earlier run's complete results, if any, are as they were)"};
 }
 
 // One solve, cancelled after `timeout` seconds or when a signal asks the experiment to stop.

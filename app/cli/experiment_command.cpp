@@ -132,9 +132,8 @@ int figure_3_1(const ExperimentArgs& a, const std::string& dir) {
     out["coarse_tail_unknowns"] = c.coarse_tail;
     out["turning_points_levels_with_tail"] = with_tail;
   }
-  write_text(dir + "/fig3.1.csv", csv);
-  write_text(dir + "/fig3.1.json", out.dump(1));
-  write_svg({plot}, dir + "/fig3.1.svg");
+  write_files_together(
+      {{dir + "/fig3.1.csv", csv}, {dir + "/fig3.1.json", out.dump(1)}, {dir + "/fig3.1.svg", svg_text({plot})}});
   return 0;
 }
 
@@ -200,8 +199,7 @@ int figure_4_1(const ExperimentArgs& a, const std::string& dir) {
     std::printf("\n");
     panels.push_back(plot);
   }
-  write_text(dir + "/fig4.1.json", rows.dump(1));
-  write_svg(panels, dir + "/fig4.1.svg");
+  csv.complete_with({{dir + "/fig4.1.json", rows.dump(1)}, {dir + "/fig4.1.svg", svg_text(panels)}});
   return 0;
 }
 
@@ -336,8 +334,7 @@ int table(const ExperimentArgs& a, const std::string& dir, const std::string& pr
       if (results[k][i].converged()) s.x.push_back(double(k)), s.y.push_back(results[k][i].seconds_total);
     plot.series.push_back(s);
   }
-  write_text(dir + "/" + a.name + ".json", rows.dump(1));
-  write_svg({plot}, dir + "/" + a.name + ".svg");
+  csv.complete_with({{dir + "/" + a.name + ".json", rows.dump(1)}, {dir + "/" + a.name + ".svg", svg_text({plot})}});
   return 0;
 }
 
@@ -371,6 +368,11 @@ int run(const ExperimentArgs& a) {
   // Before the experiment's solves, not after: the folder must be writable.
   if (const std::string why = why_not_writable_folder(dir); !why.empty())
     throw InvalidOptions("--out " + dir.substr(0, 60) + ": cannot write into it: " + why);
+  for (const std::string& result :
+       {a.name + ".csv", a.name + ".partial.csv", a.name + ".json", a.name + ".svg", std::string("calibration.json")})
+    if (same_file(dir + "/" + result, a.solver.config))
+      throw InvalidOptions("--config " + a.solver.config.substr(0, 60) + " is also the result " + dir + "/" + result +
+                           " this experiment writes: keep the parameters file elsewhere");
   int rc = 0;
   const std::vector<double> angles = {10, 30, 45, 60, 80};
   if (a.name == "fig3.1")

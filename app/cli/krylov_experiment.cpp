@@ -117,8 +117,7 @@ int krylov_experiment(const ExperimentArgs& a, const std::string& dir) {
       }
     plots.push_back(plot);
   }
-  write_text(dir + "/krylov.json", rows.dump(1));
-  write_svg(plots, dir + "/krylov.svg");
+  csv.complete_with({{dir + "/krylov.json", rows.dump(1)}, {dir + "/krylov.svg", svg_text(plots)}});
   return 0;
 }
 

@@ -110,9 +110,7 @@ void write_scaling_files(const std::vector<ScalingRow>& rows, const Calibration&
     }
     panels.push_back(plot);
   }
-  write_text(dir + "/scaling.csv", csv);
-  write_text(
-      dir + "/scaling.json",
+  const std::string json =
       nlohmann::json({{"alpha_seconds", c.model.alpha},
                       {"beta_seconds", c.model.beta},
                       {"lambda_seconds", c.model.lambda},
@@ -123,8 +121,9 @@ void write_scaling_files(const std::vector<ScalingRow>& rows, const Calibration&
                       {"oversubscribed", oversubscribed},
                       {"note", oversubscribed ? "more ranks than cores: counts exact, times only indicative" : ""},
                       {"rows", json_rows}})
-          .dump(1));
-  write_svg(panels, dir + "/scaling.svg");
+          .dump(1);
+  write_files_together(
+      {{dir + "/scaling.csv", csv}, {dir + "/scaling.json", json}, {dir + "/scaling.svg", svg_text(panels)}});
 }
 
 // What both studies measure and model with: the run on the MPI backend, the model fitted on all

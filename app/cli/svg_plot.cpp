@@ -130,14 +130,18 @@ std::string palette(std::size_t index) {
   return colors[index % 10];
 }
 
-void write_svg(const std::vector<Plot>& panels, const std::string& path) {
+std::string svg_text(const std::vector<Plot>& panels) {
   std::ostringstream o;
   const double width = kPanelW * double(panels.size());
   o << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << kPanelH
     << "' font-family='DejaVu Sans, Arial, sans-serif'>\n<rect width='100%' height='100%' fill='white'/>\n";
   for (std::size_t k = 0; k < panels.size(); ++k) draw_panel(o, panels[k], kPanelW * double(k));
   o << "</svg>\n";
-  write_file_replacing(path, o.str());
+  return o.str();
+}
+
+void write_svg(const std::vector<Plot>& panels, const std::string& path) {
+  write_file_replacing(path, svg_text(panels));
 }
 
 }  // namespace kcycle::cli

@@ -29,7 +29,9 @@ struct Plot {
   std::vector<std::string> xtick_labels;  // categorical x (x = 0, 1, ...) when not empty
 };
 
-// Writes one or more plots side by side. Throws std::runtime_error if the file cannot be written.
+// One or more plots side by side, as an SVG document.
+std::string svg_text(const std::vector<Plot>& panels);
+// The same, written to `path`. Throws std::runtime_error if the file cannot be written.
 void write_svg(const std::vector<Plot>& panels, const std::string& path);
 
 // A fixed palette, one colour per kappa (1, 2, 3, 4, W) and then more.

@@ -125,6 +125,15 @@ fi
 # --- failures found before the work, not after it
 run experiment-out-proc 2 'cannot write into it' "$kcycle" experiment table4.3 --out /proc/self
 run calibrate-out-empty 2 '' "$kcycle" calibrate --out ''
+printf 'levels = 5\n' > params.toml && ln -sf params.toml params-link.toml
+run calibrate-out-is-its-config 2 'is also the --config file' "$kcycle" calibrate --config params.toml \
+  --out params-link.toml
+mkdir -p kept && cp params.toml kept/table4.3.json
+run experiment-config-is-a-result 2 'is also the result' "$kcycle" experiment table4.3 --config kept/table4.3.json \
+  --out kept
+run calibrate-out-name-too-long 2 'too long' "$kcycle" calibrate --out "$(printf 'c%.0s' {1..250})"
+ln -sf /proc/kcycle-nowhere/c.json into-proc.json
+run calibrate-out-link-into-proc 2 'kcycle-nowhere' "$kcycle" calibrate --out into-proc.json
 run calibrate-out-folder 2 'folder' "$kcycle" calibrate --out folder
 run calibrate-out-missing-folder 2 'No such file or directory|does not exist' "$kcycle" calibrate \
   --out /nonexistent/c.json
@@ -158,13 +167,19 @@ signal_and_its_copy() {
   return $rc
 }
 run sigint-and-its-copy 130 'interrupted after [0-9]+ cycles \(SIGINT\)' signal_and_its_copy
+# The rows so far under a name that says so; an earlier run's complete results as they were.
 interrupted_experiment() {
+  mkdir -p rows && echo "an earlier run" | tee rows/table4.3.csv rows/table4.3.json rows/table4.3.svg > /dev/null
   timeout --preserve-status -s INT 3 "$kcycle" experiment table4.3 --levels 10 --out rows
   local rc=$?
-  cat rows/table4.3.csv 2>/dev/null
+  cat rows/table4.3.partial.csv 2>/dev/null
+  for f in rows/table4.3.csv rows/table4.3.json rows/table4.3.svg; do
+    [ "$(cat $f)" = "an earlier run" ] || { echo "$f was changed"; return 99; }
+  done
   return $rc
 }
-run sigint-experiment 130 'interrupted after [0-9]+ of 25 cases' interrupted_experiment
+run sigint-experiment 130 'interrupted after [0-9]+ of 25 cases .*table4.3.partial.csv holds their rows' \
+  interrupted_experiment
 if [ -n "$mpiexec" ]; then
   # Ctrl-C reaches one rank only: every rank stops at the same iteration.
   one_rank_interrupted() {
