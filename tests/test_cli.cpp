@@ -474,6 +474,76 @@ TEST(Cli, CalibrateThenAdvise) {
   EXPECT_NE(missing.output.find("cannot read calibration file"), std::string::npos) << missing.output;
 }
 
+// A shared parameters file cannot clear or recolour the terminal through an error message: its
+// control characters (ESC, and C1's CSI in UTF-8) come back escaped; other UTF-8 stays.
+TEST(Cli, ControlCharactersFromAFileAreShownEscaped) {
+  const std::string file = testing::TempDir() + "kcycle_cli_control.toml";
+  for (const auto& [body, shown] : std::vector<std::pair<std::string, std::string>>{
+           {"levels = 5\nsmo\x1b[2Jther = 1\n", "unknown key 'smo\\x1b[2Jther'"},
+           {"levels = 5\nsmoother = \"x\xc2\x9b"
+            "31m\"\n",
+            "(got 'x\\u009b31m')"},
+           {"levels = 5\nsmothér = 1\n", "unknown key 'smothér'"}}) {
+    std::FILE* f = std::fopen(file.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs(body.c_str(), f);
+    std::fclose(f);
+    const Outcome o = run_cli("solve --config " + file);
+    EXPECT_EQ(o.exit_code, 2) << o.output;
+    EXPECT_NE(o.output.find(shown), std::string::npos) << o.output;
+    EXPECT_EQ(o.output.find('\x1b'), std::string::npos) << o.output;
+    EXPECT_EQ(o.output.find("\xc2\x9b"), std::string::npos) << o.output;
+  }
+  std::remove(file.c_str());
+}
+
+// advise recommends only a kappa predicted to converge within the solve's max-iter; where none is,
+// it says so and exits 3, as solve does when not converged (it recommended kappa=3, predicted to
+// need 163 iterations, under --max-iter 50).
+TEST(Cli, AdviseKeepsToTheIterationLimit) {
+  const Outcome none = run_cli("advise --levels 7 --max-iter 20 --json");
+  EXPECT_EQ(none.exit_code, 3) << none.output;
+  const auto j = nlohmann::json::parse(none.output.substr(none.output.find('{')));
+  EXPECT_FALSE(j["recommended_fits_max_iterations"].get<bool>());
+  const Outcome text = run_cli("advise --levels 7 --max-iter 20");
+  EXPECT_NE(text.output.find("recommended: none within max-iter 20"), std::string::npos) << text.output;
+  // A limit some kappas fit: the pick is one of them, the others are named as left out.
+  const Outcome some = run_cli("advise --levels 7 --json");
+  ASSERT_EQ(some.exit_code, 0) << some.output;
+  const auto all = nlohmann::json::parse(some.output.substr(some.output.find('{')));
+  double most = 0, least = 1e9;
+  for (const auto& c : all["candidates"]) {
+    most = std::max(most, c["predicted_iterations"].get<double>());
+    least = std::min(least, c["predicted_iterations"].get<double>());
+  }
+  ASSERT_GT(most, least + 2) << some.output;
+  const int limit = int(std::ceil(least)) + 1;
+  const Outcome fit = run_cli("advise --levels 7 --json --max-iter " + std::to_string(limit));
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  const auto picked = nlohmann::json::parse(fit.output.substr(fit.output.find('{')));
+  for (const auto& c : picked["candidates"])
+    if (c["kappa"] == picked["recommended_kappa"]) {
+      EXPECT_LE(c["predicted_iterations"].get<double>(), limit) << fit.output;
+    }
+}
+
+// CG with a cycle that is not a symmetric preconditioner stalls far above the rounding floor: the
+// message says so and names flexible CG, and the solve warns at its start (it blamed "the rounding
+// floor of double precision" with the error at 1.9e-7).
+TEST(Cli, CgWithANonSymmetricCycleSaysWhyItStalls) {
+  const Outcome o = run_cli("solve --preset jacobi+cg --smoother gs-rb --nu2 0 --levels 9 --kappa 1");
+  EXPECT_EQ(o.exit_code, 3) << o.output;
+  EXPECT_NE(o.output.find("kcycle: warning: CG needs a symmetric preconditioner"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("stalled: "), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("this cycle is not one: nu1 = 2 and nu2 = 0"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("use solver fcg"), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find("rounding floor"), std::string::npos) << o.output;
+  const Outcome flexible =
+      run_cli("solve --preset jacobi+cg --smoother gs-rb --nu2 0 --levels 9 --kappa 1 --solver fcg");
+  EXPECT_EQ(flexible.exit_code, 0) << flexible.output;
+  EXPECT_EQ(flexible.output.find("warning"), std::string::npos) << flexible.output;
+}
+
 // --- backend selection: what a user without a GPU (CI, laptops) sees ---------------------
 
 std::size_t occurrences(const std::string& text, const std::string& what) {

@@ -64,6 +64,8 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
   nlohmann::json out = {{"levels", o.levels},
                         {"tolerance", o.tolerance},
                         {"recommended_kappa", kappa_to_string(advice.recommended_kappa)},
+                        {"max_iterations", o.max_iterations},
+                        {"recommended_fits_max_iterations", advice.fits_max_iterations},
                         {"time_source", to_string(advice.time_source)},
                         {"time_note", advice.time_note},
                         {"level_cost_scale", advice.level_cost_scale},
@@ -132,7 +134,7 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   }
   if (a.json) {
     print_json(advice, measured, drift, o);
-    return 0;
+    return advice.fits_max_iterations ? 0 : 3;  // as solve exits when not converged
   }
   std::printf(
       "kcycle advise: %d levels, eps=%g, angle=%g, %s(%d,%d), %s coarsening, %s, tol %g, probes of %d-%d iterations\n",
@@ -183,7 +185,19 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   std::printf("where the iterations come from:\n");
   for (const KappaPrediction& p : advice.candidates)
     std::printf("  kappa=%s: %s\n", kappa_to_string(p.kappa).c_str(), p.basis.c_str());
-  std::printf("recommended: kappa=%s\n", kappa_to_string(advice.recommended_kappa).c_str());
+  for (const KappaPrediction& p : advice.candidates)
+    if (advice.fits_max_iterations && p.predicted_iterations > o.max_iterations)
+      std::printf("kappa=%s left out: predicted %.0f iterations, over max-iter %d\n", kappa_to_string(p.kappa).c_str(),
+                  p.predicted_iterations, o.max_iterations);
+  if (advice.fits_max_iterations)
+    std::printf("recommended: kappa=%s\n", kappa_to_string(advice.recommended_kappa).c_str());
+  else
+    for (const KappaPrediction& p : advice.candidates)
+      if (p.kappa == advice.recommended_kappa)
+        std::printf(
+            "recommended: none within max-iter %d: every kappa is predicted to need more (the fastest, kappa=%s, "
+            "about %.0f); raise --max-iter\n",
+            o.max_iterations, kappa_to_string(p.kappa).c_str(), p.predicted_iterations);
   for (const KappaPrediction& p : advice.candidates)
     if (p.kappa == advice.recommended_kappa && p.predicted_seconds > 0)
       std::printf("this advice took %.2f s: %.2fx the predicted solve of kappa=%s (%.2f s)\n", advice.seconds,
@@ -199,7 +213,7 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   if (a.verify && std::isfinite(drift))
     std::printf("machine drift: %.2fx (a measured iteration over the probes' price, median over kappa)\n", drift);
   for (const std::string& note : machine_notes) std::printf("%s\n", note.c_str());
-  return 0;
+  return advice.fits_max_iterations ? 0 : 3;  // as solve exits when not converged
 }
 
 }  // namespace

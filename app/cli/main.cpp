@@ -12,6 +12,7 @@
 #include "bash_completion.hpp"
 #include "commands.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
+#include "kcycle/core/invalid_options.hpp"
 #include "kcycle/core/version.hpp"
 #include "kcycle/io/interrupt.hpp"
 #include "kcycle/io/nearest_name.hpp"
@@ -174,16 +175,16 @@ int main(int argc, char** argv) {
     return 1;
   } catch (const kcycle::Interrupted& e) {
     std::fflush(stdout);
-    if (kcycle::mpi_rank() == 0) std::cerr << "kcycle: interrupted " << e.what_was_done << "\n";
+    if (kcycle::mpi_rank() == 0) std::cerr << "kcycle: interrupted " << kcycle::printable(e.what_was_done) << "\n";
     return kcycle::kInterruptedExit;
   } catch (const kcycle::InvalidOptions& e) {
     // Refused alike on every rank, before any allocation or message: one rank says so.
-    if (kcycle::mpi_rank() == 0) std::cerr << "kcycle: error: " << e.what() << "\n";
+    if (kcycle::mpi_rank() == 0) std::cerr << "kcycle: error: " << kcycle::printable(e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
     // Possibly this rank alone: say which, and end the others (they may wait on it).
     std::cerr << "kcycle: failed" << (kcycle::mpi_ranks() > 1 ? " on rank " + std::to_string(kcycle::mpi_rank()) : "")
-              << ": " << e.what() << "\n";
+              << ": " << kcycle::printable(e.what()) << "\n";
     kcycle::abort_all_ranks(1);
   }
 }

@@ -183,6 +183,12 @@ int run(const SolveArgs& args, const CLI::App& cmd) {
   const ResolvedRun resolved = resolved_run(o);
   const MultigridSettings ran = resolved.settings;
   const bool text = !args.json;
+  // Unbalanced smoothing is far from symmetric: CG may stall long before the tolerance.
+  if (const CycleAsymmetry asymmetry = cycle_asymmetry(o); o.solver == SolverKind::PCG && !asymmetry.unbalanced.empty())
+    std::fprintf(stderr,
+                 "kcycle: warning: CG needs a symmetric preconditioner and this cycle is not one (%s): it may stall "
+                 "before the tolerance; solver fcg (flexible CG) does not need one\n",
+                 asymmetry.unbalanced.c_str());
   if (text) {
     std::printf(
         "kcycle solve: %d levels (%llu unknowns), eps=%g, angle=%g deg, %s, %s(%d,%d), %s coarsening, %s operators, "

@@ -13,6 +13,7 @@
 #include "calibration_cache.hpp"
 #include "crash_report.hpp"
 #include "dashboard.hpp"
+#include "kcycle/core/invalid_options.hpp"
 #include "kcycle/io/interrupt.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "lecture_keys.hpp"
@@ -38,14 +39,14 @@ int main(int argc, char** argv) {
     ui = starting_ui_state(options);
     calibration = starting_calibration(options, ui);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "kcycle-gui: %s\n", e.what());
+    std::fprintf(stderr, "kcycle-gui: %s\n", kcycle::printable(e.what()).c_str());
     return 2;
   }
   std::optional<AppWindow> window;
   try {
     window.emplace(options.width, options.height, ui.scripted, (config_dir() / "imgui.ini").string());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "kcycle-gui: %s\n", e.what());
+    std::fprintf(stderr, "kcycle-gui: %s\n", kcycle::printable(e.what()).c_str());
     return 1;
   }
 
@@ -55,7 +56,7 @@ int main(int argc, char** argv) {
     try {
       renderers = std::make_unique<FieldRenderers>();
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "kcycle-gui: %s\n", e.what());
+      std::fprintf(stderr, "kcycle-gui: %s\n", kcycle::printable(e.what()).c_str());
       return 1;
     }
     // A person starts on the initial error, paused, with a hint; a script starts solving.
@@ -101,7 +102,9 @@ int main(int argc, char** argv) {
           ui.notice = "wrote " + ui.screenshot_path;
         } catch (const std::exception& e) {
           ui.notice = e.what();
-          if (ui.scripted) std::fprintf(stderr, "kcycle-gui: %s\n", e.what());  // the script's exit says it too
+          if (ui.scripted)
+            std::fprintf(stderr, "kcycle-gui: %s\n",
+                         kcycle::printable(e.what()).c_str());  // the script's exit says it too
           rc = rc ? rc : 1;
         }
         ui.screenshot_path.clear();

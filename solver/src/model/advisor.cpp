@@ -374,14 +374,16 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
       (advice.time_source == TimeSource::LevelCosts || advice.time_source == TimeSource::KrylovTimings))
     advice.time_note += " (not scaled to this run: nothing ran at the target size)";
   if (forecast && settings.forecast.refine) refine_forecasts(options, settings, forecasts, started, advice);
+  // The fastest of those predicted to converge within max-iter; the fastest of all where none is.
+  for (KappaPrediction& p : advice.candidates) p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
+  const auto fits = [&](const KappaPrediction& p) { return p.predicted_iterations <= options.max_iterations; };
+  advice.fits_max_iterations = std::any_of(advice.candidates.begin(), advice.candidates.end(), fits);
   double best = std::numeric_limits<double>::infinity();
-  for (KappaPrediction& p : advice.candidates) {
-    p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
-    if (p.predicted_seconds < best) {
+  for (const KappaPrediction& p : advice.candidates)
+    if ((fits(p) || !advice.fits_max_iterations) && p.predicted_seconds < best) {
       best = p.predicted_seconds;
       advice.recommended_kappa = p.kappa;
     }
-  }
   advice.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return advice;
 }

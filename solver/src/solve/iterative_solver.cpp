@@ -232,9 +232,17 @@ SolveResult IterativeSolver::result(bool with_history) const {
       break;
     case SolveStatus::Stalled:
       msg << "stalled: " << what << " reduced only by " << reduction << "; it has not halved in the last "
-          << kStallIterations << " iterations (the rounding floor of "
-          << (options_.precision == Precision::Mixed ? "this mixed-precision solve" : "double precision")
-          << " is above the tolerance, tol)";
+          << kStallIterations << " iterations";
+      // CG's short recurrence assumes a symmetric preconditioner: without one it stalls far
+      // above the rounding floor (gs-rb, nu2 = 0: at 1.9e-7), where flexible CG converges.
+      if (const CycleAsymmetry asymmetry = cycle_asymmetry(options_);
+          options_.solver == SolverKind::PCG && asymmetry.any())
+        msg << " (CG needs a symmetric preconditioner and this cycle is not one: " << asymmetry.text()
+            << "; use solver fcg, flexible CG)";
+      else
+        msg << " (the rounding floor of "
+            << (options_.precision == Precision::Mixed ? "this mixed-precision solve" : "double precision")
+            << " is above the tolerance, tol)";
       break;
   }
   r.message = msg.str();

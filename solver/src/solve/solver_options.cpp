@@ -141,6 +141,17 @@ std::string sci(double x) {
 
 }  // namespace
 
+CycleAsymmetry cycle_asymmetry(const SolverOptions& o) {
+  CycleAsymmetry a;
+  if (o.nu1 != o.nu2)
+    a.unbalanced = "nu1 = " + std::to_string(o.nu1) + " and nu2 = " + std::to_string(o.nu2) +
+                   " sweeps before and after the correction";
+  if (o.smoother != Smoother::Jacobi && !o.symmetric_smoothing)
+    a.ordered = std::string(to_string(o.smoother)) +
+                " sweeps in the same order before and after the correction (symmetric smoothing reverses them)";
+  return a;
+}
+
 void validate(const SolverOptions& o) {
   check_integer("levels", o.levels, 1, kMaxLevels);
   if (!std::isfinite(o.eps) || o.eps <= 0.0 || o.eps > 1.0) reject("eps must be in (0, 1] (got " + shown(o.eps) + ")");

@@ -13,7 +13,12 @@ class InvalidOptions : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// A value as messages show it: quoted, and cut to 60 characters with its length said.
+// A value as messages show it: quoted, printable, and cut to 60 characters with its length said.
 std::string quoted_value(std::string_view value);
+
+// A text as a terminal may show it: control characters (C0, DEL, and C1 encoded in UTF-8) become
+// \xHH and \u00HH escapes, so a value from a shared file cannot clear or recolour the screen
+// (ESC [2J); tabs and newlines included; any other UTF-8 stays as it is ('smothér').
+std::string printable(std::string_view text);
 
 }  // namespace kcycle

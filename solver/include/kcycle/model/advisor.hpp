@@ -47,6 +47,9 @@ const char* to_string(TimeSource source);
 struct Advice {
   std::vector<KappaPrediction> candidates;
   int recommended_kappa = 1;
+  // The recommendation is the fastest kappa predicted to converge within the solve's max-iter;
+  // false where none is (then it is the fastest of all, and the caller says so).
+  bool fits_max_iterations = true;
   TimeSource time_source = TimeSource::Probe;
   std::string time_note;  // which model gave the time per iteration, and why that one
   // LevelCosts: this run's probes' time over what the per-level costs price their iterations at;

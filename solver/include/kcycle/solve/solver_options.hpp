@@ -80,6 +80,20 @@ struct SolverOptions {
 // memory would exceed what the machine has available.
 void validate(const SolverOptions& options);
 
+// Why the cycle's smoothing makes it a non-symmetric preconditioner, which CG's short recurrence
+// assumes away ("" where its V- and W-cycles are symmetric): pre- and post-smoothing of different
+// counts (nu1 != nu2: "unbalanced"), or an ordered smoother (Gauss-Seidel, zebra) that sweeps in
+// the same order before and after the correction (without symmetric smoothing: "ordered"). The
+// kappa-cycle's two unequal coarse calls (kappa > 1) are another, milder asymmetry every preset has.
+struct CycleAsymmetry {
+  std::string unbalanced, ordered;
+  bool any() const { return !unbalanced.empty() || !ordered.empty(); }
+  std::string text() const {
+    return unbalanced.empty() ? ordered : ordered.empty() ? unbalanced : unbalanced + "; " + ordered;
+  }
+};
+CycleAsymmetry cycle_asymmetry(const SolverOptions& options);
+
 // The most host memory the solve takes at once: memory_account()'s peak (memory_account.cpp);
 // every_array_written: with the arrays a normal solve never writes counted too (the visualizer's
 // stepping writes them).
