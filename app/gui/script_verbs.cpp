@@ -477,7 +477,8 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
        {text("[across] WINDOW", true)},
        Waits::Never,
        &ScriptRunner::check_text_fits,
-       "fails, naming each, if a text of the last frame (of WINDOW; at its sides only: across) is cut off"},
+       "fails, naming each, if a text of the last frame (of WINDOW; at its sides only: across) is cut off; fails "
+       "if the frame has no WINDOW"},
       {"print",
        "fps-reset",
        {},
@@ -627,6 +628,15 @@ bool ScriptRunner::check_text_fits(Frame& f) {
   std::string window = f.has(0) ? f.args[0] : "";  // window names have spaces
   const bool across = window == "across" || window.rfind("across ", 0) == 0;
   if (across) window = window.size() > 7 ? window.substr(7) : "";
+  if (const std::vector<std::string> drawn = drawn_window_names();
+      !window.empty() && std::none_of(drawn.begin(), drawn.end(), [&](const std::string& name) {
+        return window == name || window.rfind(name + "/", 0) == 0;  // a panel, or a child region of one
+      })) {
+    std::string names;
+    for (const std::string& name : drawn) names += (names.empty() ? "'" : ", '") + name + "'";
+    throw std::runtime_error("no window named '" + window + "' in the last frame: it checks nothing (drawn: " + names +
+                             ")");
+  }
   const std::vector<std::string> cut = texts_cut_off(window, across);
   std::string lines;
   for (const std::string& line : cut) lines += "\n  " + line;

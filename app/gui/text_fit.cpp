@@ -150,6 +150,15 @@ void overlaps(std::vector<std::string>& cut, const std::string& window) {
 
 }  // namespace
 
+std::vector<std::string> drawn_window_names() {
+  std::vector<std::string> names;
+  for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
+    if (w->WasActive && !w->Hidden && !(w->Flags & ImGuiWindowFlags_ChildWindow) && w->Name &&
+        std::string(w->Name).rfind("##", 0) != 0)  // ImGui's own (##Tooltip, ...) are not panels
+      names.emplace_back(w->Name);
+  return names;
+}
+
 std::vector<std::string> texts_cut_off(const std::string& window, bool across) {
   std::vector<std::string> cut;
   windows_content(cut, window, across);

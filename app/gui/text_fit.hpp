@@ -18,4 +18,8 @@ namespace kcycle::gui {
 // sides where `across` (a form that scrolls down, but must not be cut at its right edge).
 std::vector<std::string> texts_cut_off(const std::string& window = "", bool across = false);
 
+// The top-level windows the last frame drew (not their child regions), by name: a check naming a
+// window that is not among them checks nothing, and is refused.
+std::vector<std::string> drawn_window_names();
+
 }  // namespace kcycle::gui

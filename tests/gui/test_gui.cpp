@@ -409,6 +409,16 @@ TEST(Gui, AFailedExportIsSaidWithTheReason) {
   EXPECT_NE(out.find("cannot write /nonexistent-folder/s.png: No such file or directory"), std::string::npos) << out;
 }
 
+TEST(GuiScript, AMisspeltWindowIsRefusedNotPassed) {
+  // check-text-fits on a window the frame does not have checked nothing and passed.
+  std::string out;
+  EXPECT_NE(run_gui("set levels 4\nwait-cycles 1\nframes 2\ncheck-text-fits Convergnce\n", &out), 0);
+  EXPECT_NE(out.find("no window named 'Convergnce' in the last frame: it checks nothing (drawn: 'Parameters'"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(run_gui("set levels 4\nwait-cycles 1\nframes 2\ncheck-text-fits Convergence\n", &out), 0) << out;
+}
+
 TEST(Gui, ALongPinLegendWrapsInsideItsPlot) {
   // A pin that differs in five settings has a legend wider than the plot at 1280 x 720: it ran
   // off the plot's left edge and lost its swatch. It wraps now; every glyph of the panel shows.
