@@ -198,6 +198,16 @@ std::string why_not_writable(const std::string& path) {
   struct stat st {};
   if (::stat(target.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return "it is a directory" + through;
+    if (S_ISFIFO(st.st_mode)) {
+      // A FIFO takes a write only while it has a reader: without one the write after the work
+      // would fail (ENXIO). The probe stays open until the process ends, on purpose: closing the
+      // only writer would send the reader its end of file before the result is written.
+      const int fd = ::open(target.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+      if (fd < 0)
+        return errno == ENXIO ? "it is a FIFO with no reader (start its reader first)" + through
+                              : std::strerror(errno) + through;
+      return "";
+    }
     if (!S_ISREG(st.st_mode)) return ::access(target.c_str(), W_OK) == 0 ? "" : std::strerror(errno) + through;
   }
   const std::string dir = folder_of(target);
