@@ -114,6 +114,10 @@ TEST_F(ResultFiles, TheCheckBeforeTheWorkMakesTheRealTemporary) {
   EXPECT_NE(why_not_writable("/proc/self/kcycle.csv"), "");
   EXPECT_EQ(why_not_writable(path("fine.csv")), "");
   EXPECT_EQ(entries(), 1u);  // the link: the probes left nothing behind
+  // A FIFO with no reader would fail the write after the work.
+  ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
+  EXPECT_NE(why_not_writable(path("fifo")).find("FIFO with no reader"), std::string::npos)
+      << why_not_writable(path("fifo"));
 }
 
 TEST_F(ResultFiles, ASetIsWrittenWholeOrLeavesEveryOldFile) {
