@@ -588,6 +588,29 @@ TEST(GuiScript, ALineIsCheckedWhenTheScriptIsRead) {
   refused("wait-ms 600000\ncsv \"unclosed\n", ":2: csv: an unclosed quote");
 }
 
+TEST(Gui, CtrlCStopsAKappaSweepWithinACycle) {
+  // Ctrl-C during a kappa sweep at 9 levels took 40 s (the sweep's solve ran to its end); the
+  // window now closes at the next cycle boundary: exit 130 within 2 s.
+  const std::string script = temp("sweep_int_script.txt"), out_file = temp("sweep_int_out.txt");
+  std::ofstream(script) << "set levels 9\nstart-sweep-kappa\nwait-sweeping\nwait-ms 600000\n";
+  const char* moved = std::getenv("KCYCLE_GUI");
+  const std::string gui = moved && *moved ? moved : KCYCLE_GUI_PATH;
+  const std::string inner = gui + " --script " + script + " > " + out_file +
+                            " 2>&1 & p=$!; sleep 4; t0=$(date +%s%N); kill -INT $p; wait $p; s=$?; "
+                            "echo \"exit status $s after $(( ($(date +%s%N) - t0) / 1000000 )) ms\" >> " +
+                            out_file;
+  const char* on_display = std::getenv("KCYCLE_GUI_ON_DISPLAY");
+  const std::string display =
+      on_display && std::string(on_display) == "1" ? std::string() : "xvfb-run -a -s '-screen 0 1280x720x24' ";
+  const std::string cmd = display + "bash -c '" + inner + "'";
+  std::system(cmd.c_str());
+  std::ifstream f(out_file);
+  const std::string out((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::size_t at = out.find("exit status 130 after ");
+  ASSERT_NE(at, std::string::npos) << out;
+  EXPECT_LT(std::stoi(out.substr(at + 22)), 2000) << out;
+}
+
 TEST(Gui, AFatalSignalIsReportedWithItsStack) {
   // A CI run ended in glibc's "corrupted double-linked list" and "Aborted", nothing more: the
   // visualizer now names the signal and prints the stack of the thread it hit. Either way the
