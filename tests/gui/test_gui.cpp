@@ -419,6 +419,19 @@ TEST(GuiScript, AMisspeltWindowIsRefusedNotPassed) {
   EXPECT_EQ(run_gui("set levels 4\nwait-cycles 1\nframes 2\ncheck-text-fits Convergence\n", &out), 0) << out;
 }
 
+TEST(GuiScript, SetBackendIsTheBackendThatRuns) {
+  // `set backend mpi` showed mpi while the CPU ran; the backend printed is the solver's own
+  // resolved target (the MPI backend on one rank here).
+  std::string out;
+#ifndef KCYCLE_HAVE_MPI
+  GTEST_SKIP() << "built without MPI";
+#endif
+  ASSERT_EQ(run_gui("set levels 4\nset backend mpi\nwait-cycles 2\nframes 2\nprint-field-path\n", &out), 0) << out;
+  EXPECT_NE(out.find("backend: mpi;"), std::string::npos) << out;
+  ASSERT_EQ(run_gui("set levels 4\nset backend cpu\nwait-cycles 2\nframes 2\nprint-field-path\n", &out), 0) << out;
+  EXPECT_NE(out.find("backend: cpu;"), std::string::npos) << out;
+}
+
 TEST(Gui, ALongPinLegendWrapsInsideItsPlot) {
   // A pin that differs in five settings has a legend wider than the plot at 1280 x 720: it ran
   // off the plot's left edge and lost its swatch. It wraps now; every glyph of the panel shows.
