@@ -601,24 +601,30 @@ TEST(GuiScript, ALineIsCheckedWhenTheScriptIsRead) {
   refused("wait-ms 600000\ncsv \"unclosed\n", ":2: csv: an unclosed quote");
 }
 
-TEST(Gui, CtrlCStopsAKappaSweepWithinACycle) {
-  // Ctrl-C during a kappa sweep at 9 levels took 40 s (the sweep's solve ran to its end); the
-  // window now closes at the next cycle boundary: exit 130 within 2 s.
-  const std::string script = temp("sweep_int_script.txt"), out_file = temp("sweep_int_out.txt");
-  std::ofstream(script) << "set levels 9\nstart-sweep-kappa\nwait-sweeping\nwait-ms 600000\n";
+// The visualizer run on SCRIPT in the background while a shell does SIGNALLING to it (its pid
+// is $p; its output is appended to after it ends): what it and the shell wrote.
+std::string gui_signalled(const std::string& name, const std::string& script, const std::string& signalling) {
+  const std::string script_file = temp(name + "_script.txt"), out_file = temp(name + "_out.txt");
+  std::ofstream(script_file) << script;
   const char* moved = std::getenv("KCYCLE_GUI");
   const std::string gui = moved && *moved ? moved : KCYCLE_GUI_PATH;
-  const std::string inner = gui + " --script " + script + " > " + out_file +
-                            " 2>&1 & p=$!; sleep 4; t0=$(date +%s%N); kill -INT $p; wait $p; s=$?; "
-                            "echo \"exit status $s after $(( ($(date +%s%N) - t0) / 1000000 )) ms\" >> " +
-                            out_file;
+  const std::string inner =
+      gui + " --script " + script_file + " > " + out_file + " 2>&1 & p=$!; { " + signalling + "; } >> " + out_file;
   const char* on_display = std::getenv("KCYCLE_GUI_ON_DISPLAY");
   const std::string display =
       on_display && std::string(on_display) == "1" ? std::string() : "xvfb-run -a -s '-screen 0 1280x720x24' ";
   const std::string cmd = display + "bash -c '" + inner + "'";
-  std::system(cmd.c_str());
+  std::system(cmd.c_str());  // xvfb-run's own status varies with how its client ended
   std::ifstream f(out_file);
-  const std::string out((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+}
+
+TEST(Gui, CtrlCStopsAKappaSweepWithinACycle) {
+  // Ctrl-C during a kappa sweep at 9 levels took 40 s (the sweep's solve ran to its end); the
+  // window now closes at the next cycle boundary: exit 130 within 2 s.
+  const std::string out = gui_signalled("sweep_int", "set levels 9\nstart-sweep-kappa\nwait-sweeping\nwait-ms 600000\n",
+                                        "sleep 4; t0=$(date +%s%N); kill -INT $p; wait $p; s=$?; "
+                                        "echo \"exit status $s after $(( ($(date +%s%N) - t0) / 1000000 )) ms\"");
   const std::size_t at = out.find("exit status 130 after ");
   ASSERT_NE(at, std::string::npos) << out;
   EXPECT_LT(std::stoi(out.substr(at + 22)), 2000) << out;
@@ -628,19 +634,8 @@ TEST(Gui, AFatalSignalIsReportedWithItsStack) {
   // A CI run ended in glibc's "corrupted double-linked list" and "Aborted", nothing more: the
   // visualizer now names the signal and prints the stack of the thread it hit. Either way the
   // process still dies of the signal (exit 134), as it would have.
-  const std::string script = temp("crash_script.txt"), out_file = temp("crash_out.txt");
-  std::ofstream(script) << "wait-ms 30000\nquit\n";
-  const char* moved = std::getenv("KCYCLE_GUI");
-  const std::string gui = moved && *moved ? moved : KCYCLE_GUI_PATH;
-  const std::string inner = gui + " --script " + script + " > " + out_file +
-                            " 2>&1 & p=$!; sleep 2; kill -ABRT $p; wait $p; echo \"exit status $?\" >> " + out_file;
-  const char* on_display = std::getenv("KCYCLE_GUI_ON_DISPLAY");
-  const std::string display =
-      on_display && std::string(on_display) == "1" ? std::string() : "xvfb-run -a -s '-screen 0 1280x720x24' ";
-  const std::string cmd = display + "bash -c '" + inner + "'";
-  std::system(cmd.c_str());  // xvfb-run's own status varies with how its client ended
-  std::ifstream f(out_file);
-  const std::string out((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::string out =
+      gui_signalled("crash", "wait-ms 30000\nquit\n", "sleep 2; kill -ABRT $p; wait $p; echo \"exit status $?\"");
   EXPECT_NE(out.find("exit status 134"), std::string::npos) << "it still dies of the signal: " << out;
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   // The sanitizers keep their own handlers, so the report is not installed there: none printed.
