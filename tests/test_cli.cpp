@@ -495,6 +495,17 @@ TEST(Cli, ControlCharactersFromAFileAreShownEscaped) {
     EXPECT_EQ(o.output.find("\xc2\x9b"), std::string::npos) << o.output;
   }
   std::remove(file.c_str());
+  // A calibration's text (its backend) is echoed when it does not match the run.
+  const std::string calibration = testing::TempDir() + "kcycle_cli_control_calibration.json";
+  ASSERT_EQ(run_cli("calibrate --min-levels 3 --max-levels 4 --min-seconds 0.01 --out " + calibration).exit_code, 0);
+  std::ifstream in(calibration);
+  auto j = nlohmann::json::parse(in);
+  j["backend"] = "cpu\x1b[2J";
+  std::ofstream(calibration) << j.dump();
+  const Outcome advice = run_cli("advise --levels 5 --calibration " + calibration);
+  EXPECT_NE(advice.output.find("cpu\\x1b[2J"), std::string::npos) << advice.output;
+  EXPECT_EQ(advice.output.find('\x1b'), std::string::npos) << advice.output;
+  std::remove(calibration.c_str());
 }
 
 // advise recommends only a kappa predicted to converge within the solve's max-iter; where none is,

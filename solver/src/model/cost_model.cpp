@@ -1,4 +1,5 @@
 #include "kcycle/model/cost_model.hpp"
+#include "kcycle/core/invalid_options.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
 #include "kcycle/io/file_input.hpp"
 #include "kcycle/io/file_output.hpp"
@@ -232,7 +233,7 @@ class CalibrationReader {
     const auto it = j.find(key);
     if (it == j.end()) return fallback;
     if (!it->is_string()) refuse(key, "must be a string (got " + std::string(it->type_name()) + ")");
-    return it->get<std::string>();
+    return printable(it->get<std::string>());  // echoed in messages: a shared file cannot drive the terminal
   }
 
  private:
