@@ -153,8 +153,7 @@ void overlaps(std::vector<std::string>& cut, const std::string& window) {
 std::vector<std::string> drawn_window_names() {
   std::vector<std::string> names;
   for (const ImGuiWindow* w : ImGui::GetCurrentContext()->Windows)
-    if (w->WasActive && !w->Hidden && !(w->Flags & ImGuiWindowFlags_ChildWindow) && w->Name &&
-        std::string(w->Name).rfind("##", 0) != 0)  // ImGui's own (##Tooltip, ...) are not panels
+    if (w->WasActive && !w->Hidden && !(w->Flags & ImGuiWindowFlags_ChildWindow) && w->Name)
       names.emplace_back(w->Name);
   return names;
 }
