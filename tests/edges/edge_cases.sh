@@ -192,7 +192,12 @@ if [ -n "$mpiexec" ]; then
       done
       [ -n "$rank1" ] && break
     done
-    sleep 1
+    # Signalled once cycling (a table row printed), not during set-up: a loaded machine took more
+    # than the second this waited for before (SIGINT then found no handler yet, mpirun's banner).
+    for _ in $(seq 200); do
+      grep -qE '^ +[0-9]+ ' mpi.txt 2>/dev/null && break
+      sleep 0.1
+    done
     kill -INT "$rank1"
     wait $launcher
     local rc=$?
