@@ -9,7 +9,9 @@
 // device replays, the host still walks the recursion with launches suppressed, so the
 // trace, the launch counter and Jacobi's buffer swaps stay exactly as without graphs.
 //
-// This header needs no CUDA headers; the implementation is in cuda_backend.cu.
+// This header needs no CUDA headers. The implementation: cuda_backend.cu (device state, set-up,
+// multigrid operations, host copies), cuda_kernels.cu (the multigrid kernels), cuda_vector_ops.cu,
+// cuda_graphs.cu and cuda_line_solver_timing.cu.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -194,7 +196,7 @@ class CudaBackend {
   void abandon_capture() noexcept;
   void end_capture_and_launch(const CycleSignature& signature);
 
-  struct Device;  // stream, recorded graphs, reduction scratch (cuda_backend.cu)
+  struct Device;  // stream, recorded graphs, reduction scratch (cuda_device.hpp)
   std::unique_ptr<Device> device_;
   bool graphs_;
   LineSolver line_solver_;
