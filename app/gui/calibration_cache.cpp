@@ -36,7 +36,7 @@ std::filesystem::path CalibrationCache::file_for(const std::string& smoother, co
 }
 
 void CalibrationCache::update(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
-  if (snap.calibrating || !snap.target || !snap.error.empty()) return;
+  if (snap.calibrating || !snap.run || !snap.error.empty()) return;
   // The worker shows a calibration handed to it with its next snapshot, not at once: until
   // then this one still has the calibration from before, which must not count as "nothing fits".
   if (handed_over_) {
@@ -59,8 +59,8 @@ void CalibrationCache::update(UiState& ui, SolverWorker& worker, const Snapshot&
       }
     }
   }
-  const MultigridSettings as_run = resolve(snap.options, snap.options.backend).settings;
-  const std::string backend = describe(*snap.target);  // as calibrations name it
+  const MultigridSettings& as_run = snap.run->settings;
+  const std::string backend = describe(snap.run->target);  // as calibrations name it
   if (snap.calibration && calibration_mismatch(*snap.calibration, as_run, backend, snap.threads).empty()) return;
   // Nothing in use fits this configuration: a cached calibration that does, or at the first
   // start a quick one made now.

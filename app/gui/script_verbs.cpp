@@ -508,7 +508,7 @@ const std::vector<ScriptRunner::Verb>& ScriptRunner::verbs() {
        {},
        Waits::Never,
        [](Frame& f) {  // how the last frame's field reached its texture
-         const std::string_view backend = f.snap.target ? to_string(f.snap.target->backend) : "";
+         const std::string_view backend = f.snap.run ? to_string(f.snap.run->target.backend) : "";
          std::printf("backend: %.*s; field: %s\n", int(backend.size()), backend.data(), f.ui.field_path.c_str());
          std::fflush(stdout);
          return true;

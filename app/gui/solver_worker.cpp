@@ -311,6 +311,7 @@ void SolverWorker::rebuild(const SolverOptions& options) {
   }
   try {
     solver_ = make_solver_(options);
+    solver_run_ = std::make_shared<const ResolvedRun>(solver_->run());
   } catch (const std::exception& e) {
     error_ = e.what();
   }

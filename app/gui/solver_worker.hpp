@@ -95,8 +95,10 @@ struct Snapshot {
   // prints); null where there is none, and predicted_kappas_note says why.
   std::shared_ptr<const Advice> predicted_kappas;
   std::string predicted_kappas_note;
-  std::optional<ExecutionTarget> target;  // what runs the solve; none while there is no solver
-  std::string backend_note;               // --backend auto's reason for running on the CPU
+  // The run the solve makes (resolved_run.hpp: what runs it, the settings as run, the normal
+  // cycle's schedule), resolved once when the solver was made; none while there is no solver.
+  std::shared_ptr<const ResolvedRun> run;
+  std::string backend_note;  // --backend auto's reason for running on the CPU
 };
 
 struct ViewRequest {
@@ -245,6 +247,7 @@ class SolverWorker {
   int threads_;
   SolverFactory make_solver_;
   std::unique_ptr<IterativeSolver> solver_;
+  std::shared_ptr<const ResolvedRun> solver_run_;  // solver_->run(), as snapshots share it
   // Device pictures of solves gone that a snapshot still holds: freed here once the UI lets
   // go of them, since freeing device memory on the UI thread would wait for the device.
   std::vector<std::shared_ptr<const DeviceImage>> retired_pictures_;

@@ -101,7 +101,7 @@ void SolverWorker::publish(bool with_field, int field_level, int trace_position,
   if (!setting_up_.empty()) s->field = nullptr;  // the old run's picture is not this one's
   s->threads = threads_;
   if (solver_) {
-    s->target = solver_->target();
+    s->run = solver_run_;
     s->backend_note = solver_->backend_note();
   }
   if (!failure_note_.empty()) s->backend_note = failure_note_;

@@ -260,8 +260,8 @@ TEST(Worker, ABackendErrorInACycleFallsBackToTheCpuAndSaysWhy) {
   })) << w.snapshot()->backend_note;
   const auto snap = w.snapshot();
   EXPECT_NE(snap->backend_note.find("solving on the CPU instead"), std::string::npos) << snap->backend_note;
-  ASSERT_TRUE(snap->target);
-  EXPECT_EQ(snap->target->backend, BackendKind::Cpu);
+  ASSERT_TRUE(snap->run);
+  EXPECT_EQ(snap->run->target.backend, BackendKind::Cpu);
   EXPECT_TRUE(snap->error.empty()) << snap->error;
   EXPECT_EQ(snap->options.backend, BackendKind::Cpu);
   {
@@ -284,8 +284,8 @@ TEST(Worker, ABackendErrorWhileDrawingFallsBackToo) {
   ASSERT_TRUE(wait_for(w, [](const Snapshot& s) {
     return s.backend_note.find("picture: an illegal memory access") != std::string::npos && s.history.size() >= 2;
   })) << w.snapshot()->backend_note;
-  ASSERT_TRUE(w.snapshot()->target);
-  EXPECT_EQ(w.snapshot()->target->backend, BackendKind::Cpu);
+  ASSERT_TRUE(w.snapshot()->run);
+  EXPECT_EQ(w.snapshot()->run->target.backend, BackendKind::Cpu);
 }
 
 TEST(Worker, ACpuSolveThatFailsSaysWhyAndTakesNewParameters) {
@@ -343,7 +343,7 @@ TEST(CalibrationCacheHandOver, ACachedCalibrationNotYetShownIsNoReasonToCalibrat
   SolverWorker worker(options, 1, /*start_running=*/false);
   Snapshot before;  // what the frames see until the worker publishes again
   before.options = options;
-  before.target = ExecutionTarget{};  // the CPU
+  before.run = std::make_shared<const ResolvedRun>(resolve(options, BackendKind::Cpu));  // the CPU
   before.threads = 1;
   UiState ui;
   cache.update(ui, worker, before);

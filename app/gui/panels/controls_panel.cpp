@@ -76,7 +76,7 @@ void controls_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   if (!ui.auto_range) view_control(ui, "range");
   view_control(ui, "zoom");
   view_control(ui, "average-minify");
-  if (snap.target && snap.target->backend == BackendKind::Cuda) view_control(ui, "interop");
+  if (snap.run && snap.run->target.backend == BackendKind::Cuda) view_control(ui, "interop");
 
   section("lecture");
   view_control(ui, "shapes");

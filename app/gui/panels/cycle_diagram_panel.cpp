@@ -25,8 +25,9 @@ namespace {
 // diagram shows the operations, this line how a fast multigrid groups them into passes.
 void physical_passes(const Snapshot& snap, bool stepping, int kappa) {
   const SolverOptions& o = snap.options;
-  const BackendKind kind = snap.target ? snap.target->backend : BackendKind::Cpu;
-  const ResolvedRun run = resolve(o, kind);
+  // The solve's own run; with none (parameters refused, a sweep running), the CPU's.
+  const ResolvedRun run = snap.run ? *snap.run : resolve(o, BackendKind::Cpu);
+  const BackendKind kind = run.target.backend;
   const CycleSchedule schedule =
       stepping ? CycleSchedule::plan(run.settings, kAsResolved, CycleMode::Watched) : run.schedule;
   if (schedule.levels() < 2) return;

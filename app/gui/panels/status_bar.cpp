@@ -46,13 +46,13 @@ void status_bar(UiState& ui, const Snapshot& snap) {
     std::fclose(f);
   }
   const std::string backend =
-      !snap.target ? std::string(snap.sweeping || snap.calibrating ? "none (the sweep has the machine)"
-                                 : !snap.setting_up.empty()        ? "being set up"
-                                                                   : "none (parameters refused)")
-      : snap.target->backend == BackendKind::Cuda
-          ? std::string(backend_title(BackendKind::Cuda)) + (snap.target->graphs ? " + graphs" : "") +
+      !snap.run ? std::string(snap.sweeping || snap.calibrating ? "none (the sweep has the machine)"
+                              : !snap.setting_up.empty()        ? "being set up"
+                                                                : "none (parameters refused)")
+      : snap.run->target.backend == BackendKind::Cuda
+          ? std::string(backend_title(BackendKind::Cuda)) + (snap.run->target.graphs ? " + graphs" : "") +
                 ", field: " + ui.field_path
-          : std::string(backend_title(snap.target->backend)) + " (" + std::to_string(snap.threads) +
+          : std::string(backend_title(snap.run->target.backend)) + " (" + std::to_string(snap.threads) +
                 (snap.threads == 1 ? " solver thread)" : " solver threads)");
   char per_cycle[64] = "no cycle timed yet";
   if (snap.seconds_per_cycle > 0)

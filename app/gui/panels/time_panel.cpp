@@ -257,10 +257,8 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
     worker.stop_sweep();
   const Calibration* c = snap.calibration.get();
   std::string mismatch;  // a model of another cycle predicts nothing here
-  if (c && !snap.calibrating && snap.target) {
-    const std::string backend = describe(*snap.target);
-    mismatch = calibration_mismatch(*c, resolve(snap.options, snap.options.backend).settings, backend, snap.threads);
-  }
+  if (c && !snap.calibrating && snap.run)
+    mismatch = calibration_mismatch(*c, snap.run->settings, describe(snap.run->target), snap.threads);
   const Calibration* other = snap.compare_calibration.get();
   // A short panel (the desk at a projector's scale) would push the plot below its fold: there
   // the pick takes one line and the plot comes before the model's lines, which scroll under it.
@@ -294,7 +292,7 @@ void time_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
   const SolverOptions& o = snap.options;
   // The model's launches at each level count as the planner schedules them there (fused passes,
   // the coarse tail's levels one launch a call), as the advisor prices them.
-  const MultigridSettings as_run = resolve(o, o.backend).settings;
+  const MultigridSettings as_run = snap.run ? snap.run->settings : resolve(o, o.backend).settings;
   const int per_call = CycleSchedule::per_call(as_run, kAsResolved).launches_per_call(1);
   const int tail_depth = as_run.coarse_tail_unknowns.value_or(0) > 0
                              ? coarse_tail_depth(*as_run.coarse_tail_unknowns, as_run.coarsening)

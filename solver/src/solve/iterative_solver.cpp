@@ -23,8 +23,8 @@ constexpr int kStallIterations = 500;
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-const SolverOptions& validated(const SolverOptions& o) {
-  validate(o);
+const SolverOptions& checked(const SolverOptions& o) {
+  check_options(o);
   return o;
 }
 
@@ -37,17 +37,17 @@ std::unique_ptr<IterativeSolver::Engine> make_engine(const ResolvedRun& run, con
 }  // namespace
 
 IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem problem)
-    : options_(validated(options)), monitor_(problem.monitor) {
+    : options_(checked(options)),
+      monitor_(problem.monitor),
+      run_(resolve(options_)) {  // throws where the backend asked for is not there
   const auto setup_start = Clock::now();
-  const ResolvedRun run = resolve(options_);  // throws where the backend asked for is not there
-  check_device_memory(options_, run);
-  settings_ = run.settings;
-  backend_note_ = run.note;
-  target_ = run.target;
+  const MemoryAccount account = memory_account(options_, run_);
+  check_host_memory(options_, account);
+  check_device_memory(options_, run_);
   if (options_.smoother == Smoother::Jacobi)
     smoothing_factor_ =
-        jacobi_smoothing_factor(rotated_anisotropic_stencil(options_.eps, options_.angle_degrees), settings_.omega);
-  engine_ = make_engine(run, options_, std::move(problem));
+        jacobi_smoothing_factor(rotated_anisotropic_stencil(options_.eps, options_.angle_degrees), run_.settings.omega);
+  engine_ = make_engine(run_, options_, std::move(problem));
   problem = {};  // what the engine copied rather than took is freed before the first cycle
   initial_error_ = engine_->error_norm();
   initial_residual_ = engine_->residual_norm();
@@ -66,7 +66,7 @@ IterativeSolver::~IterativeSolver() = default;
 
 std::vector<HeldArray> IterativeSolver::held_arrays() const { return engine_->held_arrays(); }
 
-std::string_view IterativeSolver::backend_name() const { return to_string(target_.backend); }
+std::string_view IterativeSolver::backend_name() const { return to_string(run_.target.backend); }
 int IterativeSolver::levels() const { return engine_->levels(); }
 GridShape IterativeSolver::level_shape(int level) const { return engine_->shape(level); }
 Field IterativeSolver::iterate() const { return engine_->iterate(); }
@@ -193,11 +193,11 @@ SolveResult IterativeSolver::result(bool with_history) const {
     std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(sorted.size() / 2), sorted.end());
     r.seconds_per_cycle = sorted[sorted.size() / 2];
   }
-  r.omega = settings_.omega;
+  r.omega = run_.settings.omega;
   r.smoothing_factor = smoothing_factor_;
   r.unknowns = engine_->shape(1).unknowns();
   r.backend = std::string(backend_name());
-  r.backend_note = backend_note_;
+  r.backend_note = run_.note;
   r.launches_per_iteration = launches_per_iteration_;
   r.monitor = monitor_;
   if (with_history) r.history = history_;

@@ -150,8 +150,23 @@ std::size_t estimated_memory_bytes(const SolverOptions& o, bool every_array_writ
 
 std::size_t estimated_address_space_bytes(const SolverOptions& o) {
   const BackendKind on = o.backend == BackendKind::Auto ? BackendKind::Cpu : o.backend;
-  const MemoryAccount m = memory_account(o, resolve(o, on));
-  return (m.device ? 0 : m.held_bytes()) + m.set_up_bytes();
+  return memory_account(o, resolve(o, on)).host_address_space_bytes();
+}
+
+void check_host_memory(const SolverOptions& o, const MemoryAccount& m) {
+  const std::size_t need = m.peak_host_bytes();
+  if (const auto have = available_memory_bytes(); have && need > *have / 10 * 9)
+    throw InvalidOptions("levels " + std::to_string(o.levels) + " need about " + bytes_text(need) +
+                         " of memory; this process may use " + bytes_text(*have) +
+                         " (the least of the memory available, its address-space limit and its cgroup's limit)");
+  // Arrays are mapped whole, though only their written pages take memory.
+  if (const auto room = address_space_room_bytes(); room) {
+    const std::size_t mapped = m.host_address_space_bytes();
+    if (mapped > *room / 10 * 9)
+      throw InvalidOptions("levels " + std::to_string(o.levels) + " need about " + bytes_text(mapped) +
+                           " of address space for their arrays; this process may use " + bytes_text(*room) +
+                           " (its address-space limit, ulimit -v)");
+  }
 }
 
 }  // namespace kcycle

@@ -152,7 +152,7 @@ CycleAsymmetry cycle_asymmetry(const SolverOptions& o) {
   return a;
 }
 
-void validate(const SolverOptions& o) {
+void check_options(const SolverOptions& o) {
   check_integer("levels", o.levels, 1, kMaxLevels);
   if (!std::isfinite(o.eps) || o.eps <= 0.0 || o.eps > 1.0) reject("eps must be in (0, 1] (got " + shown(o.eps) + ")");
   if (!std::isfinite(o.angle_degrees)) reject("angle must be a finite number of degrees");
@@ -205,25 +205,18 @@ void validate(const SolverOptions& o) {
   if (o.ranks_x < 0 || o.ranks_y < 0 || o.ranks_x > kMaxRanksPerSide || o.ranks_y > kMaxRanksPerSide)
     reject("ranks-x and ranks-y must be from 1 to " + std::to_string(kMaxRanksPerSide) +
            ", or 0 (0: as many as the ranks need; both 0: MPI chooses)");
-  const std::size_t need = estimated_memory_bytes(o);
-  if (const auto have = available_memory_bytes(); have && need > *have / 10 * 9)
-    reject("levels " + std::to_string(o.levels) + " need about " + bytes_text(need) +
-           " of memory; this process may use " + bytes_text(*have) +
-           " (the least of the memory available, its address-space limit and its cgroup's limit)");
-  // Arrays are mapped whole, though only their written pages take memory (memory_account.hpp).
-  if (const auto room = address_space_room_bytes(); room) {
-    const std::size_t mapped = estimated_address_space_bytes(o);
-    if (mapped > *room / 10 * 9)
-      reject("levels " + std::to_string(o.levels) + " need about " + bytes_text(mapped) +
-             " of address space for their arrays; this process may use " + bytes_text(*room) +
-             " (its address-space limit, ulimit -v)");
-  }
   if (const CycleWorkEstimate w = cycle_work_estimate(o); w.seconds > kMaxCycleSeconds)
     reject("one " + cycle_words(o) + " cycle at " + std::to_string(o.levels) + " levels with nu1=" +
            std::to_string(o.nu1) + ", nu2=" + std::to_string(o.nu2) + " makes " + sci(w.calls) + " calls (" +
            sci(w.coarsest_calls) + " of level " + std::to_string(o.levels) + ") and " + sci(w.point_updates) +
            " point updates: at least " + shown(std::round(w.seconds)) + " s even on a fast machine; refused (at most " +
            shown(kMaxCycleSeconds) + " s per cycle): use fewer levels, a smaller counter or fewer sweeps");
+}
+
+void validate(const SolverOptions& o) {
+  check_options(o);
+  // The CPU's account where the backend is auto (the larger on the host).
+  check_host_memory(o, memory_account(o, resolve(o, o.backend == BackendKind::Auto ? BackendKind::Cpu : o.backend)));
 }
 
 std::optional<int> parse_kappa(std::string_view text) {

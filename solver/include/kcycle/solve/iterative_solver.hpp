@@ -20,6 +20,7 @@
 #include "kcycle/solve/device_image.hpp"
 #include "kcycle/solve/memory_account.hpp"
 #include "kcycle/solve/multigrid.hpp"
+#include "kcycle/solve/resolved_run.hpp"
 #include "kcycle/solve/solve.hpp"
 
 namespace kcycle {
@@ -68,11 +69,13 @@ class IterativeSolver {
   // The grid arrays the solve holds (memory_account.hpp's names; MPI: this rank's blocks).
   std::vector<HeldArray> held_arrays() const;
 
-  // What runs the solve (the backend resolved, threads, graphs, ranks), the backend's name
-  // ("cpu", "cuda" or "mpi"), and auto's fallback line (or "").
-  const ExecutionTarget& target() const { return target_; }
-  std::string_view backend_name() const;
-  const std::string& backend_note() const { return backend_note_; }
+  // The run this solve makes, resolved once when it was set up (resolved_run.hpp): what runs it
+  // (the backend, threads, graphs, ranks), auto's fallback line (or ""), the settings as that
+  // backend runs them and the normal cycle's schedule.
+  const ResolvedRun& run() const { return run_; }
+  const ExecutionTarget& target() const { return run_.target; }
+  std::string_view backend_name() const;  // "cpu", "cuda" or "mpi"
+  const std::string& backend_note() const { return run_.note; }
   int levels() const;
   GridShape level_shape(int level) const;
   // What the visualizer draws of `level` (kernels::image_value, FieldView): the error on the
@@ -105,9 +108,7 @@ class IterativeSolver {
  private:
   SolverOptions options_;
   Monitor monitor_;  // the problem's; its fields live in the engine alone (at 13 levels 0.5 GiB each)
-  std::string backend_note_;
-  ExecutionTarget target_;
-  MultigridSettings settings_;
+  ResolvedRun run_;
   std::unique_ptr<Engine> engine_;
   SolveStatus status_ = SolveStatus::Running;
   std::vector<IterationRecord> history_;

@@ -44,6 +44,8 @@ struct MemoryAccount {
   // device's). every_array_written: as if every held array were written (stepping operation by
   // operation in the visualizer writes Jacobi's t on the fused levels too).
   std::size_t peak_host_bytes(bool every_array_written = false) const;
+  // The host address space its arrays map, written or not (large arrays are mapped whole).
+  std::size_t host_address_space_bytes() const { return (device ? 0 : held_bytes()) + set_up_bytes(); }
   double bytes_per_unknown(std::size_t bytes) const { return double(bytes) / double(finest_unknowns); }
 };
 
@@ -54,8 +56,11 @@ MemoryAccount memory_account(const SolverOptions& options, const ResolvedRun& ru
 // A size as messages and tables print it: "12.0 KiB", "512.0 MiB", "1.50 GiB".
 std::string bytes_text(std::size_t bytes);
 
+// Throws InvalidOptions where the account's host memory exceeds 0.9 of what this process may use
+// (available_memory_bytes()), or its mapped arrays 0.9 of the address space RLIMIT_AS leaves.
+void check_host_memory(const SolverOptions& options, const MemoryAccount& account);
 // On a GPU, throws InvalidOptions where the account's device arrays exceed 0.9 of the device's
-// free memory, saying how much they need and it has (the host's memory is validate()'s).
+// free memory, saying how much they need and it has.
 void check_device_memory(const SolverOptions& options, const ResolvedRun& run);
 
 }  // namespace kcycle

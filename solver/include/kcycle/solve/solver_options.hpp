@@ -77,8 +77,11 @@ struct SolverOptions {
 };
 
 // Throws InvalidOptions with a message a user can act on. Also refuses a level count whose
-// memory would exceed what the machine has available.
+// memory would exceed what the machine has available (check_host_memory, memory_account.hpp).
 void validate(const SolverOptions& options);
+// validate() without the memory check: what a caller that resolves the run itself checks first
+// (IterativeSolver checks the memory of the run it resolved, once).
+void check_options(const SolverOptions& options);
 
 // Why the cycle's smoothing makes it a non-symmetric preconditioner, which CG's short recurrence
 // assumes away ("" where its V- and W-cycles are symmetric): pre- and post-smoothing of different
