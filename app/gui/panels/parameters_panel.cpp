@@ -194,7 +194,11 @@ void parameters_panel(UiState& ui, SolverWorker& worker, const Snapshot& snap) {
                "double, or mixed: the multigrid hierarchy in float inside a double refinement / CG");
     enum_combo(ui, "backend", o.backend,
                "Where the solve runs: the CPU (a team of threads), a CUDA GPU, or auto (CUDA when one is usable)");
-    if (resolve(o, o.backend).fusing_applies)  // the planner's answer: Jacobi, Gauss-Seidel, x-zebra, CG
+    // The planner's answer (Jacobi, Gauss-Seidel, x-zebra, CG): the running solve's, unless these
+    // parameters are not yet what it runs.
+    const bool fusing_applies =
+        snap.run && snap.options == o ? snap.run->fusing_applies : resolve(o, o.backend).fusing_applies;
+    if (fusing_applies)
       checkbox(ui, "fused passes", o.fused,
                "Cycles that are not stepped (stepping runs every operation on its own) run relaxation, residual "
                "and transfers in fewer passes over memory (bitwise the same iterate)");

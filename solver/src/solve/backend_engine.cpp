@@ -1,12 +1,18 @@
-// The solve's state on one backend (EngineOn<Backend>): the hierarchy, the iterate, the
-// problem's vectors, and CG where it preconditions.
+// The solve's state on one backend (EngineOn<Backend, Cycle>): the hierarchy, the iterate, the
+// problem's vectors, and CG where it preconditions. One engine for both precisions, composed
+// as AMGCL composes them: the backend holds the iterate, the problem and CG in its precision;
+// the cycle is either the backend's own hierarchy (Multigrid<Backend>), which runs in place on
+// the iterate, or a float hierarchy driven from double vectors (MixedPrecisionCycle on the
+// CPU), which corrects the iterate by iterative refinement.
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <optional>
+#include <type_traits>
 
 #include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/image_pool.hpp"
+#include "kcycle/solve/mixed_precision.hpp"
 #include "solver_engine.hpp"
 
 namespace kcycle {
@@ -23,71 +29,109 @@ struct CudaImage final : DeviceImage {
 };
 #endif
 
-// The solve's state on one backend: the hierarchy, the iterate, the problem's vectors.
+// How an engine makes its cycle, and the hierarchy the cycle runs on.
+template <MultigridBackend Backend, class Cycle>
+struct CycleOn;
+
+// The backend's own hierarchy: the stand-alone cycle runs in place on level 1's v and f.
 template <MultigridBackend Backend>
+struct CycleOn<Backend, Multigrid<Backend>> {
+  static constexpr bool kRefines = false;
+  CycleOn(Backend& backend, const MultigridSettings& settings) : cycle(prepared_for(backend, settings), settings) {}
+  Multigrid<Backend>& hierarchy() { return cycle; }
+  const Multigrid<Backend>& hierarchy() const { return cycle; }
+  Backend& hierarchy_backend(Backend& backend) { return backend; }
+  std::uint64_t launches(const Backend& backend) const { return backend.launches(); }
+  Multigrid<Backend> cycle;
+};
+
+// The hierarchy in float on the double backend's thread team: the iterate, the problem, CG and
+// every norm stay in double; stand-alone, each step is one step of iterative refinement,
+// r = f - A x in double, x <- x + M r.
+template <>
+struct CycleOn<CpuBackend, MixedPrecisionCycle> {
+  static constexpr bool kRefines = true;
+  CycleOn(CpuBackend& backend, const MultigridSettings& settings)
+      : float_backend(backend.team()), cycle(backend, float_backend, settings) {}
+  Multigrid<FloatCpuBackend>& hierarchy() { return cycle.hierarchy(); }
+  const Multigrid<FloatCpuBackend>& hierarchy() const { return cycle.hierarchy(); }
+  FloatCpuBackend& hierarchy_backend(CpuBackend&) { return float_backend; }
+  std::uint64_t launches(const CpuBackend& backend) const { return backend.launches() + float_backend.launches(); }
+  FloatCpuBackend float_backend;  // one team for the float cycle and the double CG
+  MixedPrecisionCycle cycle;
+};
+
+// CG's two-pass update writes the residual rounded into the float hierarchy's f.
+static_assert(TakesRoundedResidual<MixedPrecisionCycle, Field>);
+
+template <MultigridBackend Backend, class Cycle = Multigrid<Backend>>
 class EngineOn final : public IterativeSolver::Engine {
  public:
   using Vector = typename Backend::Vector;
+  static constexpr bool kRefines = CycleOn<Backend, Cycle>::kRefines;
 
   EngineOn(const ExecutionTarget& target, const SolverOptions& options, const MultigridSettings& settings,
            DiscreteProblem&& problem)
       : backend_(make_backend<Backend>(target)),
-        mg_(prepared_for(backend_, settings), settings),
+        cycle_(backend_, settings),
+        A_(hierarchy().level(1).A),
+        choice_(options.cycle),
+        fused_(settings.fused),
         exact_is_zero_(problem.exact_is_zero),
         has_exact_(problem.exact.has_value()) {
-    const GridShape fine = mg_.level(1).shape;
+    const GridShape fine = hierarchy().level(1).shape;
     if (!(problem.rhs.shape() == fine))
       throw InvalidOptions("the problem's grid does not match the finest level of --levels");
-    if (has_exact_ && !exact_is_zero_) {  // the error is x - u*, formed in work_
-      take(backend_, std::move(*problem.exact), exact_);
-      work_ = backend_.make_vector(fine);
+    const bool cg = options.solver != SolverKind::Multigrid;
+    if (has_exact_ && !exact_is_zero_) take(backend_, std::move(*problem.exact), exact_);
+    if constexpr (kRefines) {
+      if (!fused_) r_ = backend_.make_vector(fine);  // the fused refinement writes no double residual
+      // The correction in double: the unfused step's, and x - u* for the error where u* is not 0
+      // (the fused refinement adds the float correction to x as it reads it).
+      if (!fused_ || exact()) z_ = backend_.make_vector(fine);
+    } else if (exact()) {
+      work_ = backend_.make_vector(fine);  // x - u*
     }
-    // The iterate and right-hand side: the finest level's own vectors for the stand-alone
-    // cycle (it never writes level 1's f), x and its own f for CG.
-    if (options.solver == SolverKind::Multigrid) {
-      take(backend_, std::move(problem.rhs), mg_.level(1).f);
-      take(backend_, std::move(problem.initial_guess), mg_.level(1).v);
-    } else {
-      // CG's cycle runs on r swapped in as level 1's f (Multigrid::precondition): the
-      // hierarchy's own is never used.
-      mg_.level(1).f = Vector{};
+    if constexpr (kRefines) {
       take(backend_, std::move(problem.rhs), rhs_);
       take(backend_, std::move(problem.initial_guess), x_);
-      cg_.emplace(backend_, mg_.level(1).A, mg_, rhs_, x_, options.cycle, options.solver == SolverKind::FCG,
-                  has_exact_ && !exact_is_zero_ ? &exact_ : nullptr, mg_.settings().fused);
+    } else if (cg) {
+      // CG's cycle runs on r swapped in as level 1's f (Multigrid::precondition): the
+      // hierarchy's own is never used.
+      hierarchy().level(1).f = Vector{};
+      take(backend_, std::move(problem.rhs), rhs_);
+      take(backend_, std::move(problem.initial_guess), x_);
+    } else {  // the stand-alone cycle's iterate and right-hand side are level 1's own
+      take(backend_, std::move(problem.rhs), hierarchy().level(1).f);
+      take(backend_, std::move(problem.initial_guess), hierarchy().level(1).v);
     }
-    cycle_ = options.cycle;
+    if (cg)
+      cg_.emplace(backend_, A_, cycle_.cycle, rhs_, x_, choice_, options.solver == SolverKind::FCG, exact(), fused_);
   }
 
-  int levels() const override { return mg_.levels(); }
-  GridShape shape(int level) const override { return mg_.level(level).shape; }
-  std::uint64_t launches() const override { return backend_.launches(); }
+  int levels() const override { return hierarchy().levels(); }
+  GridShape shape(int level) const override { return hierarchy().level(level).shape; }
+  std::uint64_t launches() const override { return cycle_.launches(backend_); }
 
   StepResult step(const CycleHooks& hooks) override {
     StepResult result = StepResult::Ok;
-    if (cg_) {
+    if (cg_)
       result = cg_->step(hooks);
-    } else {
-      // The new iterate's norms from the cycle's last pass, where the schedule has one.
-      CycleHooks summing = hooks;
-      summed_ = mg_.schedule_for(hooks).sums_pass() != nullptr;
-      if (summed_) {
-        summing.sums.residual2 = &residual2_;
-        if (exact_is_zero_) summing.sums.v_norm2 = &norm2_;
-      }
-      mg_.cycle(cycle_, summing);
-    }
+    else if constexpr (kRefines)
+      refine(hooks);
+    else
+      cycle_in_place(hooks);
     backend_.synchronize();  // the step's time is the device's, not just the issuing
     return result;
   }
 
   void set_level_timing(bool on) override {
-    mg_.set_level_timing(on);
-    mg_.reset_level_stats();
+    hierarchy().set_level_timing(on);
+    hierarchy().reset_level_stats();
   }
   std::vector<LevelStats> level_stats() const override {
     std::vector<LevelStats> stats;
-    for (int l = 1; l <= mg_.levels(); ++l) stats.push_back(mg_.level(l).stats);
+    for (int l = 1; l <= levels(); ++l) stats.push_back(hierarchy().level(l).stats);
     return stats;
   }
   std::vector<CommStats> comm_stats_all_ranks() override {
@@ -105,31 +149,31 @@ class EngineOn final : public IterativeSolver::Engine {
 
   double error_norm() override {
     const Vector& x = current();
-    const double scale = x.shape().hx() * x.shape().hy();
-    if (exact_is_zero_) return std::sqrt(scale * backend_.dot(x, x));
+    if (exact_is_zero_) return std::sqrt(scale() * backend_.dot(x, x));
     if (!has_exact_) return NAN;
-    backend_.copy(x, work_);
-    return std::sqrt(scale * backend_.axpy_norm2(-1.0, exact_, work_, nullptr));
+    Vector& difference = kRefines ? z_ : work_;
+    backend_.copy(x, difference);
+    return std::sqrt(scale() * backend_.axpy_norm2(-1.0, exact_, difference, nullptr));
   }
 
-  double residual_norm() override {
-    const Vector& x = current();
-    return std::sqrt(x.shape().hx() * x.shape().hy() * backend_.residual_norm2(mg_.level(1).A, x, rhs()));
-  }
+  double residual_norm() override { return std::sqrt(scale() * backend_.residual_norm2(A_, current(), rhs())); }
 
   Norms norms_after_step() override {
-    const double scale = current().shape().hx() * current().shape().hy();
+    const bool known = has_exact_ || exact_is_zero_;
     Norms n;
     if (cg_) {
-      n.error = has_exact_ || exact_is_zero_ ? std::sqrt(scale * cg_->error_norm2()) : NAN;
-      n.residual = std::sqrt(scale * cg_->residual_norm2());
+      n.error = known ? std::sqrt(scale() * cg_->error_norm2()) : NAN;
+      n.residual = std::sqrt(scale() * cg_->residual_norm2());
       n.residual_recursive = true;
-      return n;
+    } else if constexpr (kRefines) {  // the refinement step's own passes summed both
+      n.error = known ? std::sqrt(scale() * error2_) : NAN;
+      n.residual = std::sqrt(scale() * residual2_);
+    } else {
+      // The error |v| where the exact solution is zero (the paper's problem) and the residual,
+      // summed by the cycle's last pass where it ran one.
+      n.error = summed_ && exact_is_zero_ ? std::sqrt(scale() * norm2_) : error_norm();
+      n.residual = summed_ ? std::sqrt(scale() * residual2_) : residual_norm();
     }
-    // The error |v| where the exact solution is zero (the paper's problem) and the residual,
-    // summed by the cycle's last pass where it ran one.
-    n.error = summed_ && exact_is_zero_ ? std::sqrt(scale * norm2_) : error_norm();
-    n.residual = summed_ ? std::sqrt(scale * residual2_) : residual_norm();
     return n;
   }
 
@@ -140,19 +184,19 @@ class EngineOn final : public IterativeSolver::Engine {
 
   void image(int level, FieldView view, std::vector<float>* out, std::shared_ptr<const DeviceImage>* on_device,
              std::array<float, 2>* range) override {
-    const auto& L = mg_.level(level);
-    const bool fine = level == 1;
-    const Vector& v = fine ? current() : L.v;
-    const Vector& f = fine ? rhs() : L.f;
-    const Vector* exact = fine && has_exact_ && !exact_is_zero_ ? &exact_ : nullptr;
+    auto& L = hierarchy().level(level);
     if constexpr (!Backend::kDeviceMemory) {  // the picture is drawn straight into host memory
-      host_picture(out, scratch_image_, L.shape.unknowns(), on_device, range,
-                   [&](float* values) { backend_.image(L.A, view, v, f, exact, values); });
+      host_picture(out, scratch_image_, L.shape.unknowns(), on_device, range, [&](float* values) {
+        if (level == 1) return backend_.image(A_, view, current(), rhs(), exact(), values);
+        cycle_.hierarchy_backend(backend_).image(L.A, view, L.v, L.f, nullptr, values);
+      });
     } else {
 #if KCYCLE_HAVE_CUDA
+      const bool fine = level == 1;
       const std::shared_ptr<CudaImage> picture =
           images_.acquire(level, [&] { return new CudaImage(L.shape.nx, L.shape.ny); });
-      backend_.image(L.A, view, v, f, exact, picture->values.data());
+      backend_.image(L.A, view, fine ? current() : L.v, fine ? rhs() : L.f, fine ? exact() : nullptr,
+                     picture->values.data());
       if (out) {  // the floats come back only when asked for
         out->resize(L.shape.unknowns());
         backend_.download(picture->data(), out->size(), out->data());  // also waits for the kernel
@@ -167,11 +211,19 @@ class EngineOn final : public IterativeSolver::Engine {
 
   std::vector<HeldArray> held_arrays() const override {
     std::vector<HeldArray> out;
-    add_hierarchy(out, mg_);
-    add_held<Backend>(out, 1, "exact solution", exact_);
-    add_held<Backend>(out, 1, "x - exact (work)", work_);
-    add_held<Backend>(out, 1, "rhs (CG)", rhs_);
-    add_held<Backend>(out, 1, "x (CG iterate)", x_);
+    add_hierarchy(out, hierarchy());
+    if constexpr (kRefines) {
+      add_held<Backend>(out, 1, "x (iterate, double)", x_);
+      add_held<Backend>(out, 1, "r (residual, double)", r_);
+      add_held<Backend>(out, 1, "z (correction, double)", z_);
+      add_held<Backend>(out, 1, "rhs (double)", rhs_);
+      add_held<Backend>(out, 1, "exact solution", exact_);
+    } else {
+      add_held<Backend>(out, 1, "exact solution", exact_);
+      add_held<Backend>(out, 1, "x - exact (work)", work_);
+      add_held<Backend>(out, 1, "rhs (CG)", rhs_);
+      add_held<Backend>(out, 1, "x (CG iterate)", x_);
+    }
     add_cg(out, cg_);
     return out;
   }
@@ -190,18 +242,67 @@ class EngineOn final : public IterativeSolver::Engine {
   }
 
  private:
-  const Vector& current() const { return cg_ ? x_ : mg_.level(1).v; }
-  const Vector& rhs() const { return cg_ ? rhs_ : mg_.level(1).f; }
+  auto& hierarchy() { return cycle_.hierarchy(); }
+  const auto& hierarchy() const { return cycle_.hierarchy(); }
+  // The iterate and its right-hand side: CG's and refinement's own vectors, else level 1's.
+  const Vector& current() const {
+    if constexpr (kRefines)
+      return x_;
+    else
+      return cg_ ? x_ : hierarchy().level(1).v;
+  }
+  const Vector& rhs() const {
+    if constexpr (kRefines)
+      return rhs_;
+    else
+      return cg_ ? rhs_ : hierarchy().level(1).f;
+  }
+  const Vector* exact() const { return has_exact_ && !exact_is_zero_ ? &exact_ : nullptr; }
+  double scale() const { return current().shape().hx() * current().shape().hy(); }
+
+  // One cycle on level 1's iterate; the new iterate's norms from its last pass, where the
+  // schedule has one.
+  void cycle_in_place(const CycleHooks& hooks) {
+    CycleHooks summing = hooks;
+    summed_ = hierarchy().schedule_for(hooks).sums_pass() != nullptr;
+    if (summed_) {
+      summing.sums.residual2 = &residual2_;
+      if (exact_is_zero_) summing.sums.v_norm2 = &norm2_;
+    }
+    hierarchy().cycle(choice_, summing);
+  }
+
+  // One step of iterative refinement, in double: it reaches what double attains. The residual
+  // of the new x is the next step's right-hand side (the first step computes its own).
+  void refine(const CycleHooks& hooks) {
+    if constexpr (kRefines) {
+      if (fused_) {  // the residual rounded into the hierarchy, z read in float: two passes
+        const auto norms = cycle_.cycle.refine(A_, rhs_, x_, exact(), choice_, hooks);
+        error2_ = norms.error2_after;
+        residual2_ = norms.residual2_after;
+        return;
+      }
+      if (!r_is_residual_) backend_.residual_norm2(A_, x_, rhs_, &r_);
+      cycle_.cycle.apply(r_, z_, choice_, hooks);
+      error2_ = backend_.axpy_norm2(1.0, z_, x_, exact());
+      residual2_ = backend_.residual_norm2(A_, x_, rhs_, &r_);
+      r_is_residual_ = true;
+    }
+  }
 
   Backend backend_;
-  Multigrid<Backend> mg_;
-  bool exact_is_zero_, has_exact_;
-  Vector x_, rhs_;       // CG's iterate and right-hand side (the stand-alone cycle's are level 1's)
-  Vector exact_, work_;  // u* and x - u*, where u* is known and not zero
-  std::optional<PreconditionedCG<Backend>> cg_;
-  CycleChoice cycle_;
-  bool summed_ = false;               // the last stand-alone step's sums pass summed its norms:
-  double residual2_ = 0, norm2_ = 0;  // |f - A v|^2 and |v|^2 of its iterate
+  CycleOn<Backend, Cycle> cycle_;
+  Stencil9 A_;  // level 1's operator
+  CycleChoice choice_;
+  bool fused_, exact_is_zero_, has_exact_;
+  Vector x_, rhs_;       // CG's or refinement's iterate and right-hand side (else level 1's are)
+  Vector exact_, work_;  // u* and x - u*, where u* is known and not zero (refinement: z_ is x - u*)
+  Vector r_, z_;         // refinement's residual and correction in double, where its step needs them
+  std::optional<PreconditionedCG<Backend, Cycle>> cg_;
+  bool summed_ = false;               // the last in-place cycle's sums pass summed its norms:
+  double residual2_ = 0, norm2_ = 0;  // |f - A v|^2 and |v|^2 of its iterate (refinement: its step's)
+  double error2_ = NAN;               // refinement: |x - u*|^2 (|x|^2 without u*) of its step
+  bool r_is_residual_ = false;        // r_ holds f - A x (the last unfused refinement step's)
   std::vector<float> scratch_image_;  // a host picture nobody asked the floats of
 #if KCYCLE_HAVE_CUDA
   ImagePool<CudaImage> images_;  // the device pictures published, per level, reused
@@ -209,8 +310,11 @@ class EngineOn final : public IterativeSolver::Engine {
 };
 }  // namespace
 
-std::unique_ptr<IterativeSolver::Engine> make_backend_engine(const ResolvedRun& run, const SolverOptions& o,
-                                                             DiscreteProblem&& p) {
+std::unique_ptr<IterativeSolver::Engine> make_engine(const ResolvedRun& run, const SolverOptions& o,
+                                                     DiscreteProblem&& p) {
+  // Mixed precision runs on the CPU (validate() refuses it elsewhere).
+  if (o.precision == Precision::Mixed)
+    return std::make_unique<EngineOn<CpuBackend, MixedPrecisionCycle>>(run.target, o, run.settings, std::move(p));
   return with_backend_type(run.target.backend,
                            [&]<class Backend>(std::type_identity<Backend>) -> std::unique_ptr<IterativeSolver::Engine> {
                              return std::make_unique<EngineOn<Backend>>(run.target, o, run.settings, std::move(p));

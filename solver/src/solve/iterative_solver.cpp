@@ -28,12 +28,6 @@ const SolverOptions& checked(const SolverOptions& o) {
   return o;
 }
 
-std::unique_ptr<IterativeSolver::Engine> make_engine(const ResolvedRun& run, const SolverOptions& o,
-                                                     DiscreteProblem&& p) {
-  if (o.precision == Precision::Mixed) return make_mixed_engine(o, run.settings, std::move(p));
-  return make_backend_engine(run, o, std::move(p));
-}
-
 }  // namespace
 
 IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem problem)

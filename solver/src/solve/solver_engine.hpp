@@ -1,8 +1,8 @@
 #pragma once
 // What IterativeSolver drives: the solve's state on one backend (an engine), behind one
 // interface, so the stopping rules (iterative_solver.cpp) are written once for every backend.
-// The engines: EngineOn<Backend> (backend_engine.cpp) and the CPU's mixed-precision one
-// (mixed_engine.cpp). Private to the library.
+// The engine: EngineOn<Backend, Cycle> (backend_engine.cpp), in double or with the hierarchy in
+// float (mixed precision). Private to the library.
 #include <array>
 #include <cmath>
 #include <memory>
@@ -50,16 +50,13 @@ class IterativeSolver::Engine {
   virtual std::vector<HeldArray> held_arrays() const = 0;
 };
 
-// A solve of `run` on its backend, holding the problem's arrays.
-std::unique_ptr<IterativeSolver::Engine> make_backend_engine(const ResolvedRun& run, const SolverOptions& options,
-                                                             DiscreteProblem&& problem);
-// A mixed-precision solve on the CPU (the hierarchy in float, everything else in double).
-std::unique_ptr<IterativeSolver::Engine> make_mixed_engine(const SolverOptions& options,
-                                                           const MultigridSettings& settings,
-                                                           DiscreteProblem&& problem);
+// A solve of `run` on its backend, holding the problem's arrays (mixed precision: on the CPU,
+// the hierarchy in float).
+std::unique_ptr<IterativeSolver::Engine> make_engine(const ResolvedRun& run, const SolverOptions& options,
+                                                     DiscreteProblem&& problem);
 
-// What the engines share: their memory account, pictures on the host, and the problem's
-// arrays taken as their own.
+// What the engine's parts share: the memory account, pictures on the host, and the problem's
+// arrays taken as its own.
 namespace engine_parts {
 
 // The bytes a vector of backend B holds (a distributed backend's: this rank's block, its ring
