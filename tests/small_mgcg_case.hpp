@@ -19,11 +19,12 @@ struct SmallMgcgCase {
     const GridShape shape = problem.rhs.shape();
     A = discretize(rotated_anisotropic_tensor(options.eps, options.angle_degrees), shape.hx(), shape.hy());
   }
-  // MGCG through `preconditioner` from x (the initial guess), kappa = 3; fused: CG's own passes.
+  // MGCG through `preconditioner` from x (the initial guess), kappa = 3; two_pass: CG's own two
+  // passes (planned only on grids out of cache, run here at this size too).
   template <class M>
   PreconditionedCG<CpuBackend, M> mgcg(CpuBackend& be, M& preconditioner, Field& x, bool flexible = false,
-                                       bool fused = true) const {
-    return PreconditionedCG<CpuBackend, M>(be, A, preconditioner, problem.rhs, x, kappa3, flexible, nullptr, fused);
+                                       bool two_pass = true) const {
+    return PreconditionedCG<CpuBackend, M>(be, A, preconditioner, problem.rhs, x, kappa3, flexible, nullptr, two_pass);
   }
 
   SolverOptions options;

@@ -13,6 +13,7 @@
 #include "kcycle/core/problem.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
+#include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/multigrid.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "kcycle/solve/solver_options.hpp"
@@ -302,4 +303,44 @@ TEST(CycleSchedule, FusingAppliesWhereThePlannerFusesAPass) {
 #if KCYCLE_HAVE_CUDA
   EXPECT_FALSE(applies(Smoother::Jacobi, SolverKind::PCG, BackendKind::Cuda));
 #endif
+}
+
+// MGCG's own passes are planned like the cycle's: two passes where the backend has them, the
+// passes fused and the finest grid out of cache (CpuBackend::kTwoPassCgUnknowns: 2047^2 and up),
+// else the textbook's; and the solver runs what the plan says (q = A p held or not).
+TEST(CgStepPlan, TwoPassWhereTheBackendHasItAndTheGridLeavesTheCache) {
+  SolverOptions o;
+  o.solver = SolverKind::PCG;
+  const auto plan = [&](int levels, bool fused, BackendKind on) {
+    o.levels = levels;
+    o.fused = fused;
+    return resolve(o, on).cg_step;
+  };
+  EXPECT_FALSE(plan(10, true, BackendKind::Cpu).two_pass);  // 1023^2 unknowns: in cache
+  EXPECT_TRUE(plan(11, true, BackendKind::Cpu).two_pass);   // 2047^2
+  EXPECT_FALSE(plan(11, false, BackendKind::Cpu).two_pass);
+  EXPECT_FALSE(CgStepPlan::plan(multigrid_settings(o), Capabilities{}, false).two_pass);  // no such passes
+#if KCYCLE_HAVE_CUDA
+  EXPECT_FALSE(plan(11, true, BackendKind::Cuda).two_pass);
+#endif
+  // Two passes and (r, z) where the cycle does not sum it; the textbook's four and (r, z);
+  // flexible CG one more.
+  EXPECT_EQ(plan(11, true, BackendKind::Cpu).passes().size(), 3u);
+  EXPECT_EQ(plan(10, true, BackendKind::Cpu).passes().size(), 5u);
+  o.solver = SolverKind::FCG;
+  EXPECT_EQ(plan(11, true, BackendKind::Cpu).passes().size(), 4u);
+  EXPECT_TRUE(plan(11, true, BackendKind::Cpu).flexible);
+
+  o.solver = SolverKind::PCG;
+  o.threads = 1;
+  for (int levels : {10, 11}) {
+    o.levels = levels;
+    o.fused = true;
+    const IterativeSolver solver(o, make_problem(o));
+    const auto held = solver.held_arrays();
+    const bool stores_Ap =
+        std::any_of(held.begin(), held.end(), [](const HeldArray& a) { return a.purpose == "CG q = A p"; });
+    EXPECT_EQ(stores_Ap, !solver.run().cg_step.two_pass) << levels << " levels";
+    EXPECT_EQ(solver.run().cg_step.two_pass, levels == 11);
+  }
 }

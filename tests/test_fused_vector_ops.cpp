@@ -261,7 +261,6 @@ TEST(FusedCg, TwoPassIteratesAreBitwiseThoseWithAStoredAp) {
       std::vector<double> launches;
       for (bool two_pass : {true, false}) {
         CpuBackend be(2);
-        be.set_two_pass_cg_unknowns(0);  // at every size (the default: grids out of cache)
         FloatCpuBackend fbe(2);
         Field x = c.problem.initial_guess;
         auto run = [&](auto& M) {

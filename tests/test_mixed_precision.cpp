@@ -134,7 +134,6 @@ TEST(MixedPrecision, MgcgIteratesAreBitwiseTheSameWithTheRoundingOnTheWay) {
   std::vector<Field> iterates;
   for (bool on_the_way : {true, false}) {
     CpuBackend be(2);
-    be.set_two_pass_cg_unknowns(0);  // two-pass CG (which takes r's rounding) at this size too
     FloatCpuBackend fbe(2);
     MixedPrecisionCycle cycle(be, fbe, c.settings);
     Field x = c.problem.initial_guess;
@@ -173,7 +172,6 @@ TEST(MixedPrecision, MgcgReadsTheFloatCorrectionWhereTheCycleLeftIt) {
   std::vector<double> errors[2];
   for (bool held : {true, false}) {
     CpuBackend be(2);
-    be.set_two_pass_cg_unknowns(0);  // two-pass CG (which takes r's rounding) at this size too
     FloatCpuBackend fbe(2);
     MixedPrecisionCycle cycle(be, fbe, c.settings);
     Field x = c.problem.initial_guess;

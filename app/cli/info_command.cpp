@@ -106,14 +106,16 @@ int run(const InfoArgs& a, const CLI::App& cmd) {
   const std::string kappa_text = kappa_to_string(o.cycle.counter);
   // The launches of these options' cycle on the CPU backend, level by level from its schedule
   // (the coarsest level's calls made as --repeat-coarsest says).
-  const CycleSchedule schedule = resolve(o, BackendKind::Cpu).schedule;
+  const ResolvedRun on_cpu = resolve(o, BackendKind::Cpu);
+  const CycleSchedule& schedule = on_cpu.schedule;
   const std::uint64_t launches = schedule.launches_per_cycle(kappa);
   const int per_call = n > 1 ? schedule.launches_per_call(1) : 1;
   const std::uint64_t paper_launches = launches_per_cycle(kappa, n, 5 + o.nu1 + o.nu2, o.coarsest_calls);
   const bool repeated = o.coarsest_calls == CoarsestCalls::Repeated;
   const CudaDeviceStatus& cuda = cuda_device_status();
-  const MemoryAccount memory =
-      memory_account(o, resolve(o, o.backend == BackendKind::Auto ? BackendKind::Cpu : o.backend));
+  const bool on_the_cpu = o.backend == BackendKind::Auto || o.backend == BackendKind::Cpu;
+  const MemoryAccount memory = memory_account(o, on_the_cpu ? on_cpu : resolve(o, o.backend));
+  const bool cg = o.solver != SolverKind::Multigrid;
   if (a.json) {
     // The counts with the coarsest level's calls made either way: at the top level the options'
     // own (--repeat-coarsest), and under "repeat_coarsest_on" and "repeat_coarsest_off" both.
@@ -140,6 +142,8 @@ int run(const InfoArgs& a, const CLI::App& cmd) {
         {"launches_per_cycle_cpu", launches},
         {"launches_per_cycle_paper", paper_launches},
         {"schedule", schedule_json(schedule)},
+        {"cg_step", cg ? nlohmann::json{{"two_pass", on_cpu.cg_step.two_pass}, {"passes", on_cpu.cg_step.passes()}}
+                       : nlohmann::json(nullptr)},
         {"memory", memory_json(memory)},
         {"cuda",
          {{"compiled", cuda.compiled}, {"usable", cuda.usable}, {"device", cuda.device}, {"reason", cuda.reason}}}};
@@ -156,6 +160,7 @@ int run(const InfoArgs& a, const CLI::App& cmd) {
   if (a.schedule) {
     std::printf("The passes a kappa=%s cycle runs on the CPU backend, per call on each level (%s):\n%s",
                 kappa_text.c_str(), o.fused ? "fused passes on" : "fused passes off", schedule.describe().c_str());
+    if (cg) std::printf("%s\n", on_cpu.cg_step.describe().c_str());
     return 0;
   }
   std::printf("kappa=%s with %d levels (kappa=1: V, 2: F, >=%d: W); calls into the coarsest level %s\n",

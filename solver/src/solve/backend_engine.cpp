@@ -70,13 +70,12 @@ class EngineOn final : public IterativeSolver::Engine {
   using Vector = typename Backend::Vector;
   static constexpr bool kRefines = CycleOn<Backend, Cycle>::kRefines;
 
-  EngineOn(const ExecutionTarget& target, const SolverOptions& options, const MultigridSettings& settings,
-           DiscreteProblem&& problem)
-      : backend_(make_backend<Backend>(target)),
-        cycle_(backend_, settings),
+  EngineOn(const ResolvedRun& run, const SolverOptions& options, DiscreteProblem&& problem)
+      : backend_(make_backend<Backend>(run.target)),
+        cycle_(backend_, run.settings),
         A_(hierarchy().level(1).A),
         choice_(options.cycle),
-        fused_(settings.fused),
+        fused_(run.settings.fused),
         exact_is_zero_(problem.exact_is_zero),
         has_exact_(problem.exact.has_value()) {
     const GridShape fine = hierarchy().level(1).shape;
@@ -106,7 +105,7 @@ class EngineOn final : public IterativeSolver::Engine {
       take(backend_, std::move(problem.initial_guess), hierarchy().level(1).v);
     }
     if (cg)
-      cg_.emplace(backend_, A_, cycle_.cycle, rhs_, x_, choice_, options.solver == SolverKind::FCG, exact(), fused_);
+      cg_.emplace(backend_, A_, cycle_.cycle, rhs_, x_, choice_, run.cg_step.flexible, exact(), run.cg_step.two_pass);
   }
 
   int levels() const override { return hierarchy().levels(); }
@@ -314,10 +313,10 @@ std::unique_ptr<IterativeSolver::Engine> make_engine(const ResolvedRun& run, con
                                                      DiscreteProblem&& p) {
   // Mixed precision runs on the CPU (validate() refuses it elsewhere).
   if (o.precision == Precision::Mixed)
-    return std::make_unique<EngineOn<CpuBackend, MixedPrecisionCycle>>(run.target, o, run.settings, std::move(p));
+    return std::make_unique<EngineOn<CpuBackend, MixedPrecisionCycle>>(run, o, std::move(p));
   return with_backend_type(run.target.backend,
                            [&]<class Backend>(std::type_identity<Backend>) -> std::unique_ptr<IterativeSolver::Engine> {
-                             return std::make_unique<EngineOn<Backend>>(run.target, o, run.settings, std::move(p));
+                             return std::make_unique<EngineOn<Backend>>(run, o, std::move(p));
                            });
 }
 

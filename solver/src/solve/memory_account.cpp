@@ -103,9 +103,7 @@ MemoryAccount memory_account(const SolverOptions& o, const ResolvedRun& run) {
     }
   }
   if (cg) {
-    // Two-pass iterations (q = A p never stored) where the CPU backend runs them on this grid.
-    const bool two_pass = run.settings.fused && run.target.backend == BackendKind::Cpu &&
-                          fine.unknowns() >= CpuBackend::kTwoPassCgUnknowns;
+    const bool two_pass = run.cg_step.two_pass;  // q = A p never stored
     fine_array("CG r");
     fine_array("CG p");
     if (!mixed) fine_array("CG z");  // the float hierarchy holds the mixed solve's z

@@ -15,11 +15,14 @@ ResolvedRun resolve(const SolverOptions& options, BackendKind on) {
   // that runs them, and what it then plans.
   const auto plan_on = [&]<class B>(B*) {
     run.settings = as_run_by<B>(asked);
-    run.schedule = CycleSchedule::plan(run.settings, Multigrid<B>::capabilities(), CycleMode::Normal);
+    constexpr Capabilities can = Multigrid<B>::capabilities();
+    const bool cg = options.solver != SolverKind::Multigrid, flexible = options.solver == SolverKind::FCG;
+    run.schedule = CycleSchedule::plan(run.settings, can, CycleMode::Normal);
+    run.cg_step = CgStepPlan::plan(run.settings, can, flexible);
     MultigridSettings fusing = asked;
     fusing.fused = true;
-    run.fusing_applies = CycleSchedule::per_call(as_run_by<B>(fusing), Multigrid<B>::capabilities()).fuses_any() ||
-                         (options.solver != SolverKind::Multigrid && RunsTwoPassCg<B, typename B::Vector>) ||
+    run.fusing_applies = CycleSchedule::per_call(as_run_by<B>(fusing), can).fuses_any() ||
+                         (cg && CgStepPlan::plan(as_run_by<B>(fusing), can, flexible).two_pass) ||
                          (options.precision == Precision::Mixed && FusesPasses<B>);
   };
 #if KCYCLE_HAVE_CUDA

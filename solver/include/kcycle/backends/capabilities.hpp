@@ -70,12 +70,13 @@ concept RecordsCycles = MultigridBackend<B> && requires(B& b, const B& cb, const
 
 // MGCG's iteration as two passes of its own: p <- z + beta p with (p, A p), and x <- x + alpha p
 // with r <- r - alpha A p, A p recomputed in each (9 flops a point), never written to memory
-// (64 bytes a point in double instead of 80), on grids where that pays (runs_two_pass_cg). Z is
-// the type of CG's z (the float hierarchy's own under mixed precision).
+// (64 bytes a point in double instead of 80), on finest grids of at least B::kTwoPassCgUnknowns,
+// where that pays (CgStepPlan decides). Z is the type of CG's z (the float hierarchy's own under
+// mixed precision).
 template <class B, class Z>
 concept RunsTwoPassCg = MultigridBackend<B> &&
-    requires(B& b, const Stencil9& A, const Z& z, typename B::Vector& v, FloatField* rounded, GridShape s) {
-  { b.runs_two_pass_cg(s) } -> std::same_as<bool>;
+    requires(B& b, const Stencil9& A, const Z& z, typename B::Vector& v, FloatField* rounded) {
+  { B::kTwoPassCgUnknowns } -> std::convertible_to<std::size_t>;
   { b.xpay_energy(A, z, 1.0, v) } -> std::same_as<double>;
   b.update_x_and_r(1.0, A, v, v, v, &v, rounded);
   { b.dot_apply(z, A, v) } -> std::same_as<double>;
@@ -103,10 +104,12 @@ concept CountsTeamPasses = MultigridBackend<B> && requires(const B& cb, int rows
   { cb.team_passes(rows) } -> std::same_as<std::uint64_t>;
 };
 
-// What the planner may schedule on B (CycleSchedule::plan).
+// What the planner may schedule on B (CycleSchedule::plan, CgStepPlan::plan).
 template <class B>
 constexpr Capabilities capabilities_of() {
-  return {FusesPasses<B>, RunsCoarseTails<B>};
+  Capabilities can{FusesPasses<B>, RunsCoarseTails<B>};
+  if constexpr (RunsTwoPassCg<B, typename B::Vector>) can.two_pass_cg_from = B::kTwoPassCgUnknowns;
+  return can;
 }
 
 }  // namespace kcycle

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ namespace kcycle {
 struct Capabilities {
   bool fused_passes = false;  // the fused Jacobi passes and the pipelined sweeps (FusesPasses)
   bool coarse_tails = false;  // the coarse levels of a cycle as one launch (RunsCoarseTails)
+  // MGCG's two-pass iteration (RunsTwoPassCg) on finest grids of at least this many unknowns,
+  // where it pays (CgStepPlan); none: the backend has none.
+  std::optional<std::size_t> two_pass_cg_from;
 };
 // For settings already as their backend runs them (resolve(): nothing fused or tailed that it
 // lacks), everything they ask for.

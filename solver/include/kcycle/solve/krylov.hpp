@@ -6,6 +6,7 @@
 // beta = -(z, q_prev) / (p_prev, q_prev), and stays robust for any preconditioner.
 #include <cmath>
 #include <optional>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -50,10 +51,11 @@ class PreconditionedCG {
   using Correction = typename CorrectionOf<Preconditioner, Vector>::type;
 
   // x holds the initial guess on entry and the iterate afterwards. `exact` (may be null: then
-  // zero) is what error_norm2() measures the iterate against. fused: where the backend runs
-  // two-pass iterations on this grid (RunsTwoPassCg), it does, and q = A p is never stored.
+  // zero) is what error_norm2() measures the iterate against. two_pass: the plan's
+  // (CgStepPlan::two_pass): the two-pass iteration, q = A p never stored; a backend without it
+  // (RunsTwoPassCg) refuses it.
   PreconditionedCG(Backend& backend, const Stencil9& A, Preconditioner& M, const Vector& f, Vector& x,
-                   CycleChoice cycle, bool flexible, const Vector* exact = nullptr, bool fused = false)
+                   CycleChoice cycle, bool flexible, const Vector* exact = nullptr, bool two_pass = false)
       : mg_(M),
         be_(backend),
         A_(A),
@@ -62,7 +64,7 @@ class PreconditionedCG {
         exact_(exact),
         cycle_(cycle),
         flexible_(flexible),
-        two_pass_(fused && two_pass_pays(backend, f.shape())),
+        two_pass_(runnable(two_pass)),
         r_(be_.make_vector(f.shape())),
         p_(be_.make_vector(f.shape())) {
     if constexpr (!HoldsCorrection<Preconditioner>) z_ = be_.make_vector(f.shape());
@@ -114,11 +116,10 @@ class PreconditionedCG {
 
  private:
   static constexpr bool kCanRunTwoPass = RunsTwoPassCg<Backend, Correction>;
-  static bool two_pass_pays(const Backend& backend, GridShape shape) {
-    if constexpr (kCanRunTwoPass)
-      return backend.runs_two_pass_cg(shape);
-    else
-      return false;
+  static bool runnable(bool two_pass) {
+    if (two_pass && !kCanRunTwoPass)
+      throw std::logic_error("PreconditionedCG: two-pass iterations planned for a backend that has none");
+    return two_pass;
   }
 
   // (p, A p), after p <- z + beta p unless p is the first direction; q <- A p unless two-pass.

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kcycle/backends/backend.hpp"
+#include "kcycle/cycle/cg_step_plan.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
 #include "kcycle/cycle/multigrid_settings.hpp"
 #include "kcycle/solve/solver_options.hpp"
@@ -18,6 +19,7 @@ struct ResolvedRun {
   MultigridSettings settings;  // fused only where the backend has the fused passes, the coarse
                                // tail's threshold resolved to its default (0: none)
   CycleSchedule schedule;      // what a normal cycle physically runs there
+  CgStepPlan cg_step;          // what an MGCG iteration runs besides the cycle (read where CG solves)
   // Whether --fused changes what runs there: some pass of the cycle fused or pipelined, MGCG's
   // iteration as two passes of its own, or mixed refinement's fused step.
   bool fusing_applies = false;

@@ -159,10 +159,8 @@ class BasicCpuBackend {
   // --- MGCG's own passes: two per iteration, A p recomputed where needed, never stored ----
   // Where the vectors leave the cache: from this many unknowns (measured, kcycle_microbench
   // BM_CgTwoPasses against BM_CgStoredAp on a 32 MiB L3: 0.8x as fast at 1023^2, 1.2x at
-  // 2047^2 and 4095^2). Below it, MGCG runs xpay, apply_dot and two axpy_norm2.
+  // 2047^2 and 4095^2). Below it, MGCG runs xpay, apply_dot and two axpy_norm2 (CgStepPlan).
   static constexpr std::size_t kTwoPassCgUnknowns = 2'000'000;
-  bool runs_two_pass_cg(GridShape shape) const { return shape.unknowns() >= two_pass_cg_unknowns_; }
-  void set_two_pass_cg_unknowns(std::size_t unknowns) { two_pass_cg_unknowns_ = unknowns; }
   // p <- z + beta p (as xpay), returning (p, A p) (as apply_dot): one pass. Each thread
   // recomputes the new p of the row beyond each edge of its block from a copy of the old.
   template <class U>
@@ -272,7 +270,6 @@ class BasicCpuBackend {
     bytes_ += bytes;
   }
   std::shared_ptr<ThreadTeam> team_;
-  std::size_t two_pass_cg_unknowns_ = kTwoPassCgUnknowns;
   std::uint64_t launches_ = 0;
   std::uint64_t points_ = 0;
   std::uint64_t bytes_ = 0;
