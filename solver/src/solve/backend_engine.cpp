@@ -184,7 +184,7 @@ class EngineOn final : public IterativeSolver::Engine {
   void image(int level, FieldView view, std::vector<float>* out, std::shared_ptr<const DeviceImage>* on_device,
              std::array<float, 2>* range) override {
     auto& L = hierarchy().level(level);
-    if constexpr (!Backend::kDeviceMemory) {  // the picture is drawn straight into host memory
+    if constexpr (!DrawsOnDevice<Backend>) {  // the picture is drawn straight into host memory
       host_picture(out, scratch_image_, L.shape.unknowns(), on_device, range, [&](float* values) {
         if (level == 1) return backend_.image(A_, view, current(), rhs(), exact(), values);
         cycle_.hierarchy_backend(backend_).image(L.A, view, L.v, L.f, nullptr, values);
@@ -227,7 +227,7 @@ class EngineOn final : public IterativeSolver::Engine {
     return out;
   }
 
-  bool device_memory() const override { return Backend::kDeviceMemory; }
+  bool device_memory() const override { return DrawsOnDevice<Backend>; }
 #if KCYCLE_HAVE_CUDA
   std::vector<std::shared_ptr<const DeviceImage>> pictures() const override {
     const auto all = images_.all();

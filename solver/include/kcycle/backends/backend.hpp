@@ -39,11 +39,10 @@ template <class B>
 concept MultigridBackend = std::constructible_from<B, const ExecutionTarget&> &&
     requires(B& b, const B& cb, GridShape shape, const Stencil9& A, typename B::Vector& x, const typename B::Vector& cx,
              const typename B::LineFactor& line, const typename B::CoarseSolver& coarse, Field& host,
-             const Field& chost, float* pixels, const float* cpixels, double s, bool flag, Coarsening c,
-             const TridiagonalFactor& factor, const BandedLU& lu) {
+             const Field& chost, float* pixels, double s, bool flag, Coarsening c, const TridiagonalFactor& factor,
+             const BandedLU& lu) {
   // Set-up: vectors, the zebra smoothers' line factors and the coarsest level's solver.
   { B::name() } -> std::convertible_to<std::string_view>;
-  { B::kDeviceMemory } -> std::convertible_to<bool>;  // vectors live in device memory
   { b.make_vector(shape) } -> std::same_as<typename B::Vector>;
   { b.make_line_factor(factor) } -> std::same_as<typename B::LineFactor>;
   { b.make_coarse_solver(lu) } -> std::same_as<typename B::CoarseSolver>;
@@ -72,7 +71,6 @@ concept MultigridBackend = std::constructible_from<B, const ExecutionTarget&> &&
   // Host transfers (not counted) and completion.
   b.upload(chost, x);
   b.download(cx, host);
-  b.download(cpixels, std::size_t{}, pixels);
   b.synchronize();
   // The launch and work counters.
   { cb.launches() } -> std::same_as<std::uint64_t>;

@@ -10,10 +10,13 @@
 //   RunsTwoPassCg      MGCG's iteration as two passes of its own        CpuBackend
 //   Distributes        the hierarchy split over MPI ranks               MpiBackend
 //   CountsTeamPasses   a thread team's synchronisation points per level CpuBackend
+//   DrawsOnDevice      pictures kept in device memory, their range there  CudaBackend
 //
 // A new capability is one concept here, its operations on the backends that have it, and the
 // places that branch on it (if constexpr); capabilities_of<B>() is what the planner sees.
+#include <array>
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -102,6 +105,15 @@ concept Distributes = MultigridBackend<B> &&
 template <class B>
 concept CountsTeamPasses = MultigridBackend<B> && requires(const B& cb, int rows) {
   { cb.team_passes(rows) } -> std::same_as<std::uint64_t>;
+};
+
+// Vectors, and the visualizer's pictures of them, in device memory: a picture (image()) stays
+// there, its smallest and largest value are reduced there (two floats back), and its floats come
+// to the host only when something there shows them. A host backend draws into host memory.
+template <class B>
+concept DrawsOnDevice = MultigridBackend<B> && requires(B& b, const float* on_device, float* host) {
+  { b.value_range(on_device, std::size_t{}) } -> std::same_as<std::array<float, 2>>;
+  b.download(on_device, std::size_t{}, host);
 };
 
 // What the planner may schedule on B (CycleSchedule::plan, CgStepPlan::plan).

@@ -36,7 +36,6 @@ class BasicCpuBackend {
   using LineFactor = TridiagonalFactor;  // host memory already: used as it is
   using CoarseSolver = BandedLU;
   static constexpr std::string_view name() { return "cpu"; }
-  static constexpr bool kDeviceMemory = false;
 
   // threads <= 0: the cores this process may run on (available_cores()).
   explicit BasicCpuBackend(int threads = 0);
@@ -202,7 +201,6 @@ class BasicCpuBackend {
   // Host transfers: the CPU backend's vectors are host fields already (not counted).
   void upload(const Field& host, Vector& vector);
   void download(const Vector& vector, Field& host);
-  void download(const float* values, std::size_t count, float* host) { std::copy_n(values, count, host); }
   void synchronize() {}
 
   std::uint64_t launches() const { return launches_; }

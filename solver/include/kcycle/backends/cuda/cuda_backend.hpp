@@ -66,7 +66,6 @@ class CudaBackend {
   };
 
   static constexpr std::string_view name() { return "cuda"; }
-  static constexpr bool kDeviceMemory = true;
 
   // Throws std::runtime_error when no usable device answers (see cuda_device_status()).
   explicit CudaBackend(bool graphs = true, LineSolver line_solver = LineSolver::Auto);
@@ -204,6 +203,6 @@ class CudaBackend {
   bool suppressed_ = false;
   std::uint64_t launches_ = 0, points_ = 0, bytes_ = 0, captures_ = 0, replays_ = 0;
 };
-static_assert(RecordsCycles<CudaBackend> && RunsCoarseTails<CudaBackend>);
+static_assert(RecordsCycles<CudaBackend> && RunsCoarseTails<CudaBackend> && DrawsOnDevice<CudaBackend>);
 
 }  // namespace kcycle

@@ -45,7 +45,6 @@ class MpiBackend {
   using LineFactor = TridiagonalFactor;
   using CoarseSolver = BandedLU;
   static constexpr std::string_view name() { return "mpi"; }
-  static constexpr bool kDeviceMemory = false;
 
   // MPI_COMM_WORLD on a px x py process grid: one of them 0, as many as the ranks need; both
   // 0, the grid MPI_Dims_create picks;
@@ -106,7 +105,6 @@ class MpiBackend {
   // Host transfers (not counted as launches): every rank holds the whole host field.
   void upload(const Field& host, Vector& vector);
   void download(const Vector& vector, Field& host);  // gathers onto every rank
-  void download(const float* values, std::size_t count, float* host) { std::copy_n(values, count, host); }
   // Returns when every rank has come here (a barrier): a timed cycle ends when all ranks end it.
   void synchronize();
   // Whether `mine` holds on any rank (a collective): lets ranks agree to repeat a timed cycle.
