@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "kcycle/core/medians.hpp"
 #include "kcycle/cycle/multigrid_choices.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/solve.hpp"
@@ -9,12 +10,6 @@
 namespace kcycle {
 
 namespace {
-
-double median(std::vector<double> x) {
-  std::sort(x.begin(), x.end());
-  const std::size_t m = x.size() / 2;
-  return x.size() % 2 ? x[m] : (x[m - 1] + x[m]) / 2;
-}
 
 KrylovSample time_one(const SolverOptions& options, double min_seconds) {
   std::vector<double> iterations;  // each timed iteration's seconds (norms excluded)

@@ -1,12 +1,13 @@
 #include "kcycle/model/timing.hpp"
-#include "kcycle/cycle/cycle_schedule.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <vector>
 
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
+#include "kcycle/core/medians.hpp"
 #include "kcycle/core/problem.hpp"
+#include "kcycle/cycle/cycle_schedule.hpp"
 #include "kcycle/model/distributed_model.hpp"
 #include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/solver_options.hpp"
@@ -16,11 +17,6 @@ namespace kcycle {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
 
 // Runs `body` (untimed `prepare` before each) until the policy is satisfied. On a process grid
 // every rank must run the body as often as the others (it communicates): `agree` turns this
@@ -86,7 +82,7 @@ std::vector<double> level_seconds_per_call(Multigrid<Backend>& mg, Backend& back
   mg.set_level_timing(false);
   std::vector<double> per_call(std::size_t(mg.levels()), 0.0);
   for (std::size_t k = 0; k < per_call.size(); ++k)
-    if (calls[k] > 0 && !seconds[k].empty()) per_call[k] = median(seconds[k]) / double(calls[k]);
+    if (calls[k] > 0 && !seconds[k].empty()) per_call[k] = upper_median(seconds[k]) / double(calls[k]);
   return per_call;
 }
 
@@ -115,7 +111,7 @@ CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, C
           return more;
       });
   CycleTiming t;
-  t.median_seconds = median(times);
+  t.median_seconds = upper_median(times);
   t.min_seconds = *std::min_element(times.begin(), times.end());
   t.spread = summarize_timings(times).spread;
   t.repetitions = int(times.size());
@@ -155,7 +151,7 @@ BandwidthMeasurement measure_bandwidth_on(Backend& backend, int levels, int repe
     auto v = random_vector(backend, shape, 1), f = random_vector(backend, shape, 2);
     auto out = backend.make_vector(shape);
     const Stencil9 A = scaled(rotated_anisotropic_stencil(1e-4, 45.0), 1.0 / (shape.hx() * shape.hx()));
-    m.jacobi_seconds = median(repeat_timed(policy, wait, [&] {
+    m.jacobi_seconds = upper_median(repeat_timed(policy, wait, [&] {
       backend.jacobi(A, 0.8, v, f, out);
       backend.synchronize();
     }));
@@ -168,7 +164,7 @@ BandwidthMeasurement measure_bandwidth_on(Backend& backend, int levels, int repe
   {
     auto b = random_vector(backend, big, 3), c = random_vector(backend, big, 4);
     auto a = backend.make_vector(big);
-    m.triad_seconds = median(repeat_timed(policy, wait, [&] {
+    m.triad_seconds = upper_median(repeat_timed(policy, wait, [&] {
       backend.triad(0.5, b, c, a);
       backend.synchronize();
     }));

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "kcycle/core/medians.hpp"
 #include "kcycle/core/relaxation_factor.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "solver_engine.hpp"
@@ -182,11 +183,7 @@ SolveResult IterativeSolver::result(bool with_history) const {
   r.seconds_setup = seconds_setup_;
   r.seconds_total = seconds_loop_;
   r.seconds_per_iteration = r.iterations > 0 ? seconds_loop_ / r.iterations : 0.0;
-  if (!step_seconds_.empty()) {
-    std::vector<double> sorted = step_seconds_;
-    std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(sorted.size() / 2), sorted.end());
-    r.seconds_per_cycle = sorted[sorted.size() / 2];
-  }
+  if (!step_seconds_.empty()) r.seconds_per_cycle = upper_median(step_seconds_);
   r.omega = run_.settings.omega;
   r.smoothing_factor = smoothing_factor_;
   r.unknowns = engine_->shape(1).unknowns();

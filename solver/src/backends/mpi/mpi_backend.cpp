@@ -9,6 +9,7 @@
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
 #include "kcycle/core/invalid_options.hpp"
 #include "kcycle/core/kernels.hpp"
+#include "kcycle/core/medians.hpp"
 
 #include "mpi_backend_parts.hpp"
 
@@ -122,8 +123,7 @@ double MpiBackend::message_latency(int rounds) {
     exchange(x);
     if (k >= 5) times.push_back(MPI_Wtime() - t0);
   }
-  std::nth_element(times.begin(), times.begin() + std::ptrdiff_t(times.size() / 2), times.end());
-  double slowest[2] = {times[times.size() / 2], double(messages_per_round)};
+  double slowest[2] = {upper_median(times), double(messages_per_round)};
   check(MPI_Allreduce(MPI_IN_PLACE, slowest, 2, MPI_DOUBLE, MPI_MAX, cart_), "MPI_Allreduce");
   comm_stats_[std::size_t(level)] = CommStats{};  // the benchmark is no part of any solve
   return slowest[0] / slowest[1];

@@ -131,7 +131,8 @@ class BasicCpuBackend {
   void coarse_solve(const BandedLU& lu, const Vector& f, Vector& v);
 
   // --- the coarse tail (coarse_tail.hpp): double hierarchies only ----------------------
-  // Off by default: see the README's measurements.
+  // Off by default: measured 0.91-1.09x (--coarse-tail 300, one thread) and slower on two threads
+  // (docs/cuda.md, "Coarse tail").
   static constexpr std::size_t kCoarseTailUnknowns = 0;
   // The whole tail on the calling thread (SerialTeam): one launch. Its bytes are not counted
   // (a tail's levels live in cache).

@@ -39,8 +39,8 @@
 namespace kcycle {
 
 // How long a team's thread spins before it sleeps: a worker waiting for the next pass, and the
-// caller waiting for chunks another thread holds. Measured (README, Performance): spinning
-// longer wins nothing on a quiet machine and costs a busy one.
+// caller waiting for chunks another thread holds. Measured (docs/performance.md, "Threads that
+// hold on a busy machine"): spinning longer wins nothing on a quiet machine and costs a busy one.
 struct TeamSpin {
   std::chrono::microseconds worker{50};
   std::chrono::microseconds caller{20};
