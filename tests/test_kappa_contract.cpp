@@ -38,7 +38,9 @@ TYPED_TEST(KappaContract, IterationsNeverRiseAsKappaGrows) {
       for (int kappa : kKappaCandidates) {
         const SolveResult r = solve_with(base, preset, angle, kappa, preset.solver);
         ASSERT_TRUE(r.converged()) << preset.name << " kappa " << kappa;
-        if (before > 0) EXPECT_LE(r.iterations, before) << preset.name << " angle " << angle << " kappa " << kappa;
+        if (before > 0) {
+          EXPECT_LE(r.iterations, before) << preset.name << " angle " << angle << " kappa " << kappa;
+        }
         before = r.iterations;
       }
     }

@@ -137,7 +137,8 @@ TEST(MemoryAccount, ItsResidentBytesAreTheMemoryASolveTakes) {
       }
       const double slack = 0.1 * double(predicted) + double(8 << 20);
       EXPECT_NEAR(double(grown), double(predicted), slack)
-          << what << ": grew by " << grown / 1048576.0 << " MiB, the account says " << predicted / 1048576.0;
+          << what << ": grew by " << double(grown) / 1048576.0 << " MiB, the account says "
+          << double(predicted) / 1048576.0;
     }
 }
 
@@ -161,8 +162,8 @@ TEST(MemoryAccount, TheCudaBackendHoldsWhatItsAccountSays) {
     solver.step();
     const std::size_t taken = *before - cuda_free_memory_bytes().value_or(*before);
     EXPECT_NEAR(double(taken), double(account.held_bytes()), 0.1 * double(account.held_bytes()) + double(16 << 20))
-        << preset << ": the GPU gave " << taken / 1048576.0 << " MiB, the account says "
-        << account.held_bytes() / 1048576.0;
+        << preset << ": the GPU gave " << double(taken) / 1048576.0 << " MiB, the account says "
+        << double(account.held_bytes()) / 1048576.0;
   }
 }
 

@@ -25,7 +25,7 @@ struct Capabilities {
   bool coarse_tails = false;  // the coarse levels of a cycle as one launch (RunsCoarseTails)
   // MGCG's two-pass iteration (RunsTwoPassCg) on finest grids of at least this many unknowns,
   // where it pays (CgStepPlan); none: the backend has none.
-  std::optional<std::size_t> two_pass_cg_from;
+  std::optional<std::size_t> two_pass_cg_from = std::nullopt;
 };
 // For settings already as their backend runs them (resolve(): nothing fused or tailed that it
 // lacks), everything they ask for.
