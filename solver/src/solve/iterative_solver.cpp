@@ -9,7 +9,6 @@
 #include <type_traits>
 
 #include "kcycle/core/medians.hpp"
-#include "kcycle/core/relaxation_factor.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "solver_engine.hpp"
 
@@ -39,9 +38,6 @@ IterativeSolver::IterativeSolver(const SolverOptions& options, DiscreteProblem p
   const MemoryAccount account = memory_account(options_, run_);
   check_host_memory(options_, account);
   check_device_memory(options_, run_);
-  if (options_.smoother == Smoother::Jacobi)
-    smoothing_factor_ =
-        jacobi_smoothing_factor(rotated_anisotropic_stencil(options_.eps, options_.angle_degrees), run_.settings.omega);
   engine_ = make_engine(run_, options_, std::move(problem));
   problem = {};  // what the engine copied rather than took is freed before the first cycle
   initial_error_ = engine_->error_norm();
@@ -185,7 +181,6 @@ SolveResult IterativeSolver::result(bool with_history) const {
   r.seconds_per_iteration = r.iterations > 0 ? seconds_loop_ / r.iterations : 0.0;
   if (!step_seconds_.empty()) r.seconds_per_cycle = upper_median(step_seconds_);
   r.omega = run_.settings.omega;
-  r.smoothing_factor = smoothing_factor_;
   r.unknowns = engine_->shape(1).unknowns();
   r.backend = std::string(backend_name());
   r.backend_note = run_.note;

@@ -120,9 +120,6 @@ class IterativeSolver {
   std::string failure_;  // what the backend raised (status Failed)
   double seconds_setup_ = 0, seconds_loop_ = 0;
   std::uint64_t launches_per_iteration_ = 0;
-  // Jacobi's LFA smoothing factor (NaN for other smoothers): computed once, since result()
-  // runs at every visualizer publish and the factor takes thousands of cosines.
-  double smoothing_factor_ = NAN;
 };
 
 }  // namespace kcycle

@@ -51,7 +51,6 @@ struct SolveResult {
   double seconds_per_iteration = 0;
   double seconds_per_cycle = 0;  // median of the cycle-only times
   double omega = 0;
-  double smoothing_factor = 0;  // LFA of damped Jacobi at omega (NaN for other smoothers)
   std::uint64_t unknowns = 0;
   std::uint64_t launches_per_iteration = 0;
   Monitor monitor = Monitor::Error;
