@@ -283,6 +283,26 @@ TEST(KappaSweep, AStopEndsTheSweepAndNoSolveRunsAfterIt) {
   EXPECT_THROW(advise(o, settings), CycleCancelled);
 }
 
+// The kappas that are the W-cycle on a small hierarchy (kappa >= levels, Proposition 2.1) solve
+// there once for all of them; the forecasts are those made without sharing.
+TEST(CoarseForecast, SharesTheSolvesOfKappasThatAreTheSameCycleOnASmallHierarchy) {
+  SolverOptions o;
+  o.levels = 7;  // solves at 3, 4, 5 levels
+  o.eps = 1e-4;
+  o.angle_degrees = 45;
+  CoarseSolves solved;
+  for (const int kappa : {3, 4, kKappaW}) {
+    o.cycle = {CycleType::Kappa, kappa};
+    const CoarseForecast shared = forecast_from_coarse_solves(o, {}, solved);
+    const CoarseForecast alone = forecast_from_coarse_solves(o, {});
+    ASSERT_EQ(shared.levels, (std::vector<int>{3, 4, 5}));
+    EXPECT_EQ(shared.iterations, alone.iterations) << "kappa " << kappa;
+    EXPECT_EQ(shared.iterations_at_target, alone.iterations_at_target) << "kappa " << kappa;
+  }
+  // kappa = 3 at 3, 4, 5; kappa = 4 at 4 and 5; W at 5: six solves, not nine.
+  EXPECT_EQ(solved.size(), 6u);
+}
+
 // Issue 40: a kappa's iterations at n levels forecast from solves at n-5..n-3 levels (3 and
 // up). The counts are deterministic, so the fit is checked exactly against solves made here.
 TEST(CoarseForecast, FitsTheGrowthOfTheCoarseSolvesAndEvaluatesItAtTheTarget) {

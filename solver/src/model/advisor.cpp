@@ -259,6 +259,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
                                                 : std::nullopt;
   bool warm = false;
   std::vector<CoarseForecast> forecasts(settings.kappas.size());
+  CoarseSolves coarse_solves;  // shared by the kappas: those that are the W-cycle on a small hierarchy solve once
   std::vector<SolveResult> probes;
   std::vector<int> probed_kappas;
   for (std::size_t k = 0; k < settings.kappas.size(); ++k) {
@@ -268,7 +269,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     KappaPrediction p;
     p.kappa = kappa;
     CoarseForecast& coarse = forecasts[k];
-    if (forecast) coarse = forecast_from_coarse_solves(probe, settings.forecast, settings.stop);
+    if (forecast) coarse = forecast_from_coarse_solves(probe, settings.forecast, coarse_solves, settings.stop);
     if (forecast && coarse.converged) {
       take_forecast(p, coarse, options.tolerance);
     } else if (lfa) {

@@ -103,8 +103,35 @@ double forecast_budget(const SolverOptions& target, const CoarseForecastSettings
   return target.levels >= 11 ? 0.1 : 1.0;
 }
 
+namespace {
+
+// The solve of `coarse` that `solved` holds, or a new one added to it.
+const CoarseSolve& coarse_solve(const SolverOptions& coarse, CoarseSolves& solved, std::stop_token stop) {
+  const bool kappa = coarse.cycle.type == CycleType::Kappa;  // another cycle type's solve is not shared
+  const int counter = kappa ? std::min(coarse.cycle.counter, coarse.levels) : 0;
+  if (kappa)
+    for (const CoarseSolve& s : solved)
+      if (s.levels == coarse.levels && s.counter == counter) return s;
+  IterativeSolver solver(coarse, make_problem(coarse));
+  while (solver.running()) {
+    solver.step();
+    if (stop.stop_requested()) throw CycleCancelled();
+  }
+  const SolveResult r = solver.result();
+  solved.push_back({coarse.levels, counter, double(r.iterations), r.seconds_per_iteration, r.converged()});
+  return solved.back();
+}
+
+}  // namespace
+
 CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const CoarseForecastSettings& settings,
                                            std::stop_token stop) {
+  CoarseSolves own;
+  return forecast_from_coarse_solves(target, settings, own, stop);
+}
+
+CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const CoarseForecastSettings& settings,
+                                           CoarseSolves& solved, std::stop_token stop) {
   if (!coarse_forecast_fits(target, settings))
     throw InvalidOptions("a forecast from coarser solves needs at least " +
                          std::to_string(coarse_forecast_min_levels(target, settings)) + " levels (got " +
@@ -114,17 +141,12 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
   for (const int levels : coarse_forecast_levels(target, settings)) {
     SolverOptions coarse = target;
     coarse.levels = levels;
-    IterativeSolver solver(coarse, make_problem(coarse));
-    while (solver.running()) {
-      solver.step();
-      if (stop.stop_requested()) throw CycleCancelled();
-    }
-    const SolveResult r = solver.result();
+    const CoarseSolve& s = coarse_solve(coarse, solved, stop);
     f.levels.push_back(levels);
-    f.iterations.push_back(r.iterations);
-    f.seconds_per_iteration.push_back(r.seconds_per_iteration);
+    f.iterations.push_back(s.iterations);
+    f.seconds_per_iteration.push_back(s.seconds_per_iteration);
     f.probed.push_back(false);
-    f.converged = f.converged && r.converged();
+    f.converged = f.converged && s.converged;
   }
   f.seconds = seconds_since(started);
   fit(f, target, 0);

@@ -57,8 +57,23 @@ int coarse_forecast_min_levels(const SolverOptions& target, const CoarseForecast
 // The advice's budget as a fraction of the fastest kappa's predicted solve (settings.budget, or its default).
 double forecast_budget(const SolverOptions& target, const CoarseForecastSettings& settings);
 
-// Solves `target` at the window's level counts (same kappa, tolerance and problem) and fits.
+// The coarse solves one advice has made, for the kappas after the first: at m levels every
+// kappa >= m is the W-cycle (Proposition 2.1), so kappa = 3, 4 and W solve once at 3 levels
+// and kappa = 4 and W once at 4 (the same cycle, the same count).
+struct CoarseSolve {
+  int levels = 0;
+  int counter = 0;  // min(kappa, levels): the cycle that ran
+  double iterations = 0, seconds_per_iteration = 0;
+  bool converged = false;
+};
+using CoarseSolves = std::vector<CoarseSolve>;
+
+// Solves `target` at the window's level counts (same kappa, tolerance and problem) and fits;
+// a solve `solved` already holds is taken from it, and each new one is added to it.
 // Throws CycleCancelled when `stop` is requested.
+CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const CoarseForecastSettings& settings,
+                                           CoarseSolves& solved, std::stop_token stop = {});
+// The same, sharing nothing.
 CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const CoarseForecastSettings& settings,
                                            std::stop_token stop = {});
 
