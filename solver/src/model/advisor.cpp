@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "kcycle/backends/cpu/available_cores.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
 #include "kcycle/lfa/convergence.hpp"
 #include "kcycle/lfa/fourier_analysis.hpp"
@@ -260,6 +261,18 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   bool warm = false;
   std::vector<CoarseForecast> forecasts(settings.kappas.size());
   CoarseSolves coarse_solves;  // shared by the kappas: those that are the W-cycle on a small hierarchy solve once
+  if (forecast) {
+    std::vector<SolverOptions> targets;
+    for (const int kappa : settings.kappas) {
+      targets.push_back(options);
+      targets.back().cycle = {CycleType::Kappa, kappa};
+    }
+    // Side by side on one thread each where the CPU backend runs them (one process's cores).
+    const ExecutionTarget where = resolve(options).target;
+    const int concurrently =
+        where.backend == BackendKind::Cpu ? (where.threads > 0 ? where.threads : available_cores()) : 1;
+    solve_coarse_windows(targets, settings.forecast, concurrently, coarse_solves, settings.stop);
+  }
   std::vector<SolveResult> probes;
   std::vector<int> probed_kappas;
   for (std::size_t k = 0; k < settings.kappas.size(); ++k) {

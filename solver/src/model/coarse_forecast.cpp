@@ -1,10 +1,15 @@
 #include "kcycle/model/coarse_forecast.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <exception>
+#include <mutex>
+#include <thread>
 
+#include "kcycle/backends/cpu/available_cores.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/solve.hpp"
 
@@ -105,22 +110,42 @@ double forecast_budget(const SolverOptions& target, const CoarseForecastSettings
 
 namespace {
 
-// The solve of `coarse` that `solved` holds, or a new one added to it.
-const CoarseSolve& coarse_solve(const SolverOptions& coarse, CoarseSolves& solved, std::stop_token stop) {
-  const bool kappa = coarse.cycle.type == CycleType::Kappa;  // another cycle type's solve is not shared
-  const int counter = kappa ? std::min(coarse.cycle.counter, coarse.levels) : 0;
-  if (kappa)
-    for (const CoarseSolve& s : solved)
-      if (s.levels == coarse.levels && s.counter == counter) return s;
+// The counter a kappa-cycle runs with at its level count (Proposition 2.1); 0 for another
+// cycle type, whose solves are not shared.
+int counter_of(const SolverOptions& coarse) {
+  return coarse.cycle.type == CycleType::Kappa ? std::min(coarse.cycle.counter, coarse.levels) : 0;
+}
+
+const CoarseSolve* find_solve(const SolverOptions& coarse, const CoarseSolves& solved) {
+  if (counter_of(coarse) == 0) return nullptr;
+  for (const CoarseSolve& s : solved)
+    if (s.levels == coarse.levels && s.counter == counter_of(coarse)) return &s;
+  return nullptr;
+}
+
+// Solves `coarse` to the tolerance; `stopped` is polled after every iteration.
+template <class Stopped>
+CoarseSolve solve_coarse(const SolverOptions& coarse, Stopped stopped) {
+  const auto started = std::chrono::steady_clock::now();
   IterativeSolver solver(coarse, make_problem(coarse));
   while (solver.running()) {
     solver.step();
-    if (stop.stop_requested()) throw CycleCancelled();
+    if (stopped()) throw CycleCancelled();
   }
-  const SolveResult r = solver.result();
-  solved.push_back({coarse.levels, counter, double(r.iterations), r.seconds_per_iteration, r.converged()});
+  const SolveResult r = solver.result(false);
+  return {coarse.levels,  counter_of(coarse),     double(r.iterations), r.seconds_per_iteration,
+          coarse.threads, seconds_since(started), r.converged()};
+}
+
+// The solve of `coarse` that `solved` holds, or a new one added to it.
+CoarseSolve coarse_solve(const SolverOptions& coarse, CoarseSolves& solved, std::stop_token stop) {
+  if (const CoarseSolve* s = find_solve(coarse, solved)) return *s;
+  solved.push_back(solve_coarse(coarse, [&] { return stop.stop_requested(); }));
   return solved.back();
 }
+
+// The threads a run of `options` has (its count, or every core).
+int threads_of(const SolverOptions& options) { return options.threads > 0 ? options.threads : available_cores(); }
 
 }  // namespace
 
@@ -136,19 +161,21 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
     throw InvalidOptions("a forecast from coarser solves needs at least " +
                          std::to_string(coarse_forecast_min_levels(target, settings)) + " levels (got " +
                          std::to_string(target.levels) + ")");
-  const auto started = std::chrono::steady_clock::now();
   CoarseForecast f;
   for (const int levels : coarse_forecast_levels(target, settings)) {
     SolverOptions coarse = target;
     coarse.levels = levels;
-    const CoarseSolve& s = coarse_solve(coarse, solved, stop);
+    const CoarseSolve s = coarse_solve(coarse, solved, stop);
     f.levels.push_back(levels);
     f.iterations.push_back(s.iterations);
-    f.seconds_per_iteration.push_back(s.seconds_per_iteration);
+    // As if on the target's threads (a solve run side by side with others had one): ideal
+    // scaling, so the probes priced from it are priced low on small grids; their caps hold.
+    const double threads = s.threads > 0 ? s.threads : threads_of(coarse);
+    f.seconds_per_iteration.push_back(s.seconds_per_iteration * threads / threads_of(target));
     f.probed.push_back(false);
     f.converged = f.converged && s.converged;
+    f.seconds += s.seconds;
   }
-  f.seconds = seconds_since(started);
   fit(f, target, 0);
   const std::size_t k = f.levels.size() - 1;
   f.basis = "solves at ";
@@ -157,6 +184,53 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
   if (target.solver != SolverKind::Multigrid) f.basis += " (CG: the geometric mean of the linear and log-linear fits)";
   if (!f.converged) f.basis += " (not all converged: no forecast)";
   return f;
+}
+
+void solve_coarse_windows(const std::vector<SolverOptions>& targets, const CoarseForecastSettings& settings,
+                          int concurrently, CoarseSolves& solved, std::stop_token stop) {
+  std::vector<SolverOptions> runs;  // what is not solved yet, once each
+  const auto held = [&](const SolverOptions& coarse) {
+    const auto same = [&](const SolverOptions& r) {
+      return r.levels == coarse.levels && counter_of(r) == counter_of(coarse);
+    };
+    return find_solve(coarse, solved) || (counter_of(coarse) != 0 && std::any_of(runs.begin(), runs.end(), same));
+  };
+  for (const SolverOptions& target : targets) {
+    if (!coarse_forecast_fits(target, settings)) continue;
+    for (const int levels : coarse_forecast_levels(target, settings)) {
+      SolverOptions coarse = target;
+      coarse.levels = levels;
+      if (concurrently > 1) coarse.threads = 1;
+      if (!held(coarse)) runs.push_back(coarse);
+    }
+  }
+  std::stable_sort(runs.begin(), runs.end(),
+                   [](const SolverOptions& a, const SolverOptions& b) { return a.levels > b.levels; });
+  std::vector<CoarseSolve> done(runs.size());
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  const auto work = [&] {
+    const auto stopped = [&] { return stop.stop_requested() || failed.load(); };
+    for (std::size_t j = next++; j < runs.size() && !stopped(); j = next++) {
+      try {
+        done[j] = solve_coarse(runs[j], stopped);
+      } catch (...) {
+        const std::lock_guard lock(error_mutex);
+        if (!error) error = std::current_exception();
+        failed = true;
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> team;
+    for (int t = 1; t < std::min<int>(concurrently, int(runs.size())); ++t) team.emplace_back(work);
+    work();
+  }  // joined
+  if (error) std::rethrow_exception(error);
+  if (stop.stop_requested()) throw CycleCancelled();
+  solved.insert(solved.end(), done.begin(), done.end());
 }
 
 double predicted_probe_seconds(const CoarseForecast& f, int levels, int iterations) {

@@ -64,9 +64,20 @@ struct CoarseSolve {
   int levels = 0;
   int counter = 0;  // min(kappa, levels): the cycle that ran
   double iterations = 0, seconds_per_iteration = 0;
+  int threads = 0;  // what it ran on (0: the options' own count)
+  double seconds = 0;
   bool converged = false;
 };
 using CoarseSolves = std::vector<CoarseSolve>;
+
+// Solves the windows of all `targets` (one per kappa) that `solved` does not hold yet,
+// `concurrently` at a time on one thread each (the CPU backend; 1: one after the other on the
+// options' threads), the deepest first. The small hierarchies scale poorly over threads (at 4-5
+// levels two threads take as long per iteration as one, and three times as long to set up), so
+// running them side by side halves the first stage on two cores. The counts do not depend on
+// the thread count. Throws CycleCancelled when `stop` is requested.
+void solve_coarse_windows(const std::vector<SolverOptions>& targets, const CoarseForecastSettings& settings,
+                          int concurrently, CoarseSolves& solved, std::stop_token stop = {});
 
 // Solves `target` at the window's level counts (same kappa, tolerance and problem) and fits;
 // a solve `solved` already holds is taken from it, and each new one is added to it.
