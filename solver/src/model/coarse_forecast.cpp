@@ -9,7 +9,6 @@
 #include <mutex>
 #include <thread>
 
-#include "kcycle/backends/cpu/available_cores.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/solve.hpp"
 
@@ -144,9 +143,6 @@ CoarseSolve coarse_solve(const SolverOptions& coarse, CoarseSolves& solved, std:
   return solved.back();
 }
 
-// The threads a run of `options` has (its count, or every core).
-int threads_of(const SolverOptions& options) { return options.threads > 0 ? options.threads : available_cores(); }
-
 }  // namespace
 
 CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const CoarseForecastSettings& settings,
@@ -168,10 +164,11 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
     const CoarseSolve s = coarse_solve(coarse, solved, stop);
     f.levels.push_back(levels);
     f.iterations.push_back(s.iterations);
-    // As if on the target's threads (a solve run side by side with others had one): ideal
-    // scaling, so the probes priced from it are priced low on small grids; their caps hold.
-    const double threads = s.threads > 0 ? s.threads : threads_of(coarse);
-    f.seconds_per_iteration.push_back(s.seconds_per_iteration * threads / threads_of(target));
+    // As it ran: one thread where the solves ran side by side. A probe on all the target's
+    // threads runs no slower, so the first iterations its price promises fit its share (priced as
+    // if on two threads at 8 levels, jacobi's probes at 10 levels were cut after 14-18
+    // iterations, too few to use, and its 11-level advice had no probe).
+    f.seconds_per_iteration.push_back(s.seconds_per_iteration);
     f.probed.push_back(false);
     f.converged = f.converged && s.converged;
     f.seconds += s.seconds;
