@@ -188,7 +188,8 @@ if [ -n "$mpiexec" ]; then
     for _ in $(seq 100); do
       sleep 0.1
       for p in $(pgrep -f "$kcycle solve --backend mpi"); do
-        tr '\0' '\n' < /proc/$p/environ 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && rank1=$p
+        # grep reads it all (no -q): under pipefail, tr's SIGPIPE would fail the match
+        tr '\0' '\n' < /proc/$p/environ 2>/dev/null | grep -x 'OMPI_COMM_WORLD_RANK=1' > /dev/null && rank1=$p
       done
       [ -n "$rank1" ] && break
     done

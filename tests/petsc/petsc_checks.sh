@@ -22,7 +22,7 @@
 #                ranks; ksp/ex2 (no DM) with -pc_mg_levels 3 refused by name (PCMG itself crashes).
 #
 #   bash tests/petsc/petsc_checks.sh GROUP BIN_DIR MPIEXEC
-set -uo pipefail
+set -uo pipefail  # so output is matched by grep <<<"$out": an echo piped to grep -q dies of SIGPIPE
 group=$1 bin=$(realpath "$2") mpiexec=$3
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader OMPI_MCA_mpi_yield_when_idle=1
 laplacian=$bin/kcycle_petsc_laplacian
@@ -189,8 +189,8 @@ case $group in
       rc=$?
       if [ $rc = 124 ]; then fail "$*: still running after 120 s, not refused"
       elif [ $rc = 0 ]; then fail "$*: accepted"
-      elif echo "$out" | grep -q 'Caught signal'; then fail "$*: crashed"
-      elif ! echo "$out" | grep -q -- "$why"; then fail "$*: no '$why' in: $(echo "$out" | grep ERROR | head -3)"
+      elif grep -q 'Caught signal' <<<"$out"; then fail "$*: crashed"
+      elif ! grep -q -- "$why" <<<"$out"; then fail "$*: no '$why' in: $(echo "$out" | grep ERROR | head -3)"
       else echo "ok: $* -> $(echo "$out" | grep -m1 -- "$why" | sed 's/^\[0\]PETSC ERROR: //')"; fi
     }
     refused '-pc_kcycle_kappa must be a positive integer or w (got 0)' -pc_type kcycle -pc_kcycle_kappa 0
@@ -257,7 +257,7 @@ case $group in
         done
         out=$("$mpiexec" -n $ranks --oversubscribe "$program" "$@" -dll_append "$library" -pc_type kcycle \
           -pc_kcycle_kappa 3 -ksp_converged_reason -snes_converged_reason 2>&1)
-        if [ $? != 0 ] || ! echo "$out" | grep -q 'solve converged' || echo "$out" | grep -q 'DIVERGED\|ERROR'; then
+        if [ $? != 0 ] || ! grep -q 'solve converged' <<<"$out" || grep -q 'DIVERGED\|ERROR' <<<"$out"; then
           fail "$ranks rank(s), $problem: kappa=3 did not converge: $(echo "$out" | grep -m3 'DIVERGED\|ERROR\|solve')"
         else
           echo "ok: $ranks rank(s), $problem: kappa=3: $(echo "$out" | grep 'solve converged' | tail -n 1 | sed 's/^ *//')"
@@ -266,8 +266,8 @@ case $group in
     done
     # No DM, no interpolation: PCMG itself crashes (SEGV) on -pc_mg_levels 3; the kcycle refuses by name.
     out=$("$mpiexec" -n 1 "$work/ex2" -m 32 -n 32 -dll_append "$library" -pc_type kcycle -pc_mg_levels 3 2>&1)
-    if echo "$out" | grep -q 'Caught signal'; then fail "ex2 without a DM, 3 levels: crashed"
-    elif ! echo "$out" | grep -q 'no DM and no interpolation to level 1'; then fail "ex2 without a DM, 3 levels: $(echo "$out" | grep -m2 ERROR)"
+    if grep -q 'Caught signal' <<<"$out"; then fail "ex2 without a DM, 3 levels: crashed"
+    elif ! grep -q 'no DM and no interpolation to level 1' <<<"$out"; then fail "ex2 without a DM, 3 levels: $(echo "$out" | grep -m2 ERROR)"
     else echo "ok: ex2 without a DM, 3 levels: $(echo "$out" | grep -m1 'no DM' | sed 's/^\[0\]PETSC ERROR: //')"; fi
     ;;
   *)
