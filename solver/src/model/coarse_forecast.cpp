@@ -164,10 +164,8 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
     const CoarseSolve s = coarse_solve(coarse, solved, stop);
     f.levels.push_back(levels);
     f.iterations.push_back(s.iterations);
-    // As it ran: one thread where the solves ran side by side. A probe on all the target's
-    // threads runs no slower, so the first iterations its price promises fit its share (priced as
-    // if on two threads at 8 levels, jacobi's probes at 10 levels were cut after 14-18
-    // iterations, too few to use, and its 11-level advice had no probe).
+    // As it ran (one thread where side by side): a probe on all the target's threads runs no
+    // slower, so the iterations this price promises fit its share (docs/model.md).
     f.seconds_per_iteration.push_back(s.seconds_per_iteration);
     f.probed.push_back(false);
     f.converged = f.converged && s.converged;

@@ -1,0 +1,48 @@
+// The coarse forecast's first stage (coarse_forecast.hpp: solve_coarse_windows) runs the small
+// hierarchies' solves side by side on a pool of std::jthreads; here so that the TSan preset,
+// which builds this binary, runs that pool too.
+#include <gtest/gtest.h>
+
+#include <stop_token>
+#include <vector>
+
+#include "kcycle/cycle/multigrid_choices.hpp"
+#include "kcycle/model/coarse_forecast.hpp"
+#include "kcycle/solve/multigrid.hpp"
+
+namespace kcycle {
+namespace {
+
+// The first stage side by side, one thread each: the same counts as one after the other, each
+// cycle solved once at each level count, and a stop requested ends it with CycleCancelled.
+TEST(CoarseForecast, SolvesTheWindowsSideBySideWithTheSameCounts) {
+  SolverOptions o;
+  o.levels = 8;  // solves at 4, 5, 6 levels
+  o.eps = 1e-4;
+  o.angle_degrees = 45;
+  o.smoother = Smoother::XYZebra;
+  o.coarse_operator = CoarseOperator::Galerkin;
+  std::vector<SolverOptions> targets;
+  for (const int kappa : kKappaCandidates) {
+    targets.push_back(o);
+    targets.back().cycle = {CycleType::Kappa, kappa};
+  }
+  CoarseSolves side_by_side;
+  solve_coarse_windows(targets, {}, 2, side_by_side);
+  // kappa = 1, 2, 3 and 4 at 4, 5, 6 levels; W only at 5 and 6 (at 4 levels it is kappa = 4).
+  EXPECT_EQ(side_by_side.size(), 4u * 3u + 2u);
+  for (const CoarseSolve& s : side_by_side) EXPECT_EQ(s.threads, 1);
+  for (const SolverOptions& target : targets) {
+    const CoarseForecast shared = forecast_from_coarse_solves(target, {}, side_by_side);
+    const CoarseForecast alone = forecast_from_coarse_solves(target, {});
+    EXPECT_EQ(shared.iterations, alone.iterations) << "kappa " << target.cycle.counter;
+  }
+  EXPECT_EQ(side_by_side.size(), 14u) << "nothing solved again";
+  std::stop_source stop;
+  stop.request_stop();
+  CoarseSolves none;
+  EXPECT_THROW(solve_coarse_windows(targets, {}, 2, none, stop.get_token()), CycleCancelled);
+}
+
+}  // namespace
+}  // namespace kcycle
