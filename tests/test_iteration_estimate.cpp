@@ -80,6 +80,35 @@ TEST(IterationEstimate, TwoModesAreExtrapolatedExactly) {
   EXPECT_NEAR(e.iterations, s.iterations_to(1e-10), 1.0);
 }
 
+// Factors still rising steeply extrapolate to a limit at or above 1, which is not a factor of a
+// converging cycle (a probe stopped near the tolerance, where the factors jump): the recent mean
+// is rho, and the count is finite. It read 1e9 iterations, which a forecast fitted.
+TEST(IterationEstimate, ARiseExtrapolatedToOneOrMoreFallsBackOnTheRecentMean) {
+  const std::vector<double> factors = {0.70, 0.72, 0.74, 0.80, 0.82, 0.86, 0.90, 0.95, 0.99};
+  std::vector<IterationRecord> h;
+  double norm = 1;
+  for (const double q : factors) {
+    IterationRecord r;
+    r.factor = q;
+    norm *= q;
+    r.error_norm = norm;
+    h.push_back(r);
+  }
+  // k = 9, d = 2: q(5), q(7), q(9) = 0.82, 0.90, 0.99 rise by 0.08 then 0.09 (ratio >= 1), and
+  // with 0.95 in place of 0.99 by 0.08 then 0.05 (limit 0.95 + 0.05 * 0.625 / 0.375 = 1.033).
+  for (const double end : {0.99, 0.95}) {
+    h.back().factor = end;
+    h[7].factor = end == 0.95 ? 0.93 : 0.95;
+    const IterationEstimate e = estimate_iterations(h, 1e-6);
+    EXPECT_FALSE(e.extrapolated) << end;
+    EXPECT_LT(e.rho, 1.0) << end;
+    double logs = 0;
+    for (std::size_t i = 4; i < h.size(); ++i) logs += std::log(h[i].factor);  // q(5)..q(9)
+    EXPECT_NEAR(e.rho, std::exp(logs / 5), 1e-12) << end;
+    EXPECT_LT(e.iterations, 1000.0) << end;
+  }
+}
+
 // Factors that go up and down (CG's) are not extrapolated: their recent geometric mean is rho.
 TEST(IterationEstimate, OscillatingFactorsUseTheirRecentMean) {
   std::vector<IterationRecord> h;
