@@ -29,6 +29,7 @@ struct AdviseArgs {
   bool json = false;
   std::string iterations = "probe";
   double budget = 0;       // the forecast's: 0 is forecast_budget's default
+  int seeds = 0;           // the forecast's random starts per coarse solve: 0 is forecast_seeds' default
   int verify_repeats = 0;  // 0: RepeatPolicy's (at least 5 solves and 1 s per kappa)
 };
 
@@ -92,6 +93,7 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   settings.probe.max_iterations = a.max_probe;
   settings.probe.solve_below_seconds = a.solve_below;
   settings.forecast.budget = a.budget;
+  settings.forecast.seeds = a.seeds;
   if (a.verify_repeats > 0) {  // deep hierarchies: each solve takes seconds to minutes, a median of few is enough
     settings.repeats.min_repeats = settings.repeats.max_repeats = a.verify_repeats;
     settings.repeats.min_seconds = settings.repeats.unsteady_seconds = 0;
@@ -146,9 +148,10 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
     std::printf(
         "iterations: each kappa solved on coarser hierarchies and its growth with the levels fitted; the contenders\n"
         "(within %.1fx of the fastest) then probed one or two levels below the target, within a budget of %.2g of\n"
-        "the fastest predicted solve, and refitted; the band is the lines through the first two and the last two\n"
-        "points; the time band is the iteration band's\n",
-        settings.forecast.contender_reach, forecast_budget(o, settings.forecast));
+        "the fastest predicted solve, and refitted; then, where the budget leaves room, the coarse solves again\n"
+        "from up to %d random starts, their median counts refitted; the band is the lines through the first two\n"
+        "and the last two points; the time band is the iteration band's\n",
+        settings.forecast.contender_reach, forecast_budget(o, settings.forecast), forecast_seeds(o, settings.forecast));
   else
     std::printf(
         "iterations: each probe ran until its estimate's band was within +-%.0f%% (stand-alone: the remaining factors\n"
@@ -256,6 +259,10 @@ Subcommand add_advise_command(CLI::App& app) {
                   "Under --iterations forecast: what the advice may cost, as a fraction of the fastest kappa's "
                   "predicted solve (default 0: 0.1 from 11 levels, 1 below)")
       ->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--seeds", args->seeds,
+                  "Under --iterations forecast: random starts per coarse solve, the median count taken (default 0: "
+                  "3 with a random start and a budget of half a solve or more, else 1)")
+      ->check(CLI::Range(0, 64));
   return {cmd, [args, cmd] { return run(*args, *cmd); }};
 }
 

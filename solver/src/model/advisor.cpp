@@ -144,12 +144,69 @@ const char* to_string(TimeSource source) {
 
 namespace {
 
-void take_forecast(KappaPrediction& p, const CoarseForecast& coarse, double tolerance) {
+void take_forecast_counts(KappaPrediction& p, const CoarseForecast& coarse, double tolerance) {
   p.predicted_iterations = coarse.iterations_at_target;
   p.iterations_low = coarse.low;
   p.iterations_high = coarse.high;
   p.factor = std::pow(tolerance, 1.0 / p.predicted_iterations);  // the mean factor it implies
+}
+
+void take_forecast(KappaPrediction& p, const CoarseForecast& coarse, double tolerance) {
+  take_forecast_counts(p, coarse, tolerance);
   p.basis = "forecast from " + coarse.basis;
+}
+
+// The advice's budget left to spend: the fastest candidate's predicted solve times the budget
+// (less a fifth: a stage overshoots its share by its set-ups and last iterations), less what
+// the advice took so far.
+double budget_left(const SolverOptions& options, const AdvisorSettings& settings, const Advice& advice,
+                   std::chrono::steady_clock::time_point started) {
+  double fastest = std::numeric_limits<double>::infinity();
+  for (const KappaPrediction& p : advice.candidates)
+    fastest = std::min(fastest, p.predicted_iterations * p.seconds_per_iteration);
+  const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return 0.8 * forecast_budget(options, settings.forecast) * fastest - spent;
+}
+
+struct FirstStage {
+  int concurrently = 1;  // solves side by side
+  double seconds = 0;    // what it took, one random start each
+};
+
+// The third stage: the coarse solves again from more random starts (settings.forecast's seeds),
+// side by side as the first stage ran, where what is left of the budget pays for them (they cost
+// about the first stage once more per start); each solved point becomes the median count and
+// each forecast is refitted. A random start's count moves 5-25 % with its seed (docs/model.md).
+void add_random_starts(const SolverOptions& options, const AdvisorSettings& settings,
+                       std::vector<CoarseForecast>& forecasts, CoarseSolves& solved, FirstStage first,
+                       std::chrono::steady_clock::time_point started, Advice& advice) {
+  const int seeds = forecast_seeds(options, settings.forecast);
+  if (seeds < 2) return;
+  const double left = budget_left(options, settings, advice, started);
+  char text[200];
+  if (first.seconds * (seeds - 1) > left) {
+    std::snprintf(text, sizeof text,
+                  "; one random start per coarse solve (%d would take about %.3g s more, the budget left is %.3g s)",
+                  seeds, first.seconds * (seeds - 1), left);
+    advice.time_note += text;
+    return;
+  }
+  std::vector<SolverOptions> targets;
+  for (const KappaPrediction& p : advice.candidates) {
+    targets.push_back(options);
+    targets.back().cycle = {CycleType::Kappa, p.kappa};
+  }
+  solve_coarse_windows(targets, settings.forecast, first.concurrently, solved, settings.stop);
+  for (std::size_t k = 0; k < advice.candidates.size(); ++k) {
+    KappaPrediction& p = advice.candidates[k];
+    if (!forecasts[k].converged || forecasts[k].levels.empty() || p.converged_in_probe) continue;
+    const std::size_t before = forecasts[k].basis.size();
+    if (!take_seed_medians(forecasts[k], targets[k], solved)) continue;
+    take_forecast_counts(p, forecasts[k], options.tolerance);
+    p.basis += forecasts[k].basis.substr(before);
+  }
+  std::snprintf(text, sizeof text, "; the coarse solves' counts the median of %d random starts", seeds);
+  advice.time_note += text;
 }
 
 // The second stage of the coarse forecast: what is left of the advice's budget (a fraction of
@@ -261,6 +318,12 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   bool warm = false;
   std::vector<CoarseForecast> forecasts(settings.kappas.size());
   CoarseSolves coarse_solves;  // shared by the kappas: those that are the W-cycle on a small hierarchy solve once
+  // The first stage solves the target's own random start; more starts come last, from what the
+  // probes leave of the budget (a probe nearer the target tells more than a median).
+  CoarseForecastSettings first_stage = settings.forecast;
+  first_stage.seeds = 1;
+  int concurrently = 1;
+  double first_stage_seconds = 0;
   if (forecast) {
     std::vector<SolverOptions> targets;
     for (const int kappa : settings.kappas) {
@@ -269,9 +332,9 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     }
     // Side by side on one thread each where the CPU backend runs them (one process's cores).
     const ExecutionTarget where = resolve(options).target;
-    const int concurrently =
-        where.backend == BackendKind::Cpu ? (where.threads > 0 ? where.threads : available_cores()) : 1;
-    solve_coarse_windows(targets, settings.forecast, concurrently, coarse_solves, settings.stop);
+    if (where.backend == BackendKind::Cpu) concurrently = where.threads > 0 ? where.threads : available_cores();
+    solve_coarse_windows(targets, first_stage, concurrently, coarse_solves, settings.stop);
+    first_stage_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   }
   std::vector<SolveResult> probes;
   std::vector<int> probed_kappas;
@@ -282,7 +345,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     KappaPrediction p;
     p.kappa = kappa;
     CoarseForecast& coarse = forecasts[k];
-    if (forecast) coarse = forecast_from_coarse_solves(probe, settings.forecast, coarse_solves, settings.stop);
+    if (forecast) coarse = forecast_from_coarse_solves(probe, first_stage, coarse_solves, settings.stop);
     if (forecast && coarse.converged) {
       take_forecast(p, coarse, options.tolerance);
     } else if (lfa) {
@@ -388,6 +451,9 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
       (advice.time_source == TimeSource::LevelCosts || advice.time_source == TimeSource::KrylovTimings))
     advice.time_note += " (not scaled to this run: nothing ran at the target size)";
   if (forecast && settings.forecast.refine) refine_forecasts(options, settings, forecasts, started, advice);
+  if (forecast)
+    add_random_starts(options, settings, forecasts, coarse_solves, {concurrently, first_stage_seconds}, started,
+                      advice);
   // The fastest of those predicted to converge within max-iter; the fastest of all where none is.
   for (KappaPrediction& p : advice.candidates) p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
   const auto fits = [&](const KappaPrediction& p) { return p.predicted_iterations <= options.max_iterations; };

@@ -65,6 +65,23 @@ void fit(CoarseForecast& f, const SolverOptions& target, std::size_t first) {
   f.high = std::max({f.iterations_at_target, early, late});
 }
 
+// The middle count (the mean of the middle two for an even number).
+double median_of(std::vector<double> counts) {
+  std::sort(counts.begin(), counts.end());
+  const std::size_t m = counts.size() / 2;
+  return counts.size() % 2 ? counts[m] : (counts[m - 1] + counts[m]) / 2;
+}
+
+// The fit through every solve, or, once a probe was added, through the last two solves and it
+// (docs/model.md: from n-4, n-3 and n-1 levels 15 of 15 stand-alone counts within 15% at 9-11
+// levels with the n-1 count off by 3%).
+void refit(CoarseForecast& f, const SolverOptions& target) {
+  std::size_t solves = 0;
+  while (solves < f.probed.size() && !f.probed[solves]) ++solves;
+  const bool probed = solves < f.probed.size();
+  fit(f, target, probed && solves >= 2 ? solves - 2 : 0);
+}
+
 std::string count_text(double iterations) {
   char text[32];
   std::snprintf(text, sizeof text, "%.0f", iterations);
@@ -107,6 +124,13 @@ double forecast_budget(const SolverOptions& target, const CoarseForecastSettings
   return target.levels >= 11 ? 0.1 : 1.0;
 }
 
+int forecast_seeds(const SolverOptions& target, const CoarseForecastSettings& settings) {
+  if (settings.seeds > 0) return settings.seeds;
+  const bool random_start =
+      target.problem == ProblemKind::RandomError || target.problem == ProblemKind::ZeroMeanRandomError;
+  return random_start && forecast_budget(target, settings) >= 0.5 ? 3 : 1;
+}
+
 namespace {
 
 // The counter a kappa-cycle runs with at its level count (Proposition 2.1); 0 for another
@@ -118,7 +142,7 @@ int counter_of(const SolverOptions& coarse) {
 const CoarseSolve* find_solve(const SolverOptions& coarse, const CoarseSolves& solved) {
   if (counter_of(coarse) == 0) return nullptr;
   for (const CoarseSolve& s : solved)
-    if (s.levels == coarse.levels && s.counter == counter_of(coarse)) return &s;
+    if (s.levels == coarse.levels && s.counter == counter_of(coarse) && s.seed == coarse.seed) return &s;
   return nullptr;
 }
 
@@ -132,7 +156,7 @@ CoarseSolve solve_coarse(const SolverOptions& coarse, Stopped stopped) {
     if (stopped()) throw CycleCancelled();
   }
   const SolveResult r = solver.result(false);
-  return {coarse.levels,  counter_of(coarse),     double(r.iterations), r.seconds_per_iteration,
+  return {coarse.levels,  counter_of(coarse),     coarse.seed,  double(r.iterations), r.seconds_per_iteration,
           coarse.threads, seconds_since(started), r.converged()};
 }
 
@@ -158,27 +182,65 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
                          std::to_string(coarse_forecast_min_levels(target, settings)) + " levels (got " +
                          std::to_string(target.levels) + ")");
   CoarseForecast f;
+  const int seeds = forecast_seeds(target, settings);
   for (const int levels : coarse_forecast_levels(target, settings)) {
     SolverOptions coarse = target;
     coarse.levels = levels;
-    const CoarseSolve s = coarse_solve(coarse, solved, stop);
+    std::vector<CoarseSolve> runs;  // one per seed: target.seed, target.seed + 1, ...
+    for (int j = 0; j < seeds; ++j) {
+      coarse.seed = target.seed + std::uint64_t(j);
+      runs.push_back(coarse_solve(coarse, solved, stop));
+    }
+    std::vector<double> counts;
+    for (const CoarseSolve& s : runs) {
+      counts.push_back(s.iterations);
+      f.converged = f.converged && s.converged;
+      f.seconds += s.seconds;
+    }
     f.levels.push_back(levels);
-    f.iterations.push_back(s.iterations);
-    // As it ran (one thread where side by side): a probe on all the target's threads runs no
-    // slower, so the iterations this price promises fit its share (docs/model.md).
-    f.seconds_per_iteration.push_back(s.seconds_per_iteration);
+    f.iterations.push_back(median_of(counts));
+    // The target seed's, as it ran (one thread where side by side): a probe on all the target's
+    // threads runs no slower, so the iterations this price promises fit its share (docs/model.md).
+    f.seconds_per_iteration.push_back(runs.front().seconds_per_iteration);
     f.probed.push_back(false);
-    f.converged = f.converged && s.converged;
-    f.seconds += s.seconds;
   }
   fit(f, target, 0);
   const std::size_t k = f.levels.size() - 1;
   f.basis = "solves at ";
   for (std::size_t j = 0; j <= k; ++j) f.basis += std::to_string(f.levels[j]) + (j < k ? ", " : " levels: ");
   for (std::size_t j = 0; j <= k; ++j) f.basis += count_text(f.iterations[j]) + (j < k ? ", " : " iterations");
+  if (seeds > 1) f.basis += " (each the median of " + std::to_string(seeds) + " random starts)";
   if (target.solver != SolverKind::Multigrid) f.basis += " (CG: the geometric mean of the linear and log-linear fits)";
   if (!f.converged) f.basis += " (not all converged: no forecast)";
   return f;
+}
+
+bool take_seed_medians(CoarseForecast& f, const SolverOptions& target, const CoarseSolves& solved) {
+  bool changed = false;
+  std::string counts;
+  for (std::size_t j = 0; j < f.levels.size(); ++j) {
+    if (f.probed[j]) continue;
+    SolverOptions coarse = target;
+    coarse.levels = f.levels[j];
+    std::vector<double> seen;
+    for (std::uint64_t seed = target.seed;; ++seed) {
+      coarse.seed = seed;
+      const CoarseSolve* s = find_solve(coarse, solved);
+      if (!s || !s->converged) break;
+      seen.push_back(s->iterations);
+    }
+    if (seen.size() < 2) return false;  // the target's seed alone: nothing to take
+    const double median = median_of(seen);
+    changed = changed || median != f.iterations[j];
+    f.iterations[j] = median;
+    counts += (counts.empty() ? "" : ", ") + count_text(median);
+    if (j + 1 == f.levels.size() || f.probed[j + 1]) {
+      f.basis += "; the solves then the median of " + std::to_string(seen.size()) + " random starts: " + counts;
+      break;
+    }
+  }
+  if (changed) refit(f, target);
+  return true;
 }
 
 void solve_coarse_windows(const std::vector<SolverOptions>& targets, const CoarseForecastSettings& settings,
@@ -186,18 +248,20 @@ void solve_coarse_windows(const std::vector<SolverOptions>& targets, const Coars
   std::vector<SolverOptions> runs;  // what is not solved yet, once each
   const auto held = [&](const SolverOptions& coarse) {
     const auto same = [&](const SolverOptions& r) {
-      return r.levels == coarse.levels && counter_of(r) == counter_of(coarse);
+      return r.levels == coarse.levels && counter_of(r) == counter_of(coarse) && r.seed == coarse.seed;
     };
     return find_solve(coarse, solved) || (counter_of(coarse) != 0 && std::any_of(runs.begin(), runs.end(), same));
   };
   for (const SolverOptions& target : targets) {
     if (!coarse_forecast_fits(target, settings)) continue;
-    for (const int levels : coarse_forecast_levels(target, settings)) {
-      SolverOptions coarse = target;
-      coarse.levels = levels;
-      if (concurrently > 1) coarse.threads = 1;
-      if (!held(coarse)) runs.push_back(coarse);
-    }
+    for (const int levels : coarse_forecast_levels(target, settings))
+      for (int j = 0; j < forecast_seeds(target, settings); ++j) {
+        SolverOptions coarse = target;
+        coarse.levels = levels;
+        coarse.seed = target.seed + std::uint64_t(j);
+        if (concurrently > 1) coarse.threads = 1;
+        if (!held(coarse)) runs.push_back(coarse);
+      }
   }
   std::stable_sort(runs.begin(), runs.end(),
                    [](const SolverOptions& a, const SolverOptions& b) { return a.levels > b.levels; });
@@ -251,15 +315,18 @@ bool refine_forecast(CoarseForecast& f, const SolverOptions& target, int levels,
                std::to_string(r.iterations) + " iterations, not used";
     return false;
   }
-  std::size_t solves = 0;
-  while (solves < f.probed.size() && !f.probed[solves]) ++solves;
+  if (!r.converged() && !(estimate.rho < 1.0)) {  // no count to fit: "never" is not one
+    char rho[32];
+    std::snprintf(rho, sizeof rho, "%.3g", estimate.rho);
+    f.basis += "; a probe at " + std::to_string(levels) + " levels ended with a factor of " + rho + " after " +
+               std::to_string(r.iterations) + " iterations, not used";
+    return false;
+  }
   f.levels.push_back(levels);
   f.iterations.push_back(estimate.iterations);
   f.seconds_per_iteration.push_back(r.seconds_per_iteration);
   f.probed.push_back(true);
-  // The last two solves and the probe (docs/model.md: from n-4, n-3 and n-1 levels 15 of 15
-  // stand-alone counts within 15% at 9-11 levels with the n-1 count off by 3%).
-  fit(f, target, solves >= 2 ? solves - 2 : 0);
+  refit(f, target);
   f.basis += r.converged() ? "; solved at " + std::to_string(levels) + " levels: " + std::to_string(r.iterations)
                            : "; a probe of " + std::to_string(r.iterations) + " iterations at " +
                                  std::to_string(levels) + " levels: " + count_text(estimate.iterations);

@@ -1,13 +1,15 @@
 #pragma once
 // A kappa-cycle's iterations at n levels forecast from the same solve on coarser hierarchies:
 // solved to the tolerance at n - ahead - window + 1 .. n - ahead levels (a quarter of the
-// unknowns per level down), log(iterations) fitted linearly in the level and evaluated at n
+// unknowns per level down; a random start's count the median of a few seeds where the budget
+// allows), log(iterations) fitted linearly in the level and evaluated at n
 // (MGCG: the geometric mean of that and the linear fit of the iterations themselves).
 // Where the advice's budget allows, a probe one or two levels below the target refines it
 // (refine_forecast): three levels of extrapolation triple a count's error, one level does not.
 // LFA's factors do not depend on the level count; the V- and F-cycles' iterations do (jacobi,
 // 45 degrees: 275, 615, 1209, 2242 V-cycles at 7-10 levels): this sees that growth. Measured
 // against solves at 3-12 levels in docs/model.md ("The level dependence LFA cannot see").
+#include <cstdint>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -33,6 +35,11 @@ struct CoarseForecastSettings {
   // The whole advice's cost as a fraction of the fastest kappa's predicted solve; 0: the
   // issue's default, 0.1 from 11 levels (where advice pays) and 1 below.
   double budget = 0;
+  // Random starts per coarse solve, whose median count is the level's point: a random start's
+  // count moves 5-25 % with its seed (docs/model.md, "Why the 7-8-level counts escape the fit"),
+  // and the extrapolation multiplies that. 0: 3 with a random start and a budget of half a solve
+  // or more, else 1.
+  int seeds = 0;
 };
 
 struct CoarseForecast {
@@ -56,6 +63,8 @@ int coarse_forecast_min_levels(const SolverOptions& target, const CoarseForecast
 
 // The advice's budget as a fraction of the fastest kappa's predicted solve (settings.budget, or its default).
 double forecast_budget(const SolverOptions& target, const CoarseForecastSettings& settings);
+// The random starts each coarse solve takes (settings.seeds, or its default).
+int forecast_seeds(const SolverOptions& target, const CoarseForecastSettings& settings);
 
 // The coarse solves one advice has made, for the kappas after the first: at m levels every
 // kappa >= m is the W-cycle (Proposition 2.1), so kappa = 3, 4 and W solve once at 3 levels
@@ -63,6 +72,7 @@ double forecast_budget(const SolverOptions& target, const CoarseForecastSettings
 struct CoarseSolve {
   int levels = 0;
   int counter = 0;  // min(kappa, levels): the cycle that ran
+  std::uint64_t seed = 0;
   double iterations = 0, seconds_per_iteration = 0;
   int threads = 0;  // what it ran on (0: the options' own count)
   double seconds = 0;
@@ -87,6 +97,12 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
 // The same, sharing nothing.
 CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const CoarseForecastSettings& settings,
                                            std::stop_token stop = {});
+
+// Re-takes each solved point of `forecast` as the median count over the random starts `solved`
+// holds for it (target.seed, target.seed + 1, ... while present) and refits as before (through
+// the last two solves and the probe, where one was added); the basis says so. False where
+// `solved` holds only the target's own seed.
+bool take_seed_medians(CoarseForecast& forecast, const SolverOptions& target, const CoarseSolves& solved);
 
 // What a probe of `iterations` at `levels` would take, from the solves' seconds per iteration
 // (growing per level as they grew from the second-last solve to the last, 2x to 8x).
