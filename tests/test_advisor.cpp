@@ -510,6 +510,17 @@ TEST(CoarseForecast, TheBudgetIsATenthOfASolveFromElevenLevelsAndOneSolveBelow) 
   EXPECT_EQ(forecast_budget(o, half), 0.5);
 }
 
+// Advice from the coarse solves alone (no probes nearer the target), priced by the paper's model
+// (a solve of microseconds: the default budget leaves no room for a third stage).
+AdvisorSettings coarse_forecast_only(double budget = 0) {
+  AdvisorSettings settings;
+  settings.iterations_from = IterationSource::CoarseForecast;
+  settings.forecast.refine = false;
+  settings.forecast.budget = budget;
+  settings.calibration = calibrated({1e-6, 1e-9});
+  return settings;
+}
+
 TEST(Advisor, AForecastSaysWhereEachKappasIterationsCameFromAndRunsNothingAtTheTargetWithACalibration) {
   // With the paper's model pricing the cycles nothing runs at the target size: no probe
   // iterations. Below the window's levels each kappa is probed there instead, and says so.
@@ -517,13 +528,10 @@ TEST(Advisor, AForecastSaysWhereEachKappasIterationsCameFromAndRunsNothingAtTheT
   o.levels = 7;
   o.eps = 1e-2;
   o.angle_degrees = 30;
-  AdvisorSettings settings;
-  settings.iterations_from = IterationSource::CoarseForecast;
-  settings.forecast.refine = false;
-  settings.calibration = calibrated({1e-6, 1e-9});
+  const AdvisorSettings settings = coarse_forecast_only();
   const Advice a = advise(o, settings);
   ASSERT_EQ(a.candidates.size(), 5u);
-  CoarseForecastSettings one_start;  // the budget (a solve of microseconds) leaves no room for more
+  CoarseForecastSettings one_start;
   one_start.seeds = 1;
   for (const KappaPrediction& p : a.candidates) {
     SolverOptions k = o;
@@ -546,12 +554,7 @@ TEST(Advisor, WhereTheBudgetLeavesRoomTheCoarseCountsAreTheMedianOfThreeRandomSt
   o.levels = 7;
   o.eps = 1e-4;
   o.angle_degrees = 45;
-  AdvisorSettings settings;
-  settings.iterations_from = IterationSource::CoarseForecast;
-  settings.forecast.refine = false;
-  settings.forecast.budget = 1e6;
-  settings.calibration = calibrated({1e-6, 1e-9});
-  const Advice a = advise(o, settings);
+  const Advice a = advise(o, coarse_forecast_only(1e6));
   ASSERT_EQ(a.candidates.size(), 5u);
   EXPECT_NE(a.time_note.find("the median of 3 random starts"), std::string::npos) << a.time_note;
   bool moved = false;
@@ -567,8 +570,7 @@ TEST(Advisor, WhereTheBudgetLeavesRoomTheCoarseCountsAreTheMedianOfThreeRandomSt
   }
   EXPECT_TRUE(moved) << "the three starts' medians equal the one start's counts: the test shows nothing";
   // With the budget (a solve of microseconds by this model) there is no room: one start.
-  settings.forecast.budget = 0;
-  const Advice tight = advise(o, settings);
+  const Advice tight = advise(o, coarse_forecast_only());
   EXPECT_NE(tight.time_note.find("one random start per coarse solve"), std::string::npos) << tight.time_note;
 }
 
