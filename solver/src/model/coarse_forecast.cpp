@@ -216,30 +216,28 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
 }
 
 bool take_seed_medians(CoarseForecast& f, const SolverOptions& target, const CoarseSolves& solved) {
-  bool changed = false;
+  std::vector<double> medians(f.levels.size());  // all first: a point without its starts changes nothing
+  std::size_t starts = 0;
   std::string counts;
   for (std::size_t j = 0; j < f.levels.size(); ++j) {
     if (f.probed[j]) continue;
     SolverOptions coarse = target;
     coarse.levels = f.levels[j];
     std::vector<double> seen;
-    for (std::uint64_t seed = target.seed;; ++seed) {
-      coarse.seed = seed;
+    for (coarse.seed = target.seed;; ++coarse.seed) {
       const CoarseSolve* s = find_solve(coarse, solved);
       if (!s || !s->converged) break;
       seen.push_back(s->iterations);
     }
     if (seen.size() < 2) return false;  // the target's seed alone: nothing to take
-    const double median = median_of(seen);
-    changed = changed || median != f.iterations[j];
-    f.iterations[j] = median;
-    counts += (counts.empty() ? "" : ", ") + count_text(median);
-    if (j + 1 == f.levels.size() || f.probed[j + 1]) {
-      f.basis += "; the solves then the median of " + std::to_string(seen.size()) + " random starts: " + counts;
-      break;
-    }
+    starts = starts == 0 ? seen.size() : std::min(starts, seen.size());
+    medians[j] = median_of(seen);
+    counts += (counts.empty() ? "" : ", ") + count_text(medians[j]);
   }
-  if (changed) refit(f, target);
+  for (std::size_t j = 0; j < f.levels.size(); ++j)
+    if (!f.probed[j]) f.iterations[j] = medians[j];
+  f.basis += "; the solves then the median of " + std::to_string(starts) + " random starts: " + counts;
+  refit(f, target);
   return true;
 }
 
