@@ -22,7 +22,7 @@
 namespace kcycle {
 namespace {
 
-struct Executed {
+struct TailRun {
   Trace trace;
   Field iterate;
   std::vector<Field> levels;   // every level's v after the cycles (what the visualizer draws)
@@ -42,12 +42,12 @@ MultigridSettings settings_for(Smoother smoother, Coarsening c, std::size_t tail
   return s;
 }
 
-Executed run(const MultigridSettings& s, CycleChoice choice, int cycles = 2, const OpObserver* watch = nullptr) {
+TailRun run(const MultigridSettings& s, CycleChoice choice, int cycles = 2, const OpObserver* watch = nullptr) {
   CpuBackend be(1);
   Multigrid<CpuBackend> mg(be, s);
   fill_uniform_random(mg.level(1).v, 5);
   fill_uniform_random(mg.level(1).f, 6);
-  Executed r;
+  TailRun r;
   for (int c = 0; c < cycles; ++c) {
     be.reset_launches();
     mg.cycle(choice, CycleHooks{&r.trace, watch, {}, {}});
@@ -81,7 +81,7 @@ TEST(CoarseTail, GivesThePerLevelIterateForEverySmootherCoarseningAndKappa) {
         const MultigridSettings with = settings_for(smoother, c, c == Coarsening::Full ? kTail : 127 * 4);
         MultigridSettings without = with;
         without.coarse_tail_unknowns = 0;
-        const Executed tail = run(with, {CycleType::Kappa, kappa}), plain = run(without, {CycleType::Kappa, kappa});
+        const TailRun tail = run(with, {CycleType::Kappa, kappa}), plain = run(without, {CycleType::Kappa, kappa});
         const std::string what =
             std::string(enum_name(smoother)) + " " + std::string(to_string(c)) + " kappa " + kappa_to_string(kappa);
         ASSERT_GT(tail.tail_first, 1) << what;
@@ -106,7 +106,7 @@ TEST(CoarseTail, RunsTheGammaAndFSchemesAndOddJacobiSweepCounts) {
       with.nu2 = nu2;
       MultigridSettings without = with;
       without.coarse_tail_unknowns = 0;
-      const Executed tail = run(with, choice), plain = run(without, choice);
+      const TailRun tail = run(with, choice), plain = run(without, choice);
       EXPECT_LE(relative_difference(plain.iterate, tail.iterate), 1e-12) << nu1 << "," << nu2;
       EXPECT_EQ(plain.trace, tail.trace);
       // Inside the tail too, each level's v is its iterate, not Jacobi's other buffer.
@@ -124,7 +124,7 @@ TEST(CoarseTail, SymmetricSmoothingAndFusedPassesAboveIt) {
     with.fused = true;  // Jacobi: the fused down pass leaves the tail's top uncleared (zero_first)
     MultigridSettings without = with;
     without.coarse_tail_unknowns = 0;
-    const Executed tail = run(with, {CycleType::Kappa, 2}, 3), plain = run(without, {CycleType::Kappa, 2}, 3);
+    const TailRun tail = run(with, {CycleType::Kappa, 2}, 3), plain = run(without, {CycleType::Kappa, 2}, 3);
     EXPECT_LE(relative_difference(plain.iterate, tail.iterate), 1e-12) << enum_name(smoother);
   }
 }
@@ -133,7 +133,7 @@ TEST(CoarseTail, AWatchedCycleRunsEveryOperationOnItsOwn) {
   const MultigridSettings s = settings_for(Smoother::GaussSeidel, Coarsening::Full, kTail);
   int seen = 0;
   const OpObserver watch = [&](const TraceEvent&) { ++seen; };
-  const Executed watched = run(s, {CycleType::Kappa, 2}, 1, &watch);
+  const TailRun watched = run(s, {CycleType::Kappa, 2}, 1, &watch);
   EXPECT_EQ(std::size_t(seen), watched.trace.size()) << "the observer sees the tail's operations one by one";
   EXPECT_EQ(watched.launches, launches_per_cycle(2, s.levels, closed_form::launches_per_call(s)));
 }

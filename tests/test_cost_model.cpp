@@ -147,7 +147,7 @@ TEST(CostModel, AMessageLatencyLongerThanTheCyclesIsCappedByThem) {
 }
 
 TEST(CostModel, CalibrationFileRoundTripAndClearErrors) {
-  const std::string path = testing::TempDir() + "kcycle_calibration_test.json";
+  const std::string path = ::testing::TempDir() + "kcycle_calibration_test.json";
   Calibration c;
   c.model = {3e-6, 2e-9};
   c.smoother = "jacobi";
@@ -171,7 +171,7 @@ TEST(CostModel, CalibrationFileRoundTripAndClearErrors) {
 // MGCG's iterations as calibrate timed them: kept in the file with the method, refused where
 // they would mislead (samples without the method, another method, a non-positive time).
 TEST(CostModel, KrylovTimingsRoundTripAndAreReadOnlyForTheirMethod) {
-  const std::string path = testing::TempDir() + "kcycle_krylov_calibration_test.json";
+  const std::string path = ::testing::TempDir() + "kcycle_krylov_calibration_test.json";
   Calibration c;
   c.model = {3e-6, 2e-9};
   c.samples = {{1, 5, 35, 1000, 1e-4}};
@@ -217,7 +217,7 @@ TEST(Timing, ASpreadIsTheSlowestTenthOverTheFastest) {
 // A calibration timed on a busy machine says so, keeps saying so in its file, and is not saved
 // over a clean one (it is saved over a noisy one, and a clean one over it).
 TEST(CostModel, ANoisyCalibrationIsMarkedAndNotSavedOverACleanOne) {
-  const std::string path = testing::TempDir() + "kcycle_noisy_calibration_test.json";
+  const std::string path = ::testing::TempDir() + "kcycle_noisy_calibration_test.json";
   std::remove(path.c_str());
   Calibration clean;
   clean.model = {3e-6, 2e-9};

@@ -20,20 +20,20 @@
 namespace kcycle {
 namespace {
 
-struct Executed {
+struct FusedRun {
   Trace trace;
   Field iterate;
   std::uint64_t launches = 0, bytes = 0;
 };
 
-Executed run(MultigridSettings s, bool fused, int kappa, int threads, int cycles = 2, const OpObserver* watch = nullptr,
+FusedRun run(MultigridSettings s, bool fused, int kappa, int threads, int cycles = 2, const OpObserver* watch = nullptr,
              bool from_zero = false) {
   s.fused = fused;
   CpuBackend be(threads);
   Multigrid<CpuBackend> mg(be, s);
   fill_uniform_random(mg.level(1).v, 5);
   fill_uniform_random(mg.level(1).f, 6);
-  Executed r;
+  FusedRun r;
   for (int c = 0; c < cycles; ++c) {
     be.reset_launches();
     if (from_zero)
@@ -70,7 +70,7 @@ TEST(FusedCycle, BitwiseTheUnfusedIterateForEveryCoarseningKappaAndSweepCount) {
       for (int kappa : {1, 2, 3, kKappaW})
         for (int threads : {1, 2}) {
           const MultigridSettings s = jacobi(c == Coarsening::Full ? 8 : 6, c, nu1, nu2);
-          const Executed plain = run(s, false, kappa, threads), fused = run(s, true, kappa, threads);
+          const FusedRun plain = run(s, false, kappa, threads), fused = run(s, true, kappa, threads);
           EXPECT_TRUE(bitwise_equal(plain.iterate, fused.iterate))
               << to_string(c) << " nu " << nu1 << "," << nu2 << " kappa " << kappa_to_string(kappa) << " threads "
               << threads;
@@ -91,8 +91,8 @@ TEST(FusedCycle, FromAZeroIterateAsThePreconditionerBitwiseTheUnfusedOne) {
   for (Coarsening c : {Coarsening::Full, Coarsening::SemiY})
     for (int kappa : {1, 2, 3, kKappaW}) {
       const MultigridSettings s = jacobi(c == Coarsening::Full ? 7 : 5, c, 2, 2);
-      const Executed plain = run(s, false, kappa, 2, 1, nullptr, true);
-      const Executed fused = run(s, true, kappa, 2, 1, nullptr, true);
+      const FusedRun plain = run(s, false, kappa, 2, 1, nullptr, true);
+      const FusedRun fused = run(s, true, kappa, 2, 1, nullptr, true);
       EXPECT_TRUE(bitwise_equal(plain.iterate, fused.iterate)) << to_string(c) << " kappa " << kappa_to_string(kappa);
       EXPECT_EQ(plain.trace, fused.trace);
       MultigridSettings f = s;
@@ -225,7 +225,7 @@ TEST(FusedCycle, AWatchedCycleRunsEveryOperationOnItsOwn) {
   const MultigridSettings s = jacobi(5, Coarsening::Full, 2, 2);
   int seen = 0;
   const OpObserver watch = [&](const TraceEvent&) { ++seen; };
-  const Executed watched = run(s, true, 2, 1, 1, &watch), plain = run(s, false, 2, 1, 1);
+  const FusedRun watched = run(s, true, 2, 1, 1, &watch), plain = run(s, false, 2, 1, 1);
   EXPECT_EQ(watched.launches, plain.launches);
   EXPECT_TRUE(bitwise_equal(watched.iterate, plain.iterate));
   EXPECT_EQ(std::size_t(seen), plain.trace.size());
@@ -242,7 +242,7 @@ TEST(FusedCycle, PipelinedSweepsGiveBitwiseTheIterateOfSeparatePasses) {
             MultigridSettings s = jacobi(c == Coarsening::Full ? 7 : 6, c, 2, 1);
             s.smoother = sm;
             s.symmetric_smoothing = symmetric;
-            const Executed plain = run(s, false, kappa, threads), fused = run(s, true, kappa, threads);
+            const FusedRun plain = run(s, false, kappa, threads), fused = run(s, true, kappa, threads);
             const std::string what = std::string(to_string(sm)) + " " + std::string(to_string(c)) +
                                      (symmetric ? " symmetric" : "") + " kappa " + kappa_to_string(kappa) +
                                      " threads " + std::to_string(threads);

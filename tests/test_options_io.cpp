@@ -369,7 +369,7 @@ TEST(InputFiles, OnlyRegularFilesOfAtMostOneMebibyteAreRead) {
     }
     return std::string("read");
   };
-  const std::string dir = testing::TempDir() + "kcycle_input_files";
+  const std::string dir = ::testing::TempDir() + "kcycle_input_files";
   std::filesystem::create_directories(dir);
   EXPECT_EQ(refusal(dir), "parameters file " + dir + ": is a directory, not a file");
   const std::string fifo = dir + "/fifo";

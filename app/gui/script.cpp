@@ -19,7 +19,6 @@ namespace kcycle::gui {
 namespace {
 
 constexpr double kWaitTimeout = 120.0;
-constexpr double kLongWorkTimeout = 480.0;
 
 std::string range_text(double lo, double hi) {
   std::ostringstream s;

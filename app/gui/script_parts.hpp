@@ -10,6 +10,10 @@
 
 namespace kcycle::gui {
 
+// How long a wait may take for long work (a calibration, a sweep), in seconds: the runner's
+// timeout for such waits and the bound its verbs accept.
+inline constexpr double kLongWorkTimeout = 480.0;
+
 // A command's argument refused: bad input, so the script exits 2, as the CLI does.
 struct BadArgument : std::invalid_argument {
   using std::invalid_argument::invalid_argument;

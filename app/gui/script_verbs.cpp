@@ -28,7 +28,6 @@ namespace {
 using Kind = ScriptRunner::Param::Kind;
 using Waits = ScriptRunner::Waits;
 
-constexpr double kLongWorkTimeout = 480.0;
 // The bounds of the waits and repetitions a script may ask for: each line ends in bounded time.
 constexpr double kMaxWaitMs = 600'000;  // wait-ms: ten minutes
 constexpr int kMaxFrames = 100'000;     // frames, stress: about half an hour at 60 fps

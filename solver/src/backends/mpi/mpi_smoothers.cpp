@@ -19,21 +19,13 @@
 // default process grid is 1 x P (strips, see solve.cpp), where no line crosses a rank.
 #include <mpi.h>
 
-#include <stdexcept>
-#include <string>
-
 #include "kcycle/backends/mpi/mpi_backend.hpp"
 #include "kcycle/core/kernels.hpp"
+#include "mpi_backend_parts.hpp"
 
 namespace kcycle {
 
-namespace {
-
-void check(int status, const char* what) {
-  if (status != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed");
-}
-
-}  // namespace
+using mpi_parts::check;
 
 void MpiBackend::gauss_seidel(const Stencil9& A, Vector& v, const Vector& f, bool reverse) {
   for (int q = 0; q < 4; ++q) {
