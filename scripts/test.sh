@@ -6,7 +6,7 @@
 # without a GPU); the sanitizer trees build without it, so the CPU-only build's messages are
 # tested there.
 #
-# Time (a quiet 2-core machine, from scratch): about 50 minutes. The release and ASan trees are
+# Time (a quiet 2-core machine, from scratch): 51 minutes. The release and ASan trees are
 # unity builds (CMakePresets.json: 16 sources a unit, the ASan tree at -O1), which take 5 and 10
 # minutes instead of 12 and 30; the TSan tree and the package build every source on its own, so
 # each still compiles alone. The GPU pack (scripts/gpu-pack.sh, a second full build: 10 minutes)
