@@ -490,6 +490,83 @@ TEST(CoarseForecast, AProbeItsTimeEndsBeforeTwentyIterationsIsNotUsed) {
       << f.basis;
 }
 
+// Solves at 4, 5, 6 levels, then (probed) a probe's estimate at 7, as refine_forecast leaves them.
+CoarseForecast forecast_with(std::vector<double> counts, bool probed, double at_target) {
+  CoarseForecast f;
+  f.levels = {4, 5, 6};
+  f.iterations = std::move(counts);
+  f.seconds_per_iteration = {1e-4, 4e-4, 1.6e-3};
+  f.probed = {false, false, false};
+  if (probed) {
+    f.levels.push_back(7), f.iterations.push_back(f.iterations.back() * 2);
+    f.seconds_per_iteration.push_back(6.4e-3), f.probed.push_back(true);
+  }
+  f.iterations_at_target = f.low = f.high = at_target;
+  return f;
+}
+
+// A kappa without a probe takes a probed kappa's forecast times the ratio of their counts at the
+// last two solves, extrapolated log-linearly (both share each level's start vector).
+TEST(CoarseForecast, AKappaWithoutAProbeIsScaledFromAProbedOneByTheRatioOfTheirCounts) {
+  SolverOptions target;
+  target.levels = 8;
+  CoarseForecast anchor = forecast_with({10, 20, 40}, true, 160);
+  anchor.low = 150, anchor.high = 170;
+  CoarseForecast f = forecast_with({12, 22, 48}, false, 200);
+  f.low = 190, f.high = 210;
+  ASSERT_TRUE(scale_from_anchor(f, anchor, target, "3"));
+  const double ratio = 1.2 * (1.2 / 1.1) * (1.2 / 1.1);  // 48/40 at 6 levels, 22/20 at 5: two levels on
+  EXPECT_NEAR(f.iterations_at_target, 160 * ratio, 1e-9);
+  // The band takes in both: the anchor's 150..170 scaled (214..243) and its own fit's 190..210.
+  EXPECT_EQ(f.low, 190);
+  EXPECT_NEAR(f.high, 170 * ratio, 1e-9);
+  f = forecast_with({12, 22, 48}, false, 300);
+  ASSERT_TRUE(scale_from_anchor(f, anchor, target, "3"));
+  EXPECT_NEAR(f.low, 150 * ratio, 1e-9);
+  EXPECT_EQ(f.high, 300);
+  EXPECT_NE(f.basis.find("; scaled from kappa=3's forecast, 160, by the ratio of their counts (1.1 at 5 levels, "
+                         "1.2 at 6) extrapolated to 1.43"),
+            std::string::npos)
+      << f.basis;
+
+  // Nothing to scale from: an anchor without a probe, other levels, or a single solve.
+  const CoarseForecast before = forecast_with({12, 22, 48}, false, 200);
+  f = before;
+  EXPECT_FALSE(scale_from_anchor(f, forecast_with({10, 20, 40}, false, 160), target, "3"));
+  CoarseForecast shifted = anchor;
+  shifted.levels = {5, 6, 7, 8};
+  EXPECT_FALSE(scale_from_anchor(f, shifted, target, "3"));
+  CoarseForecast unlike = before;  // 61/40 at 6 levels: beyond kAlikeCounts
+  unlike.iterations[2] = 61;
+  EXPECT_FALSE(scale_from_anchor(unlike, anchor, target, "3"));
+  unlike.iterations = {12, 31, 48};  // 31/20 at 5 levels
+  EXPECT_FALSE(scale_from_anchor(unlike, anchor, target, "3"));
+  unlike.iterations = {12, 30, 26.7};  // 30/20 at 5, 26.7/40 at 6: 1.5 and 1/1.5 are alike
+  EXPECT_TRUE(scale_from_anchor(unlike, anchor, target, "3"));
+  CoarseForecast single = before;
+  single.levels = {6}, single.iterations = {48}, single.probed = {false};
+  EXPECT_FALSE(scale_from_anchor(single, anchor, target, "3"));
+  EXPECT_EQ(f.iterations_at_target, before.iterations_at_target);
+  EXPECT_EQ(f.basis, before.basis);
+}
+
+// The anchor is the probed kappa whose last solved count is nearest; of equal counts (small
+// hierarchies, where kappa >= 3 are alike), the nearest in the candidates' order.
+TEST(CoarseForecast, TheAnchorIsTheProbedKappaMostAlike) {
+  std::vector<CoarseForecast> f = {forecast_with({18, 37, 80}, false, 0), forecast_with({18, 31, 51}, true, 0),
+                                   forecast_with({18, 31, 51}, true, 0), forecast_with({18, 31, 51}, false, 0),
+                                   forecast_with({18, 31, 51}, false, 0)};
+  EXPECT_EQ(nearest_probed(f, 0), 1u);  // 80 is as far from both 51s: the nearer in order
+  EXPECT_EQ(nearest_probed(f, 3), 2u);
+  EXPECT_EQ(nearest_probed(f, 4), 2u);
+  f[2].iterations[2] = 60;
+  EXPECT_EQ(nearest_probed(f, 0), 2u);  // 60 is nearer 80
+  f[1].converged = false;
+  EXPECT_EQ(nearest_probed(f, 3), 2u);  // a forecast without a count is no anchor
+  f[2] = forecast_with({18, 31, 51}, false, 0);
+  EXPECT_EQ(nearest_probed(f, 3), f.size());  // no probe at all
+}
+
 TEST(CoarseForecast, AProbesPriceGrowsPerLevelAsTheLastSolvesDidWithinTwoToEightfold) {
   CoarseForecast f;
   f.levels = {4, 5};

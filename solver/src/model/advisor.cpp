@@ -266,21 +266,28 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   const auto contenders_end =
       std::find_if(order.begin(), order.end(), [&](std::size_t k) { return predicted(k) > reach * fastest; });
   const std::vector<std::size_t> contenders(order.begin(), contenders_end), others(contenders_end, order.end());
-  // Their first probe.min_iterations (40), or as few as kFewestProbeIterations where only those fit.
+  // Their first probe.min_iterations (40), or as few as kFewestProbeIterations where only those
+  // fit, at the deepest level where all of them fit; where none does, as many as fit there, best
+  // first. Those left out are scaled from a probed one (scale_unprobed_from_nearest).
   constexpr int kFewest = kFewestProbeIterations;
   int level = 0, first_iterations = settings.probe.min_iterations;
-  for (int m = options.levels - 1; m >= options.levels - 2 && level == 0; --m) {
-    double together = 0;  // the contenders' first probe.min_iterations at m
-    for (std::size_t k : contenders) together += first_cost(k, m);
+  std::size_t probed = 0;
+  const auto fits = [&](int m, std::size_t j) {  // the first j contenders at m
+    double together = 0;
+    for (std::size_t i = 0; i < j; ++i) together += first_cost(contenders[i], m);
     const int affordable = int(left() / together * settings.probe.min_iterations);
-    if (affordable >= std::min(kFewest, settings.probe.min_iterations))
-      level = m, first_iterations = std::min(affordable, settings.probe.min_iterations);
-  }
+    if (affordable < std::min(kFewest, settings.probe.min_iterations)) return false;
+    level = m, probed = j, first_iterations = std::min(affordable, settings.probe.min_iterations);
+    return true;
+  };
+  for (int m = options.levels - 1; m >= options.levels - 2 && level == 0; --m) fits(m, contenders.size());
+  for (int m = options.levels - 1; m >= options.levels - 2 && level == 0; --m)
+    for (std::size_t j = contenders.size() - 1; j >= 1 && level == 0; --j) fits(m, j);
   for (std::size_t j = 0; j < contenders.size(); ++j) {
-    if (level == 0)
+    if (j >= probed)
       no_probe(contenders[j], "a contender");
     else
-      probe_at(contenders[j], level, left() / double(contenders.size() - j), first_iterations);
+      probe_at(contenders[j], level, left() / double(probed - j), first_iterations);
   }
   char why[80];
   std::snprintf(why, sizeof why, "predicted over %.3gx the fastest", reach);
@@ -298,6 +305,33 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   std::snprintf(text, sizeof text, "; the forecast's budget: %.2f of the fastest predicted solve (%.3f s)",
                 forecast_budget(options, settings.forecast), budget);
   advice.time_note += text;
+}
+
+// The kappas the budget left without a probe nearer the target take the forecast of the probed
+// kappa most alike (nearest_probed), scaled by the ratio of their counts (scale_from_anchor).
+// Simulated on solved counts at 7-9 levels (docs/model.md): one probe so shared puts 72-74 of
+// 90 cells within 15 %, none 63, one for every kappa 79.
+void scale_unprobed_from_nearest(const SolverOptions& options, std::vector<CoarseForecast>& forecasts, Advice& advice) {
+  for (std::size_t k = 0; k < forecasts.size(); ++k) {
+    const CoarseForecast& f = forecasts[k];
+    if (!f.converged || f.levels.empty() || advice.candidates[k].converged_in_probe || has_probe(f)) continue;
+    const std::size_t nearest = nearest_probed(forecasts, k);
+    if (nearest == forecasts.size()) continue;
+    KappaPrediction& p = advice.candidates[k];
+    const std::size_t before = forecasts[k].basis.size();
+    const std::string anchor = kappa_to_string(advice.candidates[nearest].kappa);
+    if (!scale_from_anchor(forecasts[k], forecasts[nearest], options, anchor)) {
+      char text[160];
+      std::snprintf(text, sizeof text,
+                    "; its own fit (its counts and those of kappa=%s, the probed kappa most alike, "
+                    "differ by over %gx)",
+                    anchor.c_str(), kAlikeCounts);
+      p.basis += text;
+      continue;
+    }
+    take_forecast_counts(p, forecasts[k], options.tolerance);
+    p.basis += forecasts[k].basis.substr(before);
+  }
 }
 
 }  // namespace
@@ -454,6 +488,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   if (forecast)
     add_random_starts(options, settings, forecasts, coarse_solves, {concurrently, first_stage_seconds}, started,
                       advice);
+  if (forecast && settings.forecast.refine) scale_unprobed_from_nearest(options, forecasts, advice);
   // The fastest of those predicted to converge within max-iter; the fastest of all where none is.
   for (KappaPrediction& p : advice.candidates) p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
   const auto fits = [&](const KappaPrediction& p) { return p.predicted_iterations <= options.max_iterations; };

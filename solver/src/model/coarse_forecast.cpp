@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -288,6 +289,60 @@ void solve_coarse_windows(const std::vector<SolverOptions>& targets, const Coars
   if (error) std::rethrow_exception(error);
   if (stop.stop_requested()) throw CycleCancelled();
   solved.insert(solved.end(), done.begin(), done.end());
+}
+
+namespace {
+
+// The counts of the solves (not the probes), coarsest first.
+std::vector<double> solved_counts(const CoarseForecast& f, std::vector<int>& levels) {
+  std::vector<double> counts;
+  for (std::size_t j = 0; j < f.levels.size(); ++j)
+    if (!f.probed[j]) levels.push_back(f.levels[j]), counts.push_back(f.iterations[j]);
+  return counts;
+}
+
+}  // namespace
+
+bool has_probe(const CoarseForecast& f) { return std::find(f.probed.begin(), f.probed.end(), true) != f.probed.end(); }
+
+std::size_t nearest_probed(const std::vector<CoarseForecast>& forecasts, std::size_t k) {
+  const auto last_solved = [](const CoarseForecast& f) {
+    std::vector<int> levels;
+    const std::vector<double> counts = solved_counts(f, levels);
+    return counts.empty() ? 0.0 : counts.back();
+  };
+  const auto apart = [&](std::size_t a) { return k > a ? k - a : a - k; };
+  std::size_t nearest = forecasts.size();
+  double distance = std::numeric_limits<double>::infinity();
+  for (std::size_t a = 0; a < forecasts.size(); ++a) {
+    const CoarseForecast& f = forecasts[a];
+    if (a == k || !f.converged || last_solved(f) <= 0 || !has_probe(f)) continue;
+    const double d = std::abs(std::log(last_solved(forecasts[k]) / last_solved(f)));
+    if (d < distance || (d == distance && apart(a) < apart(nearest))) distance = d, nearest = a;
+  }
+  return nearest;
+}
+
+bool scale_from_anchor(CoarseForecast& f, const CoarseForecast& anchor, const SolverOptions& target,
+                       const std::string& anchor_name) {
+  std::vector<int> levels, anchor_levels;
+  const std::vector<double> own = solved_counts(f, levels), theirs = solved_counts(anchor, anchor_levels);
+  if (own.size() < 2 || levels != anchor_levels || !has_probe(anchor)) return false;
+  const std::size_t k = own.size() - 1;
+  const double near = own[k] / theirs[k], far = own[k - 1] / theirs[k - 1];
+  const auto alike = [](double r) { return r <= kAlikeCounts && r >= 1 / kAlikeCounts; };
+  if (!alike(near) || !alike(far)) return false;
+  const double ratio = near * std::pow(near / far, double(target.levels - levels[k]) / (levels[k] - levels[k - 1]));
+  f.iterations_at_target = anchor.iterations_at_target * ratio;
+  f.low = std::min({f.low, anchor.low * ratio, f.iterations_at_target});
+  f.high = std::max({f.high, anchor.high * ratio, f.iterations_at_target});
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "; scaled from kappa=%s's forecast, %.0f, by the ratio of their counts (%.3g at %d levels, %.3g at "
+                "%d) extrapolated to %.3g",
+                anchor_name.c_str(), anchor.iterations_at_target, far, levels[k - 1], near, levels[k], ratio);
+  f.basis += text;
+  return true;
 }
 
 double predicted_probe_seconds(const CoarseForecast& f, int levels, int iterations) {

@@ -104,6 +104,27 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
 // `solved` holds only the target's own seed.
 bool take_seed_medians(CoarseForecast& forecast, const SolverOptions& target, const CoarseSolves& solved);
 
+// A forecast without a probe nearer the target, scaled from one with (`anchor`: another kappa,
+// the same window and start): the anchor's iterations at the target times the ratio of their
+// counts at the last two solved levels, extrapolated log-linearly to the target. Two kappas'
+// counts at a level share the start vector, so their ratio carries little of the seed's noise,
+// which the extrapolation of a count multiplies (docs/model.md, "One probe for several kappas").
+// The band takes in this and the forecast's own fit. False (nothing changed) where either has
+// fewer than two solved points, their solved levels differ, the anchor has no probe, or their
+// counts are not alike (a ratio beyond kAlikeCounts either way at either solve: the V-cycle's
+// count over the F-cycle's, 1.6 at 5 levels and growing, extrapolates no better than its own).
+inline constexpr double kAlikeCounts = 1.5;
+bool scale_from_anchor(CoarseForecast& forecast, const CoarseForecast& anchor, const SolverOptions& target,
+                       const std::string& anchor_name);
+
+// Whether a probe nearer the target was fitted (refine_forecast).
+bool has_probe(const CoarseForecast& forecast);
+
+// Of `forecasts` (one per kappa, in the candidates' order), the converged one with a probe
+// nearer the target whose last solved count is nearest forecasts[k]'s (the most alike cycle; of
+// equal counts, as on small hierarchies, the nearest in that order); forecasts.size() if none.
+std::size_t nearest_probed(const std::vector<CoarseForecast>& forecasts, std::size_t k);
+
 // What a probe of `iterations` at `levels` would take, from the solves' seconds per iteration
 // (growing per level as they grew from the second-last solve to the last, 2x to 8x).
 double predicted_probe_seconds(const CoarseForecast& forecast, int levels, int iterations);
