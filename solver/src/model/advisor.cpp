@@ -309,7 +309,7 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
 
 // The kappas the budget left without a probe nearer the target take the forecast of the probed
 // kappa most alike (nearest_probed), scaled by the ratio of their counts (scale_from_anchor).
-// Simulated on solved counts at 7-9 levels (docs/model.md): one probe so shared puts 72-74 of
+// Simulated on solved counts at 7-9 levels (docs/model.md): one probe so shared puts 72-73 of
 // 90 cells within 15 %, none 63, one for every kappa 79.
 void scale_unprobed_from_nearest(const SolverOptions& options, std::vector<CoarseForecast>& forecasts, Advice& advice) {
   for (std::size_t k = 0; k < forecasts.size(); ++k) {

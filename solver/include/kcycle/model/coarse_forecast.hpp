@@ -6,6 +6,7 @@
 // (MGCG: the geometric mean of that and the linear fit of the iterations themselves).
 // Where the advice's budget allows, a probe one or two levels below the target refines it
 // (refine_forecast): three levels of extrapolation triple a count's error, one level does not.
+// A kappa the budget leaves without such a probe is scaled from a probed one (scale_from_anchor).
 // LFA's factors do not depend on the level count; the V- and F-cycles' iterations do (jacobi,
 // 45 degrees: 275, 615, 1209, 2242 V-cycles at 7-10 levels): this sees that growth. Measured
 // against solves at 3-12 levels in docs/model.md ("The level dependence LFA cannot see").
