@@ -539,6 +539,12 @@ TEST(CoarseForecast, AKappaWithoutAProbeIsScaledFromAProbedOneByTheRatioOfTheirC
   CoarseForecast unlike = before;  // 61/40 at 6 levels: beyond kAlikeCounts
   unlike.iterations[2] = 61;
   EXPECT_FALSE(scale_from_anchor(unlike, anchor, target, "3"));
+  EXPECT_EQ(unlike.iterations_at_target, before.iterations_at_target);
+  EXPECT_EQ(unlike.low, before.low);
+  EXPECT_EQ(unlike.basis, before.basis +
+                              "; its own fit (its counts over kappa=3's, the probed kappa most alike: 1.1 "
+                              "at 5 levels, 1.52 at 6; scaled only within 1.5x)");
+  unlike.basis = before.basis;
   unlike.iterations = {12, 31, 48};  // 31/20 at 5 levels
   EXPECT_FALSE(scale_from_anchor(unlike, anchor, target, "3"));
   unlike.iterations = {12, 30, 26.7};  // 30/20 at 5, 26.7/40 at 6: 1.5 and 1/1.5 are alike
@@ -562,7 +568,7 @@ TEST(CoarseForecast, TheAnchorIsTheProbedKappaMostAlike) {
   f[2].iterations[2] = 60;
   EXPECT_EQ(nearest_probed(f, 0), 2u);  // 60 is nearer 80
   f[1].converged = false;
-  EXPECT_EQ(nearest_probed(f, 3), 2u);  // a forecast without a count is no anchor
+  EXPECT_EQ(nearest_probed(f, 3), 2u);  // an unconverged forecast is no anchor, though its 51 is nearest
   f[2] = forecast_with({18, 31, 51}, false, 0);
   EXPECT_EQ(nearest_probed(f, 3), f.size());  // no probe at all
 }

@@ -319,18 +319,9 @@ void scale_unprobed_from_nearest(const SolverOptions& options, std::vector<Coars
     if (nearest == forecasts.size()) continue;
     KappaPrediction& p = advice.candidates[k];
     const std::size_t before = forecasts[k].basis.size();
-    const std::string anchor = kappa_to_string(advice.candidates[nearest].kappa);
-    if (!scale_from_anchor(forecasts[k], forecasts[nearest], options, anchor)) {
-      char text[160];
-      std::snprintf(text, sizeof text,
-                    "; its own fit (its counts and those of kappa=%s, the probed kappa most alike, "
-                    "differ by over %gx)",
-                    anchor.c_str(), kAlikeCounts);
-      p.basis += text;
-      continue;
-    }
-    take_forecast_counts(p, forecasts[k], options.tolerance);
-    p.basis += forecasts[k].basis.substr(before);
+    if (scale_from_anchor(forecasts[k], forecasts[nearest], options, kappa_to_string(advice.candidates[nearest].kappa)))
+      take_forecast_counts(p, forecasts[k], options.tolerance);
+    p.basis += forecasts[k].basis.substr(before);  // scaled, or why not
   }
 }
 

@@ -312,12 +312,13 @@ std::size_t nearest_probed(const std::vector<CoarseForecast>& forecasts, std::si
     return counts.empty() ? 0.0 : counts.back();
   };
   const auto apart = [&](std::size_t a) { return k > a ? k - a : a - k; };
+  const double own = last_solved(forecasts[k]);
   std::size_t nearest = forecasts.size();
   double distance = std::numeric_limits<double>::infinity();
   for (std::size_t a = 0; a < forecasts.size(); ++a) {
     const CoarseForecast& f = forecasts[a];
     if (a == k || !f.converged || last_solved(f) <= 0 || !has_probe(f)) continue;
-    const double d = std::abs(std::log(last_solved(forecasts[k]) / last_solved(f)));
+    const double d = std::abs(std::log(own / last_solved(f)));
     if (d < distance || (d == distance && apart(a) < apart(nearest))) distance = d, nearest = a;
   }
   return nearest;
@@ -331,12 +332,19 @@ bool scale_from_anchor(CoarseForecast& f, const CoarseForecast& anchor, const So
   const std::size_t k = own.size() - 1;
   const double near = own[k] / theirs[k], far = own[k - 1] / theirs[k - 1];
   const auto alike = [](double r) { return r <= kAlikeCounts && r >= 1 / kAlikeCounts; };
-  if (!alike(near) || !alike(far)) return false;
+  char text[200];
+  if (!alike(near) || !alike(far)) {
+    std::snprintf(text, sizeof text,
+                  "; its own fit (its counts over kappa=%s's, the probed kappa most alike: %.3g at %d levels, %.3g at "
+                  "%d; scaled only within %gx)",
+                  anchor_name.c_str(), far, levels[k - 1], near, levels[k], kAlikeCounts);
+    f.basis += text;
+    return false;
+  }
   const double ratio = near * std::pow(near / far, double(target.levels - levels[k]) / (levels[k] - levels[k - 1]));
   f.iterations_at_target = anchor.iterations_at_target * ratio;
   f.low = std::min({f.low, anchor.low * ratio, f.iterations_at_target});
   f.high = std::max({f.high, anchor.high * ratio, f.iterations_at_target});
-  char text[200];
   std::snprintf(text, sizeof text,
                 "; scaled from kappa=%s's forecast, %.0f, by the ratio of their counts (%.3g at %d levels, %.3g at "
                 "%d) extrapolated to %.3g",

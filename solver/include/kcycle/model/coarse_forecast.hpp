@@ -110,10 +110,11 @@ bool take_seed_medians(CoarseForecast& forecast, const SolverOptions& target, co
 // counts at the last two solved levels, extrapolated log-linearly to the target. Two kappas'
 // counts at a level share the start vector, so their ratio carries little of the seed's noise,
 // which the extrapolation of a count multiplies (docs/model.md, "One probe for several kappas").
-// The band takes in this and the forecast's own fit. False (nothing changed) where either has
-// fewer than two solved points, their solved levels differ, the anchor has no probe, or their
-// counts are not alike (a ratio beyond kAlikeCounts either way at either solve: the V-cycle's
-// count over the F-cycle's, 1.6 at 5 levels and growing, extrapolates no better than its own).
+// The band takes in this and the forecast's own fit. False where their counts are not alike (a
+// ratio beyond kAlikeCounts either way at either solve: the V-cycle's count over the F-cycle's,
+// 1.6 at 5 levels and growing, extrapolates no better than its own), the basis then saying so
+// and nothing else changed; false, nothing changed, where either has fewer than two solved
+// points, their solved levels differ or the anchor has no probe.
 inline constexpr double kAlikeCounts = 1.5;
 bool scale_from_anchor(CoarseForecast& forecast, const CoarseForecast& anchor, const SolverOptions& target,
                        const std::string& anchor_name);
