@@ -148,7 +148,8 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
     std::printf(
         "iterations: each kappa solved on coarser hierarchies and its growth with the levels fitted; the contenders\n"
         "(within %.1fx of the fastest) then probed one or two levels below the target, within a budget of %.2g of\n"
-        "the fastest predicted solve (as many as it fits, best first), and refitted; then, where the budget leaves\n"
+        "the fastest predicted solve (as many as it fits, best first; none that solved as an earlier kappa did, to\n"
+        "the iteration: that one's probe serves it), and refitted; then, where the budget leaves\n"
         "room, the coarse solves again from up to %d random starts, their median counts refitted; a kappa left\n"
         "without a probe takes the most alike probed kappa's forecast times the ratio of their counts, extrapolated\n"
         "(where they are within 1.5x); the band is the lines through the first two and the last two points; the\n"
@@ -251,8 +252,8 @@ Subcommand add_advise_command(CLI::App& app) {
          "--iterations", args->iterations,
          "Where each kappa's iterations come from: probe (a probe at the target size, solved outright where "
          "cheap), forecast (solves at n-4..n-2 levels, n-5..n-3 under a budget below half a solve, their growth "
-         "fitted, refined by probes at n-1 or n-2 levels within --budget, the contending kappas first, the "
-         "others scaled from the most alike probed kappa; probes below 6 levels) or lfa "
+         "fitted, refined by probes at n-1 or n-2 levels within --budget, the contending kappas first (one for "
+         "kappas that solved alike), the others scaled from the most alike probed kappa; probes below 6 levels) or lfa "
          "(local Fourier analysis: nothing solved, blind to the growth with the levels; what the visualizer "
          "shows live)")
       ->capture_default_str()

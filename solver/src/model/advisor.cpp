@@ -9,6 +9,7 @@
 
 #include "kcycle/backends/cpu/available_cores.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
+#include "kcycle/core/medians.hpp"
 #include "kcycle/lfa/convergence.hpp"
 #include "kcycle/lfa/fourier_analysis.hpp"
 #include "kcycle/lfa/solve_prediction.hpp"
@@ -70,6 +71,20 @@ std::vector<double> probe_prices(const SolverOptions& options, const std::vector
   return prices;
 }
 
+// MGCG's price of an iteration as the cycle's per-level costs times one factor, the median over
+// the kappas of the timed iteration over its cycle (CG's operator, dot products and norms). The
+// per-level costs order the kappas as their solves do; the timed iterations alone, each a few
+// tenths of a second on a busy machine, did not: kappa=4's below kappa=3's by 26 %, and the picks
+// with the solved counts were within 5 % of the best in 31 of 39 rows against 39 of 39 so priced
+// (advisor-table rows of three runs, docs/model.md).
+double krylov_factor(const Calibration& calibration, const LevelCosts& costs, const std::string& method,
+                     const std::vector<int>& kappas, int levels, CoarsestCalls coarsest) {
+  std::vector<double> ratios;
+  for (const int kappa : kappas)
+    ratios.push_back(*calibration.krylov_seconds(method, kappa, levels) / costs.cycle_seconds(kappa, coarsest));
+  return median(ratios);
+}
+
 // Which time per iteration the advice uses, and why: the per-level costs where the calibration
 // timed this level count (they follow the caches), else the paper's model, else the probes.
 TimeSource choose_time_source(const SolverOptions& options, const AdvisorSettings& settings,
@@ -85,7 +100,12 @@ TimeSource choose_time_source(const SolverOptions& options, const AdvisorSetting
       return settings.calibration->krylov_seconds(method, kappa, options.levels).has_value();
     });
     if (timed) {
-      note = "time per iteration: the calibration's timed " + method + " iterations at " + n;
+      const bool process_grid = options.backend == BackendKind::Mpi && mpi_ranks() > 1;
+      if (!process_grid) costs = level_costs(*settings.calibration, options.levels);
+      note = costs ? "time per iteration: the calibration's measured seconds per call on each level at " + n +
+                         ", times the calls kappa makes there, times one factor for " + method +
+                         "'s own work (its timed iterations over their cycles, the median over the kappas)"
+                   : "time per iteration: the calibration's timed " + method + " iterations at " + n;
       return TimeSource::KrylovTimings;
     }
     note = "time per iteration: measured in the probes (the calibration timed no " + method + " iterations at " + n +
@@ -222,10 +242,25 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   const auto predicted = [&](std::size_t k) {
     return advice.candidates[k].predicted_iterations * advice.candidates[k].seconds_per_iteration;
   };
+  const auto probeable = [&](std::size_t k) {
+    return forecasts[k].converged && !forecasts[k].levels.empty() && !advice.candidates[k].converged_in_probe;
+  };
+  // A kappa whose solves counted what an earlier kappa's did, level by level, is not probed: the
+  // earlier one's probe serves it (scale_unprobed_from_nearest, at the ratio 1). kappa = 3, 4
+  // and W solve alike below 7-8 levels, and their three probes took 0.3 of the solve at 8 levels.
   std::vector<std::size_t> order;
-  for (std::size_t k = 0; k < advice.candidates.size(); ++k)
-    if (forecasts[k].converged && !forecasts[k].levels.empty() && !advice.candidates[k].converged_in_probe)
+  for (std::size_t k = 0; k < advice.candidates.size(); ++k) {
+    if (!probeable(k)) continue;
+    std::size_t twin = 0;
+    while (twin < k && !(probeable(twin) && same_solved_counts(forecasts[twin], forecasts[k]))) ++twin;
+    if (twin == k) {
       order.push_back(k);
+    } else {
+      advice.candidates[k].basis +=
+          "; no probe of its own (its solves counted what kappa=" + kappa_to_string(advice.candidates[twin].kappa) +
+          "'s did: that one's probe serves it)";
+    }
+  }
   if (order.empty()) return;
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return predicted(a) < predicted(b); });
@@ -235,9 +270,15 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   const auto left = [&] {
     return spendable - std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   };
+  // What a probe's first iterations at m levels take, at the solves' prices grown per level (on
+  // one thread each where they ran side by side: the probe, on all of them, runs no slower, and
+  // that margin holds its set-up), and no more of them than the fit says it counts there (an
+  // MGCG probe mostly solves).
   const auto first_cost = [&](std::size_t k, int m) {
-    return m > forecasts[k].levels.back() ? predicted_probe_seconds(forecasts[k], m, settings.probe.min_iterations)
-                                          : std::numeric_limits<double>::infinity();
+    if (m <= forecasts[k].levels.back()) return std::numeric_limits<double>::infinity();
+    const double count = forecast_iterations_at(forecasts[k], options, m);
+    return predicted_probe_seconds(forecasts[k], m,
+                                   int(std::min(double(settings.probe.min_iterations), std::ceil(1.2 * count))));
   };
   const auto probe_at = [&](std::size_t k, int level, double share, int first_iterations) {
     KappaPrediction& p = advice.candidates[k];
@@ -332,6 +373,13 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   Advice advice;
   std::optional<LevelCosts> costs;
   advice.time_source = choose_time_source(options, settings, costs, advice.time_note);
+  if (advice.time_source == TimeSource::KrylovTimings && costs) {
+    advice.level_cost_scale = krylov_factor(*settings.calibration, *costs, std::string(to_string(options.solver)),
+                                            settings.kappas, options.levels, options.coarsest_calls);
+    char factor[48];
+    std::snprintf(factor, sizeof factor, ": %.3f", advice.level_cost_scale);
+    advice.time_note += factor;
+  }
   double probe_seconds = 0, modelled_seconds = 0;  // the probes' iterations: measured, and as the levels price them
   const auto started = std::chrono::steady_clock::now();
   const bool forecast =
@@ -427,8 +475,9 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
       case TimeSource::Probe: break;  // below, all kappas together
       case TimeSource::LevelCosts: p.seconds_per_iteration = costs->cycle_seconds(kappa, options.coarsest_calls); break;
       case TimeSource::KrylovTimings:
-        p.seconds_per_iteration =
-            *settings.calibration->krylov_seconds(std::string(to_string(options.solver)), kappa, options.levels);
+        p.seconds_per_iteration = costs ? costs->cycle_seconds(kappa, options.coarsest_calls) * advice.level_cost_scale
+                                        : *settings.calibration->krylov_seconds(std::string(to_string(options.solver)),
+                                                                                kappa, options.levels);
         break;
       case TimeSource::PaperModel: {
         const CostModel& model = settings.calibration->model;

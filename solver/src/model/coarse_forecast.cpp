@@ -76,12 +76,13 @@ double median_of(std::vector<double> counts) {
 // The fit through every solve, or, once a probe was added, through the last two solves and it
 // (docs/model.md: from n-4, n-3 and n-1 levels 15 of 15 stand-alone counts within 15% at 9-11
 // levels with the n-1 count off by 3%).
-void refit(CoarseForecast& f, const SolverOptions& target) {
+std::size_t first_fitted(const CoarseForecast& f) {
   std::size_t solves = 0;
   while (solves < f.probed.size() && !f.probed[solves]) ++solves;
   const bool probed = solves < f.probed.size();
-  fit(f, target, probed && solves >= 2 ? solves - 2 : 0);
+  return probed && solves >= 2 ? solves - 2 : 0;
 }
+void refit(CoarseForecast& f, const SolverOptions& target) { fit(f, target, first_fitted(f)); }
 
 std::string count_text(double iterations) {
   char text[32];
@@ -305,6 +306,12 @@ std::vector<double> solved_counts(const CoarseForecast& f, std::vector<int>& lev
 
 bool has_probe(const CoarseForecast& f) { return std::find(f.probed.begin(), f.probed.end(), true) != f.probed.end(); }
 
+bool same_solved_counts(const CoarseForecast& a, const CoarseForecast& b) {
+  std::vector<int> a_levels, b_levels;
+  const std::vector<double> a_counts = solved_counts(a, a_levels), b_counts = solved_counts(b, b_levels);
+  return a_counts.size() >= 2 && a_levels == b_levels && a_counts == b_counts;
+}
+
 std::size_t nearest_probed(const std::vector<CoarseForecast>& forecasts, std::size_t k) {
   const auto last_solved = [](const CoarseForecast& f) {
     std::vector<int> levels;
@@ -351,6 +358,10 @@ bool scale_from_anchor(CoarseForecast& f, const CoarseForecast& anchor, const So
                 anchor_name.c_str(), anchor.iterations_at_target, far, levels[k - 1], near, levels[k], ratio);
   f.basis += text;
   return true;
+}
+
+double forecast_iterations_at(const CoarseForecast& f, const SolverOptions& target, int levels) {
+  return forecast_at(f, first_fitted(f), f.levels.size() - 1, levels, target.solver != SolverKind::Multigrid);
 }
 
 double predicted_probe_seconds(const CoarseForecast& f, int levels, int iterations) {

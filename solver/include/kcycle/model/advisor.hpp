@@ -40,7 +40,8 @@ enum class TimeSource {
   Probe,          // the probes' own median time per iteration
   LevelCosts,     // the calibration's per-level costs at this level count (level_cost_model.hpp)
   PaperModel,     // the calibration's alpha/beta model (and lambda on a process grid)
-  KrylovTimings,  // MGCG: the calibration's timed iterations of this Krylov method at this level count
+  KrylovTimings,  // MGCG: the calibration's timed iterations of this Krylov method at this level count (with
+                  // per-level costs there: those costs, scaled by the timings' median over the cycles')
 };
 const char* to_string(TimeSource source);
 
@@ -53,7 +54,8 @@ struct Advice {
   TimeSource time_source = TimeSource::Probe;
   std::string time_note;  // which model gave the time per iteration, and why that one
   // LevelCosts: this run's probes' time over what the per-level costs price their iterations at;
-  // every kappa's time per iteration is scaled by it.
+  // KrylovTimings: the timed Krylov iterations over their cycles so priced (the median over the
+  // kappas). Every kappa's time per iteration is scaled by it.
   double level_cost_scale = 1;
   double seconds = 0;  // what the advice itself took (wall clock)
 };

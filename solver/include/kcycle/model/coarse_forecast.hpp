@@ -122,10 +122,19 @@ bool scale_from_anchor(CoarseForecast& forecast, const CoarseForecast& anchor, c
 // Whether a probe nearer the target was fitted (refine_forecast).
 bool has_probe(const CoarseForecast& forecast);
 
+// Whether two forecasts solved the same levels to the same counts (two or more), as kappa = 3,
+// 4 and W do on small hierarchies before their cycles differ in count: one probe nearer the
+// target then serves both (scale_from_anchor's ratio is 1 at every level).
+bool same_solved_counts(const CoarseForecast& a, const CoarseForecast& b);
+
 // Of `forecasts` (one per kappa, in the candidates' order), the converged one with a probe
 // nearer the target whose last solved count is nearest forecasts[k]'s (the most alike cycle; of
 // equal counts, as on small hierarchies, the nearest in that order); forecasts.size() if none.
 std::size_t nearest_probed(const std::vector<CoarseForecast>& forecasts, std::size_t k);
+
+// The forecast's fit (as refit fits it) evaluated at another level count: what a probe there
+// may count.
+double forecast_iterations_at(const CoarseForecast& forecast, const SolverOptions& target, int levels);
 
 // What a probe of `iterations` at `levels` would take, from the solves' seconds per iteration
 // (growing per level as they grew from the second-last solve to the last, 2x to 8x).
