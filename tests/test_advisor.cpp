@@ -712,7 +712,7 @@ TEST(Advisor, TheForecastProbesTheContendersFirstAndTheOthersWithWhatIsLeft) {
     if (twin[k] == k) {
       EXPECT_NE(p.basis.find(" at 7 levels: "), std::string::npos) << p.basis;
     } else {
-      EXPECT_NE(p.basis.find(own(k)), std::string::npos) << p.basis;
+      EXPECT_NE(p.basis.find(own(k) + ": that one's probe serves it)"), std::string::npos) << p.basis;
       EXPECT_EQ(p.basis.find(" at 7 levels: "), std::string::npos) << p.basis;
       EXPECT_NE(p.basis.find("; scaled from kappa=" + kappa_to_string(kKappaCandidates[twin[k]])), std::string::npos)
           << p.basis;
@@ -737,7 +737,7 @@ TEST(Advisor, TheForecastProbesTheContendersFirstAndTheOthersWithWhatIsLeft) {
     const KappaPrediction& p = a.candidates[k];
     EXPECT_EQ(p.predicted_iterations * p.seconds_per_iteration, predicted[k]) << p.basis;
     if (twin[k] != k) {
-      EXPECT_NE(p.basis.find(own(k)), std::string::npos) << p.basis;
+      EXPECT_NE(p.basis.find(own(k) + ": that one had no probe either)"), std::string::npos) << p.basis;
       continue;
     }
     const bool contender = predicted[k] <= 1.5 * fastest;

@@ -73,10 +73,10 @@ std::vector<double> probe_prices(const SolverOptions& options, const std::vector
 
 // MGCG's price of an iteration as the cycle's per-level costs times one factor, the median over
 // the kappas of the timed iteration over its cycle (CG's operator, dot products and norms). The
-// per-level costs order the kappas as their solves do; the timed iterations alone, each a few
-// tenths of a second on a busy machine, did not: kappa=4's below kappa=3's by 26 %, and the picks
-// with the solved counts were within 5 % of the best in 31 of 39 rows against 39 of 39 so priced
-// (advisor-table rows of three runs, docs/model.md).
+// per-level costs order the kappas as their solves do; the timed iterations alone (each kappa
+// timed on its own) did not: kappa=4's below kappa=3's by 26 %, and the picks with the solved
+// counts were within 5 % of the best in 31 of 39 rows against 39 of 39 so priced (advisor-table
+// rows of three runs, docs/model.md).
 double krylov_factor(const Calibration& calibration, const LevelCosts& costs, const std::string& method,
                      const std::vector<int>& kappas, int levels, CoarsestCalls coarsest) {
   std::vector<double> ratios;
@@ -247,21 +247,24 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   };
   // A kappa whose solves counted what an earlier kappa's did, level by level, is not probed: the
   // earlier one's probe serves it (scale_unprobed_from_nearest, at the ratio 1). kappa = 3, 4
-  // and W solve alike below 7-8 levels, and their three probes took 0.3 of the solve at 8 levels.
-  std::vector<std::size_t> order;
+  // and W solve alike below 7-8 levels (jacobi at 8 levels: three probes of 64-75 iterations
+  // each, all three estimating 110).
+  std::vector<std::size_t> order, twin_of(advice.candidates.size());
   for (std::size_t k = 0; k < advice.candidates.size(); ++k) {
     if (!probeable(k)) continue;
-    std::size_t twin = 0;
+    std::size_t& twin = twin_of[k];
     while (twin < k && !(probeable(twin) && same_solved_counts(forecasts[twin], forecasts[k]))) ++twin;
-    if (twin == k) {
-      order.push_back(k);
-    } else {
-      advice.candidates[k].basis +=
-          "; no probe of its own (its solves counted what kappa=" + kappa_to_string(advice.candidates[twin].kappa) +
-          "'s did: that one's probe serves it)";
-    }
+    if (twin == k) order.push_back(k);
   }
-  if (order.empty()) return;
+  const auto say_twins = [&] {
+    for (std::size_t k = 0; k < advice.candidates.size(); ++k)
+      if (probeable(k) && twin_of[k] != k)
+        advice.candidates[k].basis +=
+            "; no probe of its own (its solves counted what kappa=" +
+            kappa_to_string(advice.candidates[twin_of[k]].kappa) + "'s did: " +
+            (has_probe(forecasts[twin_of[k]]) ? "that one's probe serves it)" : "that one had no probe either)");
+  };
+  if (order.empty()) return say_twins();
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return predicted(a) < predicted(b); });
   const double fastest = predicted(order.front());
@@ -342,6 +345,7 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
     else
       probe_at(others[j], at, share, settings.probe.min_iterations);
   }
+  say_twins();
   char text[160];
   std::snprintf(text, sizeof text, "; the forecast's budget: %.2f of the fastest predicted solve (%.3f s)",
                 forecast_budget(options, settings.forecast), budget);

@@ -73,9 +73,10 @@ double median_of(std::vector<double> counts) {
   return counts.size() % 2 ? counts[m] : (counts[m - 1] + counts[m]) / 2;
 }
 
-// The fit through every solve, or, once a probe was added, through the last two solves and it
-// (docs/model.md: from n-4, n-3 and n-1 levels 15 of 15 stand-alone counts within 15% at 9-11
-// levels with the n-1 count off by 3%).
+// The first point the fit takes: the first solve, or, once a probe was added, the second-last
+// solve, so that the fit runs through the last two solves and the probe (docs/model.md: from n-4,
+// n-3 and n-1 levels 15 of 15 stand-alone counts within 15% at 9-11 levels with the n-1 count
+// off by 3%).
 std::size_t first_fitted(const CoarseForecast& f) {
   std::size_t solves = 0;
   while (solves < f.probed.size() && !f.probed[solves]) ++solves;
