@@ -58,6 +58,10 @@ std::string bytes_text(std::size_t bytes);
 
 // Throws InvalidOptions where the account's host memory exceeds 0.9 of what this process may use
 // (available_memory_bytes()), or its mapped arrays 0.9 of the address space RLIMIT_AS leaves.
+// Accounts under kUncheckedHostBytes (64 MiB: up to 9 levels) are not checked: reading what the
+// process may use costs more than such a solve's set-up, and a machine without that room to spare
+// is out of memory whatever is checked.
+inline constexpr std::size_t kUncheckedHostBytes = std::size_t(64) << 20;
 void check_host_memory(const SolverOptions& options, const MemoryAccount& account);
 // On a GPU, throws InvalidOptions where the account's device arrays exceed 0.9 of the device's
 // free memory, saying how much they need and it has.
