@@ -672,10 +672,10 @@ TEST(Advisor, WhereTheBudgetLeavesRoomTheCoarseCountsAreTheMedianOfThreeRandomSt
 }
 
 TEST(Advisor, TheForecastProbesTheContendersFirstAndTheOthersWithWhatIsLeft) {
-  // With a budget of many solves every kappa is probed one level below the target, except one
-  // whose solves counted what an earlier kappa's did (kappa = 4 and W at 4-6 levels, as kappa =
-  // 3): that one's probe serves it. With none, none is, and each basis says whether it was a
-  // contender (within 1.5x of the fastest).
+  // With a budget of many solves every kappa is probed one level below the target. With none,
+  // none is, and each basis says whether it was a contender (within 1.5x of the fastest), or,
+  // for a kappa whose solves counted what an earlier kappa's did (kappa = 4 and W as kappa = 3
+  // at 3-6 levels), that it would have shared that one's probe.
   SolverOptions o;
   o.levels = 8;
   o.eps = 1e-4;
@@ -707,18 +707,9 @@ TEST(Advisor, TheForecastProbesTheContendersFirstAndTheOthersWithWhatIsLeft) {
   ASSERT_EQ(solve_stage_one(), 2) << "kappa = 4 and W solve as kappa = 3 at 4-6 levels: the test shows nothing";
   Advice a = advise(o, settings);
   ASSERT_EQ(a.candidates.size(), 5u);
-  for (std::size_t k = 0; k < 5; ++k) {
-    const KappaPrediction& p = a.candidates[k];
-    if (twin[k] == k) {
-      EXPECT_NE(p.basis.find(" at 7 levels: "), std::string::npos) << p.basis;
-    } else {
-      EXPECT_NE(p.basis.find(own(k) + ": that one's probe serves it)"), std::string::npos) << p.basis;
-      EXPECT_EQ(p.basis.find(" at 7 levels: "), std::string::npos) << p.basis;
-      EXPECT_NE(p.basis.find("; scaled from kappa=" + kappa_to_string(kKappaCandidates[twin[k]])), std::string::npos)
-          << p.basis;
-      // The ratio of the two at the solves (their medians over three starts) is about 1.
-      EXPECT_NEAR(p.predicted_iterations / a.candidates[twin[k]].predicted_iterations, 1.0, 0.05) << p.basis;
-    }
+  for (const KappaPrediction& p : a.candidates) {  // all of them fit: twins too
+    EXPECT_NE(p.basis.find(" at 7 levels: "), std::string::npos) << p.basis;
+    EXPECT_EQ(p.basis.find("no probe of its own"), std::string::npos) << p.basis;
   }
   EXPECT_NE(a.time_note.find("the forecast's budget: 1000"), std::string::npos) << a.time_note;
 

@@ -245,26 +245,30 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   const auto probeable = [&](std::size_t k) {
     return forecasts[k].converged && !forecasts[k].levels.empty() && !advice.candidates[k].converged_in_probe;
   };
-  // A kappa whose solves counted what an earlier kappa's did, level by level, is not probed: the
-  // earlier one's probe serves it (scale_unprobed_from_nearest, at the ratio 1). kappa = 3, 4
-  // and W solve alike below 7-8 levels (jacobi at 8 levels: three probes of 64-75 iterations
-  // each, all three estimating 110).
+  // A kappa whose solves counted what an earlier kappa's did, level by level (its twin), is not
+  // probed where the contenders' probes do not fit together: the twin's probe serves it
+  // (scale_unprobed_from_nearest, at the ratio 1). kappa = 3, 4 and W solve alike below 7-8
+  // levels (jacobi at 8 levels: three probes of 64-75 iterations, all three estimating 110), but
+  // not always at the probe's level: xyzebra-galerkin counts 87, 81, 80 at 9 levels after 59, 59,
+  // 59 at 8, so where all of them fit each keeps its own probe.
   std::vector<std::size_t> order, twin_of(advice.candidates.size());
   for (std::size_t k = 0; k < advice.candidates.size(); ++k) {
     if (!probeable(k)) continue;
+    order.push_back(k);
     std::size_t& twin = twin_of[k];
     while (twin < k && !(probeable(twin) && same_solved_counts(forecasts[twin], forecasts[k]))) ++twin;
-    if (twin == k) order.push_back(k);
   }
+  if (order.empty()) return;
+  const auto is_twin = [&](std::size_t k) { return twin_of[k] != k; };
+  bool shared = false;  // the twins left out
   const auto say_twins = [&] {
-    for (std::size_t k = 0; k < advice.candidates.size(); ++k)
-      if (probeable(k) && twin_of[k] != k)
+    for (std::size_t k = 0; k < advice.candidates.size() && shared; ++k)
+      if (probeable(k) && is_twin(k))
         advice.candidates[k].basis +=
             "; no probe of its own (its solves counted what kappa=" +
             kappa_to_string(advice.candidates[twin_of[k]].kappa) + "'s did: " +
             (has_probe(forecasts[twin_of[k]]) ? "that one's probe serves it)" : "that one had no probe either)");
   };
-  if (order.empty()) return say_twins();
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return predicted(a) < predicted(b); });
   const double fastest = predicted(order.front());
@@ -309,7 +313,7 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   const double reach = settings.forecast.contender_reach;
   const auto contenders_end =
       std::find_if(order.begin(), order.end(), [&](std::size_t k) { return predicted(k) > reach * fastest; });
-  const std::vector<std::size_t> contenders(order.begin(), contenders_end), others(contenders_end, order.end());
+  std::vector<std::size_t> contenders(order.begin(), contenders_end), others(contenders_end, order.end());
   // Their first probe.min_iterations (40), or as few as kFewestProbeIterations where only those
   // fit, at the deepest level where all of them fit; where none does, as many as fit there, best
   // first. Those left out are scaled from a probed one (scale_unprobed_from_nearest).
@@ -325,8 +329,14 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
     return true;
   };
   for (int m = options.levels - 1; m >= options.levels - 2 && level == 0; --m) fits(m, contenders.size());
+  if (level == 0 && std::any_of(order.begin(), order.end(), is_twin)) {
+    shared = true;
+    std::erase_if(contenders, is_twin);
+    std::erase_if(others, is_twin);
+    for (int m = options.levels - 1; m >= options.levels - 2 && level == 0; --m) fits(m, contenders.size());
+  }
   for (int m = options.levels - 1; m >= options.levels - 2 && level == 0; --m)
-    for (std::size_t j = contenders.size() - 1; j >= 1 && level == 0; --j) fits(m, j);
+    for (std::size_t j = contenders.empty() ? 0 : contenders.size() - 1; j >= 1 && level == 0; --j) fits(m, j);
   for (std::size_t j = 0; j < contenders.size(); ++j) {
     if (j >= probed)
       no_probe(contenders[j], "a contender");
