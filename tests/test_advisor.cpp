@@ -585,6 +585,19 @@ TEST(CoarseForecast, SameSolvedCountsComparesTheSolvesOnly) {
   EXPECT_FALSE(same_solved_counts(one, one));  // one solve says nothing of the growth
 }
 
+// The fit at another level: log-linear through every solve, then through the last two solves and
+// the probe once there is one (what refit fits), so a probe's planned count follows it.
+TEST(CoarseForecast, TheFitAtAnotherLevelIsRefitsFit) {
+  SolverOptions o;
+  o.levels = 9;
+  CoarseForecast f = forecast_with({10, 20, 40}, false, 0);  // doubling from 4 to 6 levels
+  EXPECT_NEAR(forecast_iterations_at(f, o, 7), 80, 1e-9);
+  EXPECT_NEAR(forecast_iterations_at(f, o, 8), 160, 1e-9);
+  f = forecast_with({10, 20, 40}, true, 0);  // a probe at 7 levels: 80; its fit from 5 to 7 levels
+  f.iterations[0] = 1;                       // the first solve no longer counts
+  EXPECT_NEAR(forecast_iterations_at(f, o, 8), 160, 1e-9);
+}
+
 TEST(CoarseForecast, AProbesPriceGrowsPerLevelAsTheLastSolvesDidWithinTwoToEightfold) {
   CoarseForecast f;
   f.levels = {4, 5};
