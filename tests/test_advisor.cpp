@@ -15,6 +15,7 @@
 #include "kcycle/lfa/fourier_analysis.hpp"
 #include "kcycle/model/advisor.hpp"
 #include "kcycle/model/cost_model.hpp"
+#include "kcycle/model/count_recursion.hpp"
 #include "kcycle/model/interleaved_solves.hpp"
 #include "kcycle/model/kappa_sweep.hpp"
 #include "kcycle/model/krylov_timing.hpp"
@@ -370,12 +371,15 @@ TEST(CoarseForecast, FitsTheGrowthOfTheCoarseSolvesAndEvaluatesItAtTheTarget) {
     EXPECT_EQ(f.iterations[std::size_t(levels - 4)], double(r.iterations)) << levels << " levels";
     y.push_back(std::log(double(r.iterations)));
   }
-  // The least-squares line through three equally spaced points: slope (y3 - y1) / 2 through the mean.
-  const double slope = (y[2] - y[0]) / 2, mean = (y[0] + y[1] + y[2]) / 3;
-  EXPECT_NEAR(f.iterations_at_target, std::exp(mean + slope * (9 - 5)), 1e-9 * f.iterations_at_target);
+  // The least-squares line in x = levels^kStandAloneLevelPower through the three points.
+  const auto x = [](int levels) { return std::pow(double(levels), kStandAloneLevelPower); };
+  const double mx = (x(4) + x(5) + x(6)) / 3, my = (y[0] + y[1] + y[2]) / 3;
+  double sxy = 0, sxx = 0;
+  for (int k = 0; k < 3; ++k) sxy += (x(4 + k) - mx) * (y[k] - my), sxx += (x(4 + k) - mx) * (x(4 + k) - mx);
+  EXPECT_NEAR(f.iterations_at_target, std::exp(my + sxy / sxx * (x(9) - mx)), 1e-9 * f.iterations_at_target);
   // The band: the fit and the lines through the first two and the last two counts.
-  const double fit = f.iterations_at_target, early = std::exp(y[1] + (y[1] - y[0]) * 4),
-               late = std::exp(y[2] + (y[2] - y[1]) * 3);
+  const double fit = f.iterations_at_target, early = std::exp(y[1] + (y[1] - y[0]) / (x(5) - x(4)) * (x(9) - x(5))),
+               late = std::exp(y[2] + (y[2] - y[1]) / (x(6) - x(5)) * (x(9) - x(6)));
   EXPECT_NEAR(f.low, std::min({fit, early, late}), 1e-9 * fit);
   EXPECT_NEAR(f.high, std::max({fit, early, late}), 1e-9 * fit);
   EXPECT_TRUE(f.converged);
@@ -465,13 +469,14 @@ TEST(CoarseForecast, AProbeNearerTheTargetRefitsThroughTheLastTwoSolvesAndIt) {
   at8.levels = 8;
   const int solved = solve(at8).iterations;
   EXPECT_EQ(f.iterations.back(), double(solved));
-  // The least-squares line through (5, y5), (6, y6), (8, y8), evaluated at 9.
-  const double x[3] = {5, 6, 8},
+  // The least-squares line through (5, y5), (6, y6), (8, y8) in levels^kStandAloneLevelPower, evaluated at 9.
+  const auto power = [](double levels) { return std::pow(levels, kStandAloneLevelPower); };
+  const double x[3] = {power(5), power(6), power(8)},
                y[3] = {std::log(f.iterations[1]), std::log(f.iterations[2]), std::log(double(solved))};
   const double mx = (x[0] + x[1] + x[2]) / 3, my = (y[0] + y[1] + y[2]) / 3;
   double sxy = 0, sxx = 0;
   for (int k = 0; k < 3; ++k) sxy += (x[k] - mx) * (y[k] - my), sxx += (x[k] - mx) * (x[k] - mx);
-  EXPECT_NEAR(f.iterations_at_target, std::exp(my + sxy / sxx * (9 - mx)), 1e-9 * f.iterations_at_target);
+  EXPECT_NEAR(f.iterations_at_target, std::exp(my + sxy / sxx * (power(9) - mx)), 1e-9 * f.iterations_at_target);
   EXPECT_NE(f.basis.find("; solved at 8 levels: " + std::to_string(solved)), std::string::npos) << f.basis;
 }
 
@@ -585,17 +590,22 @@ TEST(CoarseForecast, SameSolvedCountsComparesTheSolvesOnly) {
   EXPECT_FALSE(same_solved_counts(one, one));  // one solve says nothing of the growth
 }
 
-// The fit at another level: log-linear through every solve, then through the last two solves and
-// the probe once there is one (what refit fits), so a probe's planned count follows it.
+// The fit at another level: log-linear (in levels^kStandAloneLevelPower) through every solve,
+// then through the last two solves and the probe once there is one (what refit fits), so a
+// probe's planned count follows it.
 TEST(CoarseForecast, TheFitAtAnotherLevelIsRefitsFit) {
   SolverOptions o;
   o.levels = 9;
-  CoarseForecast f = forecast_with({10, 20, 40}, false, 0);  // doubling from 4 to 6 levels
-  EXPECT_NEAR(forecast_iterations_at(f, o, 7), 80, 1e-9);
-  EXPECT_NEAR(forecast_iterations_at(f, o, 8), 160, 1e-9);
-  f = forecast_with({10, 20, 40}, true, 0);  // a probe at 7 levels: 80; its fit from 5 to 7 levels
-  f.iterations[0] = 1;                       // the first solve no longer counts
-  EXPECT_NEAR(forecast_iterations_at(f, o, 8), 160, 1e-9);
+  const auto on_the_line = [](int levels) {  // doubling per unit of levels^power from 10 at 4 levels
+    return 10 * std::pow(2.0, std::pow(levels, kStandAloneLevelPower) - std::pow(4, kStandAloneLevelPower));
+  };
+  CoarseForecast f = forecast_with({on_the_line(4), on_the_line(5), on_the_line(6)}, false, 0);
+  EXPECT_NEAR(forecast_iterations_at(f, o, 7), on_the_line(7), 1e-9);
+  EXPECT_NEAR(forecast_iterations_at(f, o, 8), on_the_line(8), 1e-9);
+  f = forecast_with({10, on_the_line(5), on_the_line(6)}, true, 0);  // a probe at 7 levels: its fit from 5 to 7
+  f.iterations[3] = on_the_line(7);
+  f.iterations[0] = 1;  // the first solve no longer counts
+  EXPECT_NEAR(forecast_iterations_at(f, o, 8), on_the_line(8), 1e-9);
 }
 
 TEST(CoarseForecast, AProbesPriceGrowsPerLevelAsTheLastSolvesDidWithinTwoToEightfold) {
@@ -730,16 +740,25 @@ TEST(Advisor, TheForecastProbesTheContendersFirstAndTheOthersWithWhatIsLeft) {
   const int alike = solve_stage_one();  // kappa = 2 too at 3-5 levels
   ASSERT_GE(alike, 2) << "kappa = 4 and W solve as kappa = 3 at 3-5 levels";
   a = advise(o, settings);
+  // Who contends is decided on the first stage's forecasts; what is predicted, with no probe at
+  // all, is each placed by the recursion from the kappas' own fits (the V-cycle keeps its own).
+  std::vector<CoarseForecast> placed = stage_one;
+  const std::vector<Placement> how =
+      place_by_recursion(placed, std::vector<int>(kKappaCandidates.begin(), kKappaCandidates.end()), o);
   double fastest = 1e300;
   std::vector<double> predicted(5);
   for (std::size_t k = 0; k < 5; ++k) {
     predicted[k] = stage_one[k].iterations_at_target * a.candidates[k].seconds_per_iteration;
     if (twin[k] == k) fastest = std::min(fastest, predicted[k]);
+    EXPECT_EQ(how[k], k == 0 ? Placement::OwnFit : Placement::Placed);
   }
   int contenders = 0;
   for (std::size_t k = 0; k < 5; ++k) {
     const KappaPrediction& p = a.candidates[k];
-    EXPECT_EQ(p.predicted_iterations * p.seconds_per_iteration, predicted[k]) << p.basis;
+    EXPECT_EQ(p.predicted_iterations, placed[k].iterations_at_target) << p.basis;
+    EXPECT_NE(p.basis.find(k == 0 ? "; its own fit (the recursion places no V-cycle)" : " placed by the recursion: "),
+              std::string::npos)
+        << p.basis;
     if (twin[k] != k) {
       EXPECT_NE(p.basis.find(own(k) + ": that one had no probe either)"), std::string::npos) << p.basis;
       continue;

@@ -151,8 +151,10 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
         "the fastest predicted solve (as many as it fits, best first; none that solved as an earlier kappa did, to\n"
         "the iteration: that one's probe serves it), and refitted; then, where the budget leaves\n"
         "room, the coarse solves again from up to %d random starts, their median counts refitted; a kappa left\n"
-        "without a probe takes the most alike probed kappa's forecast times the ratio of their counts, extrapolated\n"
-        "(where they are within 1.5x); the band is the lines through the first two and the last two points; the\n"
+        "without a probe gets a point at the probes' level placed by the kappa-recursion (its count = a + c H, H\n"
+        "its two coarse calls' counts with their rates added), beside the probed kappa nearest in H (within 1.5x;\n"
+        "else a from the kappas' own counts there), the V-cycle keeping its own fit; stand-alone fits are\n"
+        "log-linear in levels^0.75; the band is the lines through the first two and the last two points; the\n"
         "time band is the iteration band's\n",
         settings.forecast.contender_reach, forecast_budget(o, settings.forecast), forecast_seeds(o, settings.forecast));
   else

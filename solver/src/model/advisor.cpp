@@ -13,6 +13,7 @@
 #include "kcycle/lfa/convergence.hpp"
 #include "kcycle/lfa/fourier_analysis.hpp"
 #include "kcycle/lfa/solve_prediction.hpp"
+#include "kcycle/model/count_recursion.hpp"
 #include "kcycle/model/distributed_model.hpp"
 #include "kcycle/model/iteration_estimate.hpp"
 #include "kcycle/model/level_cost_model.hpp"
@@ -247,7 +248,7 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   };
   // A kappa whose solves counted what an earlier kappa's did, level by level (its twin), is not
   // probed where the contenders' probes do not fit together: the twin's probe serves it
-  // (scale_unprobed_from_nearest, at the ratio 1). kappa = 3, 4 and W solve alike below 7-8
+  // (place_unprobed places it beside that probe). kappa = 3, 4 and W solve alike below 7-8
   // levels (jacobi at 8 levels: three probes of 64-75 iterations, all three estimating 110), but
   // not always at the probe's level: xyzebra-galerkin counts 87, 81, 80 at 9 levels after 59, 59,
   // 59 at 8, so where all of them fit each keeps its own probe.
@@ -316,7 +317,7 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   std::vector<std::size_t> contenders(order.begin(), contenders_end), others(contenders_end, order.end());
   // Their first probe.min_iterations (40), or as few as kFewestProbeIterations where only those
   // fit, at the deepest level where all of them fit; where none does, as many as fit there, best
-  // first. Those left out are scaled from a probed one (scale_unprobed_from_nearest).
+  // first. Those left out are placed beside a probed one (place_unprobed).
   constexpr int kFewest = kFewestProbeIterations;
   int level = 0, first_iterations = settings.probe.min_iterations;
   std::size_t probed = 0;
@@ -362,21 +363,32 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   advice.time_note += text;
 }
 
-// The kappas the budget left without a probe nearer the target take the forecast of the probed
-// kappa most alike (nearest_probed), scaled by the ratio of their counts (scale_from_anchor).
-// Simulated on solved counts at 7-9 levels (docs/model.md): one probe so shared puts 72-73 of
-// 90 cells within 15 %, none 63, one for every kappa 79.
-void scale_unprobed_from_nearest(const SolverOptions& options, std::vector<CoarseForecast>& forecasts, Advice& advice) {
+// The kappas the budget left without a probe nearer the target get a point at the probes' level
+// placed by the kappa-recursion (place_by_recursion): beside the probed kappa nearest in it, or
+// from the kappas' own counts there. Simulated with 40-iteration probe estimates on the 3-seed
+// cache at 7-10 levels (docs/model.md, "The recursion as a count model"), with the fit in
+// levels^0.75: 315-328 of 360 counts within 15 % for any one or two probed kappas, where scaling
+// by the ratio of their counts with the fit in the level put 253-314; 320 with no probe, where
+// each kappa's own fit put 268. Where the recursion cannot be fitted, the kappa takes the forecast
+// of the probed kappa most alike (nearest_probed), scaled by the ratio of their counts
+// (scale_from_anchor).
+void place_unprobed(const SolverOptions& options, const std::vector<int>& kappas,
+                    std::vector<CoarseForecast>& forecasts, Advice& advice) {
+  std::vector<std::size_t> before(forecasts.size());
+  for (std::size_t k = 0; k < forecasts.size(); ++k) before[k] = forecasts[k].basis.size();
+  const std::vector<Placement> placement = place_by_recursion(forecasts, kappas, options);
   for (std::size_t k = 0; k < forecasts.size(); ++k) {
     const CoarseForecast& f = forecasts[k];
-    if (!f.converged || f.levels.empty() || advice.candidates[k].converged_in_probe || has_probe(f)) continue;
-    const std::size_t nearest = nearest_probed(forecasts, k);
-    if (nearest == forecasts.size()) continue;
     KappaPrediction& p = advice.candidates[k];
-    const std::size_t before = forecasts[k].basis.size();
-    if (scale_from_anchor(forecasts[k], forecasts[nearest], options, kappa_to_string(advice.candidates[nearest].kappa)))
-      take_forecast_counts(p, forecasts[k], options.tolerance);
-    p.basis += forecasts[k].basis.substr(before);  // scaled, or why not
+    if (!f.converged || f.levels.empty() || p.converged_in_probe || has_probe(f)) continue;
+    if (placement[k] == Placement::Placed) take_forecast_counts(p, f, options.tolerance);
+    if (placement[k] == Placement::Unavailable) {
+      const std::size_t nearest = nearest_probed(forecasts, k);
+      if (nearest != forecasts.size() && scale_from_anchor(forecasts[k], forecasts[nearest], options,
+                                                           kappa_to_string(advice.candidates[nearest].kappa)))
+        take_forecast_counts(p, f, options.tolerance);
+    }
+    p.basis += f.basis.substr(before[k]);  // placed, scaled, or why not
   }
 }
 
@@ -542,7 +554,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   if (forecast)
     add_random_starts(options, settings, forecasts, coarse_solves, {concurrently, first_stage_seconds}, started,
                       advice);
-  if (forecast && settings.forecast.refine) scale_unprobed_from_nearest(options, forecasts, advice);
+  if (forecast && settings.forecast.refine) place_unprobed(options, settings.kappas, forecasts, advice);
   // The fastest of those predicted to converge within max-iter; the fastest of all where none is.
   for (KappaPrediction& p : advice.candidates) p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
   const auto fits = [&](const KappaPrediction& p) { return p.predicted_iterations <= options.max_iterations; };

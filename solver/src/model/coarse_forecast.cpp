@@ -17,17 +17,20 @@ namespace kcycle {
 
 namespace {
 
+// The fit's abscissa (kStandAloneLevelPower).
+double abscissa(int level, bool mgcg) { return mgcg ? double(level) : std::pow(double(level), kStandAloneLevelPower); }
+
 // log(iterations) at level n from the least-squares line through the points [first, last].
-double log_linear_at(const CoarseForecast& f, std::size_t first, std::size_t last, int n) {
+double log_linear_at(const CoarseForecast& f, std::size_t first, std::size_t last, int n, bool mgcg) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   const double m = double(last - first + 1);
   for (std::size_t k = first; k <= last; ++k) {
-    const double x = f.levels[k], y = std::log(std::max(f.iterations[k], 1.0));
+    const double x = abscissa(f.levels[k], mgcg), y = std::log(std::max(f.iterations[k], 1.0));
     sx += x, sy += y, sxx += x * x, sxy += x * y;
   }
   const double slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
   const double intercept = (sy - slope * sx) / m;
-  return std::exp(intercept + slope * n);
+  return std::exp(intercept + slope * abscissa(n, mgcg));
 }
 
 // iterations at level n from the least-squares line through the points [first, last].
@@ -46,9 +49,10 @@ double linear_at(const CoarseForecast& f, std::size_t first, std::size_t last, i
 // goes as the square root of a condition number growing about as n^2) and geometrically for
 // the V-cycle: the geometric mean of the linear and log-linear fits holds both (docs/model.md,
 // "A fit for the MGCG rows": 29 of 30 MGCG counts within 15% at 11-12 levels from n-5..n-3,
-// the log-linear fit alone 24). Stand-alone counts keep the log-linear fit, which does better there.
+// the log-linear fit alone 24). Stand-alone counts keep the log-linear fit (in the level count to
+// the power kStandAloneLevelPower), which does better there.
 double forecast_at(const CoarseForecast& f, std::size_t first, std::size_t last, int n, bool mgcg) {
-  const double log_linear = log_linear_at(f, first, last, n);
+  const double log_linear = log_linear_at(f, first, last, n, mgcg);
   if (!mgcg) return log_linear;
   const double linear = linear_at(f, first, last, n);
   return linear > 0 ? std::sqrt(log_linear * linear) : log_linear;
@@ -305,7 +309,18 @@ std::vector<double> solved_counts(const CoarseForecast& f, std::vector<int>& lev
 
 }  // namespace
 
-bool has_probe(const CoarseForecast& f) { return std::find(f.probed.begin(), f.probed.end(), true) != f.probed.end(); }
+bool has_probe(const CoarseForecast& f) {
+  return !f.placed && std::find(f.probed.begin(), f.probed.end(), true) != f.probed.end();
+}
+
+void add_point_nearer(CoarseForecast& f, const SolverOptions& target, int levels, double iterations,
+                      double seconds_per_iteration) {
+  f.levels.push_back(levels);
+  f.iterations.push_back(iterations);
+  f.seconds_per_iteration.push_back(seconds_per_iteration);
+  f.probed.push_back(true);
+  refit(f, target);
+}
 
 bool same_solved_counts(const CoarseForecast& a, const CoarseForecast& b) {
   std::vector<int> a_levels, b_levels;
@@ -395,11 +410,7 @@ bool refine_forecast(CoarseForecast& f, const SolverOptions& target, int levels,
                std::to_string(r.iterations) + " iterations, not used";
     return false;
   }
-  f.levels.push_back(levels);
-  f.iterations.push_back(estimate.iterations);
-  f.seconds_per_iteration.push_back(r.seconds_per_iteration);
-  f.probed.push_back(true);
-  refit(f, target);
+  add_point_nearer(f, target, levels, estimate.iterations, r.seconds_per_iteration);
   f.basis += r.converged() ? "; solved at " + std::to_string(levels) + " levels: " + std::to_string(r.iterations)
                            : "; a probe of " + std::to_string(r.iterations) + " iterations at " +
                                  std::to_string(levels) + " levels: " + count_text(estimate.iterations);

@@ -2,7 +2,7 @@
 // A kappa-cycle's iterations at n levels forecast from the same solve on coarser hierarchies:
 // solved to the tolerance at n - ahead - window + 1 .. n - ahead levels (a quarter of the
 // unknowns per level down; a random start's count the median of a few seeds where the budget
-// allows), log(iterations) fitted linearly in the level and evaluated at n
+// allows), log(iterations) fitted linearly in the level count to the power 0.75 and evaluated at n
 // (MGCG: the geometric mean of that and the linear fit of the iterations themselves).
 // Where the advice's budget allows, a probe one or two levels below the target refines it
 // (refine_forecast): three levels of extrapolation triple a count's error, one level does not.
@@ -23,6 +23,16 @@ namespace kcycle {
 // A probe nearer the target is used from this many iterations on (kappa >= 2's estimates are
 // within 4% after 40 and settle early; docs/model.md); one its time cap ends sooner is not.
 inline constexpr int kFewestProbeIterations = 20;
+
+// The stand-alone fit's abscissa: the level count to the power 0.75, not the level count. A
+// count's growth per level slows as levels are added (jacobi's W-cycle: 1.72, 1.65, 1.61, 1.34,
+// 1.49, 1.40, 1.36x a level from 4 to 10 levels; xzebra-semi-galerkin's 2.0 down to 1.36), so a
+// line in the level count overshoots. Over every window of three solves in the 3-seed count cache
+// at 3-10 levels (docs/model.md, "A fit that slows"), extrapolated one level: 164 of 180
+// stand-alone counts within 15 % against 155; two levels: 127 against 96; at 11 levels from 8-10,
+// 15 of 15 either way. MGCG keeps the level count: its geometric mean with the linear fit
+// already bends the line, and the power there cost its V-cycle counts.
+inline constexpr double kStandAloneLevelPower = 0.75;
 
 struct CoarseForecastSettings {
   int ahead = 0;   // the last hierarchy solved has n - ahead levels; 0: 2 with a budget of half a solve or more, else 3
@@ -47,7 +57,8 @@ struct CoarseForecast {
   std::vector<int> levels;                    // the hierarchies solved or probed, coarsest first
   std::vector<double> iterations;             // their iterations to the tolerance (a probe's: its estimate)
   std::vector<double> seconds_per_iteration;  // measured in each
-  std::vector<bool> probed;                   // a probe's estimate, not a solve's count
+  std::vector<bool> probed;                   // a probe's estimate (or a placed point), not a solve's count
+  bool placed = false;                        // its last point placed by the recursion (place_by_recursion)
   double seconds = 0;                         // what the solves and probes took
   bool converged = true;                      // every solve did (else no forecast)
   double iterations_at_target = 0;            // the fit at the target's level count
@@ -119,8 +130,13 @@ inline constexpr double kAlikeCounts = 1.5;
 bool scale_from_anchor(CoarseForecast& forecast, const CoarseForecast& anchor, const SolverOptions& target,
                        const std::string& anchor_name);
 
-// Whether a probe nearer the target was fitted (refine_forecast).
+// Whether a probe nearer the target was fitted (refine_forecast); a placed point is none.
 bool has_probe(const CoarseForecast& forecast);
+
+// Adds a point nearer the target than the solves, not a solve's count (a probe's estimate, a
+// placed count), and refits through the last two solves and it.
+void add_point_nearer(CoarseForecast& forecast, const SolverOptions& target, int levels, double iterations,
+                      double seconds_per_iteration);
 
 // Whether two forecasts solved the same levels to the same counts (two or more), as kappa = 3,
 // 4 and W do on small hierarchies before their cycles differ in count: one probe nearer the

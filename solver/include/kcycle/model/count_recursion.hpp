@@ -1,0 +1,55 @@
+#pragma once
+// The kappa-cycle's recursion (Algorithm 3) read as a model of its iteration counts. A cycle at
+// L levels corrects with two coarse calls, kappa's and kappa-1's at L-1 levels; their errors
+// multiply, so their rates add, and the count the pair is worth is H with
+//   1/H = 1/N_kappa(L-1) + 1/N_kappa-1(L-1)   (kappa = 1: one call, H = N_1(L-1)).
+// The count at L is then about a_L + c_L H: a_L what an exact coarse solve leaves, c_L how much
+// the coarse calls' shortfall costs. Through the V- and W-cycles' counts at L, this puts
+// kappa = 2, 3 and 4 within 8.3 % of their solved counts at 5-10 levels, 72 of 72 cells in each
+// of three random starts (docs/model.md, "The recursion as a count model"). a and c drift with
+// L, so the model places kappas beside a probed one at the same level, where only the
+// difference c (H_kappa - H_probed) is extrapolated, not the whole count.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kcycle/model/coarse_forecast.hpp"
+#include "kcycle/solve/solver_options.hpp"
+
+namespace kcycle {
+
+// H above: what the two coarse calls count together; `less` <= 0 for no second call (kappa = 1).
+double coarse_calls_count(double same, double less);
+
+struct CountRecursion {
+  double a = 0, c = 0;  // N_kappa(L) = a + c H_kappa(L)
+};
+
+// The least-squares line N = a + c H through the points (one per kappa, duplicates weigh as
+// such); none with fewer than two distinct H or where c <= 0 (more coarse work would cost
+// iterations: no recursion).
+std::optional<CountRecursion> fit_count_recursion(const std::vector<double>& coarse, const std::vector<double>& counts);
+
+// The forecasts (one per kappa of `kappas`, as the advisor holds them) without a probe of their
+// own get a point one level above their last solve (the probes' level) placed by the recursion,
+// c fitted through every kappa's solves at the last solved level, and are refitted through their
+// last two solves and it. Beside the probed kappa q nearest in H, where within kAlikeCounts of
+// it: N_q + c (H_kappa - H_q). Otherwise (no probe, or none alike) at a + c H_kappa, a the mean
+// over the kappas of their own counts there (a probe's, or their solves' fit) less c H. Never
+// below the kappa's last solve. Simulated with 40-iteration probe estimates on the 3-seed cache
+// at 7-10 levels: 315-328 of 360 counts within 15 % for any probed set of one or two kappas, 320
+// with none (docs/model.md). The V-cycle keeps its own fit: one call, its H sits at the far end
+// of the kappas the model is fitted on (placed beside a probed F-cycle, 45 of its 72 counts
+// within 15 %; its own fit, 49). The basis of each forecast says what was done.
+enum class Placement {
+  Placed,      // a point placed and refitted
+  OwnFit,      // left to its own fit, on purpose (the V-cycle)
+  Unavailable  // nothing placed: a probe of its own, or the recursion cannot be fitted here
+               // (fewer than two kappas apart at the last solved level, a kappa-1 not among the
+               // kappas, probes only two levels above the solves), where another way may serve
+};
+std::vector<Placement> place_by_recursion(std::vector<CoarseForecast>& forecasts, const std::vector<int>& kappas,
+                                          const SolverOptions& target);
+
+}  // namespace kcycle
