@@ -65,12 +65,30 @@ class RecursionCounts {
 
 const std::vector<int> kKappas(kKappaCandidates.begin(), kKappaCandidates.end());
 
+// Every candidate's forecast from solves at 4-6 levels, `probed` (0: none) with its probe at 7.
+std::vector<CoarseForecast> forecasts(const RecursionCounts& counts, const SolverOptions& target, int probed) {
+  std::vector<CoarseForecast> f;
+  for (const int kappa : kKappas) f.push_back(counts.forecast(kappa, target, kappa == probed));
+  return f;
+}
+
+// The level's a at 7 levels as placement averages it: each kappa's own count there (the probe's,
+// or its solves' fit) less c H, over kappa = 2, 3, 4 and W.
+double level_a(const RecursionCounts& counts, const std::vector<CoarseForecast>& f, SolverOptions target) {
+  double a = 0;
+  for (std::size_t k = 1; k < f.size(); ++k) {
+    target.cycle = {CycleType::Kappa, kKappas[k]};
+    const double own = has_probe(f[k]) ? f[k].iterations.back() : forecast_iterations_at(f[k], target, 7);
+    a += (own - RecursionCounts::kC * counts.coarse(7, kKappas[k])) / double(f.size() - 1);
+  }
+  return a;
+}
+
 TEST(CountRecursion, BesideAProbeItPlacesTheOtherKappasWhereTheRecursionPutsThem) {
   const RecursionCounts counts;
   SolverOptions target;
   target.levels = 8;
-  std::vector<CoarseForecast> f;
-  for (const int kappa : kKappas) f.push_back(counts.forecast(kappa, target, kappa == 3));
+  std::vector<CoarseForecast> f = forecasts(counts, target, 3);
   const std::vector<Placement> how = place_by_recursion(f, kKappas, target);
   EXPECT_EQ(how, (std::vector<Placement>{Placement::OwnFit, Placement::Placed, Placement::Unavailable,
                                          Placement::Placed, Placement::Placed}));
@@ -97,15 +115,8 @@ TEST(CountRecursion, AProbedKappaTooFarInTheRecursionGivesWayToTheLevelsA) {
   const RecursionCounts counts;
   SolverOptions target;
   target.levels = 8;
-  std::vector<CoarseForecast> f;
-  for (const int kappa : kKappas) f.push_back(counts.forecast(kappa, target, kappa == kKappaW));
-  double a = counts.at(7, kKappaW) - RecursionCounts::kC * counts.coarse(7, kKappaW);
-  for (const int kappa : {2, 3, 4}) {
-    SolverOptions at = target;
-    at.cycle = {CycleType::Kappa, kappa};
-    a += forecast_iterations_at(f[std::size_t(kappa - 1)], at, 7) - RecursionCounts::kC * counts.coarse(7, kappa);
-  }
-  a /= 4;
+  std::vector<CoarseForecast> f = forecasts(counts, target, kKappaW);
+  const double a = level_a(counts, f, target);
   const std::vector<Placement> how = place_by_recursion(f, kKappas, target);
   // kappa = 2's coarse calls count 76.9 at 7 levels, the W-cycle's 48.2: 1.59x apart.
   EXPECT_EQ(how[1], Placement::Placed);
@@ -124,14 +135,8 @@ TEST(CountRecursion, WithNoProbeTheKappasOwnFitsGiveTheLevelsCount) {
   const RecursionCounts counts;
   SolverOptions target;
   target.levels = 8;
-  std::vector<CoarseForecast> f;
-  for (const int kappa : kKappas) f.push_back(counts.forecast(kappa, target, false));
-  double a = 0;
-  for (std::size_t k = 1; k < f.size(); ++k) {
-    SolverOptions at = target;
-    at.cycle = {CycleType::Kappa, kKappas[k]};
-    a += (forecast_iterations_at(f[k], at, 7) - RecursionCounts::kC * counts.coarse(7, kKappas[k])) / 4;
-  }
+  std::vector<CoarseForecast> f = forecasts(counts, target, 0);
+  const double a = level_a(counts, f, target);
   const std::vector<Placement> how = place_by_recursion(f, kKappas, target);
   EXPECT_EQ(how, (std::vector<Placement>{Placement::OwnFit, Placement::Placed, Placement::Placed, Placement::Placed,
                                          Placement::Placed}));
@@ -147,8 +152,7 @@ TEST(CountRecursion, NothingIsPlacedWhereTheRecursionCannotBeFitted) {
   const RecursionCounts counts;
   SolverOptions target;
   target.levels = 9;
-  std::vector<CoarseForecast> f;
-  for (const int kappa : kKappas) f.push_back(counts.forecast(kappa, target, false));
+  std::vector<CoarseForecast> f = forecasts(counts, target, 0);
   SolverOptions at = target;
   at.cycle = {CycleType::Kappa, 3};
   add_point_nearer(f[2], at, 8, counts.at(8, 3), 1e-3);  // a probe two levels above the solves
@@ -160,6 +164,38 @@ TEST(CountRecursion, NothingIsPlacedWhereTheRecursionCannotBeFitted) {
   std::vector<CoarseForecast> two = {counts.forecast(2, target, false), counts.forecast(4, target, true)};
   EXPECT_EQ(place_by_recursion(two, {2, 4}, target), std::vector<Placement>(2, Placement::Unavailable));
   EXPECT_EQ(two[0].levels.size(), 3u);
+}
+
+// Only the counts within 5 % of the fewest at their last point's level (the W-cycle's) keep the
+// slowing fit; the others are refitted in the level count, and MGCG is left as it is.
+TEST(CountRecursion, CountsStillGrowingAreFittedInTheLevel) {
+  const RecursionCounts counts;
+  SolverOptions target;
+  target.levels = 8;
+  std::vector<CoarseForecast> f = forecasts(counts, target, 0);
+  for (std::size_t k = 1; k < f.size(); ++k) {  // the others' points at 7 levels, the V-cycle's last at 6
+    SolverOptions at = target;
+    at.cycle = {CycleType::Kappa, kKappas[k]};
+    add_point_nearer(f[k], at, 7, counts.at(7, kKappas[k]), 1e-3);
+  }
+  const std::vector<CoarseForecast> before = f;
+  // At 7 levels: 178, 143, 136.5, 135.0; at 6 the V-cycle's 229 to the W-cycle's 96.4.
+  EXPECT_EQ(fit_growing_counts_in_the_level(f, target), 3);
+  for (std::size_t k : {0u, 1u, 2u}) {
+    EXPECT_EQ(f[k].level_power, 1.0) << kKappas[k];
+    EXPECT_NE(f[k].iterations_at_target, before[k].iterations_at_target);
+  }
+  EXPECT_NE(f[2].basis.find("; fitted in the level (143 at 7 levels, 1.06x the fewest there: still growing)"),
+            std::string::npos)
+      << f[2].basis;
+  for (std::size_t k : {3u, 4u}) {  // 136.5 is within 1.05x of 135.0
+    EXPECT_EQ(f[k].level_power, kStandAloneLevelPower);
+    EXPECT_EQ(f[k].iterations_at_target, before[k].iterations_at_target);
+  }
+  SolverOptions mgcg = target;
+  mgcg.solver = SolverKind::PCG;
+  std::vector<CoarseForecast> g = before;
+  EXPECT_EQ(fit_growing_counts_in_the_level(g, mgcg), 0);
 }
 
 }  // namespace

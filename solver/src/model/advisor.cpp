@@ -392,6 +392,20 @@ void place_unprobed(const SolverOptions& options, const std::vector<int>& kappas
   }
 }
 
+// The counts still growing as fast as before (not the W-cycle's, nor within 5 % of it) are fitted
+// in the level count, not its power (fit_growing_counts_in_the_level).
+void refit_growing_counts(const SolverOptions& options, std::vector<CoarseForecast>& forecasts, Advice& advice) {
+  std::vector<std::size_t> before(forecasts.size());
+  for (std::size_t k = 0; k < forecasts.size(); ++k) before[k] = forecasts[k].basis.size();
+  fit_growing_counts_in_the_level(forecasts, options);
+  for (std::size_t k = 0; k < forecasts.size(); ++k) {
+    KappaPrediction& p = advice.candidates[k];
+    if (forecasts[k].basis.size() == before[k] || p.converged_in_probe) continue;
+    take_forecast_counts(p, forecasts[k], options.tolerance);
+    p.basis += forecasts[k].basis.substr(before[k]);
+  }
+}
+
 }  // namespace
 
 Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
@@ -555,6 +569,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     add_random_starts(options, settings, forecasts, coarse_solves, {concurrently, first_stage_seconds}, started,
                       advice);
   if (forecast && settings.forecast.refine) place_unprobed(options, settings.kappas, forecasts, advice);
+  if (forecast) refit_growing_counts(options, forecasts, advice);
   // The fastest of those predicted to converge within max-iter; the fastest of all where none is.
   for (KappaPrediction& p : advice.candidates) p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
   const auto fits = [&](const KappaPrediction& p) { return p.predicted_iterations <= options.max_iterations; };

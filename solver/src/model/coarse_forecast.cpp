@@ -17,20 +17,22 @@ namespace kcycle {
 
 namespace {
 
-// The fit's abscissa (kStandAloneLevelPower).
-double abscissa(int level, bool mgcg) { return mgcg ? double(level) : std::pow(double(level), kStandAloneLevelPower); }
+// The fit's abscissa: the level count, to the forecast's level_power where stand-alone.
+double abscissa(const CoarseForecast& f, int level, bool mgcg) {
+  return mgcg ? double(level) : std::pow(double(level), f.level_power);
+}
 
 // log(iterations) at level n from the least-squares line through the points [first, last].
 double log_linear_at(const CoarseForecast& f, std::size_t first, std::size_t last, int n, bool mgcg) {
   double sx = 0, sy = 0, sxx = 0, sxy = 0;
   const double m = double(last - first + 1);
   for (std::size_t k = first; k <= last; ++k) {
-    const double x = abscissa(f.levels[k], mgcg), y = std::log(std::max(f.iterations[k], 1.0));
+    const double x = abscissa(f, f.levels[k], mgcg), y = std::log(std::max(f.iterations[k], 1.0));
     sx += x, sy += y, sxx += x * x, sxy += x * y;
   }
   const double slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
   const double intercept = (sy - slope * sx) / m;
-  return std::exp(intercept + slope * abscissa(n, mgcg));
+  return std::exp(intercept + slope * abscissa(f, n, mgcg));
 }
 
 // iterations at level n from the least-squares line through the points [first, last].
@@ -311,6 +313,11 @@ std::vector<double> solved_counts(const CoarseForecast& f, std::vector<int>& lev
 
 bool has_probe(const CoarseForecast& f) {
   return !f.placed && std::find(f.probed.begin(), f.probed.end(), true) != f.probed.end();
+}
+
+void fit_in_the_level(CoarseForecast& f, const SolverOptions& target) {
+  f.level_power = 1;
+  refit(f, target);
 }
 
 void add_point_nearer(CoarseForecast& f, const SolverOptions& target, int levels, double iterations,

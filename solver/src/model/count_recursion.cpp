@@ -161,4 +161,31 @@ std::vector<Placement> place_by_recursion(std::vector<CoarseForecast>& forecasts
   return placement;
 }
 
+int fit_growing_counts_in_the_level(std::vector<CoarseForecast>& forecasts, const SolverOptions& target) {
+  if (target.solver != SolverKind::Multigrid) return 0;           // MGCG fits in the level already
+  const auto last_at = [](const CoarseForecast& f, int levels) {  // f's count at `levels`, any point; 0 if none
+    for (std::size_t j = 0; j < f.levels.size(); ++j)
+      if (f.levels[j] == levels) return f.iterations[j];
+    return 0.0;
+  };
+  std::vector<CoarseForecast> before = forecasts;
+  int refitted = 0;
+  char text[160];
+  for (CoarseForecast& f : forecasts) {
+    if (!f.converged || f.levels.empty() || f.level_power == 1) continue;
+    const int m = f.levels.back();
+    double fewest = std::numeric_limits<double>::infinity();
+    for (const CoarseForecast& other : before)
+      if (other.converged && last_at(other, m) > 0) fewest = std::min(fewest, last_at(other, m));
+    const double ratio = f.iterations.back() / fewest;
+    if (!(ratio > kWLikeCounts)) continue;
+    fit_in_the_level(f, target);
+    std::snprintf(text, sizeof text, "; fitted in the level (%.0f at %d levels, %.3gx the fewest there: still growing)",
+                  f.iterations.back(), m, ratio);
+    f.basis += text;
+    ++refitted;
+  }
+  return refitted;
+}
+
 }  // namespace kcycle

@@ -30,8 +30,8 @@ inline constexpr int kFewestProbeIterations = 20;
 // line in the level count overshoots. Over every window of three solves in the 3-seed count cache
 // at 3-10 levels (docs/model.md, "A fit that slows"), extrapolated one level: 164 of 180
 // stand-alone counts within 15 % against 155; two levels: 127 against 96; at 11 levels from 8-10,
-// 15 of 15 either way. MGCG keeps the level count: its geometric mean with the linear fit
-// already bends the line, and the power there cost its V-cycle counts.
+// 15 of 15 either way (but see fit_growing_counts_in_the_level). MGCG keeps the level count: its geometric mean with
+// the linear fit already bends the line, and the power there cost its V-cycle counts.
 inline constexpr double kStandAloneLevelPower = 0.75;
 
 struct CoarseForecastSettings {
@@ -54,16 +54,17 @@ struct CoarseForecastSettings {
 };
 
 struct CoarseForecast {
-  std::vector<int> levels;                    // the hierarchies solved or probed, coarsest first
-  std::vector<double> iterations;             // their iterations to the tolerance (a probe's: its estimate)
-  std::vector<double> seconds_per_iteration;  // measured in each
-  std::vector<bool> probed;                   // a probe's estimate (or a placed point), not a solve's count
-  bool placed = false;                        // its last point placed by the recursion (place_by_recursion)
-  double seconds = 0;                         // what the solves and probes took
-  bool converged = true;                      // every solve did (else no forecast)
-  double iterations_at_target = 0;            // the fit at the target's level count
-  double low = 0, high = 0;                   // the fits through the first two and the last two points, and it
-  std::string basis;                          // "solves at 4, 5, 6 levels: 212, 369, 575 iterations"
+  std::vector<int> levels;                     // the hierarchies solved or probed, coarsest first
+  std::vector<double> iterations;              // their iterations to the tolerance (a probe's: its estimate)
+  std::vector<double> seconds_per_iteration;   // measured in each
+  std::vector<bool> probed;                    // a probe's estimate (or a placed point), not a solve's count
+  bool placed = false;                         // its last point placed by the recursion (place_by_recursion)
+  double level_power = kStandAloneLevelPower;  // stand-alone: log(iterations) fitted linearly in levels^this
+  double seconds = 0;                          // what the solves and probes took
+  bool converged = true;                       // every solve did (else no forecast)
+  double iterations_at_target = 0;             // the fit at the target's level count
+  double low = 0, high = 0;                    // the fits through the first two and the last two points, and it
+  std::string basis;                           // "solves at 4, 5, 6 levels: 212, 369, 575 iterations"
 };
 
 // The level counts the window solves at, coarsest first.
@@ -132,6 +133,10 @@ bool scale_from_anchor(CoarseForecast& forecast, const CoarseForecast& anchor, c
 
 // Whether a probe nearer the target was fitted (refine_forecast); a placed point is none.
 bool has_probe(const CoarseForecast& forecast);
+
+// Refits log(iterations) linearly in the level count itself (level_power 1), not its power 0.75:
+// for a count that does not slow (fit_growing_counts_in_the_level).
+void fit_in_the_level(CoarseForecast& forecast, const SolverOptions& target);
 
 // Adds a point nearer the target than the solves, not a solve's count (a probe's estimate, a
 // placed count), and refits through the last two solves and it.
