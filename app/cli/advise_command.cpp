@@ -154,8 +154,9 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
         "without a probe gets a point at the probes' level placed by the kappa-recursion (its count = a + c H, H\n"
         "its two coarse calls' counts with their rates added), beside the probed kappa nearest in H (within 1.5x;\n"
         "else a from the kappas' own counts there), the V-cycle keeping its own fit; stand-alone fits are\n"
-        "log-linear in levels^0.75; the band is the lines through the first two and the last two points; the\n"
-        "time band is the iteration band's\n",
+        "log-linear in levels^0.75 where the count is within 5%% of the W-cycle's, in the level where it still\n"
+        "grows; the band is the lines through the first two and the last two points; the time band is the\n"
+        "iteration band's\n",
         settings.forecast.contender_reach, forecast_budget(o, settings.forecast), forecast_seeds(o, settings.forecast));
   else
     std::printf(

@@ -5,7 +5,7 @@
 //   1/H = 1/N_kappa(L-1) + 1/N_kappa-1(L-1)   (kappa = 1: one call, H = N_1(L-1)).
 // The count at L is then about a_L + c_L H: a_L what an exact coarse solve leaves, c_L how much
 // the coarse calls' shortfall costs. Through the V- and W-cycles' counts at L, this puts
-// kappa = 2, 3 and 4 within 8.3 % of their solved counts at 5-10 levels, 72 of 72 cells in each
+// kappa = 2, 3 and 4 within 8.3 % of their solved counts at 7-10 levels, 72 of 72 cells in each
 // of three random starts (docs/model.md, "The recursion as a count model"). a and c drift with
 // L, so the model places kappas beside a probed one at the same level, where only the
 // difference c (H_kappa - H_probed) is extrapolated, not the whole count.
