@@ -168,7 +168,7 @@ int fit_growing_counts_in_the_level(std::vector<CoarseForecast>& forecasts, cons
       if (f.levels[j] == levels) return f.iterations[j];
     return 0.0;
   };
-  std::vector<CoarseForecast> before = forecasts;
+  const std::vector<CoarseForecast> before = forecasts;  // the fewest counts as they were
   int refitted = 0;
   char text[160];
   for (CoarseForecast& f : forecasts) {
