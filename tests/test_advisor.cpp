@@ -287,15 +287,16 @@ TEST(KappaSweep, AStopEndsTheSweepAndNoSolveRunsAfterIt) {
   EXPECT_THROW(advise(o, settings), CycleCancelled);
 }
 
-// The kappas that are the W-cycle on a small hierarchy (kappa >= levels, Proposition 2.1) solve
-// there once for all of them; the forecasts are those made without sharing.
-TEST(CoarseForecast, SharesTheSolvesOfKappasThatAreTheSameCycleOnASmallHierarchy) {
+// The kappas that leave the W-cycle's iterates on a small hierarchy (kappa >= levels - 1:
+// Proposition 2.1 and the coarsest level's exact solve) solve there once for all of them; the
+// forecasts are those made without sharing, solve by solve.
+TEST(CoarseForecast, SharesTheSolvesOfKappasThatLeaveTheSameIteratesOnASmallHierarchy) {
   SolverOptions o;
   o.levels = 7;  // solves at 3, 4, 5 levels
   o.eps = 1e-4;
   o.angle_degrees = 45;
   CoarseSolves solved;
-  for (const int kappa : {3, 4, kKappaW}) {
+  for (const int kappa : {2, 3, 4, kKappaW}) {
     o.cycle = {CycleType::Kappa, kappa};
     const CoarseForecast shared = forecast_from_coarse_solves(o, {}, solved);
     const CoarseForecast alone = forecast_from_coarse_solves(o, {});
@@ -303,8 +304,8 @@ TEST(CoarseForecast, SharesTheSolvesOfKappasThatAreTheSameCycleOnASmallHierarchy
     EXPECT_EQ(shared.iterations, alone.iterations) << "kappa " << kappa;
     EXPECT_EQ(shared.iterations_at_target, alone.iterations_at_target) << "kappa " << kappa;
   }
-  // kappa = 3 at 3, 4, 5; kappa = 4 at 4 and 5; W at 5: six solves, not nine, for each of the
-  // three random starts.
+  // kappa = 2 at 3, 4, 5; kappa = 3 at 4 and 5; kappa = 4 at 5; W nowhere: six solves, not
+  // twelve, for each of the three random starts.
   ASSERT_EQ(forecast_seeds(o, {}), 3);
   EXPECT_EQ(solved.size(), 3u * 6u);
 }
@@ -371,8 +372,8 @@ TEST(CoarseForecast, FitsTheGrowthOfTheCoarseSolvesAndEvaluatesItAtTheTarget) {
     EXPECT_EQ(f.iterations[std::size_t(levels - 4)], double(r.iterations)) << levels << " levels";
     y.push_back(std::log(double(r.iterations)));
   }
-  // The least-squares line in x = levels^kStandAloneLevelPower through the three points.
-  const auto x = [](int levels) { return std::pow(double(levels), kStandAloneLevelPower); };
+  // The least-squares line in x = levels^kSlowingFitPower through the three points.
+  const auto x = [](int levels) { return std::pow(double(levels), kSlowingFitPower); };
   const double mx = (x(4) + x(5) + x(6)) / 3, my = (y[0] + y[1] + y[2]) / 3;
   double sxy = 0, sxx = 0;
   for (int k = 0; k < 3; ++k) sxy += (x(4 + k) - mx) * (y[k] - my), sxx += (x(4 + k) - mx) * (x(4 + k) - mx);
@@ -469,8 +470,8 @@ TEST(CoarseForecast, AProbeNearerTheTargetRefitsThroughTheLastTwoSolvesAndIt) {
   at8.levels = 8;
   const int solved = solve(at8).iterations;
   EXPECT_EQ(f.iterations.back(), double(solved));
-  // The least-squares line through (5, y5), (6, y6), (8, y8) in levels^kStandAloneLevelPower, evaluated at 9.
-  const auto power = [](double levels) { return std::pow(levels, kStandAloneLevelPower); };
+  // The least-squares line through (5, y5), (6, y6), (8, y8) in levels^kSlowingFitPower, evaluated at 9.
+  const auto power = [](double levels) { return std::pow(levels, kSlowingFitPower); };
   const double x[3] = {power(5), power(6), power(8)},
                y[3] = {std::log(f.iterations[1]), std::log(f.iterations[2]), std::log(double(solved))};
   const double mx = (x[0] + x[1] + x[2]) / 3, my = (y[0] + y[1] + y[2]) / 3;
@@ -590,14 +591,14 @@ TEST(CoarseForecast, SameSolvedCountsComparesTheSolvesOnly) {
   EXPECT_FALSE(same_solved_counts(one, one));  // one solve says nothing of the growth
 }
 
-// The fit at another level: log-linear (in levels^kStandAloneLevelPower) through every solve,
+// The fit at another level: log-linear (in levels^kSlowingFitPower) through every solve,
 // then through the last two solves and the probe once there is one (what refit fits), so a
 // probe's planned count follows it.
 TEST(CoarseForecast, TheFitAtAnotherLevelIsRefitsFit) {
   SolverOptions o;
   o.levels = 9;
   const auto on_the_line = [](int levels) {  // doubling per unit of levels^power from 10 at 4 levels
-    return 10 * std::pow(2.0, std::pow(levels, kStandAloneLevelPower) - std::pow(4, kStandAloneLevelPower));
+    return 10 * std::pow(2.0, std::pow(levels, kSlowingFitPower) - std::pow(4, kSlowingFitPower));
   };
   CoarseForecast f = forecast_with({on_the_line(4), on_the_line(5), on_the_line(6)}, false, 0);
   EXPECT_NEAR(forecast_iterations_at(f, o, 7), on_the_line(7), 1e-9);
@@ -659,7 +660,7 @@ TEST(Advisor, AForecastSaysWhereEachKappasIterationsCameFromAndRunsNothingAtTheT
     k.cycle = {CycleType::Kappa, p.kappa};
     f.push_back(forecast_from_coarse_solves(k, one_start));
   }
-  EXPECT_GE(fit_growing_counts_in_the_level(f, o), 1);  // as the advisor does last: the V-cycle's at least
+  EXPECT_GE(fit_growing_counts(f, o), 1);  // as the advisor does last: the V-cycle's at least
   for (std::size_t j = 0; j < f.size(); ++j) {
     const KappaPrediction& p = a.candidates[j];
     EXPECT_EQ(p.probe_iterations, 0) << kappa_to_string(p.kappa);
@@ -693,7 +694,7 @@ TEST(Advisor, WhereTheBudgetLeavesRoomTheCoarseCountsAreTheMedianOfThreeRandomSt
     moved = moved || three.back().iterations != forecast_from_coarse_solves(k, one_start).iterations;
     EXPECT_NE(p.basis.find("; the solves then the median of 3 random starts: "), std::string::npos) << p.basis;
   }
-  fit_growing_counts_in_the_level(three, o);
+  fit_growing_counts(three, o);
   for (std::size_t j = 0; j < three.size(); ++j)
     EXPECT_DOUBLE_EQ(a.candidates[j].predicted_iterations, three[j].iterations_at_target)
         << kappa_to_string(a.candidates[j].kappa);
@@ -755,7 +756,7 @@ TEST(Advisor, TheForecastProbesTheContendersFirstAndTheOthersWithWhatIsLeft) {
   std::vector<CoarseForecast> placed = stage_one;
   const std::vector<Placement> how =
       place_by_recursion(placed, std::vector<int>(kKappaCandidates.begin(), kKappaCandidates.end()), o);
-  fit_growing_counts_in_the_level(placed, o);
+  fit_growing_counts(placed, o);
   double fastest = 1e300;
   std::vector<double> predicted(5);
   for (std::size_t k = 0; k < 5; ++k) {

@@ -124,6 +124,34 @@ TYPED_TEST(CoarsestCallsOnBackend, TheIterateIsTheSameBitForBit) {
       }
 }
 
+// Hence kappa = levels - 1 leaves the W-cycle's iterate bit for bit (its only missing calls are
+// repeats into the coarsest level), kappa = levels - 2 does not: same_iterates_counter, on which
+// the advisor's coarse solves are shared.
+TYPED_TEST(CoarsestCallsOnBackend, KappaOneBelowTheLevelsLeavesTheWCyclesIterate) {
+  using Backend = TypeParam;
+  for (int levels = 3; levels <= 6; ++levels) {
+    MultigridSettings s;
+    s.levels = levels;
+    s.tensor = rotated_anisotropic_tensor(1e-2, 30);
+    s.smoother = Smoother::XYZebra;
+    s.coarse_operator = CoarseOperator::Galerkin;
+    const auto finest_after_three = [&](int kappa) {
+      Backend backend = CoarsestCallsOnBackend<Backend>::make_backend();
+      Multigrid<Backend> mg(backend, s);
+      testing::fill_random(backend, mg.level(1).v, 11);
+      for (int c = 0; c < 3; ++c) mg.cycle({CycleType::Kappa, kappa});
+      return testing::host_values(backend, mg.level(1).v);
+    };
+    const std::vector<double> w = finest_after_three(kKappaW);
+    EXPECT_EQ(finest_after_three(levels - 1), w) << levels << " levels";
+    EXPECT_NE(finest_after_three(levels - 2), w) << levels << " levels";
+    EXPECT_EQ(same_iterates_counter(kKappaW, levels), levels - 1);
+    EXPECT_EQ(same_iterates_counter(levels - 1, levels), levels - 1);
+    EXPECT_EQ(same_iterates_counter(levels - 2, levels), levels - 2);
+  }
+  EXPECT_EQ(same_iterates_counter(3, 1), 1) << "one level: every cycle is the coarsest solve";
+}
+
 // A whole solve, stand-alone and MGCG, through the library's front door: the same iterations
 // and the same final norms either way.
 TYPED_TEST(CoarsestCallsOnBackend, SolvesConvergeTheSameWay) {

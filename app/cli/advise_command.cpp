@@ -155,8 +155,10 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
         "its two coarse calls' counts with their rates added), beside the probed kappa nearest in H (within 1.5x;\n"
         "else a from the kappas' own counts there), the V-cycle keeping its own fit; stand-alone fits are\n"
         "log-linear in levels^0.75 where the count is within 5%% of the W-cycle's, in the level where it still\n"
-        "grows; the band is the lines through the first two and the last two points; the time band is the\n"
-        "iteration band's\n",
+        "grows; MGCG's are the geometric mean of the log-linear and linear fits in the level where within 5%%,\n"
+        "log-linear in levels^0.75 where it still grows; the solves of kappas that leave the same iterates\n"
+        "(kappa >= levels - 1 on a small hierarchy) are made once; the band is the lines through the first two\n"
+        "and the last two points; the time band is the iteration band's\n",
         settings.forecast.contender_reach, forecast_budget(o, settings.forecast), forecast_seeds(o, settings.forecast));
   else
     std::printf(

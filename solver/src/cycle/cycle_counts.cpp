@@ -57,4 +57,6 @@ std::uint64_t launches_per_cycle(int kappa, int levels, int launches_per_call, C
          level_calls(kappa, levels, levels, coarsest);
 }
 
+int same_iterates_counter(int kappa, int levels) { return std::min(kappa, std::max(levels - 1, 1)); }
+
 }  // namespace kcycle

@@ -392,12 +392,12 @@ void place_unprobed(const SolverOptions& options, const std::vector<int>& kappas
   }
 }
 
-// The counts still growing as fast as before (not the W-cycle's, nor within 5 % of it) are fitted
-// in the level count, not its power (fit_growing_counts_in_the_level).
+// The counts still growing as fast as before (not the W-cycle's, nor within 5 % of it) are refitted
+// as such (fit_growing_counts): stand-alone in the level count, not its power; MGCG log-linearly.
 void refit_growing_counts(const SolverOptions& options, std::vector<CoarseForecast>& forecasts, Advice& advice) {
   std::vector<std::size_t> before(forecasts.size());
   for (std::size_t k = 0; k < forecasts.size(); ++k) before[k] = forecasts[k].basis.size();
-  fit_growing_counts_in_the_level(forecasts, options);
+  fit_growing_counts(forecasts, options);
   for (std::size_t k = 0; k < forecasts.size(); ++k) {
     KappaPrediction& p = advice.candidates[k];
     if (forecasts[k].basis.size() == before[k] || p.converged_in_probe) continue;

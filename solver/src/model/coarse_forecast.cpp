@@ -9,7 +9,10 @@
 #include <limits>
 #include <mutex>
 #include <thread>
+#include <utility>
 
+#include "kcycle/core/least_squares_line.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/solve.hpp"
 
@@ -17,45 +20,55 @@ namespace kcycle {
 
 namespace {
 
-// The fit's abscissa: the level count, to the forecast's level_power where stand-alone.
+// The log-linear fit's abscissa: the level count to kSlowingFitPower where that fit alone must
+// bend (a stand-alone count that slows; an MGCG count still growing), else the level count (a
+// stand-alone count still growing; MGCG's slowing counts, bent by the mean with the linear fit).
 double abscissa(const CoarseForecast& f, int level, bool mgcg) {
-  return mgcg ? double(level) : std::pow(double(level), f.level_power);
+  const bool bent = mgcg ? f.growing : !f.growing;
+  return bent ? std::pow(double(level), kSlowingFitPower) : double(level);
+}
+
+// The least-squares line through a forecast's points [first, last], each mapped by `point`
+// (its level's abscissa, and its count or the count's logarithm); their levels are distinct.
+template <class Point>
+Line line_through(std::size_t first, std::size_t last, Point point) {
+  std::vector<double> xs, ys;
+  for (std::size_t k = first; k <= last; ++k) {
+    const auto [x, y] = point(k);
+    xs.push_back(x), ys.push_back(y);
+  }
+  return least_squares_line(xs, ys).value_or(Line{ys.back(), 0});  // one level: flat
 }
 
 // log(iterations) at level n from the least-squares line through the points [first, last].
 double log_linear_at(const CoarseForecast& f, std::size_t first, std::size_t last, int n, bool mgcg) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double m = double(last - first + 1);
-  for (std::size_t k = first; k <= last; ++k) {
-    const double x = abscissa(f, f.levels[k], mgcg), y = std::log(std::max(f.iterations[k], 1.0));
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
-  }
-  const double slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
-  const double intercept = (sy - slope * sx) / m;
-  return std::exp(intercept + slope * abscissa(f, n, mgcg));
+  const Line line = line_through(first, last, [&](std::size_t k) {
+    return std::pair{abscissa(f, f.levels[k], mgcg), std::log(std::max(f.iterations[k], 1.0))};
+  });
+  return std::exp(line.at(abscissa(f, n, mgcg)));
 }
 
 // iterations at level n from the least-squares line through the points [first, last].
 double linear_at(const CoarseForecast& f, std::size_t first, std::size_t last, int n) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double m = double(last - first + 1);
-  for (std::size_t k = first; k <= last; ++k) {
-    const double x = f.levels[k], y = f.iterations[k];
-    sx += x, sy += y, sxx += x * x, sxy += x * y;
-  }
-  const double slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
-  return (sy - slope * sx) / m + slope * n;
+  return line_through(first, last,
+                      [&](std::size_t k) {
+                        return std::pair{double(f.levels[k]), f.iterations[k]};
+                      })
+      .at(n);
 }
 
 // The forecast of one fit. MGCG's counts grow linearly in the level for kappa >= 2 (CG's count
 // goes as the square root of a condition number growing about as n^2) and geometrically for
 // the V-cycle: the geometric mean of the linear and log-linear fits holds both (docs/model.md,
 // "A fit for the MGCG rows": 29 of 30 MGCG counts within 15% at 11-12 levels from n-5..n-3,
-// the log-linear fit alone 24). Stand-alone counts keep the log-linear fit (in the level count to
-// the power kStandAloneLevelPower), which does better there.
+// the log-linear fit alone 24), except a count still growing (`growing`: the V-cycle's, well above
+// the W-cycle's), which takes the log-linear fit alone, in levels^kSlowingFitPower (docs/model.md,
+// "MGCG's V-cycle": on the 3-seed cache from three solves two levels below, 35 of 36 V-cycle
+// counts within 15 % against 30; three below, 22 of 27 against 8). Stand-alone counts keep the
+// log-linear fit, which does better there.
 double forecast_at(const CoarseForecast& f, std::size_t first, std::size_t last, int n, bool mgcg) {
   const double log_linear = log_linear_at(f, first, last, n, mgcg);
-  if (!mgcg) return log_linear;
+  if (!mgcg || f.growing) return log_linear;
   const double linear = linear_at(f, first, last, n);
   return linear > 0 ? std::sqrt(log_linear * linear) : log_linear;
 }
@@ -142,10 +155,10 @@ int forecast_seeds(const SolverOptions& target, const CoarseForecastSettings& se
 
 namespace {
 
-// The counter a kappa-cycle runs with at its level count (Proposition 2.1); 0 for another
-// cycle type, whose solves are not shared.
+// The counter whose iterates a kappa-cycle leaves at its level count (same_iterates_counter:
+// kappa >= levels - 1 leaves the W-cycle's); 0 for another cycle type, whose solves are not shared.
 int counter_of(const SolverOptions& coarse) {
-  return coarse.cycle.type == CycleType::Kappa ? std::min(coarse.cycle.counter, coarse.levels) : 0;
+  return coarse.cycle.type == CycleType::Kappa ? same_iterates_counter(coarse.cycle.counter, coarse.levels) : 0;
 }
 
 const CoarseSolve* find_solve(const SolverOptions& coarse, const CoarseSolves& solved) {
@@ -315,8 +328,8 @@ bool has_probe(const CoarseForecast& f) {
   return !f.placed && std::find(f.probed.begin(), f.probed.end(), true) != f.probed.end();
 }
 
-void fit_in_the_level(CoarseForecast& f, const SolverOptions& target) {
-  f.level_power = 1;
+void fit_as_growing(CoarseForecast& f, const SolverOptions& target) {
+  f.growing = true;
   refit(f, target);
 }
 

@@ -5,22 +5,18 @@
 #include <cstdio>
 #include <limits>
 
+#include "kcycle/core/least_squares_line.hpp"
+#include "kcycle/cycle/cycle_counts.hpp"
+
 namespace kcycle {
 
 double coarse_calls_count(double same, double less) { return less > 0 ? same * less / (same + less) : same; }
 
 std::optional<CountRecursion> fit_count_recursion(const std::vector<double>& coarse,
                                                   const std::vector<double>& counts) {
-  if (coarse.size() < 2 || counts.size() != coarse.size()) return std::nullopt;
-  const double m = double(coarse.size());
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (std::size_t j = 0; j < coarse.size(); ++j)
-    sx += coarse[j], sy += counts[j], sxx += coarse[j] * coarse[j], sxy += coarse[j] * counts[j];
-  const double spread = m * sxx - sx * sx;  // m^2 times the variance of H
-  if (!(spread > 1e-12 * m * sxx)) return std::nullopt;
-  const double c = (m * sxy - sx * sy) / spread;
-  if (!(c > 0)) return std::nullopt;
-  return CountRecursion{(sy - c * sx) / m, c};
+  const std::optional<Line> line = least_squares_line(coarse, counts);
+  if (!line || !(line->slope > 0)) return std::nullopt;
+  return CountRecursion{line->intercept, line->slope};
 }
 
 namespace {
@@ -54,11 +50,11 @@ double probe_count(const CoarseForecast& f) {
 }
 
 // What the kappa-cycle with `counter` counts on a hierarchy of `levels`, from a forecast whose
-// kappa runs the same cycle there (any counter >= levels is the W-cycle, Proposition 2.1); 0
-// where none does.
+// kappa leaves the same iterates there (same_iterates_counter: any counter >= levels - 1 leaves
+// the W-cycle's); 0 where none does.
 double count_of(const std::vector<CoarseForecast>& forecasts, const std::vector<int>& kappas, int counter, int levels) {
   for (std::size_t j = 0; j < forecasts.size(); ++j)
-    if (forecasts[j].converged && std::min(kappas[j], levels) == std::min(counter, levels))
+    if (forecasts[j].converged && same_iterates_counter(kappas[j], levels) == same_iterates_counter(counter, levels))
       if (const double n = solved_at(forecasts[j], levels); n > 0) return n;
   return 0;
 }
@@ -161,8 +157,8 @@ std::vector<Placement> place_by_recursion(std::vector<CoarseForecast>& forecasts
   return placement;
 }
 
-int fit_growing_counts_in_the_level(std::vector<CoarseForecast>& forecasts, const SolverOptions& target) {
-  if (target.solver != SolverKind::Multigrid) return 0;           // MGCG fits in the level already
+int fit_growing_counts(std::vector<CoarseForecast>& forecasts, const SolverOptions& target) {
+  const bool mgcg = target.solver != SolverKind::Multigrid;
   const auto last_at = [](const CoarseForecast& f, int levels) {  // f's count at `levels`, any point; 0 if none
     for (std::size_t j = 0; j < f.levels.size(); ++j)
       if (f.levels[j] == levels) return f.iterations[j];
@@ -172,16 +168,16 @@ int fit_growing_counts_in_the_level(std::vector<CoarseForecast>& forecasts, cons
   int refitted = 0;
   char text[160];
   for (CoarseForecast& f : forecasts) {
-    if (!f.converged || f.levels.empty() || f.level_power == 1) continue;
+    if (!f.converged || f.levels.empty() || f.growing) continue;
     const int m = f.levels.back();
     double fewest = std::numeric_limits<double>::infinity();
     for (const CoarseForecast& other : before)
       if (other.converged && last_at(other, m) > 0) fewest = std::min(fewest, last_at(other, m));
     const double ratio = f.iterations.back() / fewest;
     if (!(ratio > kWLikeCounts)) continue;
-    fit_in_the_level(f, target);
-    std::snprintf(text, sizeof text, "; fitted in the level (%.0f at %d levels, %.3gx the fewest there: still growing)",
-                  f.iterations.back(), m, ratio);
+    fit_as_growing(f, target);
+    std::snprintf(text, sizeof text, "; fitted %s (%.0f at %d levels, %.3gx the fewest there: still growing)",
+                  mgcg ? "log-linearly alone, in levels^0.75," : "in the level", f.iterations.back(), m, ratio);
     f.basis += text;
     ++refitted;
   }

@@ -24,15 +24,17 @@ namespace kcycle {
 // within 4% after 40 and settle early; docs/model.md); one its time cap ends sooner is not.
 inline constexpr int kFewestProbeIterations = 20;
 
-// The stand-alone fit's abscissa: the level count to the power 0.75, not the level count. A
-// count's growth per level slows as levels are added (jacobi's W-cycle: 1.72, 1.65, 1.61, 1.34,
-// 1.49, 1.40, 1.36x a level from 4 to 10 levels; xzebra-semi-galerkin's 2.0 down to 1.36), so a
-// line in the level count overshoots. Over every window of three solves in the 3-seed count cache
-// at 3-10 levels (docs/model.md, "A fit that slows"), extrapolated one level: 164 of 180
-// stand-alone counts within 15 % against 155; two levels: 127 against 96; at 11 levels from 8-10,
-// 15 of 15 either way (but see fit_growing_counts_in_the_level). MGCG keeps the level count: its geometric mean with
-// the linear fit already bends the line, and the power there cost its V-cycle counts.
-inline constexpr double kStandAloneLevelPower = 0.75;
+// The abscissa of a log-linear fit that bends on its own: the level count to the power 0.75,
+// not the level count. A count's growth per level slows as levels are added (jacobi's W-cycle:
+// 1.72, 1.65, 1.61, 1.34, 1.49, 1.40, 1.36x a level from 4 to 10 levels; xzebra-semi-galerkin's 2.0
+// down to 1.36), so a line in the level count overshoots. Over every window of three solves in
+// the 3-seed count cache at 3-10 levels (docs/model.md, "A fit that slows"), stand-alone,
+// extrapolated one level: 164 of 180 counts within 15 % against 155; two levels: 127 against 96;
+// at 11 levels from 8-10, 15 of 15 either way. Which fits take it (fit_growing_counts): the
+// stand-alone counts that slow (near the W-cycle's), and MGCG's counts still growing (its V-cycle:
+// 35 of 36 within 15 % two levels on, in the level count 32; three on, 22 of 27 and 20). MGCG's
+// slowing counts keep the level count: their geometric mean with the linear fit bends already.
+inline constexpr double kSlowingFitPower = 0.75;
 
 struct CoarseForecastSettings {
   int ahead = 0;   // the last hierarchy solved has n - ahead levels; 0: 2 with a budget of half a solve or more, else 3
@@ -54,17 +56,20 @@ struct CoarseForecastSettings {
 };
 
 struct CoarseForecast {
-  std::vector<int> levels;                     // the hierarchies solved or probed, coarsest first
-  std::vector<double> iterations;              // their iterations to the tolerance (a probe's: its estimate)
-  std::vector<double> seconds_per_iteration;   // measured in each
-  std::vector<bool> probed;                    // a probe's estimate (or a placed point), not a solve's count
-  bool placed = false;                         // its last point placed by the recursion (place_by_recursion)
-  double level_power = kStandAloneLevelPower;  // stand-alone: log(iterations) fitted linearly in levels^this
-  double seconds = 0;                          // what the solves and probes took
-  bool converged = true;                       // every solve did (else no forecast)
-  double iterations_at_target = 0;             // the fit at the target's level count
-  double low = 0, high = 0;                    // the fits through the first two and the last two points, and it
-  std::string basis;                           // "solves at 4, 5, 6 levels: 212, 369, 575 iterations"
+  std::vector<int> levels;                    // the hierarchies solved or probed, coarsest first
+  std::vector<double> iterations;             // their iterations to the tolerance (a probe's: its estimate)
+  std::vector<double> seconds_per_iteration;  // measured in each
+  std::vector<bool> probed;                   // a probe's estimate (or a placed point), not a solve's count
+  bool placed = false;                        // its last point placed by the recursion (place_by_recursion)
+  // Its count still grows as fast as it did (fit_growing_counts): stand-alone, log(iterations)
+  // fitted in the level count, not levels^kSlowingFitPower; MGCG, the log-linear fit alone in
+  // levels^kSlowingFitPower, not the geometric mean of the fits in the level count.
+  bool growing = false;
+  double seconds = 0;               // what the solves and probes took
+  bool converged = true;            // every solve did (else no forecast)
+  double iterations_at_target = 0;  // the fit at the target's level count
+  double low = 0, high = 0;         // the fits through the first two and the last two points, and it
+  std::string basis;                // "solves at 4, 5, 6 levels: 212, 369, 575 iterations"
 };
 
 // The level counts the window solves at, coarsest first.
@@ -80,11 +85,13 @@ double forecast_budget(const SolverOptions& target, const CoarseForecastSettings
 int forecast_seeds(const SolverOptions& target, const CoarseForecastSettings& settings);
 
 // The coarse solves one advice has made, for the kappas after the first: at m levels every
-// kappa >= m is the W-cycle (Proposition 2.1), so kappa = 3, 4 and W solve once at 3 levels
-// and kappa = 4 and W once at 4 (the same cycle, the same count).
+// kappa >= m - 1 leaves the W-cycle's iterates (same_iterates_counter), so kappa = 2, 3, 4 and W
+// solve once at 3 levels, kappa = 3, 4 and W once at 4, and kappa = 4 and W once at 5 (the same
+// count; the price per iteration is that of the first kappa solved, within the coarsest level's
+// share of the other's).
 struct CoarseSolve {
   int levels = 0;
-  int counter = 0;  // min(kappa, levels): the cycle that ran
+  int counter = 0;  // same_iterates_counter(kappa, levels): whose iterates these are
   std::uint64_t seed = 0;
   double iterations = 0, seconds_per_iteration = 0;
   int threads = 0;  // what it ran on (0: the options' own count)
@@ -134,9 +141,8 @@ bool scale_from_anchor(CoarseForecast& forecast, const CoarseForecast& anchor, c
 // Whether a probe nearer the target was fitted (refine_forecast); a placed point is none.
 bool has_probe(const CoarseForecast& forecast);
 
-// Refits log(iterations) linearly in the level count itself (level_power 1), not its power 0.75:
-// for a count that does not slow (fit_growing_counts_in_the_level).
-void fit_in_the_level(CoarseForecast& forecast, const SolverOptions& target);
+// Refits the forecast as a count that does not slow (`growing`; fit_growing_counts).
+void fit_as_growing(CoarseForecast& forecast, const SolverOptions& target);
 
 // Adds a point nearer the target than the solves, not a solve's count (a probe's estimate, a
 // placed count), and refits through the last two solves and it.
