@@ -3,10 +3,13 @@
 // solved to the tolerance at n - ahead - window + 1 .. n - ahead levels (a quarter of the
 // unknowns per level down; a random start's count the median of a few seeds where the budget
 // allows), log(iterations) fitted linearly in the level count to the power 0.75 and evaluated at n
-// (MGCG: the geometric mean of that and the linear fit of the iterations themselves).
+// (MGCG: the geometric mean of the log-linear and linear fits in the level count), each count
+// still growing refitted as such (fit_growing_counts, count_recursion.hpp).
 // Where the advice's budget allows, a probe one or two levels below the target refines it
 // (refine_forecast): three levels of extrapolation triple a count's error, one level does not.
-// A kappa the budget leaves without such a probe is scaled from a probed one (scale_from_anchor).
+// A kappa the budget leaves without such a probe is placed by the kappa-recursion
+// (place_by_recursion), or, where that cannot be fitted, scaled from a probed one
+// (scale_from_anchor).
 // LFA's factors do not depend on the level count; the V- and F-cycles' iterations do (jacobi,
 // 45 degrees: 275, 615, 1209, 2242 V-cycles at 7-10 levels): this sees that growth. Measured
 // against solves at 3-12 levels in docs/model.md ("The level dependence LFA cannot see").
