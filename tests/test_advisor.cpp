@@ -786,6 +786,44 @@ TEST(Advisor, TheForecastProbesTheContendersFirstAndTheOthersWithWhatIsLeft) {
   EXPECT_LT(contenders, 5 - alike);  // the V-cycle's iterations grow 2x a level, the W-cycle's 1.5x
 }
 
+// The budget follows the forecasts as the probes refine them: the note's figure is the budget's
+// fraction of the fastest solve predicted after the probes, not of the one the solves' fits
+// predicted before them.
+TEST(Advisor, TheBudgetFollowsTheForecastsAsTheProbesRefineThem) {
+  SolverOptions o;
+  o.levels = 8;
+  o.eps = 1e-4;
+  o.angle_degrees = 45;
+  AdvisorSettings settings;
+  settings.iterations_from = IterationSource::CoarseForecast;
+  settings.calibration = calibrated({1e-6, 1e-9});
+  settings.forecast.budget = 1000;
+  settings.forecast.seeds = 1;  // no third stage
+  const Advice a = advise(o, settings);
+  ASSERT_EQ(a.candidates.size(), 5u);
+  // Each kappa's forecast before the probes (its solves' fit) and after (refitted through the
+  // count its probe solved to), as the probes left them (before the refits that follow).
+  double before = 1e300, after = 1e300;
+  for (const KappaPrediction& p : a.candidates) {
+    const std::string solved = "solved at 7 levels: ";
+    const std::size_t at = p.basis.find(solved);
+    ASSERT_NE(at, std::string::npos) << "every kappa's probe solves with this budget: " << p.basis;
+    SolverOptions k = o;
+    k.cycle = {CycleType::Kappa, p.kappa};
+    CoarseForecast f = forecast_from_coarse_solves(k, settings.forecast);
+    before = std::min(before, f.iterations_at_target * p.seconds_per_iteration);
+    add_point_nearer(f, k, 7, std::stod(p.basis.substr(at + solved.size())), 0.0);
+    after = std::min(after, f.iterations_at_target * p.seconds_per_iteration);
+  }
+  const std::string key = "of the fastest predicted solve (";
+  const std::size_t at = a.time_note.find(key);
+  ASSERT_NE(at, std::string::npos) << a.time_note;
+  EXPECT_NE(a.time_note.find(" s after the probes)", at), std::string::npos) << a.time_note;
+  const double budget = std::stod(a.time_note.substr(at + key.size()));
+  EXPECT_NEAR(budget, 1000 * after, 1e-3 * budget) << a.time_note;
+  EXPECT_GT(std::abs(after / before - 1), 0.01) << "the probes moved no forecast: the test shows nothing";
+}
+
 // MGCG priced by the calibration's timed Krylov iterations: nothing runs at the target size
 // under the forecast; with per-level costs at the level count, by those scaled to the timings;
 // a calibration without timings (or of the other method) leaves the probes.
