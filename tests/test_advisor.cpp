@@ -704,18 +704,29 @@ TEST(Advisor, WhereTheBudgetLeavesRoomTheCoarseCountsAreTheMedianOfThreeRandomSt
   EXPECT_NE(tight.time_note.find("one random start per coarse solve"), std::string::npos) << tight.time_note;
 }
 
+// jacobi at 8 levels, eps = 1e-4, 45 degrees; advised from the coarse forecast, priced by the
+// paper's model.
+SolverOptions anisotropic_at_8_levels() {
+  SolverOptions o;
+  o.levels = 8;
+  o.eps = 1e-4;
+  o.angle_degrees = 45;
+  return o;
+}
+AdvisorSettings forecast_by_the_paper_model() {
+  AdvisorSettings settings;
+  settings.iterations_from = IterationSource::CoarseForecast;
+  settings.calibration = calibrated({1e-6, 1e-9});
+  return settings;
+}
+
 TEST(Advisor, TheForecastProbesTheContendersFirstAndTheOthersWithWhatIsLeft) {
   // With a budget of many solves every kappa is probed one level below the target. With none,
   // none is, and each basis says whether it was a contender (within 1.5x of the fastest), or,
   // for a kappa whose solves counted what an earlier kappa's did (kappa = 4 and W as kappa = 3
   // at 3-6 levels), that it would have shared that one's probe.
-  SolverOptions o;
-  o.levels = 8;
-  o.eps = 1e-4;
-  o.angle_degrees = 45;
-  AdvisorSettings settings;
-  settings.iterations_from = IterationSource::CoarseForecast;
-  settings.calibration = calibrated({1e-6, 1e-9});
+  const SolverOptions o = anisotropic_at_8_levels();
+  AdvisorSettings settings = forecast_by_the_paper_model();
   std::vector<CoarseForecast> stage_one(5);
   std::vector<std::size_t> twin(5);   // the earlier kappa that solved alike, or itself
   const auto solve_stage_one = [&] {  // its window depends on the budget
@@ -790,13 +801,8 @@ TEST(Advisor, TheForecastProbesTheContendersFirstAndTheOthersWithWhatIsLeft) {
 // fraction of the fastest solve predicted after the probes, not of the one the solves' fits
 // predicted before them.
 TEST(Advisor, TheBudgetFollowsTheForecastsAsTheProbesRefineThem) {
-  SolverOptions o;
-  o.levels = 8;
-  o.eps = 1e-4;
-  o.angle_degrees = 45;
-  AdvisorSettings settings;
-  settings.iterations_from = IterationSource::CoarseForecast;
-  settings.calibration = calibrated({1e-6, 1e-9});
+  const SolverOptions o = anisotropic_at_8_levels();
+  AdvisorSettings settings = forecast_by_the_paper_model();
   settings.forecast.budget = 1000;
   settings.forecast.seeds = 1;  // no third stage
   const Advice a = advise(o, settings);
@@ -822,6 +828,31 @@ TEST(Advisor, TheBudgetFollowsTheForecastsAsTheProbesRefineThem) {
   const double budget = std::stod(a.time_note.substr(at + key.size()));
   EXPECT_NEAR(budget, 1000 * after, 1e-3 * budget) << a.time_note;
   EXPECT_GT(std::abs(after / before - 1), 0.01) << "the probes moved no forecast: the test shows nothing";
+}
+
+// The kappas the prediction cannot tell from the pick: time bands (iterations' band times the
+// price) overlapping the pick's, fastest first; none where the pick fits no max-iter.
+TEST(Advisor, NamesTheKappasWhoseTimeBandsOverlapThePicks) {
+  const auto kappa = [](int k, double low, double predicted, double high, double price) {
+    KappaPrediction p;
+    p.kappa = k;
+    p.iterations_low = low, p.predicted_iterations = predicted, p.iterations_high = high;
+    p.seconds_per_iteration = price;
+    p.predicted_seconds = predicted * price;
+    return p;
+  };
+  Advice a;
+  a.candidates = {kappa(1, 73, 77, 82, 0.79e-3), kappa(2, 39, 46, 49, 1.06e-3), kappa(3, 37, 42, 44, 1.22e-3),
+                  kappa(4, 37, 41, 44, 1.31e-3), kappa(kKappaW, 37, 41, 44, 1.38e-3)};
+  a.recommended_kappa = 2;                                                // 0.0413-0.0519 s
+  EXPECT_EQ(close_to_recommended(a), (std::vector<int>{3, 4, kKappaW}));  // from 0.0451, 0.0485, 0.0511 s
+  a.candidates[4].seconds_per_iteration = 1.5e-3;                         // from 0.0555 s: clear of it
+  EXPECT_EQ(close_to_recommended(a), (std::vector<int>{3, 4}));
+  a.candidates[1].iterations_high = 40;  // the pick's band up to 0.0424 s: nothing reaches it
+  EXPECT_TRUE(close_to_recommended(a).empty());
+  a.candidates[1].iterations_high = 49;
+  a.fits_max_iterations = false;  // no recommendation to be close to
+  EXPECT_TRUE(close_to_recommended(a).empty());
 }
 
 // MGCG priced by the calibration's timed Krylov iterations: nothing runs at the target size

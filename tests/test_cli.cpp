@@ -538,6 +538,50 @@ TEST(Cli, AdviseKeepsToTheIterationLimit) {
     }
 }
 
+// advise names the kappas whose predicted time bands overlap the pick's, in the JSON (recomputed
+// here from each candidate's band) and in the text beside the recommendation. The calibration is
+// the paper's model with fixed alpha and beta (no timings), and no budget is left for probes, so
+// both runs predict the same (coarse solves and the model only) on a busy machine too.
+TEST(Cli, AdviseNamesTheKappasItCannotTellFromThePick) {
+  const std::string calibration = testing::TempDir() + "kcycle_cli_close_calibration.json";
+  ASSERT_EQ(run_cli("calibrate --min-levels 3 --max-levels 4 --min-seconds 0.01 --out " + calibration).exit_code, 0);
+  {
+    std::ifstream in(calibration);
+    auto model = nlohmann::json::parse(in);
+    model["alpha_seconds"] = 1e-9;  // the ops decide: kappa = 3, 4 and W within a few percent
+    model["beta_seconds"] = 1e-9;
+    model["samples"] = nlohmann::json::array();
+    std::ofstream(calibration) << model.dump();
+  }
+  const std::string advise =
+      "advise --levels 8 --eps 1e-4 --angle 45 --iterations forecast --budget 1e-9 --calibration " + calibration;
+  const Outcome o = run_cli(advise + " --json");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  const auto j = nlohmann::json::parse(o.output.substr(o.output.find('{')));
+  double pick_high = 0;
+  for (const auto& c : j["candidates"])
+    if (c["kappa"] == j["recommended_kappa"]) pick_high = c["predicted_seconds_high"].get<double>();
+  std::vector<std::pair<double, std::string>> overlapping;
+  for (const auto& c : j["candidates"])
+    if (c["kappa"] != j["recommended_kappa"] && c["predicted_seconds_low"].get<double>() <= pick_high)
+      overlapping.push_back({c["predicted_seconds"].get<double>(), c["kappa"].get<std::string>()});
+  std::stable_sort(overlapping.begin(), overlapping.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> expected;
+  for (const auto& [seconds, kappa] : overlapping) expected.push_back(kappa);
+  ASSERT_TRUE(j["close_to_recommended"].is_array()) << o.output;
+  EXPECT_EQ(j["close_to_recommended"].get<std::vector<std::string>>(), expected) << o.output;
+  ASSERT_FALSE(expected.empty()) << "no kappa's band overlaps the pick's here: the test shows nothing\n" << o.output;
+  const Outcome text = run_cli(advise);
+  ASSERT_EQ(text.exit_code, 0) << text.output;
+  const std::size_t line = text.output.find("close to it (predicted time bands overlapping its ");
+  ASSERT_NE(line, std::string::npos) << text.output;
+  const std::string close = text.output.substr(line, text.output.find('\n', line) - line);
+  for (const std::string& kappa : expected) EXPECT_NE(close.find("kappa=" + kappa + " "), std::string::npos) << close;
+  EXPECT_NE(close.find("the prediction cannot tell them apart"), std::string::npos) << close;
+  std::remove(calibration.c_str());
+}
+
 // CG with a cycle that is not a symmetric preconditioner stalls far above the rounding floor: the
 // message says so and names flexible CG, and the solve warns at its start (it blamed "the rounding
 // floor of double precision" with the error at 1.9e-7).

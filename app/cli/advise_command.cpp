@@ -72,8 +72,32 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
                         {"level_cost_scale", advice.level_cost_scale},
                         {"advice_seconds", advice.seconds},
                         {"candidates", rows}};
+  out["close_to_recommended"] = nlohmann::json::array();
+  for (const int kappa : close_to_recommended(advice)) out["close_to_recommended"].push_back(kappa_to_string(kappa));
   if (!measured.empty()) out["machine_drift"] = std::isfinite(drift) ? nlohmann::json(drift) : nlohmann::json();
   std::printf("%s\n", out.dump(1).c_str());
+}
+
+// The kappas the prediction cannot tell from the pick (close_to_recommended), each with its
+// predicted time beside the pick's and its band: a near-tie that a verified solve or a larger
+// --budget decides.
+void print_close(const Advice& advice) {
+  const std::vector<int> close = close_to_recommended(advice);
+  if (close.empty()) return;
+  const auto of = [&](int kappa) {
+    return *std::find_if(advice.candidates.begin(), advice.candidates.end(),
+                         [&](const KappaPrediction& p) { return p.kappa == kappa; });
+  };
+  const KappaPrediction& pick = of(advice.recommended_kappa);
+  std::printf("close to it (predicted time bands overlapping its %.3g-%.3g s):",
+              pick.iterations_low * pick.seconds_per_iteration, pick.iterations_high * pick.seconds_per_iteration);
+  for (std::size_t j = 0; j < close.size(); ++j) {
+    const KappaPrediction& p = of(close[j]);
+    std::printf("%s kappa=%s %.3g s (%+.1f%%, %.3g-%.3g s)", j == 0 ? "" : ";", kappa_to_string(p.kappa).c_str(),
+                p.predicted_seconds, 100.0 * (p.predicted_seconds / pick.predicted_seconds - 1.0),
+                p.iterations_low * p.seconds_per_iteration, p.iterations_high * p.seconds_per_iteration);
+  }
+  std::printf("; the prediction cannot tell them apart: --verify solves each, a larger --budget probes more\n");
 }
 
 int run(const AdviseArgs& a, const CLI::App& cmd) {
@@ -200,9 +224,10 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
     if (advice.fits_max_iterations && p.predicted_iterations > o.max_iterations)
       std::printf("kappa=%s left out: predicted %.0f iterations, over max-iter %d\n", kappa_to_string(p.kappa).c_str(),
                   p.predicted_iterations, o.max_iterations);
-  if (advice.fits_max_iterations)
+  if (advice.fits_max_iterations) {
     std::printf("recommended: kappa=%s\n", kappa_to_string(advice.recommended_kappa).c_str());
-  else
+    print_close(advice);
+  } else
     for (const KappaPrediction& p : advice.candidates)
       if (p.kappa == advice.recommended_kappa)
         std::printf(
