@@ -831,7 +831,7 @@ TEST(Advisor, TheBudgetFollowsTheForecastsAsTheProbesRefineThem) {
 }
 
 // The kappas the prediction cannot tell from the pick: time bands (iterations' band times the
-// price) overlapping the pick's, fastest first; none where the pick fits no max-iter.
+// price) overlapping the pick's, fastest first, within max-iter; none where the pick fits no max-iter.
 TEST(Advisor, NamesTheKappasWhoseTimeBandsOverlapThePicks) {
   const auto kappa = [](int k, double low, double predicted, double high, double price) {
     KappaPrediction p;
@@ -844,15 +844,16 @@ TEST(Advisor, NamesTheKappasWhoseTimeBandsOverlapThePicks) {
   Advice a;
   a.candidates = {kappa(1, 73, 77, 82, 0.79e-3), kappa(2, 39, 46, 49, 1.06e-3), kappa(3, 37, 42, 44, 1.22e-3),
                   kappa(4, 37, 41, 44, 1.31e-3), kappa(kKappaW, 37, 41, 44, 1.38e-3)};
-  a.recommended_kappa = 2;                                                // 0.0413-0.0519 s
-  EXPECT_EQ(close_to_recommended(a), (std::vector<int>{3, 4, kKappaW}));  // from 0.0451, 0.0485, 0.0511 s
-  a.candidates[4].seconds_per_iteration = 1.5e-3;                         // from 0.0555 s: clear of it
-  EXPECT_EQ(close_to_recommended(a), (std::vector<int>{3, 4}));
-  a.candidates[1].iterations_high = 40;  // the pick's band up to 0.0424 s: nothing reaches it
-  EXPECT_TRUE(close_to_recommended(a).empty());
+  a.recommended_kappa = 2;                                                       // 0.0413-0.0519 s
+  EXPECT_EQ(close_to_recommended(a, 10000), (std::vector<int>{3, 4, kKappaW}));  // from 0.0451, 0.0485, 0.0511 s
+  a.candidates[4].seconds_per_iteration = 1.5e-3;                                // from 0.0555 s: clear of it
+  EXPECT_EQ(close_to_recommended(a, 10000), (std::vector<int>{3, 4}));
+  EXPECT_EQ(close_to_recommended(a, 41), (std::vector<int>{4}));  // kappa = 3 (42 iterations) left out by max-iter
+  a.candidates[1].iterations_high = 40;                           // the pick's band up to 0.0424 s: nothing reaches it
+  EXPECT_TRUE(close_to_recommended(a, 10000).empty());
   a.candidates[1].iterations_high = 49;
   a.fits_max_iterations = false;  // no recommendation to be close to
-  EXPECT_TRUE(close_to_recommended(a).empty());
+  EXPECT_TRUE(close_to_recommended(a, 10000).empty());
 }
 
 // MGCG priced by the calibration's timed Krylov iterations: nothing runs at the target size

@@ -50,8 +50,8 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
                           {"measured_price", number(p.measured_price)},
                           {"seconds_per_iteration", number(p.seconds_per_iteration)},
                           {"predicted_seconds", number(p.predicted_seconds)},
-                          {"predicted_seconds_low", number(p.iterations_low * p.seconds_per_iteration)},
-                          {"predicted_seconds_high", number(p.iterations_high * p.seconds_per_iteration)},
+                          {"predicted_seconds_low", number(p.seconds_low())},
+                          {"predicted_seconds_high", number(p.seconds_high())},
                           {"basis", p.basis}};
     if (k < measured.size()) {
       row["measured_iterations"] = measured[k].iterations;
@@ -73,7 +73,8 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
                         {"advice_seconds", advice.seconds},
                         {"candidates", rows}};
   out["close_to_recommended"] = nlohmann::json::array();
-  for (const int kappa : close_to_recommended(advice)) out["close_to_recommended"].push_back(kappa_to_string(kappa));
+  for (const int kappa : close_to_recommended(advice, o.max_iterations))
+    out["close_to_recommended"].push_back(kappa_to_string(kappa));
   if (!measured.empty()) out["machine_drift"] = std::isfinite(drift) ? nlohmann::json(drift) : nlohmann::json();
   std::printf("%s\n", out.dump(1).c_str());
 }
@@ -81,21 +82,21 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
 // The kappas the prediction cannot tell from the pick (close_to_recommended), each with its
 // predicted time beside the pick's and its band: a near-tie that a verified solve or a larger
 // --budget decides.
-void print_close(const Advice& advice) {
-  const std::vector<int> close = close_to_recommended(advice);
+void print_close(const Advice& advice, int max_iterations) {
+  const std::vector<int> close = close_to_recommended(advice, max_iterations);
   if (close.empty()) return;
   const auto of = [&](int kappa) {
     return *std::find_if(advice.candidates.begin(), advice.candidates.end(),
                          [&](const KappaPrediction& p) { return p.kappa == kappa; });
   };
   const KappaPrediction& pick = of(advice.recommended_kappa);
-  std::printf("close to it (predicted time bands overlapping its %.3g-%.3g s):",
-              pick.iterations_low * pick.seconds_per_iteration, pick.iterations_high * pick.seconds_per_iteration);
+  std::printf("close to it (predicted time bands overlapping its %.3g-%.3g s):", pick.seconds_low(),
+              pick.seconds_high());
   for (std::size_t j = 0; j < close.size(); ++j) {
     const KappaPrediction& p = of(close[j]);
     std::printf("%s kappa=%s %.3g s (%+.1f%%, %.3g-%.3g s)", j == 0 ? "" : ";", kappa_to_string(p.kappa).c_str(),
-                p.predicted_seconds, 100.0 * (p.predicted_seconds / pick.predicted_seconds - 1.0),
-                p.iterations_low * p.seconds_per_iteration, p.iterations_high * p.seconds_per_iteration);
+                p.predicted_seconds, 100.0 * (p.predicted_seconds / pick.predicted_seconds - 1.0), p.seconds_low(),
+                p.seconds_high());
   }
   std::printf("; the prediction cannot tell them apart: --verify solves each, a larger --budget probes more\n");
 }
@@ -202,8 +203,7 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
     char band[64] = "exact", seconds_band[64] = "exact";
     if (!p.converged_in_probe) {
       std::snprintf(band, sizeof band, "%.0f-%.0f", p.iterations_low, p.iterations_high);
-      std::snprintf(seconds_band, sizeof seconds_band, "%.3f-%.3f", p.iterations_low * p.seconds_per_iteration,
-                    p.iterations_high * p.seconds_per_iteration);
+      std::snprintf(seconds_band, sizeof seconds_band, "%.3f-%.3f", p.seconds_low(), p.seconds_high());
     }
     std::printf("%6s %9.5f %6d %10.0f %13s %13.4f %12.4f %17s", kappa_to_string(p.kappa).c_str(), p.factor,
                 p.probe_iterations, p.predicted_iterations, band, p.seconds_per_iteration * 1e3, p.predicted_seconds,
@@ -226,7 +226,7 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
                   p.predicted_iterations, o.max_iterations);
   if (advice.fits_max_iterations) {
     std::printf("recommended: kappa=%s\n", kappa_to_string(advice.recommended_kappa).c_str());
-    print_close(advice);
+    print_close(advice, o.max_iterations);
   } else
     for (const KappaPrediction& p : advice.candidates)
       if (p.kappa == advice.recommended_kappa)

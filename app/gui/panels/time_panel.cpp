@@ -49,8 +49,7 @@ void sweep_chart(UiState& ui, const KappaSweep& sweep) {
   for (std::size_t k = 0; k < sweep.rows.size(); ++k) {
     top = std::max(top, sweep.rows[k].seconds_total);
     if (k < sweep.advice.candidates.size() && std::isfinite(sweep.advice.candidates[k].predicted_seconds))
-      top =
-          std::max(top, sweep.advice.candidates[k].iterations_high * sweep.advice.candidates[k].seconds_per_iteration);
+      top = std::max(top, sweep.advice.candidates[k].seconds_high());
   }
   if (!(top > 0) || sweep.rows.empty()) return;
   top *= 1.15;
@@ -76,8 +75,7 @@ void sweep_chart(UiState& ui, const KappaSweep& sweep) {
     if (k < sweep.advice.candidates.size() && std::isfinite(sweep.advice.candidates[k].predicted_seconds)) {
       const KappaPrediction& c = sweep.advice.candidates[k];
       const float xm = x0 + bar / 2, s = ImGui::GetIO().FontGlobalScale;
-      dl->AddLine(ImVec2(xm, y_of(c.iterations_low * c.seconds_per_iteration)),
-                  ImVec2(xm, y_of(c.iterations_high * c.seconds_per_iteration)), magenta, 1.5f * s);
+      dl->AddLine(ImVec2(xm, y_of(c.seconds_low())), ImVec2(xm, y_of(c.seconds_high())), magenta, 1.5f * s);
       dl->AddLine(ImVec2(x0 - 3, y_of(c.predicted_seconds)), ImVec2(x1 + 3, y_of(c.predicted_seconds)), magenta, 3 * s);
     }
   }
@@ -133,9 +131,8 @@ void kappa_sweep_table(UiState& ui, const Snapshot& snap) {
     ImGui::TextColored(colour, "%.4g", r.seconds_total);
     ImGui::TableNextColumn();
     if (p && std::isfinite(p->predicted_seconds))
-      ImGui::TextUnformatted(with_band(p->predicted_seconds, p->iterations_low * p->seconds_per_iteration,
-                                       p->iterations_high * p->seconds_per_iteration, p->converged_in_probe, "%.3g")
-                                 .c_str());
+      ImGui::TextUnformatted(
+          with_band(p->predicted_seconds, p->seconds_low(), p->seconds_high(), p->converged_in_probe, "%.3g").c_str());
     else
       ImGui::TextDisabled("-");
     ImGui::TableNextColumn();

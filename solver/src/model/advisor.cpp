@@ -592,14 +592,14 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   return advice;
 }
 
-std::vector<int> close_to_recommended(const Advice& advice) {
+std::vector<int> close_to_recommended(const Advice& advice, int max_iterations) {
   std::vector<const KappaPrediction*> close;
   const auto pick = std::find_if(advice.candidates.begin(), advice.candidates.end(),
                                  [&](const KappaPrediction& p) { return p.kappa == advice.recommended_kappa; });
   if (!advice.fits_max_iterations || pick == advice.candidates.end()) return {};
-  const double pick_high = pick->iterations_high * pick->seconds_per_iteration;
   for (const KappaPrediction& p : advice.candidates)
-    if (&p != &*pick && p.iterations_low * p.seconds_per_iteration <= pick_high) close.push_back(&p);
+    if (&p != &*pick && p.predicted_iterations <= max_iterations && p.seconds_low() <= pick->seconds_high())
+      close.push_back(&p);
   std::stable_sort(close.begin(), close.end(), [](const KappaPrediction* a, const KappaPrediction* b) {
     return a->predicted_seconds < b->predicted_seconds;
   });

@@ -118,9 +118,9 @@ std::string kappa_sweep_csv(const KappaSweep& sweep) {
     p.predicted_seconds = p.predicted_iterations = p.iterations_low = p.iterations_high = NAN;
     if (k < sweep.advice.candidates.size()) p = sweep.advice.candidates[k];
     csv << kappa_to_string(r.kappa) << "," << r.iterations << "," << (r.converged ? 1 : 0) << "," << r.seconds_per_cycle
-        << "," << r.seconds_total << "," << p.predicted_seconds << "," << p.iterations_low * p.seconds_per_iteration
-        << "," << p.iterations_high * p.seconds_per_iteration << "," << p.predicted_iterations << ","
-        << (r.kappa == sweep.best_kappa ? 1 : 0) << "," << r.solves << "," << r.spread << "\n";
+        << "," << r.seconds_total << "," << p.predicted_seconds << "," << p.seconds_low() << "," << p.seconds_high()
+        << "," << p.predicted_iterations << "," << (r.kappa == sweep.best_kappa ? 1 : 0) << "," << r.solves << ","
+        << r.spread << "\n";
   }
   return csv.str();
 }

@@ -33,6 +33,9 @@ struct KappaPrediction {
   double seconds_per_iteration = 0;
   double predicted_seconds = 0;  // predicted_iterations * seconds_per_iteration
   std::string basis;             // where predicted_iterations came from, in words
+  // The time band: the iterations' band at this price.
+  double seconds_low() const { return iterations_low * seconds_per_iteration; }
+  double seconds_high() const { return iterations_high * seconds_per_iteration; }
 };
 
 // Where the advice's time per iteration comes from.
@@ -97,11 +100,11 @@ struct AdvisorSettings {
 // Runs the probes (each a real solve limited as settings.probe says) and predicts.
 Advice advise(const SolverOptions& options, const AdvisorSettings& settings = {});
 
-// The kappas the prediction cannot tell from the recommended one: those whose time band (their
-// iteration band times their price) overlaps its band, fastest first. jacobi+cg at 9 levels
-// picks kappa = 2 (0.041-0.050 s) with kappa = 3 at 0.045-0.051 s, and kappa = 3 is 6-10 %
-// faster when solved (docs/model.md): a near-tie a user should be told of. Empty where the
-// recommendation stands clear, or none fits max-iter.
-std::vector<int> close_to_recommended(const Advice& advice);
+// The kappas the prediction cannot tell from the recommended one: those within `max_iterations`
+// whose time band overlaps its band, fastest first. jacobi+cg at 9 levels picks kappa = 2
+// (0.041-0.050 s) with kappa = 3 at 0.045-0.051 s, and kappa = 3 is 6-10 % faster when solved
+// (docs/model.md): a near-tie a user should be told of. Empty where the recommendation stands
+// clear, or none fits max-iter.
+std::vector<int> close_to_recommended(const Advice& advice, int max_iterations);
 
 }  // namespace kcycle
