@@ -12,6 +12,7 @@
 #include "bash_completion.hpp"
 #include "commands.hpp"
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
+#include "kcycle/core/heap_policy.hpp"
 #include "kcycle/core/invalid_options.hpp"
 #include "kcycle/core/version.hpp"
 #include "kcycle/io/interrupt.hpp"
@@ -125,6 +126,7 @@ std::string manual(const CLI::App& app) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  kcycle::keep_small_fields_in_the_heap();
   kcycle::install_interrupt_handlers();
   CLI::App app{
       "kcycle: multigrid kappa-cycles (Avnat & Yavneh) for 2D rotated anisotropic diffusion.\n"

@@ -13,6 +13,7 @@
 #include "calibration_cache.hpp"
 #include "crash_report.hpp"
 #include "dashboard.hpp"
+#include "kcycle/core/heap_policy.hpp"
 #include "kcycle/core/invalid_options.hpp"
 #include "kcycle/io/interrupt.hpp"
 #include "kcycle/model/cost_model.hpp"
@@ -26,6 +27,7 @@ using namespace kcycle;
 using namespace kcycle::gui;
 
 int main(int argc, char** argv) {
+  keep_small_fields_in_the_heap();
   install_interrupt_handlers();
   install_crash_report();
   const StopOnInterrupt stop;  // Ctrl-C or SIGTERM close the window as its close button does

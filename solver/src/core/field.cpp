@@ -31,7 +31,8 @@ void* map_zero_pages(std::size_t bytes) {
 // field costs no memory until used (problem 0's right-hand side, a hierarchy before its first
 // cycle), and the thread that first writes a page is the one that sweeps it. In a VM 4 KiB
 // faults made building an 11-level hierarchy take 0.3 s; huge pages also spare the sweeps TLB
-// misses. Where THP is off, madvise fails harmlessly. Smaller fields come from malloc.
+// misses. Where THP is off, madvise fails harmlessly. Smaller fields come from malloc, which
+// the executables keep from unmapping them (keep_small_fields_in_the_heap).
 template <class T>
 std::unique_ptr<T[], typename BasicField<T>::Free> BasicField<T>::allocate(std::size_t count, bool* zero) {
   const std::size_t bytes = std::max<std::size_t>(count * sizeof(T), sizeof(T));
