@@ -414,6 +414,21 @@ void refit_growing_counts(const SolverOptions& options, std::vector<CoarseForeca
   }
 }
 
+// MGCG's counts still growing are placed at the target by the recursion in CG's counts squared
+// (place_at_target_by_recursion), after the refits.
+void place_growing_at_target(const SolverOptions& options, const std::vector<int>& kappas,
+                             std::vector<CoarseForecast>& forecasts, Advice& advice) {
+  std::vector<std::size_t> before(forecasts.size());
+  for (std::size_t k = 0; k < forecasts.size(); ++k) before[k] = forecasts[k].basis.size();
+  if (place_at_target_by_recursion(forecasts, kappas, options) == 0) return;
+  for (std::size_t k = 0; k < forecasts.size(); ++k) {
+    KappaPrediction& p = advice.candidates[k];
+    if (forecasts[k].basis.size() == before[k] || p.converged_in_probe) continue;
+    take_forecast_counts(p, forecasts[k], options.tolerance);
+    p.basis += forecasts[k].basis.substr(before[k]);
+  }
+}
+
 }  // namespace
 
 Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
@@ -578,6 +593,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
                       advice);
   if (forecast && settings.forecast.refine) place_unprobed(options, settings.kappas, forecasts, advice);
   if (forecast) refit_growing_counts(options, forecasts, advice);
+  if (forecast && settings.forecast.refine) place_growing_at_target(options, settings.kappas, forecasts, advice);
   // The fastest of those predicted to converge within max-iter; the fastest of all where none is.
   for (KappaPrediction& p : advice.candidates) p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
   const auto fits = [&](const KappaPrediction& p) { return p.predicted_iterations <= options.max_iterations; };

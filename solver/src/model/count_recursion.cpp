@@ -21,6 +21,14 @@ std::optional<CountRecursion> fit_count_recursion(const std::vector<double>& coa
 
 namespace {
 
+// What the recursion is a line in (recursion_scale): a stand-alone count as it is, or CG's count
+// squared; and back.
+struct RecursionScale {
+  bool squared = false;
+  double of(double count) const { return squared ? count * count : count; }
+  double count(double value) const { return squared ? std::sqrt(std::max(value, 0.0)) : value; }
+};
+
 // The solve's count of `f` at `levels`; 0 where it holds none.
 double solved_at(const CoarseForecast& f, int levels) {
   for (std::size_t j = 0; j < f.levels.size(); ++j)
@@ -59,13 +67,35 @@ double count_of(const std::vector<CoarseForecast>& forecasts, const std::vector<
   return 0;
 }
 
-// H of `kappa` at `levels`: its two coarse calls' solved counts one level down; 0 where one is missing.
+// H of `kappa` at `levels`, on `scale`: its two coarse calls' solved counts one level down; 0 where
+// one is missing.
 double coarse_calls_at(const std::vector<CoarseForecast>& forecasts, const std::vector<int>& kappas, int kappa,
-                       int levels) {
+                       int levels, RecursionScale scale) {
   const double same = count_of(forecasts, kappas, kappa, levels - 1);
-  if (same <= 0 || kappa == 1) return same;
+  if (same <= 0 || kappa == 1) return scale.of(same);
   const double less = count_of(forecasts, kappas, kappa - 1, levels - 1);
-  return less > 0 ? coarse_calls_count(same, less) : 0;
+  return less > 0 ? coarse_calls_count(scale.of(same), scale.of(less)) : 0;
+}
+
+// What the recursion is a line in: a stand-alone count; CG's count squared.
+RecursionScale recursion_scale(const SolverOptions& target) { return {target.solver != SolverKind::Multigrid}; }
+
+// The line through every kappa's solves at the last level solved (`top`, set here), on `scale`,
+// each kappa's H from the solves one level down; none where it cannot be fitted.
+std::optional<CountRecursion> fit_at_the_last_solves(const std::vector<CoarseForecast>& forecasts,
+                                                     const std::vector<int>& kappas, RecursionScale scale, int& top) {
+  const auto usable = [&](std::size_t j) { return forecasts[j].converged && !forecasts[j].levels.empty(); };
+  top = 0;
+  for (std::size_t j = 0; j < forecasts.size(); ++j)
+    if (usable(j)) top = std::max(top, last_solved_level(forecasts[j]));
+  if (top == 0) return std::nullopt;
+  std::vector<double> coarse, counts;
+  for (std::size_t j = 0; j < forecasts.size(); ++j) {
+    const double h = usable(j) ? coarse_calls_at(forecasts, kappas, kappas[j], top, scale) : 0;
+    const double n = usable(j) ? solved_at(forecasts[j], top) : 0;
+    if (h > 0 && n > 0) coarse.push_back(h), counts.push_back(scale.of(n));
+  }
+  return fit_count_recursion(coarse, counts);
 }
 
 }  // namespace
@@ -73,23 +103,15 @@ double coarse_calls_at(const std::vector<CoarseForecast>& forecasts, const std::
 std::vector<Placement> place_by_recursion(std::vector<CoarseForecast>& forecasts, const std::vector<int>& kappas,
                                           const SolverOptions& target) {
   std::vector<Placement> placement(forecasts.size(), Placement::Unavailable);
+  const RecursionScale scale = recursion_scale(target);
   const std::vector<CoarseForecast> before = forecasts;  // the anchors: probes, not placed points
   const auto usable = [&](std::size_t j) { return before[j].converged && !before[j].levels.empty(); };
   int top = 0;  // the last solved level
-  for (std::size_t j = 0; j < before.size(); ++j)
-    if (usable(j)) top = std::max(top, last_solved_level(before[j]));
+  const std::optional<CountRecursion> fitted = fit_at_the_last_solves(before, kappas, scale, top);
   const int at = top + 1;  // where the points go: the probes' level one above the solves
-  if (top == 0 || at >= target.levels) return placement;
-  std::vector<double> coarse, counts;
-  for (std::size_t j = 0; j < before.size(); ++j) {
-    const double h = usable(j) ? coarse_calls_at(before, kappas, kappas[j], top) : 0;
-    const double n = usable(j) ? solved_at(before[j], top) : 0;
-    if (h > 0 && n > 0) coarse.push_back(h), counts.push_back(n);
-  }
-  const std::optional<CountRecursion> fitted = fit_count_recursion(coarse, counts);
-  if (!fitted) return placement;
+  if (!fitted || at >= target.levels) return placement;
   const double c = fitted->c;
-  const auto h_at = [&](std::size_t j) { return coarse_calls_at(before, kappas, kappas[j], at); };
+  const auto h_at = [&](std::size_t j) { return coarse_calls_at(before, kappas, kappas[j], at, scale); };
   std::vector<std::size_t> anchors;
   bool probes_elsewhere = false;
   for (std::size_t j = 0; j < before.size(); ++j)
@@ -108,7 +130,7 @@ std::vector<Placement> place_by_recursion(std::vector<CoarseForecast>& forecasts
     if (usable(j) && kappas[j] != 1 && h_at(j) > 0) {
       const bool probed_here = has_probe(before[j]) && probe_level(before[j]) == at;
       const double own = probed_here ? probe_count(before[j]) : forecast_iterations_at(before[j], target, at);
-      a += own - c * h_at(j), ++averaged;
+      a += scale.of(own) - c * h_at(j), ++averaged;
     }
   a /= std::max(averaged, 1);
   char text[320];
@@ -125,27 +147,31 @@ std::vector<Placement> place_by_recursion(std::vector<CoarseForecast>& forecasts
     const auto nearest = std::min_element(anchors.begin(), anchors.end(), [&](std::size_t x, std::size_t y) {
       return std::abs(h_at(x) - h) < std::abs(h_at(y) - h);
     });
-    const bool alike =
-        nearest != anchors.end() && h_at(*nearest) / h <= kAlikeCounts && h_at(*nearest) / h >= 1 / kAlikeCounts;
+    const double apart = nearest == anchors.end() ? 0 : scale.count(h_at(*nearest)) / scale.count(h);  // as counts
+    const bool alike = nearest != anchors.end() && apart <= kAlikeCounts && apart >= 1 / kAlikeCounts;
+    // CG's counts are placed as their squares and the text shows them so: sqrt(N_q^2 + ...).
+    const char* open = scale.squared ? "sqrt(" : "";
+    const char* close = scale.squared ? ")" : "";
+    const char* squared = scale.squared ? "^2" : "";
     double count = 0;
     if (alike) {
       const std::size_t q = *nearest;
-      count = probe_count(before[q]) + c * (h - h_at(q));
-      std::snprintf(
-          text, sizeof text,
-          "; at %d levels placed by the recursion beside kappa=%s's probe: %.0f + %.3g x (%.3g - %.3g) = %.0f "
-          "(c from the solves at %d levels)",
-          at, kappa_to_string(kappas[q]).c_str(), probe_count(before[q]), c, h, h_at(q), count, top);
+      count = scale.count(scale.of(probe_count(before[q])) + c * (h - h_at(q)));
+      std::snprintf(text, sizeof text,
+                    "; at %d levels placed by the recursion%s beside kappa=%s's probe: %s%.0f%s + %.3g x (%.3g - "
+                    "%.3g)%s = %.0f (c from the solves at %d levels)",
+                    at, scale.squared ? " in CG's counts squared" : "", kappa_to_string(kappas[q]).c_str(), open,
+                    probe_count(before[q]), squared, c, h, h_at(q), close, count, top);
     } else {  // no probe, or none alike: the level's a (k's own count among those averaged)
-      count = a + c * h;
+      count = scale.count(a + c * h);
       char why[160] = "";
       if (nearest != anchors.end())
         std::snprintf(why, sizeof why, "; kappa=%s's probe, the nearest, has coarse calls counting %.3g to its %.3g",
-                      kappa_to_string(kappas[*nearest]).c_str(), h_at(*nearest), h);
+                      kappa_to_string(kappas[*nearest]).c_str(), scale.count(h_at(*nearest)), scale.count(h));
       std::snprintf(text, sizeof text,
-                    "; at %d levels placed by the recursion: %.1f + %.3g x %.3g = %.0f (a from the kappas' own counts "
-                    "there, c from their solves at %d levels%s)",
-                    at, a, c, h, count, top, why);
+                    "; at %d levels placed by the recursion%s: %s%.1f + %.3g x %.3g%s = %.0f (a from the kappas' own "
+                    "counts there, c from their solves at %d levels%s)",
+                    at, scale.squared ? " in CG's counts squared" : "", open, a, c, h, close, count, top, why);
     }
     count = std::max(count, solved_at(before[k], top));
     add_point_nearer(f, target, at, count, 0.0);
@@ -155,6 +181,68 @@ std::vector<Placement> place_by_recursion(std::vector<CoarseForecast>& forecasts
     f.basis += " (fitted through the last two solves and it)";
   }
   return placement;
+}
+
+int place_at_target_by_recursion(std::vector<CoarseForecast>& forecasts, const std::vector<int>& kappas,
+                                 const SolverOptions& target) {
+  const RecursionScale scale = recursion_scale(target);
+  if (!scale.squared) return 0;
+  for (const CoarseForecast& f : forecasts)
+    if (!f.converged || f.levels.empty()) return 0;
+  int top = 0;
+  const std::optional<CountRecursion> fitted = fit_at_the_last_solves(forecasts, kappas, scale, top);
+  const int below = target.levels - 1;
+  if (!fitted || top >= below) return 0;
+  const double c = fitted->c;
+  // Each kappa's count one level below the target: its point there (a probe's or a placed one),
+  // else its fit's.
+  std::vector<double> count_below(forecasts.size());
+  for (std::size_t j = 0; j < forecasts.size(); ++j) {
+    const CoarseForecast& f = forecasts[j];
+    SolverOptions at = target;
+    at.cycle = {CycleType::Kappa, kappas[j]};
+    count_below[j] = f.levels.back() == below ? f.iterations.back() : forecast_iterations_at(f, at, below);
+  }
+  const auto count_of_counter = [&](int counter) {  // a kappa leaving the same iterates there
+    for (std::size_t j = 0; j < forecasts.size(); ++j)
+      if (same_iterates_counter(kappas[j], below) == same_iterates_counter(counter, below)) return count_below[j];
+    return 0.0;
+  };
+  const auto coarse_calls = [&](int kappa) {  // H at the target
+    const double same = count_of_counter(kappa);
+    const double less = kappa == 1 ? 0 : count_of_counter(kappa - 1);
+    return same > 0 && (kappa == 1 || less > 0) ? coarse_calls_count(scale.of(same), scale.of(less)) : 0;
+  };
+  double fewest = std::numeric_limits<double>::infinity();
+  for (const CoarseForecast& f : forecasts) fewest = std::min(fewest, f.iterations_at_target);
+  const auto w_like = [&](std::size_t j) { return forecasts[j].iterations_at_target <= kWLikeCounts * fewest; };
+  // a at the target: the W-like kappas' own forecasts there, less c H.
+  double a = 0;
+  int averaged = 0;
+  for (std::size_t j = 0; j < forecasts.size(); ++j)
+    if (kappas[j] != 1 && w_like(j) && coarse_calls(kappas[j]) > 0)
+      a += scale.of(forecasts[j].iterations_at_target) - c * coarse_calls(kappas[j]), ++averaged;
+  if (averaged == 0) return 0;
+  a /= averaged;
+  int placed = 0;
+  char text[240];
+  for (std::size_t j = 0; j < forecasts.size(); ++j) {
+    CoarseForecast& f = forecasts[j];
+    const double h = coarse_calls(kappas[j]);
+    if (kappas[j] == 1 || w_like(j) || h <= 0) continue;
+    const double count = std::max(scale.count(a + c * h), fewest);
+    std::snprintf(text, sizeof text,
+                  "; at the target placed by the recursion in CG's counts squared: sqrt(%.0f + %.3g x %.3g) = %.0f "
+                  "(a from the W-like kappas' forecasts there, H from the counts at %d levels; its own fit said %.0f)",
+                  a, c, h, count, below, f.iterations_at_target);
+    const double scaled = count / f.iterations_at_target;  // the band moves with it
+    f.iterations_at_target = count;
+    f.low *= scaled;
+    f.high *= scaled;
+    f.basis += text;
+    ++placed;
+  }
+  return placed;
 }
 
 int fit_growing_counts(std::vector<CoarseForecast>& forecasts, const SolverOptions& target) {

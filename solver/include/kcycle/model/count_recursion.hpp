@@ -9,6 +9,12 @@
 // of three random starts (docs/model.md, "The recursion as a count model"). a and c drift with
 // L, so the model places kappas beside a probed one at the same level, where only the
 // difference c (H_kappa - H_probed) is extrapolated, not the whole count.
+// CG's counts enter squared (N^2 for N, in H and in the line): CG takes about the square root of
+// the iterations the stand-alone cycle takes (both as the preconditioned operator's condition
+// number), so N^2 is the stand-alone count it stands for, and its rates add. Through jacobi+cg's
+// five-seed median counts at 7-10 levels the line in N^2 through the V- and W-cycles puts
+// kappa = 2 and 3 within one iteration, c 1.69-1.84; in N, c drifts 0.91-1.07 and kappa = 2
+// comes out 2 iterations low at 9 levels (docs/model.md, "CG's counts squared").
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -64,5 +70,17 @@ std::vector<Placement> place_by_recursion(std::vector<CoarseForecast>& forecasts
 // levels on against 30, 22 of 27 three levels on against 8). Returns how many were refitted.
 inline constexpr double kWLikeCounts = 1.05;
 int fit_growing_counts(std::vector<CoarseForecast>& forecasts, const SolverOptions& target);
+
+// MGCG: the recursion once more, at the target, for the kappas still growing (neither the
+// V-cycle nor within kWLikeCounts of the fewest there): N^2 = a + c H with H from every kappa's
+// count one level below (its point there, a probe's or a placed one, else its fit's), c from
+// the line through the last solves, and a from the W-like kappas' own forecasts at the target.
+// Where a growing count's own fit bends it (levels^0.75), the recursion keeps it growing as its
+// coarse calls do. Simulated on the 3-seed MGCG cache at 7-10 levels (docs/model.md, "CG's counts
+// squared"), with no probes: kappa = 2's count over kappa = 3's within 2.0 % (median), where the
+// fit left it 2.8 % off (4.8 % with the line in the counts). Stand-alone it changes nothing (not
+// measured there). The band moves with the count. Returns how many were placed.
+int place_at_target_by_recursion(std::vector<CoarseForecast>& forecasts, const std::vector<int>& kappas,
+                                 const SolverOptions& target);
 
 }  // namespace kcycle
