@@ -21,8 +21,8 @@ std::optional<CountRecursion> fit_count_recursion(const std::vector<double>& coa
 
 namespace {
 
-// What the recursion is a line in (recursion_scale): a stand-alone count as it is, or CG's count
-// squared; and back.
+// A count as the recursion takes it (of) and back (count): as it is, or squared for CG
+// (recursion_scale).
 struct RecursionScale {
   bool squared = false;
   double of(double count) const { return squared ? count * count : count; }
