@@ -725,6 +725,31 @@ AdvisorSettings forecast_by_the_paper_model() {
   return settings;
 }
 
+// MGCG at 9 levels: the counts still growing at the target (kappa = 2) take the recursion's count there in
+// CG's counts squared, as their basis says; the W-cycle and the V-cycle keep their fits, and a
+// stand-alone advice places nothing at the target.
+TEST(Advisor, MgcgsGrowingCountsTakeTheRecursionsCountAtTheTarget) {
+  SolverOptions o = anisotropic_at_8_levels();
+  o.levels = 9;
+  o.solver = SolverKind::PCG;
+  AdvisorSettings settings = forecast_by_the_paper_model();
+  settings.forecast.budget = 1e-9;  // no probes, one random start: the same counts on any machine
+  const Advice a = advise(o, settings);
+  ASSERT_EQ(a.candidates.size(), 5u);
+  const std::string placed = "; at the target placed by the recursion in CG's counts squared: sqrt(";
+  const KappaPrediction& f_cycle = a.candidates[1];
+  const std::size_t at = f_cycle.basis.find(placed);
+  ASSERT_NE(at, std::string::npos) << f_cycle.basis;
+  const std::size_t equals = f_cycle.basis.find(") = ", at);
+  ASSERT_NE(equals, std::string::npos) << f_cycle.basis;
+  EXPECT_NEAR(f_cycle.predicted_iterations, std::stod(f_cycle.basis.substr(equals + 4)), 0.5) << f_cycle.basis;
+  for (std::size_t k : {0u, 4u})
+    EXPECT_EQ(a.candidates[k].basis.find(placed), std::string::npos) << a.candidates[k].basis;
+  o.solver = SolverKind::Multigrid;
+  for (const KappaPrediction& p : advise(o, settings).candidates)
+    EXPECT_EQ(p.basis.find("at the target placed by the recursion"), std::string::npos) << p.basis;
+}
+
 TEST(Advisor, TheForecastProbesTheContendersFirstAndTheOthersWithWhatIsLeft) {
   // With a budget of many solves every kappa is probed one level below the target. With none,
   // none is, and each basis says whether it was a contender (within 1.5x of the fastest), or,
