@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <new>
 
 namespace kcycle {
@@ -24,7 +25,30 @@ void* map_zero_pages(std::size_t bytes) {
   if (tail > 0) munmap(reinterpret_cast<void*>(aligned + bytes), tail);
   return reinterpret_cast<void*>(aligned);
 }
+// This process's resident pages (/proc/self/statm); -1 where it cannot say.
+long resident_pages() {
+  std::ifstream statm("/proc/self/statm");
+  long size = 0, resident = -1;
+  if (!(statm >> size >> resident)) return -1;
+  return resident;
+}
 }  // namespace
+
+bool fresh_page_reads_take_memory() {
+  static const bool takes = [] {
+    const std::size_t bytes = 2 * kHugePage;
+    void* p = map_zero_pages(bytes);
+    madvise(p, bytes, MADV_HUGEPAGE);  // as a large field is mapped
+    const long before = resident_pages();
+    const volatile char* page = static_cast<const volatile char*>(p);
+    for (std::size_t i = 0; i < bytes; i += 4096) static_cast<void>(page[i]);
+    const long after = resident_pages();
+    munmap(p, bytes);
+    // More than half of it: another thread's allocations in between may add a little.
+    return before >= 0 && after - before > long(bytes / 4096 / 2);
+  }();
+  return takes;
+}
 
 // Fields of 2 MiB and more are mapped fresh from the kernel, 2 MiB-aligned, and ask for
 // transparent huge pages. Their pages are zero and not resident until first written: a zero

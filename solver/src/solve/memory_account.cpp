@@ -62,9 +62,14 @@ MemoryAccount memory_account(const SolverOptions& o, const ResolvedRun& run) {
   const bool mixed = o.precision == Precision::Mixed;
   const bool cg = o.solver != SolverKind::Multigrid;
   const bool exact = nonzero_exact_solution(o);
-  // Fresh pages (field.hpp) no pass of a normal cycle writes cost nothing.
+  // Fresh pages (field.hpp) no pass of a normal cycle writes cost nothing; a zero right-hand side
+  // is read, which costs nothing only where the kernel maps such reads to its zero page.
   const auto unwritten = [&](std::size_t bytes, bool never_written) {
     return host_fields && never_written && bytes >= kFreshPagesFrom;
+  };
+  const bool zero_reads_free = !fresh_page_reads_take_memory();
+  const auto zero_and_only_read = [&](std::size_t bytes, bool zero) {
+    return zero_reads_free && unwritten(bytes, zero);
   };
   const std::size_t hierarchy_value = mixed ? sizeof(float) : sizeof(double);
   for (int l = 1; l <= o.levels; ++l) {
@@ -74,7 +79,8 @@ MemoryAccount memory_account(const SolverOptions& o, const ResolvedRun& run) {
     // MGCG's cycle runs on CG's r swapped in as level 1's f: in double the hierarchy has none
     // (mixed: r is rounded into its float f). The stand-alone cycle's is the right-hand side.
     if (!(fine_level && cg && !mixed))
-      account.held.push_back({l, "f (right-hand side)", bytes, !unwritten(bytes, fine_level && !mixed && zero_rhs)});
+      account.held.push_back(
+          {l, "f (right-hand side)", bytes, !zero_and_only_read(bytes, fine_level && !mixed && zero_rhs)});
     // Only a plain sweep writes t (the fused passes stream rows through a buffer).
     if (o.smoother == Smoother::Jacobi)
       account.held.push_back({l, "t (Jacobi's output)", bytes, !unwritten(bytes, !writes_t(run.schedule.level(l)))});
@@ -83,8 +89,8 @@ MemoryAccount memory_account(const SolverOptions& o, const ResolvedRun& run) {
       for (const char* purpose : {"Krylov c1", "Krylov A c1", "Krylov A c2"})
         account.held.push_back({l, purpose, bytes});
   }
-  auto fine_array = [&](const char* purpose, bool never_written = false) {
-    account.held.push_back({1, purpose, fine_doubles, !unwritten(fine_doubles, never_written)});
+  auto fine_array = [&](const char* purpose, bool zero = false) {  // only the right-hand sides are zero
+    account.held.push_back({1, purpose, fine_doubles, !zero_and_only_read(fine_doubles, zero)});
   };
   if (mixed) {  // MixedEngine: x and the right-hand side in double, r and z where the step needs them
     fine_array("x (iterate, double)");
@@ -111,8 +117,8 @@ MemoryAccount memory_account(const SolverOptions& o, const ResolvedRun& run) {
   }
   // The problem's host arrays beside the backend's during the set-up, where they are copied.
   if (!host_fields) {
-    account.set_up.push_back(
-        {1, "problem: right-hand side (host)", fine_doubles, !(zero_rhs && fine_doubles >= kFreshPagesFrom)});
+    account.set_up.push_back({1, "problem: right-hand side (host)", fine_doubles,
+                              !(zero_reads_free && zero_rhs && fine_doubles >= kFreshPagesFrom)});
     account.set_up.push_back({1, "problem: initial guess (host)", fine_doubles});
     if (exact) account.set_up.push_back({1, "problem: exact solution (host)", fine_doubles});
   }
