@@ -1,10 +1,12 @@
 // keep_small_fields_in_the_heap: a field under kFreshPagesFrom, freed, leaves its memory in the
 // heap (resident) for the next set-up, instead of a mapping of its own that free() unmaps.
+#include <gtest/gtest.h>
+
+#include <cstdlib>  // defines __GLIBC__ where the C library is glibc
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
-
-#include <gtest/gtest.h>
 
 #include "kcycle/core/field.hpp"
 #include "kcycle/core/heap_policy.hpp"

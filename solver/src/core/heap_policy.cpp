@@ -1,10 +1,12 @@
 #include "kcycle/core/heap_policy.hpp"
 
+#include <cstdlib>  // first: it defines __GLIBC__ where the C library is glibc
+
+#include "kcycle/core/field.hpp"
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
-
-#include "kcycle/core/field.hpp"
 
 namespace kcycle {
 
