@@ -400,12 +400,14 @@ void place_unprobed(const SolverOptions& options, const std::vector<int>& kappas
   }
 }
 
-// The counts still growing as fast as before (not the W-cycle's, nor within 5 % of it) are refitted
-// as such (fit_growing_counts): stand-alone in the level count, not its power; MGCG log-linearly.
-void refit_growing_counts(const SolverOptions& options, std::vector<CoarseForecast>& forecasts, Advice& advice) {
+// Runs `pass` over the forecasts; each candidate whose forecast's basis the pass extended (and
+// that did not converge in a probe) takes the forecast's new counts and the basis's new part.
+template <class Pass>
+void take_what_the_pass_changed(const SolverOptions& options, std::vector<CoarseForecast>& forecasts, Advice& advice,
+                                Pass pass) {
   std::vector<std::size_t> before(forecasts.size());
   for (std::size_t k = 0; k < forecasts.size(); ++k) before[k] = forecasts[k].basis.size();
-  fit_growing_counts(forecasts, options);
+  pass();
   for (std::size_t k = 0; k < forecasts.size(); ++k) {
     KappaPrediction& p = advice.candidates[k];
     if (forecasts[k].basis.size() == before[k] || p.converged_in_probe) continue;
@@ -414,19 +416,18 @@ void refit_growing_counts(const SolverOptions& options, std::vector<CoarseForeca
   }
 }
 
+// The counts still growing as fast as before (not the W-cycle's, nor within 5 % of it) are refitted
+// as such (fit_growing_counts): stand-alone in the level count, not its power; MGCG log-linearly.
+void refit_growing_counts(const SolverOptions& options, std::vector<CoarseForecast>& forecasts, Advice& advice) {
+  take_what_the_pass_changed(options, forecasts, advice, [&] { fit_growing_counts(forecasts, options); });
+}
+
 // MGCG's counts still growing are placed at the target by the recursion in CG's counts squared
 // (place_at_target_by_recursion), after the refits.
 void place_growing_at_target(const SolverOptions& options, const std::vector<int>& kappas,
                              std::vector<CoarseForecast>& forecasts, Advice& advice) {
-  std::vector<std::size_t> before(forecasts.size());
-  for (std::size_t k = 0; k < forecasts.size(); ++k) before[k] = forecasts[k].basis.size();
-  if (place_at_target_by_recursion(forecasts, kappas, options) == 0) return;
-  for (std::size_t k = 0; k < forecasts.size(); ++k) {
-    KappaPrediction& p = advice.candidates[k];
-    if (forecasts[k].basis.size() == before[k] || p.converged_in_probe) continue;
-    take_forecast_counts(p, forecasts[k], options.tolerance);
-    p.basis += forecasts[k].basis.substr(before[k]);
-  }
+  take_what_the_pass_changed(options, forecasts, advice,
+                             [&] { place_at_target_by_recursion(forecasts, kappas, options); });
 }
 
 }  // namespace
