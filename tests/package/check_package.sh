@@ -34,7 +34,7 @@ for f in usr/bin/kcycle usr/bin/kcycle-gui usr/share/man/man1/kcycle.1.gz usr/sh
   usr/share/doc/kcycle/README.md usr/share/doc/kcycle/docs/petsc.md usr/share/doc/kcycle/scripts/paper-figures.sh; do
   [ -e "$root/$f" ] || fail "the package has no /$f"
 done
-dpkg-deb -f "$deb" Depends | grep -q 'libc6' || fail "Depends was not computed from the shared libraries"
+grep -q 'libc6' <<<"$(dpkg-deb -f "$deb" Depends)" || fail "Depends was not computed from the shared libraries"
 
 export PATH="$root/usr/bin:$PATH"
 # kcycle --version is the package's version.
