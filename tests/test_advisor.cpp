@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <stop_token>
 #include <string>
 #include <vector>
 
 #include "closed_forms.hpp"
+#include "kcycle/core/medians.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/lfa/convergence.hpp"
 #include "kcycle/lfa/fourier_analysis.hpp"
@@ -909,36 +911,70 @@ TEST(Advisor, MgcgIsPricedByTheCalibrationsKrylovTimingsWhereItHasThem) {
     EXPECT_EQ(p.probe_iterations, 0) << kappa_to_string(p.kappa);
     EXPECT_EQ(p.seconds_per_iteration, *c.krylov_seconds("pcg", p.kappa, 7)) << kappa_to_string(p.kappa);
   }
-  // With per-level costs at 7 levels the cycles set the order of the prices and the timings one
-  // factor, their median over the cycles: here kappa=4's timing (2e-3) is below kappa=3's, as a
-  // busy machine timed it, and the cycles (fewer calls for kappa=4 than W) put it back in line.
+  // With per-level costs at 7 levels the cycles set the order of the prices, and the timings
+  // the line through them against the cycles: a scale, plus CG's own work in every iteration.
   for (const int kappa : kKappaCandidates) {
     TimingSample s{kappa, 7, 1, 1, 1e-3};
     s.level_seconds = {400e-6, 100e-6, 25e-6, 8e-6, 3e-6, 1e-6, 1e-6};
     c.samples.push_back(s);
   }
-  c.krylov_samples.clear();
-  const double timed_ms[] = {1, 1.5, 2.5, 2, 3};  // kappa = 1, 2, 3, 4, W
-  for (std::size_t k = 0; k < kKappaCandidates.size(); ++k)
-    c.krylov_samples.push_back({kKappaCandidates[k], 7, 1e-3 * timed_ms[k]});
-  settings.calibration = c;
-  const Advice leveled = advise(o, settings);
-  EXPECT_EQ(leveled.time_source, TimeSource::KrylovTimings) << leveled.time_note;
-  EXPECT_NE(leveled.time_note.find("times one factor for pcg's own work"), std::string::npos) << leveled.time_note;
   const LevelCosts costs = *level_costs(c, 7);
+  const auto cycle = [&](int kappa) { return costs.cycle_seconds(kappa, o.coarsest_calls); };
+  const auto advise_with_timings = [&](const std::function<double(int)>& timed) {
+    c.krylov_samples.clear();
+    for (const int kappa : kKappaCandidates) c.krylov_samples.push_back({kappa, 7, timed(kappa)});
+    settings.calibration = c;
+    return advise(o, settings);
+  };
+  // Timings on such a line: it is found, and every kappa priced on it.
+  const Advice on_line = advise_with_timings([&](int kappa) { return 1.1 * cycle(kappa) + 2e-4; });
+  EXPECT_EQ(on_line.time_source, TimeSource::KrylovTimings) << on_line.time_note;
+  EXPECT_NE(on_line.time_note.find("on the line through pcg's timed iterations"), std::string::npos)
+      << on_line.time_note;
+  EXPECT_NEAR(on_line.level_cost_scale, 1.1, 1e-9);
+  EXPECT_NEAR(on_line.krylov_seconds_per_iteration, 2e-4, 1e-12);
+  for (const KappaPrediction& p : on_line.candidates)
+    EXPECT_NEAR(p.seconds_per_iteration, 1.1 * cycle(p.kappa) + 2e-4, 1e-12) << kappa_to_string(p.kappa);
+  // One factor would not do: the V-cycle's share of CG's own work is the largest, and the
+  // median ratio prices it below its timing.
   std::vector<double> ratios;
-  for (const int kappa : kKappaCandidates)
-    ratios.push_back(*c.krylov_seconds("pcg", kappa, 7) / costs.cycle_seconds(kappa, o.coarsest_calls));
-  std::sort(ratios.begin(), ratios.end());
-  EXPECT_DOUBLE_EQ(leveled.level_cost_scale, ratios[2]);
+  for (const int kappa : kKappaCandidates) ratios.push_back((1.1 * cycle(kappa) + 2e-4) / cycle(kappa));
+  EXPECT_LT(median(ratios) * cycle(1), on_line.candidates[0].seconds_per_iteration * 0.95);
+  // A busy machine's timings (kappa=4's below kappa=3's): the line through them is least squares
+  // (its residuals sum to zero and are orthogonal to the cycles), and the cycles keep the order.
+  const double busy_ms[] = {1.04, 1.24, 1.38, 1.33, 1.41};  // kappa = 1, 2, 3, 4, W
+  const auto busy = [&](int kappa) {
+    return 1e-3 *
+           busy_ms[std::find(kKappaCandidates.begin(), kKappaCandidates.end(), kappa) - kKappaCandidates.begin()];
+  };
+  const Advice leveled = advise_with_timings(busy);
+  ASSERT_GT(leveled.krylov_seconds_per_iteration, 0) << leveled.time_note;
+  double residuals = 0, moment = 0;
   for (std::size_t k = 0; k < leveled.candidates.size(); ++k) {
     const KappaPrediction& p = leveled.candidates[k];
-    EXPECT_DOUBLE_EQ(p.seconds_per_iteration, costs.cycle_seconds(p.kappa, o.coarsest_calls) * ratios[2])
+    EXPECT_DOUBLE_EQ(p.seconds_per_iteration,
+                     cycle(p.kappa) * leveled.level_cost_scale + leveled.krylov_seconds_per_iteration)
         << kappa_to_string(p.kappa);
+    residuals += busy(p.kappa) - p.seconds_per_iteration;
+    moment += (busy(p.kappa) - p.seconds_per_iteration) * cycle(p.kappa);
     if (k > 0) {
       EXPECT_GT(p.seconds_per_iteration, leveled.candidates[k - 1].seconds_per_iteration);
     }
   }
+  EXPECT_NEAR(residuals, 0, 1e-12);
+  EXPECT_NEAR(moment, 0, 1e-15);
+  // A V-cycle timed low tilts the line below zero at no cycle, which no work costs: one factor
+  // then, the median of the timed over the cycles, as the note says.
+  const auto tilted = [&](int kappa) { return kappa == 1 ? 0.5 * cycle(1) : 1.2 * cycle(kappa); };
+  const Advice fallen_back = advise_with_timings(tilted);
+  ratios.clear();
+  for (const int kappa : kKappaCandidates) ratios.push_back(tilted(kappa) / cycle(kappa));
+  EXPECT_DOUBLE_EQ(fallen_back.level_cost_scale, median(ratios));
+  EXPECT_EQ(fallen_back.krylov_seconds_per_iteration, 0);
+  EXPECT_NE(fallen_back.time_note.find("the line's intercept came out negative: the median ratio"), std::string::npos)
+      << fallen_back.time_note;
+  for (const KappaPrediction& p : fallen_back.candidates)
+    EXPECT_DOUBLE_EQ(p.seconds_per_iteration, cycle(p.kappa) * median(ratios)) << kappa_to_string(p.kappa);
   o.solver = SolverKind::FCG;
   const Advice other = advise(o, settings);
   EXPECT_EQ(other.time_source, TimeSource::Probe);

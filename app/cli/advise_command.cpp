@@ -70,6 +70,7 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
                         {"time_source", to_string(advice.time_source)},
                         {"time_note", advice.time_note},
                         {"level_cost_scale", advice.level_cost_scale},
+                        {"krylov_seconds_per_iteration", advice.krylov_seconds_per_iteration},
                         {"advice_seconds", advice.seconds},
                         {"candidates", rows}};
   out["close_to_recommended"] = nlohmann::json::array();

@@ -57,9 +57,13 @@ struct Advice {
   TimeSource time_source = TimeSource::Probe;
   std::string time_note;  // which model gave the time per iteration, and why that one
   // LevelCosts: this run's probes' time over what the per-level costs price their iterations at;
-  // KrylovTimings: the timed Krylov iterations over their cycles so priced (the median over the
-  // kappas). Every kappa's time per iteration is scaled by it.
+  // KrylovTimings: the slope of the line through the timed Krylov iterations against their
+  // cycles so priced (or, where its intercept came out negative, their median ratio). Every
+  // kappa's time per iteration is scaled by it.
   double level_cost_scale = 1;
+  // KrylovTimings: that line's intercept, the Krylov method's own work in an iteration (its
+  // operator, dot products, norms), added to every kappa's time per iteration; 0 otherwise.
+  double krylov_seconds_per_iteration = 0;
   double seconds = 0;  // what the advice itself took (wall clock)
 };
 
