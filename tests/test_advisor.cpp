@@ -622,6 +622,23 @@ TEST(CoarseForecast, AProbesPriceGrowsPerLevelAsTheLastSolvesDidWithinTwoToEight
   EXPECT_NEAR(predicted_probe_seconds(f, 6, 10), 10 * 20e-3 * 8, 1e-15);
 }
 
+// A probe's set-up, which its share pays before its first iteration: the median set-up of the
+// deepest solves (one of them paid the fresh pages), grown with the finest grid's unknowns (four
+// times a level, semi-coarsened or not); nothing solved, nothing known.
+TEST(CoarseForecast, AProbesSetupIsTheDeepestSolvesMedianGrownWithTheUnknowns) {
+  SolverOptions o;
+  EXPECT_EQ(predicted_setup_seconds(o, 8, {}), 0);
+  CoarseSolves solved(4);
+  const int levels[] = {5, 6, 6, 6};
+  const double setups[] = {9e-3, 2e-3, 0.1e-3, 0.3e-3};  // the 5-level one slow: not the deepest
+  for (std::size_t j = 0; j < solved.size(); ++j) solved[j].levels = levels[j], solved[j].setup_seconds = setups[j];
+  const auto unknowns = [&](int n) { return double(level_shape(n, 1, o.coarsening).unknowns()); };
+  EXPECT_NEAR(predicted_setup_seconds(o, 7, solved), 0.3e-3 * unknowns(7) / unknowns(6), 1e-15);
+  EXPECT_NEAR(predicted_setup_seconds(o, 8, solved) / predicted_setup_seconds(o, 7, solved), 4, 0.05);
+  o.coarsening = Coarsening::SemiY;
+  EXPECT_NEAR(predicted_setup_seconds(o, 8, solved) / predicted_setup_seconds(o, 7, solved), 4, 0.05);
+}
+
 TEST(CoarseForecast, TheBudgetIsATenthOfASolveFromElevenLevelsAndOneSolveBelow) {
   SolverOptions o;
   o.levels = 11;

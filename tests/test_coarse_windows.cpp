@@ -14,7 +14,8 @@ namespace kcycle {
 namespace {
 
 // The first stage side by side, one thread each: the same counts as one after the other, each
-// cycle solved once at each level count, and a stop requested ends it with CycleCancelled.
+// cycle solved once at each level count, its set-up timed, and a stop requested ends it with
+// CycleCancelled.
 TEST(CoarseForecast, SolvesTheWindowsSideBySideWithTheSameCounts) {
   SolverOptions o;
   o.levels = 8;  // solves at 4, 5, 6 levels
@@ -33,7 +34,11 @@ TEST(CoarseForecast, SolvesTheWindowsSideBySideWithTheSameCounts) {
   // 3's iterates); W only at 6 (at 5 levels it leaves kappa = 4's): each from three random starts.
   ASSERT_EQ(forecast_seeds(o, {}), 3);
   EXPECT_EQ(side_by_side.size(), 3u * (3u * 3u + 2u + 1u));
-  for (const CoarseSolve& s : side_by_side) EXPECT_EQ(s.threads, 1);
+  for (const CoarseSolve& s : side_by_side) {
+    EXPECT_EQ(s.threads, 1);
+    EXPECT_GT(s.setup_seconds, 0);  // its hierarchy built, part of its time (a probe's plan prices it)
+    EXPECT_LT(s.setup_seconds, s.seconds);
+  }
   for (const SolverOptions& target : targets) {
     const CoarseForecast shared = forecast_from_coarse_solves(target, {}, side_by_side);
     const CoarseForecast alone = forecast_from_coarse_solves(target, {});

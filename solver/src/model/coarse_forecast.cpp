@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "kcycle/core/least_squares_line.hpp"
+#include "kcycle/core/medians.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/solve.hpp"
@@ -83,13 +84,6 @@ void fit(CoarseForecast& f, const SolverOptions& target, std::size_t first) {
   const double late = forecast_at(f, k - 1, k, target.levels, mgcg);
   f.low = std::min({f.iterations_at_target, early, late});
   f.high = std::max({f.iterations_at_target, early, late});
-}
-
-// The middle count (the mean of the middle two for an even number).
-double median_of(std::vector<double> counts) {
-  std::sort(counts.begin(), counts.end());
-  const std::size_t m = counts.size() / 2;
-  return counts.size() % 2 ? counts[m] : (counts[m - 1] + counts[m]) / 2;
 }
 
 // The first point the fit takes: the first solve, or, once a probe was added, the second-last
@@ -173,13 +167,14 @@ template <class Stopped>
 CoarseSolve solve_coarse(const SolverOptions& coarse, Stopped stopped) {
   const auto started = std::chrono::steady_clock::now();
   IterativeSolver solver(coarse, make_problem(coarse));
+  const double setup = seconds_since(started);
   while (solver.running()) {
     solver.step();
     if (stopped()) throw CycleCancelled();
   }
   const SolveResult r = solver.result(false);
-  return {coarse.levels,  counter_of(coarse),     coarse.seed,  double(r.iterations), r.seconds_per_iteration,
-          coarse.threads, seconds_since(started), r.converged()};
+  return {coarse.levels,  counter_of(coarse),     coarse.seed, double(r.iterations), r.seconds_per_iteration,
+          coarse.threads, seconds_since(started), setup,       r.converged()};
 }
 
 // The solve of `coarse` that `solved` holds, or a new one added to it.
@@ -220,7 +215,7 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
       f.seconds += s.seconds;
     }
     f.levels.push_back(levels);
-    f.iterations.push_back(median_of(counts));
+    f.iterations.push_back(median(counts));
     // The target seed's, as it ran (one thread where side by side): a probe on all the target's
     // threads runs no slower, so the iterations this price promises fit its share (docs/model.md).
     f.seconds_per_iteration.push_back(runs.front().seconds_per_iteration);
@@ -253,7 +248,7 @@ bool take_seed_medians(CoarseForecast& f, const SolverOptions& target, const Coa
     }
     if (seen.size() < 2) return false;  // the target's seed alone: nothing to take
     starts = starts == 0 ? seen.size() : std::min(starts, seen.size());
-    medians[j] = median_of(seen);
+    medians[j] = median(seen);
     counts += (counts.empty() ? "" : ", ") + count_text(medians[j]);
   }
   for (std::size_t j = 0; j < f.levels.size(); ++j)
@@ -398,6 +393,17 @@ bool scale_from_anchor(CoarseForecast& f, const CoarseForecast& anchor, const So
 
 double forecast_iterations_at(const CoarseForecast& f, const SolverOptions& target, int levels) {
   return forecast_at(f, first_fitted(f), f.levels.size() - 1, levels, target.solver != SolverKind::Multigrid);
+}
+
+double predicted_setup_seconds(const SolverOptions& target, int levels, const CoarseSolves& solved) {
+  int deepest = 0;
+  for (const CoarseSolve& s : solved) deepest = std::max(deepest, s.levels);
+  std::vector<double> setups;
+  for (const CoarseSolve& s : solved)
+    if (s.levels == deepest) setups.push_back(s.setup_seconds);
+  if (setups.empty()) return 0;
+  const auto unknowns = [&](int n) { return double(level_shape(n, 1, target.coarsening).unknowns()); };
+  return median(setups) * unknowns(levels) / unknowns(deepest);
 }
 
 double predicted_probe_seconds(const CoarseForecast& f, int levels, int iterations) {

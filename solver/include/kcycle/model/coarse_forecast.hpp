@@ -99,9 +99,14 @@ struct CoarseSolve {
   double iterations = 0, seconds_per_iteration = 0;
   int threads = 0;  // what it ran on (0: the options' own count)
   double seconds = 0;
+  double setup_seconds = 0;  // of those seconds, its hierarchy built (fresh pages, first norms)
   bool converged = false;
 };
 using CoarseSolves = std::vector<CoarseSolve>;
+
+// What building a hierarchy of `levels` levels like the target's takes, from the set-ups of the
+// deepest solves in `solved` (their median, grown with the finest grid's unknowns); 0 where none.
+double predicted_setup_seconds(const SolverOptions& target, int levels, const CoarseSolves& solved);
 
 // Solves the windows of all `targets` (one per kappa) that `solved` does not hold yet,
 // `concurrently` at a time on one thread each (the CPU backend; 1: one after the other on the
