@@ -43,7 +43,7 @@ ThreadTeam::ThreadTeam(int threads, Spin spin)
     : size_(threads),
       spin_(spin),
       adaptive_(!(std::getenv("KCYCLE_TEAM_ADAPTIVE") && std::string_view(std::getenv("KCYCLE_TEAM_ADAPTIVE")) == "0")),
-      claimed_(std::make_unique<ClaimFlag[]>(std::size_t(kMaxChunks))) {
+      claimed_(threads > 1 ? std::make_unique<ClaimFlag[]>(std::size_t(kMaxChunks)) : nullptr) {
   if (threads < 1) throw std::invalid_argument("ThreadTeam: needs at least one thread");
   workers_.reserve(std::size_t(threads - 1));
   for (int member = 1; member < threads; ++member) workers_.emplace_back([this, member] { work(member); });
