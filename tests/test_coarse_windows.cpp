@@ -51,5 +51,24 @@ TEST(CoarseForecast, SolvesTheWindowsSideBySideWithTheSameCounts) {
   EXPECT_THROW(solve_coarse_windows(targets, {}, 2, none, stop.get_token()), CycleCancelled);
 }
 
+// Side by side only where the window's deepest hierarchy has kSideBySideFromLevels levels: below
+// it a second thread's start costs as much as the stage (coarse_forecast.hpp).
+TEST(CoarseForecast, SolvesSideBySideOnlyFromWindowsOfSixLevels) {
+  SolverOptions o;
+  o.levels = 7;  // a budget of a solve: 3, 4, 5 levels
+  EXPECT_EQ(coarse_forecast_levels(o, {}).back(), 5);
+  EXPECT_FALSE(side_by_side_pays(o, {}));
+  o.levels = 8;  // 4, 5, 6
+  EXPECT_TRUE(side_by_side_pays(o, {}));
+  CoarseForecastSettings tenth;
+  tenth.budget = 0.1;  // three levels ahead: 3, 4, 5
+  EXPECT_FALSE(side_by_side_pays(o, tenth));
+  o.levels = 11;  // the default budget there is a tenth: 6, 7, 8
+  EXPECT_EQ(coarse_forecast_levels(o, {}).back(), 8);
+  EXPECT_TRUE(side_by_side_pays(o, {}));
+  o.levels = 4;  // no window at all
+  EXPECT_FALSE(side_by_side_pays(o, {}));
+}
+
 }  // namespace
 }  // namespace kcycle

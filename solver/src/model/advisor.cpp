@@ -207,9 +207,38 @@ double budget_left(const SolverOptions& options, const AdvisorSettings& settings
   return 0.8 * current_budget(options, settings, advice) - spent;
 }
 
+// How the coarse solves run (the first stage, and the random starts after it). On the CPU
+// backend each on one thread (at 4-5 levels two threads take as long per iteration as one and
+// three times as long to set up), side by side on the process's cores where that pays
+// (side_by_side_pays: from windows of kSideBySideFromLevels levels), else one after the other;
+// elsewhere one after the other on the options' own resources.
+struct CoarseRuns {
+  int at_once = 1;
+  bool one_thread = false;
+};
+
+CoarseRuns coarse_runs(const SolverOptions& options, const CoarseForecastSettings& forecast) {
+  const ExecutionTarget where = resolve(options).target;
+  if (where.backend != BackendKind::Cpu) return {};
+  const int cores = where.threads > 0 ? where.threads : available_cores();
+  return {side_by_side_pays(options, forecast) ? cores : 1, true};
+}
+
+// The options of each kappa's coarse solves, as `runs` runs them.
+std::vector<SolverOptions> coarse_targets(const SolverOptions& options, const std::vector<int>& kappas,
+                                          CoarseRuns runs) {
+  std::vector<SolverOptions> targets;
+  for (const int kappa : kappas) {
+    targets.push_back(options);
+    targets.back().cycle = {CycleType::Kappa, kappa};
+    if (runs.one_thread) targets.back().threads = 1;
+  }
+  return targets;
+}
+
 struct FirstStage {
-  int concurrently = 1;  // solves side by side
-  double seconds = 0;    // what it took, one random start each
+  CoarseRuns runs;
+  double seconds = 0;  // what it took, one random start each
 };
 
 // The third stage: the coarse solves again from more random starts (settings.forecast's seeds),
@@ -230,12 +259,10 @@ void add_random_starts(const SolverOptions& options, const AdvisorSettings& sett
     advice.time_note += text;
     return;
   }
-  std::vector<SolverOptions> targets;
-  for (const KappaPrediction& p : advice.candidates) {
-    targets.push_back(options);
-    targets.back().cycle = {CycleType::Kappa, p.kappa};
-  }
-  solve_coarse_windows(targets, settings.forecast, first.concurrently, solved, settings.stop);
+  std::vector<int> kappas;
+  for (const KappaPrediction& p : advice.candidates) kappas.push_back(p.kappa);
+  const std::vector<SolverOptions> targets = coarse_targets(options, kappas, first.runs);
+  solve_coarse_windows(targets, settings.forecast, first.runs.at_once, solved, settings.stop);
   for (std::size_t k = 0; k < advice.candidates.size(); ++k) {
     KappaPrediction& p = advice.candidates[k];
     if (!forecasts[k].converged || forecasts[k].levels.empty() || p.converged_in_probe) continue;
@@ -256,7 +283,7 @@ void add_random_starts(const SolverOptions& options, const AdvisorSettings& sett
 // share of what is left allows (a probe of a kappa that cannot win only sharpens its count). A
 // kappa left without one keeps the solves' fit, and its basis says why.
 void refine_forecasts(const SolverOptions& options, const AdvisorSettings& settings,
-                      std::vector<CoarseForecast>& forecasts, const CoarseSolves& solved,
+                      std::vector<CoarseForecast>& forecasts, const CoarseSolves& solved, CoarseRuns runs,
                       std::chrono::steady_clock::time_point started, Advice& advice) {
   const auto predicted = [&](std::size_t k) {
     return advice.candidates[k].predicted_iterations * advice.candidates[k].seconds_per_iteration;
@@ -315,6 +342,7 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
     KappaPrediction& p = advice.candidates[k];
     SolverOptions probe = options;
     probe.cycle = {CycleType::Kappa, p.kappa};
+    if (runs.one_thread && level <= kOneThreadProbesUpToLevels) probe.threads = 1;
     ProbeSettings within = settings.probe;
     within.band = settings.forecast_band;
     within.min_iterations = first_iterations;
@@ -482,19 +510,12 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   // probes leave of the budget (a probe nearer the target tells more than a median).
   CoarseForecastSettings first_stage = settings.forecast;
   first_stage.seeds = 1;
-  int concurrently = 1;
-  double first_stage_seconds = 0;
+  FirstStage first;
   if (forecast) {
-    std::vector<SolverOptions> targets;
-    for (const int kappa : settings.kappas) {
-      targets.push_back(options);
-      targets.back().cycle = {CycleType::Kappa, kappa};
-    }
-    // Side by side on one thread each where the CPU backend runs them (one process's cores).
-    const ExecutionTarget where = resolve(options).target;
-    if (where.backend == BackendKind::Cpu) concurrently = where.threads > 0 ? where.threads : available_cores();
-    solve_coarse_windows(targets, first_stage, concurrently, coarse_solves, settings.stop);
-    first_stage_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    first.runs = coarse_runs(options, first_stage);
+    solve_coarse_windows(coarse_targets(options, settings.kappas, first.runs), first_stage, first.runs.at_once,
+                         coarse_solves, settings.stop);
+    first.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   }
   std::vector<SolveResult> probes;
   std::vector<int> probed_kappas;
@@ -614,10 +635,8 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
       (advice.time_source == TimeSource::LevelCosts || advice.time_source == TimeSource::KrylovTimings))
     advice.time_note += " (not scaled to this run: nothing ran at the target size)";
   if (forecast && settings.forecast.refine)
-    refine_forecasts(options, settings, forecasts, coarse_solves, started, advice);
-  if (forecast)
-    add_random_starts(options, settings, forecasts, coarse_solves, {concurrently, first_stage_seconds}, started,
-                      advice);
+    refine_forecasts(options, settings, forecasts, coarse_solves, first.runs, started, advice);
+  if (forecast) add_random_starts(options, settings, forecasts, coarse_solves, first, started, advice);
   if (forecast && settings.forecast.refine) place_unprobed(options, settings.kappas, forecasts, advice);
   if (forecast) refit_growing_counts(options, forecasts, advice);
   if (forecast && settings.forecast.refine) place_growing_at_target(options, settings.kappas, forecasts, advice);

@@ -135,6 +135,11 @@ int coarse_forecast_min_levels(const SolverOptions& target, const CoarseForecast
   return settings.min_levels + 1 + ahead_of(target, settings);
 }
 
+bool side_by_side_pays(const SolverOptions& target, const CoarseForecastSettings& settings) {
+  const std::vector<int> levels = coarse_forecast_levels(target, settings);
+  return !levels.empty() && levels.back() >= kSideBySideFromLevels;
+}
+
 double forecast_budget(const SolverOptions& target, const CoarseForecastSettings& settings) {
   if (settings.budget > 0) return settings.budget;
   return target.levels >= 11 ? 0.1 : 1.0;

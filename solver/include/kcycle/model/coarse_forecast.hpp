@@ -108,11 +108,32 @@ using CoarseSolves = std::vector<CoarseSolve>;
 // deepest solves in `solved` (their median, grown with the finest grid's unknowns); 0 where none.
 double predicted_setup_seconds(const SolverOptions& target, int levels, const CoarseSolves& solved);
 
+// The coarse solves run side by side on one thread each only where the window's deepest
+// hierarchy has this many levels or more; below it one after the other (on one thread). Starting
+// a second thread (its stack, its malloc arena, every loaded library's thread-local storage)
+// costs a fresh process about as much as the whole stage's arithmetic at 3-5 levels. The first
+// stage of a fresh `kcycle advise` on the 2-core VM, medians of 9-12 runs: at 7 levels (windows
+// of 3-5 levels) 3.1 ms one after the other against 5.1 ms side by side (xzebra-semi-galerkin+cg),
+// 2.2 against 3.7 (jacobi+cg), 4.9 against 4.9 (jacobi); at 8 (windows of 4-6 levels) 14.1
+// against 10.3 (xzebra-semi-galerkin+cg) and 7.2 against 7.4 (jacobi+cg); from 9 levels side by
+// side took 0.46-0.72 of the time one after the other (the stage alone, medians of 7; docs/model.md).
+inline constexpr int kSideBySideFromLevels = 6;
+// A probe nearer the target of this many levels or fewer (63 x 63 unknowns and fewer) runs on one
+// thread, as the coarse solves do on the CPU: at 6 levels two threads took as long per iteration
+// as one (jacobi 64 against 52 us, jacobi+cg 52 against 60, xzebra-semi-galerkin+cg 204 against
+// 232; fresh processes, medians of 5) and 2-6 times as long to set up (2.5 against 0.7 ms, 7.5
+// against 1.3, 3.0 against 1.8), while its plan prices the set-up from the one-thread solves'
+// (predicted_setup_seconds): on all threads jacobi 7's probes took 4-8 ms of shares of 1.5-3 ms.
+inline constexpr int kOneThreadProbesUpToLevels = 6;
+// Whether the target's window reaches kSideBySideFromLevels.
+bool side_by_side_pays(const SolverOptions& target, const CoarseForecastSettings& settings);
+
 // Solves the windows of all `targets` (one per kappa) that `solved` does not hold yet,
 // `concurrently` at a time on one thread each (the CPU backend; 1: one after the other on the
 // options' threads), the deepest first. The small hierarchies scale poorly over threads (at 4-5
 // levels two threads take as long per iteration as one, and three times as long to set up), so
-// running them side by side halves the first stage on two cores. The counts do not depend on
+// running them side by side halves the first stage on two cores where the windows are large
+// enough (side_by_side_pays). The counts do not depend on
 // the thread count. Throws CycleCancelled when `stop` is requested.
 void solve_coarse_windows(const std::vector<SolverOptions>& targets, const CoarseForecastSettings& settings,
                           int concurrently, CoarseSolves& solved, std::stop_token stop = {});
