@@ -133,8 +133,8 @@ bool side_by_side_pays(const SolverOptions& target, const CoarseForecastSettings
 // options' threads), the deepest first. The small hierarchies scale poorly over threads (at 4-5
 // levels two threads take as long per iteration as one, and three times as long to set up), so
 // running them side by side halves the first stage on two cores where the windows are large
-// enough (side_by_side_pays). The counts do not depend on
-// the thread count. Throws CycleCancelled when `stop` is requested.
+// enough (side_by_side_pays). The counts do not depend on the thread count. Throws
+// CycleCancelled when `stop` is requested.
 void solve_coarse_windows(const std::vector<SolverOptions>& targets, const CoarseForecastSettings& settings,
                           int concurrently, CoarseSolves& solved, std::stop_token stop = {});
 
