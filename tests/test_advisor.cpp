@@ -622,6 +622,19 @@ TEST(CoarseForecast, AProbesPriceGrowsPerLevelAsTheLastSolvesDidWithinTwoToEight
   EXPECT_NEAR(predicted_probe_seconds(f, 6, 10), 10 * 20e-3 * 8, 1e-15);
 }
 
+// A probe is started only on a share that pays its set-up and its first kFewestProbeIterations:
+// fewer are not used.
+TEST(CoarseForecast, AProbeIsStartedOnlyWhereItsSharePaysItsSetupAndFirstIterations) {
+  CoarseForecast f;
+  f.levels = {4, 5};
+  f.seconds_per_iteration = {1e-3, 3e-3};  // 9e-3 s an iteration at 6 levels
+  const double needed = 0.02 + kFewestProbeIterations * 9e-3;
+  EXPECT_TRUE(share_pays_for_probe(f, 6, 0.02, needed * 1.001));
+  EXPECT_FALSE(share_pays_for_probe(f, 6, 0.02, needed * 0.999));
+  EXPECT_FALSE(share_pays_for_probe(f, 6, needed, needed * 0.999)) << "the set-up alone takes the share";
+  EXPECT_FALSE(share_pays_for_probe(f, 7, 0.02, needed * 1.001)) << "a level deeper: three times the price";
+}
+
 // A probe's set-up, which its share pays before its first iteration: the median set-up of the
 // deepest solves (one of them paid the fresh pages), grown with the finest grid's unknowns (four
 // times a level, semi-coarsened or not); nothing solved, nothing known.

@@ -391,7 +391,8 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
     for (std::size_t j = contenders.empty() ? 0 : contenders.size() - 1; j >= 1 && level == 0; --j) fits(m, j);
   for (std::size_t j = 0; j < contenders.size(); ++j) {
     const double share = j < probed ? left() / double(probed - j) : 0;
-    if (share <= 0)  // not planned, or the probes before it brought the budget down
+    // Not planned, or the probes before it brought the budget down (share_pays_for_probe).
+    if (share <= 0 || !share_pays_for_probe(forecasts[contenders[j]], level, setup(level), share))
       no_probe(contenders[j], "a contender");
     else
       probe_at(contenders[j], level, share, first_iterations);

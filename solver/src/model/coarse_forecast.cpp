@@ -421,6 +421,10 @@ double predicted_probe_seconds(const CoarseForecast& f, int levels, int iteratio
   return iterations * last * std::pow(growth, levels - f.levels[k]);
 }
 
+bool share_pays_for_probe(const CoarseForecast& f, int levels, double setup_seconds, double share) {
+  return setup_seconds + predicted_probe_seconds(f, levels, kFewestProbeIterations) <= share;
+}
+
 bool refine_forecast(CoarseForecast& f, const SolverOptions& target, int levels, const ProbeSettings& probe,
                      std::stop_token stop) {
   const auto started = std::chrono::steady_clock::now();

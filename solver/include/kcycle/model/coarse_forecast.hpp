@@ -195,6 +195,12 @@ double forecast_iterations_at(const CoarseForecast& forecast, const SolverOption
 // What a probe of `iterations` at `levels` would take, from the solves' seconds per iteration
 // (growing per level as they grew from the second-last solve to the last, 2x to 8x).
 double predicted_probe_seconds(const CoarseForecast& forecast, int levels, int iterations);
+// Whether a probe at `levels` is worth starting on `share` seconds: whether they pay its set-up
+// and its first kFewestProbeIterations (fewer are not used). A planned probe whose share came
+// down below that (an earlier probe brought the fastest solve, and the budget, down) would stop
+// too early to use: jacobi at 8 levels ran three more of 3-10 iterations after kappa = 2's, 2-3
+// ms each, none used.
+bool share_pays_for_probe(const CoarseForecast& forecast, int levels, double setup_seconds, double share);
 
 // Probes `target` at `levels` (below the target, above the solves) and refits through the last
 // two solves and the probe's estimate; false (nothing refitted, the basis says so) where the
