@@ -119,10 +119,11 @@ double predicted_setup_seconds(const SolverOptions& target, int levels, const Co
 // side took 0.46-0.72 of the time one after the other (the stage alone, medians of 7; docs/model.md).
 inline constexpr int kSideBySideFromLevels = 6;
 // A probe nearer the target of this many levels or fewer (63 x 63 unknowns and fewer) runs on one
-// thread, as the coarse solves do on the CPU: at 6 levels two threads took as long per iteration
-// as one (jacobi 64 against 52 us, jacobi+cg 52 against 60, xzebra-semi-galerkin+cg 204 against
-// 232; fresh processes, medians of 5) and 2-6 times as long to set up (2.5 against 0.7 ms, 7.5
-// against 1.3, 3.0 against 1.8), while its plan prices the set-up from the one-thread solves'
+// thread, as the coarse solves do on the CPU: at 6 levels two threads iterated at most 14 %
+// faster than one (jacobi 64 us on two against 52 on one, jacobi+cg 52 against 60,
+// xzebra-semi-galerkin+cg 204 against 232; fresh processes, medians of 5) and took 2-6 times as
+// long to set up (2.5 against 0.7 ms, 7.5 against 1.3, 3.0 against 1.8), while its plan prices
+// the set-up from the one-thread solves'
 // (predicted_setup_seconds): on all threads jacobi 7's probes took 4-8 ms of shares of 1.5-3 ms.
 inline constexpr int kOneThreadProbesUpToLevels = 6;
 // Whether the target's window reaches kSideBySideFromLevels.
