@@ -123,8 +123,8 @@ inline constexpr int kSideBySideFromLevels = 6;
 // faster than one (jacobi 64 us on two against 52 on one, jacobi+cg 52 against 60,
 // xzebra-semi-galerkin+cg 204 against 232; fresh processes, medians of 5) and took 2-6 times as
 // long to set up (2.5 against 0.7 ms, 7.5 against 1.3, 3.0 against 1.8), while its plan prices
-// the set-up from the one-thread solves'
-// (predicted_setup_seconds): on all threads jacobi 7's probes took 4-8 ms of shares of 1.5-3 ms.
+// the set-up from the one-thread solves' (predicted_setup_seconds): on all threads jacobi 7's
+// probes took 4-8 ms of shares of 1.5-3 ms.
 inline constexpr int kOneThreadProbesUpToLevels = 6;
 // Whether the target's window reaches kSideBySideFromLevels.
 bool side_by_side_pays(const SolverOptions& target, const CoarseForecastSettings& settings);
