@@ -1,15 +1,18 @@
 // Issue 4: the run-time model of section 3 and the operation count of Proposition 2.6.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <random>
+#include <thread>
 
 #include "kcycle/backends/cpu/cpu_backend.hpp"
 #include "kcycle/core/problem.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/model/cost_model.hpp"
+#include "kcycle/model/timed_turns.hpp"
 #include "kcycle/model/timing.hpp"
 #include "kcycle/solve/solver_options.hpp"
 
@@ -312,6 +315,84 @@ TEST(TurningPoint, ACoarseTailMovesItToSmallerProblems) {
   EXPECT_NEAR(turning_point_levels(kKappaW, gpu, 7) - turning_point_levels(kKappaW, gpu, 7, 5), 5.0, 0.2);
   EXPECT_EQ(coarse_tail_depth(4096, Coarsening::Full), 5) << "63^2 down to 1^2: five levels below the top";
   EXPECT_EQ(coarse_tail_depth(0, Coarsening::Full), 0);
+}
+
+}  // namespace
+}  // namespace kcycle
+
+namespace kcycle {
+namespace {
+
+// calibrate times the kappas in turns, one repetition of each per round, so that the machine's
+// drift falls on all of them alike. The order the bodies ran in is the test: round by round,
+// and a body whose policy is met (here the slow one, past min_seconds) leaves the rounds while
+// the others go on to max_repetitions.
+TEST(TimedTurns, EachBodyTakesOneRepetitionPerRoundUntilItsPolicyIsMet) {
+  TimingPolicy policy;
+  policy.warmup = 1;
+  policy.min_repetitions = 2;
+  policy.min_seconds = 0.005;
+  policy.max_repetitions = 4;
+  std::vector<int> order;
+  int prepared = 0;
+  const std::vector<std::vector<double>> times = repeat_in_turns(
+      policy, 3, [&] { ++prepared; },
+      [&](std::size_t k) {
+        order.push_back(int(k));
+        if (k == 0) std::this_thread::sleep_for(std::chrono::milliseconds(3));
+      });
+  const std::vector<int> warmups{0, 1, 2}, rounds{0, 1, 2, 0, 1, 2, 1, 2, 1, 2};
+  std::vector<int> expected = warmups;
+  expected.insert(expected.end(), rounds.begin(), rounds.end());
+  EXPECT_EQ(order, expected);
+  EXPECT_EQ(prepared, int(order.size()));
+  ASSERT_EQ(times.size(), 3u);
+  EXPECT_EQ(times[0].size(), 2u);  // 6 ms >= 5 after its second
+  EXPECT_EQ(times[1].size(), 4u);  // never 5 ms: up to max_repetitions
+  EXPECT_EQ(times[2].size(), 4u);
+  for (const double t : times[0]) EXPECT_GE(t, 0.003);
+}
+
+// On a process grid every rank must run a body as often as the others: `agree` decides each
+// turn for all ranks. Here the other ranks want two turns more than this one does.
+TEST(TimedTurns, AgreeTurnsAnotherRanksMoreIntoThisOnes) {
+  TimingPolicy policy;
+  policy.warmup = 0;
+  policy.min_repetitions = 1;
+  policy.min_seconds = 0;
+  std::vector<int> order;
+  int others_want = 2;
+  const auto agree = [&](bool more) { return more || others_want-- > 0; };
+  const std::vector<std::vector<double>> times = repeat_in_turns(
+      policy, 2, [] {}, [&](std::size_t k) { order.push_back(int(k)); }, agree);
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 0, 1}));
+  EXPECT_EQ(times[0].size(), 2u);
+}
+
+// The cycles timed together on one hierarchy each get their own measurement: the launches and
+// the team's passes are those time_cycle counts for each alone, the per-level costs one per level.
+TEST(TimedTurns, TimeCyclesMeasuresEachCycleAsTimeCycleDoes) {
+  MultigridSettings s;
+  s.levels = 5;
+  s.tensor = rotated_anisotropic_tensor(1e-2, 30);
+  TimingPolicy quick;
+  quick.min_seconds = 0;
+  quick.min_repetitions = 2;
+  quick.per_level = true;
+  const ExecutionTarget target{BackendKind::Cpu, 1, true};
+  const std::vector<CycleChoice> cycles{{CycleType::Kappa, 1}, {CycleType::Kappa, 2}, {CycleType::Kappa, kKappaW}};
+  const std::vector<CycleTiming> together = time_cycles(s, cycles, target, quick);
+  ASSERT_EQ(together.size(), cycles.size());
+  for (std::size_t k = 0; k < cycles.size(); ++k) {
+    const CycleTiming alone = time_cycle(s, cycles[k], target, quick);
+    EXPECT_EQ(together[k].launches, alone.launches) << k;
+    EXPECT_EQ(together[k].team_passes, alone.team_passes) << k;
+    EXPECT_EQ(together[k].repetitions, 2) << k;
+    ASSERT_EQ(together[k].level_seconds_per_call.size(), 5u) << k;
+    for (const double seconds : together[k].level_seconds_per_call) EXPECT_GT(seconds, 0) << k;
+  }
+  EXPECT_LT(together[0].launches, together[1].launches);
+  EXPECT_LT(together[1].launches, together[2].launches);
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "kcycle/model/timing.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <vector>
 
 #include "kcycle/backends/mpi/mpi_runtime.hpp"
@@ -9,6 +8,7 @@
 #include "kcycle/core/problem.hpp"
 #include "kcycle/cycle/cycle_schedule.hpp"
 #include "kcycle/model/distributed_model.hpp"
+#include "kcycle/model/timed_turns.hpp"
 #include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/solver_options.hpp"
 
@@ -16,33 +16,10 @@ namespace kcycle {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// Runs `body` (untimed `prepare` before each) until the policy is satisfied. On a process grid
-// every rank must run the body as often as the others (it communicates): `agree` turns this
-// rank's "one more" into all ranks' (true if any rank wants one more).
-template <class Prepare, class Body, class Agree>
-std::vector<double> repeat_timed(const TimingPolicy& p, Prepare prepare, Body body, Agree agree) {
-  for (int k = 0; k < p.warmup; ++k) {
-    prepare();
-    body();
-  }
-  std::vector<double> times;
-  double total = 0;
-  while (agree(int(times.size()) < p.max_repetitions &&
-               (int(times.size()) < p.min_repetitions || total < p.min_seconds))) {
-    prepare();
-    const auto t0 = Clock::now();
-    body();
-    const double dt = std::chrono::duration<double>(Clock::now() - t0).count();
-    times.push_back(dt);
-    total += dt;
-  }
-  return times;
-}
+// Runs `body` (untimed `prepare` before each) until the policy is satisfied.
 template <class Prepare, class Body>
 std::vector<double> repeat_timed(const TimingPolicy& p, Prepare prepare, Body body) {
-  return repeat_timed(p, prepare, body, [](bool more) { return more; });
+  return repeat_in_turns(p, 1, prepare, [&](std::size_t) { body(); }).front();
 }
 
 // A vector of the backend filled with uniform random numbers (seeded, reproducible).
@@ -55,53 +32,63 @@ typename Backend::Vector random_vector(Backend& backend, GridShape shape, std::u
   return v;
 }
 
-// Each level's seconds per call: the median over `repetitions` cycles (each from `guess`) with
-// the per-level timers on, run as a stand-alone solve runs them: the pass that ends the cycle
-// also sums the iterate's norms where the schedule has it do so. Every rank of a process grid
-// runs as many (they communicate).
+// Each cycle's seconds per call on each level: the median over `repetitions[k]` cycles of
+// cycles[k] (each from `guess`, in turns as repeat_in_turns times them) with the per-level timers
+// on, run as a stand-alone solve runs them: the pass that ends the cycle also sums the iterate's
+// norms where the schedule has it do so. Every rank of a process grid runs as many (they
+// communicate).
 template <class Backend>
-std::vector<double> level_seconds_per_call(Multigrid<Backend>& mg, Backend& backend, CycleChoice cycle,
-                                           const typename Backend::Vector& guess, int repetitions) {
+std::vector<std::vector<double>> level_seconds_per_call(Multigrid<Backend>& mg, Backend& backend,
+                                                        const std::vector<CycleChoice>& cycles,
+                                                        const typename Backend::Vector& guess,
+                                                        const std::vector<int>& repetitions) {
   mg.set_level_timing(true);
   double norm2 = 0, residual2 = 0;
   CycleHooks hooks;
   if (mg.schedule_for(hooks).sums_pass()) hooks.sums = {nullptr, &norm2, &residual2};
-  std::vector<std::vector<double>> seconds(std::size_t(mg.levels()));
-  std::vector<std::uint64_t> calls(std::size_t(mg.levels()), 0);
-  for (int r = 0; r < repetitions; ++r) {
-    backend.copy(guess, mg.level(1).v);
-    backend.synchronize();
-    mg.reset_level_stats();
-    mg.cycle(cycle, hooks);
-    backend.synchronize();
-    for (int l = 1; l <= mg.levels(); ++l) {
-      seconds[std::size_t(l - 1)].push_back(mg.level(l).stats.total_seconds());
-      calls[std::size_t(l - 1)] = mg.level(l).stats.calls;
+  const std::size_t levels = std::size_t(mg.levels());
+  // [cycle][level]: each timed cycle's seconds on the level, and the level's calls in one cycle
+  std::vector<std::vector<std::vector<double>>> seconds(cycles.size(), std::vector<std::vector<double>>(levels));
+  std::vector<std::vector<std::uint64_t>> calls(cycles.size(), std::vector<std::uint64_t>(levels, 0));
+  const int rounds = repetitions.empty() ? 0 : *std::max_element(repetitions.begin(), repetitions.end());
+  for (int r = 0; r < rounds; ++r)
+    for (std::size_t k = 0; k < cycles.size(); ++k) {
+      if (r >= repetitions[k]) continue;
+      backend.copy(guess, mg.level(1).v);
+      backend.synchronize();
+      mg.reset_level_stats();
+      mg.cycle(cycles[k], hooks);
+      backend.synchronize();
+      for (std::size_t l = 0; l < levels; ++l) {
+        seconds[k][l].push_back(mg.level(int(l) + 1).stats.total_seconds());
+        calls[k][l] = mg.level(int(l) + 1).stats.calls;
+      }
     }
-  }
   mg.set_level_timing(false);
-  std::vector<double> per_call(std::size_t(mg.levels()), 0.0);
-  for (std::size_t k = 0; k < per_call.size(); ++k)
-    if (calls[k] > 0 && !seconds[k].empty()) per_call[k] = upper_median(seconds[k]) / double(calls[k]);
+  std::vector<std::vector<double>> per_call(cycles.size(), std::vector<double>(levels, 0.0));
+  for (std::size_t k = 0; k < cycles.size(); ++k)
+    for (std::size_t l = 0; l < levels; ++l)
+      if (calls[k][l] > 0 && !seconds[k][l].empty()) per_call[k][l] = upper_median(seconds[k][l]) / double(calls[k][l]);
   return per_call;
 }
 
+// Times each of `cycles` on one hierarchy, in turns (timed_turns.hpp).
 template <class Backend>
-CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, CycleChoice cycle,
-                          const TimingPolicy& policy) {
+std::vector<CycleTiming> time_cycles_on(Backend& backend, const MultigridSettings& settings,
+                                        const std::vector<CycleChoice>& cycles, const TimingPolicy& policy) {
   Multigrid<Backend> mg(prepared_for(backend, settings), settings);
   const auto guess = random_vector(backend, mg.level(1).shape, 1);
   // The right-hand side written, zeros, as a solve uploads it: a field never written reads
   // the kernel's zero page, from cache, and the cycle would be timed without f's traffic.
   backend.copy(backend.make_vector(mg.level(1).shape), mg.level(1).f);
-  const auto times = repeat_timed(
-      policy,
+  const auto times = repeat_in_turns(
+      policy, cycles.size(),
       [&] {
         backend.copy(guess, mg.level(1).v);
         backend.synchronize();
       },
-      [&] {
-        mg.cycle(cycle);
+      [&](std::size_t k) {
+        mg.cycle(cycles[k]);
         backend.synchronize();
       },
       [&](bool more) {
@@ -110,31 +97,49 @@ CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, C
         else
           return more;
       });
-  CycleTiming t;
-  t.median_seconds = upper_median(times);
-  t.min_seconds = *std::min_element(times.begin(), times.end());
-  t.spread = summarize_timings(times).spread;
-  t.repetitions = int(times.size());
-  if (policy.per_level) t.level_seconds_per_call = level_seconds_per_call(mg, backend, cycle, guess, t.repetitions);
-  if constexpr (CountsTeamPasses<Backend>) backend.reset_launches();
-  const std::uint64_t before = backend.launches();
-  mg.cycle(cycle);
-  backend.synchronize();
-  t.launches = backend.launches() - before;
-  if constexpr (CountsTeamPasses<Backend>) {
-    t.team_passes.assign(std::size_t(mg.levels()) + 1, 0);
-    for (int l = 1; l <= mg.levels(); ++l) t.team_passes[std::size_t(l)] = backend.team_passes(mg.level(l).shape.ny);
+  std::vector<CycleTiming> timings(cycles.size());
+  std::vector<int> repetitions;
+  for (std::size_t k = 0; k < cycles.size(); ++k) {
+    CycleTiming& t = timings[k];
+    t.median_seconds = upper_median(times[k]);
+    t.min_seconds = *std::min_element(times[k].begin(), times[k].end());
+    t.spread = summarize_timings(times[k]).spread;
+    t.repetitions = int(times[k].size());
+    repetitions.push_back(t.repetitions);
   }
-  if constexpr (Distributes<Backend>)
-    if (cycle.type == CycleType::Kappa) {
-      const DistributedCycleCost c = distributed_cycle_cost(mg.settings(), cycle.counter, backend.decomposition(), {});
-      t.ranks = backend.ranks();
-      t.px = backend.px();
-      t.py = backend.py();
-      t.ops = c.ops;
-      t.messages = c.messages;
+  if (policy.per_level) {
+    std::vector<std::vector<double>> per_call = level_seconds_per_call(mg, backend, cycles, guess, repetitions);
+    for (std::size_t k = 0; k < cycles.size(); ++k) timings[k].level_seconds_per_call = std::move(per_call[k]);
+  }
+  for (std::size_t k = 0; k < cycles.size(); ++k) {
+    CycleTiming& t = timings[k];
+    if constexpr (CountsTeamPasses<Backend>) backend.reset_launches();
+    const std::uint64_t before = backend.launches();
+    mg.cycle(cycles[k]);
+    backend.synchronize();
+    t.launches = backend.launches() - before;
+    if constexpr (CountsTeamPasses<Backend>) {
+      t.team_passes.assign(std::size_t(mg.levels()) + 1, 0);
+      for (int l = 1; l <= mg.levels(); ++l) t.team_passes[std::size_t(l)] = backend.team_passes(mg.level(l).shape.ny);
     }
-  return t;
+    if constexpr (Distributes<Backend>)
+      if (cycles[k].type == CycleType::Kappa) {
+        const DistributedCycleCost c =
+            distributed_cycle_cost(mg.settings(), cycles[k].counter, backend.decomposition(), {});
+        t.ranks = backend.ranks();
+        t.px = backend.px();
+        t.py = backend.py();
+        t.ops = c.ops;
+        t.messages = c.messages;
+      }
+  }
+  return timings;
+}
+
+template <class Backend>
+CycleTiming time_cycle_on(Backend& backend, const MultigridSettings& settings, CycleChoice cycle,
+                          const TimingPolicy& policy) {
+  return time_cycles_on(backend, settings, {cycle}, policy).front();
 }
 
 template <class Backend>
@@ -186,6 +191,11 @@ TimingSpread summarize_timings(std::vector<double> v) {
 CycleTiming time_cycle(const MultigridSettings& settings, CycleChoice cycle, const ExecutionTarget& target,
                        const TimingPolicy& policy) {
   return on_target(target, [&](auto& backend) { return time_cycle_on(backend, settings, cycle, policy); });
+}
+
+std::vector<CycleTiming> time_cycles(const MultigridSettings& settings, const std::vector<CycleChoice>& cycles,
+                                     const ExecutionTarget& target, const TimingPolicy& policy) {
+  return on_target(target, [&](auto& backend) { return time_cycles_on(backend, settings, cycles, policy); });
 }
 
 BandwidthMeasurement measure_bandwidth(int levels, const ExecutionTarget& target, int repetitions) {
@@ -268,15 +278,19 @@ Calibration calibrate(const MultigridSettings& as_run, const CalibrationSweep& s
   c.coarsest_calls = as_run.coarsest_calls;
   c.threads = sweep.target.threads;
   const double lambda = measure_message_latency(sweep.target, sweep.max_levels, as_run.coarsening);
-  for (int n = sweep.min_levels; n <= sweep.max_levels; ++n)
-    for (int kappa : kappas) {
-      MultigridSettings s = as_run;
-      s.levels = n;
-      TimingPolicy policy = sweep.policy;
-      // The per-level model's costs, from the same cycles' timers (not on a process grid: the
-      // advisor prices those with the paper's model and lambda).
-      policy.per_level = sweep.target.backend != BackendKind::Mpi;
-      const CycleTiming t = time_cycle(s, {CycleType::Kappa, kappa}, sweep.target, policy);
+  std::vector<CycleChoice> cycles;
+  for (const int kappa : kappas) cycles.push_back({CycleType::Kappa, kappa});
+  for (int n = sweep.min_levels; n <= sweep.max_levels; ++n) {
+    MultigridSettings s = as_run;
+    s.levels = n;
+    TimingPolicy policy = sweep.policy;
+    // The per-level model's costs, from the same cycles' timers (not on a process grid: the
+    // advisor prices those with the paper's model and lambda).
+    policy.per_level = sweep.target.backend != BackendKind::Mpi;
+    const std::vector<CycleTiming> timings = time_cycles(s, cycles, sweep.target, policy);
+    for (std::size_t k = 0; k < kappas.size(); ++k) {
+      const int kappa = kappas[k];
+      const CycleTiming& t = timings[k];
       c.ranks = t.ranks;
       const double ops = t.ranks > 1 ? t.ops : cycle_ops(kappa, n, as_run.coarsening, as_run.coarsest_calls);
       // The fastest repetition: what the cycle costs when nothing else runs (the spread says
@@ -289,6 +303,7 @@ Calibration calibrate(const MultigridSettings& as_run, const CalibrationSweep& s
       c.samples.push_back(sample);
       if (on_case) on_case(sample);
     }
+  }
   c.measured_lambda = lambda;
   c.model = fit_cost_model(c.samples, lambda);
   return c;

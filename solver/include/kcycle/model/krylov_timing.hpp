@@ -13,6 +13,7 @@ namespace kcycle {
 // For each kappa candidate at each level count min_levels..max_levels: `options` (a PCG or FCG
 // solve) stepped, restarted where it converges, until min_seconds and 10 timed iterations (each
 // solve's first iteration runs cold and is left out); the median iteration plus the norms' share.
+// The kappas take turns, a solve each, so that the machine's drift falls on all of them alike.
 std::vector<KrylovSample> time_krylov_iterations(const SolverOptions& options, int min_levels, int max_levels,
                                                  double min_seconds,
                                                  const std::function<void(const KrylovSample&)>& on_case = {});

@@ -60,6 +60,11 @@ struct CycleTiming {
 // On the GPU a cycle's time ends when the device has finished it.
 CycleTiming time_cycle(const MultigridSettings& settings, CycleChoice cycle, const ExecutionTarget& target,
                        const TimingPolicy& policy = {});
+// Several cycles on one hierarchy, timed in turns (one repetition of each per round) so that a
+// change in the machine's speed while timing falls on all of them alike: what calibrate uses,
+// whose cycles the advisor compares.
+std::vector<CycleTiming> time_cycles(const MultigridSettings& settings, const std::vector<CycleChoice>& cycles,
+                                     const ExecutionTarget& target, const TimingPolicy& policy = {});
 
 struct BandwidthMeasurement {
   double jacobi_gbps = 0;            // 24 bytes per unknown: read v, read f, write the output
@@ -84,10 +89,11 @@ CycleTiming time_cycle_on_ranks(const MultigridSettings& settings, CycleChoice c
 // 0 for a target that sends no messages.
 double measure_message_latency(const ExecutionTarget& target, int levels, Coarsening coarsening);
 
-// The paper's calibration (section 3.2): time one cycle for every kappa and level count,
-// then fit alpha and beta. On a process grid, lambda is measured first and the fit is of the
-// rest of the time (fit_cost_model). `as_run`: the settings as the sweep's target runs them
-// (resolve()); they say what the calibration records (fused, launches per call, the tail).
+// The paper's calibration (section 3.2): time one cycle for every kappa and level count (the
+// kappas in turns at each level count, time_cycles), then fit alpha and beta. On a process
+// grid, lambda is measured first and the fit is of the rest of the time (fit_cost_model).
+// `as_run`: the settings as the sweep's target runs them (resolve()); they say what the
+// calibration records (fused, launches per call, the tail).
 // `on_case` (optional) is told each finished case, for progress.
 struct CalibrationSweep {
   int min_levels = 4;
