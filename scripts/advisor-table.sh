@@ -2,7 +2,7 @@
 # The advisor's table (issue 28; docs/model.md): for the issue's three configurations and the six
 # presets at 7-10 levels, calibrate (levels 5..n), then `advise --verify --json` in the same run,
 # and print each pick against the measured best and each predicted total against its measurement,
-# with the machine's drift between advising and verifying.
+# with the machine's drift between advising and verifying and how much the verifying solves varied.
 #
 #   bash scripts/advisor-table.sh [--out FOLDER] [--quick | --deep [--only REGEX]] [--iterations probe|forecast]
 #                                 [-- EXTRA KCYCLE OPTIONS...]
@@ -74,9 +74,10 @@ python3 - "$rows" <<'PY' | tee "$out/table.md"
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 print("| configuration | time from | pick | measured best | pick vs best | advice ÷ pick's solve | machine drift "
-      "| predicted vs measured total, κ = 1 / 2 / 3 / 4 / W (iterations predicted/solved) |")
-print("|---|---|---|---|---|---|---|---|")
+      "| predicted vs measured total, κ = 1 / 2 / 3 / 4 / W (iterations predicted/solved) | solves' spread |")
+print("|---|---|---|---|---|---|---|---|---|")
 picks = over15 = iterations_within15 = 0
+noisy = []
 for d in rows:
     c = d["candidates"]
     measured = {x["kappa"]: x["measured_seconds"] for x in c if x.get("measured_converged")}
@@ -92,11 +93,19 @@ for d in rows:
         cells.append("%+.0f%% (%d/%d)" % (error, round(x["predicted_iterations"]), x["measured_iterations"]))
     drift = d.get("machine_drift")
     cost = d["advice_seconds"] / measured[pick] if pick in measured else float("nan")
-    print("| %s | %s | %s | %s | %+.1f%% | %.2f | %s | %s |" % (d["name"], d["time_source"], pick, best, excess, cost,
-          "%.2fx" % drift if drift else "-", " / ".join(cells)))
+    # The most any kappa's verifying solves varied (slowest tenth over fastest): from 2 the
+    # machine's noise is as large as the gaps between kappas, and so is the measured best's.
+    spread = max(x.get("measured_spread", 1.0) for x in c)
+    if spread >= 2.0:
+        noisy.append(d["name"])
+    print("| %s | %s | %s | %s | %+.1f%% | %.2f | %s | %s | %.2f |" % (d["name"], d["time_source"], pick, best, excess,
+          cost, "%.2fx" % drift if drift else "-", " / ".join(cells), spread))
 print()
 cells = sum(len(d["candidates"]) for d in rows)
 print("picks within 5%% of the measured best: %d of %d; predicted totals off by more than 15%%: %d of %d; "
       "predicted iterations within 15%% of the solved: %d of %d" % (picks, len(rows), over15, cells,
       iterations_within15, cells))
+if noisy:
+    print("rows whose verifying solves varied 2x or more (a kappa's slowest tenth over its fastest: the machine's noise, "
+          "as large as the gaps between kappas there): %s" % ", ".join(noisy))
 PY
