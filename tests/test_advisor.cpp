@@ -636,9 +636,10 @@ TEST(CoarseForecast, AProbeIsStartedOnlyWhereItsSharePaysItsSetupAndFirstIterati
 }
 
 // A probe's set-up, which its share pays before its first iteration: the median set-up of the
-// deepest solves (one of them paid the fresh pages), grown with the finest grid's unknowns (four
-// times a level, semi-coarsened or not); nothing solved, nothing known.
-TEST(CoarseForecast, AProbesSetupIsTheDeepestSolvesMedianGrownWithTheUnknowns) {
+// deepest solves, grown with the finest grid's unknowns (four times a level, semi-coarsened or
+// not); on fresh pages (the first probe deeper than any hierarchy built) their slowest, the one
+// that paid them, grown alike; nothing solved, nothing known.
+TEST(CoarseForecast, AProbesSetupIsTheDeepestSolvesMedianOrOnFreshPagesTheirSlowestGrownWithTheUnknowns) {
   SolverOptions o;
   EXPECT_EQ(predicted_setup_seconds(o, 8, {}), 0);
   CoarseSolves solved(4);
@@ -647,6 +648,8 @@ TEST(CoarseForecast, AProbesSetupIsTheDeepestSolvesMedianGrownWithTheUnknowns) {
   for (std::size_t j = 0; j < solved.size(); ++j) solved[j].levels = levels[j], solved[j].setup_seconds = setups[j];
   const auto unknowns = [&](int n) { return double(level_shape(n, 1, o.coarsening).unknowns()); };
   EXPECT_NEAR(predicted_setup_seconds(o, 7, solved), 0.3e-3 * unknowns(7) / unknowns(6), 1e-15);
+  EXPECT_NEAR(predicted_setup_seconds(o, 7, solved, SetupPages::Fresh), 2e-3 * unknowns(7) / unknowns(6), 1e-15);
+  EXPECT_EQ(predicted_setup_seconds(o, 8, {}, SetupPages::Fresh), 0);
   EXPECT_NEAR(predicted_setup_seconds(o, 8, solved) / predicted_setup_seconds(o, 7, solved), 4, 0.05);
   o.coarsening = Coarsening::SemiY;
   EXPECT_NEAR(predicted_setup_seconds(o, 8, solved) / predicted_setup_seconds(o, 7, solved), 4, 0.05);

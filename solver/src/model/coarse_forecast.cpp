@@ -400,7 +400,7 @@ double forecast_iterations_at(const CoarseForecast& f, const SolverOptions& targ
   return forecast_at(f, first_fitted(f), f.levels.size() - 1, levels, target.solver != SolverKind::Multigrid);
 }
 
-double predicted_setup_seconds(const SolverOptions& target, int levels, const CoarseSolves& solved) {
+double predicted_setup_seconds(const SolverOptions& target, int levels, const CoarseSolves& solved, SetupPages pages) {
   int deepest = 0;
   for (const CoarseSolve& s : solved) deepest = std::max(deepest, s.levels);
   std::vector<double> setups;
@@ -408,7 +408,9 @@ double predicted_setup_seconds(const SolverOptions& target, int levels, const Co
     if (s.levels == deepest) setups.push_back(s.setup_seconds);
   if (setups.empty()) return 0;
   const auto unknowns = [&](int n) { return double(level_shape(n, 1, target.coarsening).unknowns()); };
-  return median(setups) * unknowns(levels) / unknowns(deepest);
+  const double at_deepest =
+      pages == SetupPages::Fresh ? *std::max_element(setups.begin(), setups.end()) : median(setups);
+  return at_deepest * unknowns(levels) / unknowns(deepest);
 }
 
 double predicted_probe_seconds(const CoarseForecast& f, int levels, int iterations) {

@@ -104,9 +104,16 @@ struct CoarseSolve {
 };
 using CoarseSolves = std::vector<CoarseSolve>;
 
+// Whether a hierarchy is built on pages the process holds already (no deeper than one built
+// before: the heap keeps them, heap_policy.hpp) or on fresh ones, each faulted in (deeper than any
+// built: 5-12 us a page on this VM, jacobi's first 8-level set-up 7.0 ms against 0.27 for the next).
+enum class SetupPages { Reused, Fresh };
+
 // What building a hierarchy of `levels` levels like the target's takes, from the set-ups of the
-// deepest solves in `solved` (their median, grown with the finest grid's unknowns); 0 where none.
-double predicted_setup_seconds(const SolverOptions& target, int levels, const CoarseSolves& solved);
+// deepest solves in `solved`, grown with the finest grid's unknowns: on reused pages their median,
+// on fresh ones their slowest (the first there, deepest first, paid them); 0 where none.
+double predicted_setup_seconds(const SolverOptions& target, int levels, const CoarseSolves& solved,
+                               SetupPages pages = SetupPages::Reused);
 
 // The coarse solves run side by side on one thread each only where the window's deepest
 // hierarchy has this many levels or more; below it one after the other (on one thread). Starting
