@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <thread>
@@ -370,16 +371,19 @@ TEST(TimedTurns, AgreeTurnsAnotherRanksMoreIntoThisOnes) {
 }
 
 // The cycles timed together on one hierarchy each get their own measurement: the launches and
-// the team's passes are those time_cycle counts for each alone, the per-level costs one per level.
+// the team's passes are those time_cycle counts for each alone (not summed over the cycles run
+// before it), the per-level costs one per level. Two threads at 7 levels, so that the finest
+// levels (127^2, 63^2) hand passes to the team and the passes compared are not all zero.
 TEST(TimedTurns, TimeCyclesMeasuresEachCycleAsTimeCycleDoes) {
+  setenv("KCYCLE_TEAM_ADAPTIVE", "0", 1);  // the team runs even where the cores look busy
   MultigridSettings s;
-  s.levels = 5;
+  s.levels = 7;
   s.tensor = rotated_anisotropic_tensor(1e-2, 30);
   TimingPolicy quick;
   quick.min_seconds = 0;
   quick.min_repetitions = 2;
   quick.per_level = true;
-  const ExecutionTarget target{BackendKind::Cpu, 1, true};
+  const ExecutionTarget target{BackendKind::Cpu, 2, true};
   const std::vector<CycleChoice> cycles{{CycleType::Kappa, 1}, {CycleType::Kappa, 2}, {CycleType::Kappa, kKappaW}};
   const std::vector<CycleTiming> together = time_cycles(s, cycles, target, quick);
   ASSERT_EQ(together.size(), cycles.size());
@@ -388,7 +392,9 @@ TEST(TimedTurns, TimeCyclesMeasuresEachCycleAsTimeCycleDoes) {
     EXPECT_EQ(together[k].launches, alone.launches) << k;
     EXPECT_EQ(together[k].team_passes, alone.team_passes) << k;
     EXPECT_EQ(together[k].repetitions, 2) << k;
-    ASSERT_EQ(together[k].level_seconds_per_call.size(), 5u) << k;
+    ASSERT_EQ(together[k].team_passes.size(), 8u) << k;
+    EXPECT_GT(together[k].team_passes[1], 0u) << k;
+    ASSERT_EQ(together[k].level_seconds_per_call.size(), 7u) << k;
     for (const double seconds : together[k].level_seconds_per_call) EXPECT_GT(seconds, 0) << k;
   }
   EXPECT_LT(together[0].launches, together[1].launches);
