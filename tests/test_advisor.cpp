@@ -622,17 +622,35 @@ TEST(CoarseForecast, AProbesPriceGrowsPerLevelAsTheLastSolvesDidWithinTwoToEight
   EXPECT_NEAR(predicted_probe_seconds(f, 6, 10), 10 * 20e-3 * 8, 1e-15);
 }
 
-// A probe is started only on a share that pays its set-up and its first kFewestProbeIterations:
-// fewer are not used.
-TEST(CoarseForecast, AProbeIsStartedOnlyWhereItsSharePaysItsSetupAndFirstIterations) {
-  CoarseForecast f;
-  f.levels = {4, 5};
-  f.seconds_per_iteration = {1e-3, 3e-3};  // 9e-3 s an iteration at 6 levels
-  const double needed = 0.02 + kFewestProbeIterations * 9e-3;
-  EXPECT_TRUE(share_pays_for_probe(f, 6, 0.02, needed * 1.001));
-  EXPECT_FALSE(share_pays_for_probe(f, 6, 0.02, needed * 0.999));
-  EXPECT_FALSE(share_pays_for_probe(f, 6, needed, needed * 0.999)) << "the set-up alone takes the share";
-  EXPECT_FALSE(share_pays_for_probe(f, 7, 0.02, needed * 1.001)) << "a level deeper: three times the price";
+// A probe is used from kFewestProbeIterations on, and from kFewestProbeShareOfCount of the count
+// its fit gives it at the probe's level: a stand-alone cycle's first iterations count low.
+TEST(CoarseForecast, AProbeMustRunAQuarterOfItsForecastCountAndAtLeastTwentyIterations) {
+  SolverOptions o;
+  o.levels = 9;
+  CoarseForecast few = forecast_with({4, 8, 16}, false, 0);  // 32-ish at 7 levels: 20 iterations rule
+  ASSERT_LT(kFewestProbeShareOfCount * forecast_iterations_at(few, o, 7), kFewestProbeIterations);
+  EXPECT_EQ(fewest_probe_iterations(few, o, 7), kFewestProbeIterations);
+  CoarseForecast many = forecast_with({100, 200, 400}, false, 0);
+  const double at7 = forecast_iterations_at(many, o, 7), at8 = forecast_iterations_at(many, o, 8);
+  ASSERT_GT(at7, 600);
+  EXPECT_EQ(fewest_probe_iterations(many, o, 7), int(std::ceil(kFewestProbeShareOfCount * at7)));
+  EXPECT_EQ(fewest_probe_iterations(many, o, 8), int(std::ceil(kFewestProbeShareOfCount * at8)));
+}
+
+// A probe is started only on a share that pays its set-up and its fewest iterations: fewer are
+// not used.
+TEST(CoarseForecast, AProbeIsStartedOnlyWhereItsSharePaysItsSetupAndFewestIterations) {
+  SolverOptions o;
+  o.levels = 9;
+  for (const std::vector<double>& counts : {std::vector<double>{4, 8, 16}, std::vector<double>{100, 200, 400}}) {
+    CoarseForecast f = forecast_with(counts, false, 0);
+    f.seconds_per_iteration = {1e-4, 1e-3, 3e-3};  // grew 3x: 9e-3 s an iteration at 7 levels
+    const double needed = 0.02 + fewest_probe_iterations(f, o, 7) * 9e-3;
+    EXPECT_TRUE(share_pays_for_probe(f, o, 7, 0.02, needed * 1.001));
+    EXPECT_FALSE(share_pays_for_probe(f, o, 7, 0.02, needed * 0.999));
+    EXPECT_FALSE(share_pays_for_probe(f, o, 7, needed, needed * 0.999)) << "the set-up alone takes the share";
+    EXPECT_FALSE(share_pays_for_probe(f, o, 8, 0.02, needed * 1.001)) << "a level deeper: three times the price";
+  }
 }
 
 // A probe's set-up, which its share pays before its first iteration: the median set-up of the
@@ -655,10 +673,10 @@ TEST(CoarseForecast, AProbesSetupIsTheDeepestSolvesMedianOrOnFreshPagesTheirSlow
   EXPECT_NEAR(predicted_setup_seconds(o, 8, solved) / predicted_setup_seconds(o, 7, solved), 4, 0.05);
 }
 
-TEST(CoarseForecast, TheBudgetIsATenthOfASolveFromElevenLevelsAndOneSolveBelow) {
+TEST(CoarseForecast, TheBudgetIsAFifthUnderATenthOfASolveFromElevenLevelsAndOneSolveBelow) {
   SolverOptions o;
   o.levels = 11;
-  EXPECT_EQ(forecast_budget(o, {}), 0.1);
+  EXPECT_EQ(forecast_budget(o, {}), 0.08);
   o.levels = 10;
   EXPECT_EQ(forecast_budget(o, {}), 1.0);
   CoarseForecastSettings half;

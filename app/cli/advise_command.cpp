@@ -291,7 +291,7 @@ Subcommand add_advise_command(CLI::App& app) {
       ->check(CLI::IsMember({"probe", "forecast", "lfa"}));
   cmd->add_option("--budget", args->budget,
                   "Under --iterations forecast: what the advice may cost, as a fraction of the fastest kappa's "
-                  "predicted solve (default 0: 0.1 from 11 levels, 1 below)")
+                  "predicted solve (default 0: 0.08 from 11 levels, under the 0.1 aimed at; 1 below)")
       ->check(CLI::Range(0.0, 1e6));
   cmd->add_option("--seeds", args->seeds,
                   "Under --iterations forecast: random starts per coarse solve, the median count taken (default 0: "

@@ -345,6 +345,7 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
     return predicted_setup_seconds(options, m, solved, m > built ? SetupPages::Fresh : SetupPages::Reused);
   };
   const auto later_setup = [&](int m) { return predicted_setup_seconds(options, m, solved); };
+  const auto fewest = [&](std::size_t k, int m) { return fewest_probe_iterations(forecasts[k], options, m); };
   const auto probe_at = [&](std::size_t k, int level, double share, int first_iterations) {
     KappaPrediction& p = advice.candidates[k];
     SolverOptions probe = options;
@@ -352,7 +353,7 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
     if (runs.one_thread && level <= kOneThreadProbesUpToLevels) probe.threads = 1;
     ProbeSettings within = settings.probe;
     within.band = settings.forecast_band;
-    within.min_iterations = first_iterations;
+    within.min_iterations = std::max(first_iterations, fewest(k, level));
     within.max_seconds = share;
     within.solve_below_seconds = share;
     built = std::max(built, level);
@@ -374,19 +375,23 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   const auto contenders_end =
       std::find_if(order.begin(), order.end(), [&](std::size_t k) { return predicted(k) > reach * fastest; });
   std::vector<std::size_t> contenders(order.begin(), contenders_end), others(contenders_end, order.end());
-  // Their first probe.min_iterations (40), or as few as kFewestProbeIterations where only those
-  // fit, at the deepest level where all of them fit; where none does, as many as fit there, best
-  // first. Those left out are placed beside a probed one (place_unprobed).
-  constexpr int kFewest = kFewestProbeIterations;
+  // Their first probe.min_iterations (40), or as few as each one's fewest (fewest_probe_iterations:
+  // 20, and a quarter of its count there) where only those fit, at the deepest level where all of
+  // them fit; where none does, as many as fit there, best first. Those left out are placed beside
+  // a probed one (place_unprobed).
   int level = 0, first_iterations = settings.probe.min_iterations;
   std::size_t probed = 0;
   const auto fits = [&](int m, std::size_t j) {  // the first j contenders at m
     double together = 0;
-    for (std::size_t i = 0; i < j; ++i) together += first_cost(contenders[i], m);
+    int needed = 0;
+    for (std::size_t i = 0; i < j; ++i) {
+      together += first_cost(contenders[i], m);
+      needed = std::max(needed, fewest(contenders[i], m));
+    }
     const double setups = j > 0 ? setup(m) + double(j - 1) * later_setup(m) : 0;
-    const int affordable = int((left() - setups) / together * settings.probe.min_iterations);
-    if (affordable < std::min(kFewest, settings.probe.min_iterations)) return false;
-    level = m, probed = j, first_iterations = std::min(affordable, settings.probe.min_iterations);
+    const double affordable = (left() - setups) / together * settings.probe.min_iterations;
+    if (j == 0 || !(affordable >= needed)) return false;
+    level = m, probed = j, first_iterations = int(std::min(affordable, double(settings.probe.min_iterations)));
     return true;
   };
   for (int m = options.levels - 1; m >= options.levels - 2 && level == 0; --m) fits(m, contenders.size());
@@ -401,7 +406,7 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   for (std::size_t j = 0; j < contenders.size(); ++j) {
     const double share = j < probed ? left() / double(probed - j) : 0;
     // Not planned, or the probes before it brought the budget down (share_pays_for_probe).
-    if (share <= 0 || !share_pays_for_probe(forecasts[contenders[j]], level, setup(level), share))
+    if (share <= 0 || !share_pays_for_probe(forecasts[contenders[j]], options, level, setup(level), share))
       no_probe(contenders[j], "a contender");
     else
       probe_at(contenders[j], level, share, first_iterations);
@@ -412,7 +417,9 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
     const double share = left() / double(others.size() - j);
     int at = 0;
     for (int m = options.levels - 1; m >= options.levels - 2 && at == 0 && level != 0; --m)
-      if (first_cost(others[j], m) + setup(m) <= share) at = m;
+      if (first_cost(others[j], m) + setup(m) <= share &&
+          share_pays_for_probe(forecasts[others[j]], options, m, setup(m), share))
+        at = m;
     if (at == 0)
       no_probe(others[j], why);
     else

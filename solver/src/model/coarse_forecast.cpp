@@ -142,7 +142,7 @@ bool side_by_side_pays(const SolverOptions& target, const CoarseForecastSettings
 
 double forecast_budget(const SolverOptions& target, const CoarseForecastSettings& settings) {
   if (settings.budget > 0) return settings.budget;
-  return target.levels >= 11 ? 0.1 : 1.0;
+  return target.levels >= 11 ? kDeepForecastBudget : 1.0;
 }
 
 int forecast_seeds(const SolverOptions& target, const CoarseForecastSettings& settings) {
@@ -423,8 +423,14 @@ double predicted_probe_seconds(const CoarseForecast& f, int levels, int iteratio
   return iterations * last * std::pow(growth, levels - f.levels[k]);
 }
 
-bool share_pays_for_probe(const CoarseForecast& f, int levels, double setup_seconds, double share) {
-  return setup_seconds + predicted_probe_seconds(f, levels, kFewestProbeIterations) <= share;
+int fewest_probe_iterations(const CoarseForecast& f, const SolverOptions& target, int levels) {
+  const double count = forecast_iterations_at(f, target, levels);
+  return std::max(kFewestProbeIterations, int(std::ceil(kFewestProbeShareOfCount * count)));
+}
+
+bool share_pays_for_probe(const CoarseForecast& f, const SolverOptions& target, int levels, double setup_seconds,
+                          double share) {
+  return setup_seconds + predicted_probe_seconds(f, levels, fewest_probe_iterations(f, target, levels)) <= share;
 }
 
 bool refine_forecast(CoarseForecast& f, const SolverOptions& target, int levels, const ProbeSettings& probe,
@@ -432,10 +438,11 @@ bool refine_forecast(CoarseForecast& f, const SolverOptions& target, int levels,
   const auto started = std::chrono::steady_clock::now();
   SolverOptions at = target;
   at.levels = levels;
+  const int fewest = std::min(probe.min_iterations, fewest_probe_iterations(f, target, levels));
   IterationEstimate estimate;
   const SolveResult r = probe_solve(at, probe, estimate, stop);
   f.seconds += seconds_since(started);
-  if (!r.converged() && r.iterations < std::min(probe.min_iterations, kFewestProbeIterations)) {  // too early to tell
+  if (!r.converged() && r.iterations < fewest) {  // too early to tell
     f.basis += "; a probe at " + std::to_string(levels) + " levels stopped by its time after " +
                std::to_string(r.iterations) + " iterations, not used";
     return false;

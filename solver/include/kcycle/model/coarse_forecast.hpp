@@ -27,6 +27,14 @@ namespace kcycle {
 // within 4% after 40 and settle early; docs/model.md); one its time cap ends sooner is not.
 inline constexpr int kFewestProbeIterations = 20;
 
+// And only where it can run this share of the count the fit gives it there: a stand-alone
+// cycle's factors creep up toward rho over hundreds of iterations, and a probe that sees too few
+// of them counts low however it extrapolates. jacobi at 9 levels (table t30): probes of 24 and 25
+// iterations at 8 levels, 0.14-0.16 of their counts, estimated 147 and 179 for 166 and 212, and
+// the advice's kappa = 2, 3 came out 22-30 % low; the 20 probes that ran 0.28 of their count or
+// more (some solved outright) were within 2 % of their level's solved count.
+inline constexpr double kFewestProbeShareOfCount = 0.25;
+
 // The abscissa of a log-linear fit that bends on its own: the level count to the power 0.75,
 // not the level count. A count's growth per level slows as levels are added (jacobi's W-cycle:
 // 1.72, 1.65, 1.61, 1.34, 1.49, 1.40, 1.36x a level from 4 to 10 levels; xzebra-semi-galerkin's 2.0
@@ -39,6 +47,12 @@ inline constexpr int kFewestProbeIterations = 20;
 // slowing counts keep the level count: their geometric mean with the linear fit bends already.
 inline constexpr double kSlowingFitPower = 0.75;
 
+// The advice's default budget from 11 levels, as a fraction of the fastest kappa's predicted
+// solve: a fifth under the 10 % of the solve, since the prediction's price is the
+// calibration's, and a calibration's prices came out 13-18 % over the solves in the same run
+// (jacobi+cg 11, docs/model.md): with 0.1 that advice took 0.19 of the solve.
+inline constexpr double kDeepForecastBudget = 0.08;
+
 struct CoarseForecastSettings {
   int ahead = 0;   // the last hierarchy solved has n - ahead levels; 0: 2 with a budget of half a solve or more, else 3
   int window = 3;  // how many hierarchies are solved at most
@@ -48,8 +62,8 @@ struct CoarseForecastSettings {
   bool refine = true;
   // Which kappas are probed: those predicted within this factor of the fastest.
   double contender_reach = 1.5;
-  // The whole advice's cost as a fraction of the fastest kappa's predicted solve; 0: the
-  // issue's default, 0.1 from 11 levels (where advice pays) and 1 below.
+  // The whole advice's cost as a fraction of the fastest kappa's predicted solve; 0:
+  // kDeepForecastBudget from 11 levels (where advice pays) and 1 below.
   double budget = 0;
   // Random starts per coarse solve, whose median count is the level's point: a random start's
   // count moves 5-25 % with its seed (docs/model.md, "Why the 7-8-level counts escape the fit"),
@@ -203,12 +217,16 @@ double forecast_iterations_at(const CoarseForecast& forecast, const SolverOption
 // What a probe of `iterations` at `levels` would take, from the solves' seconds per iteration
 // (growing per level as they grew from the second-last solve to the last, 2x to 8x).
 double predicted_probe_seconds(const CoarseForecast& forecast, int levels, int iterations);
+// The fewest iterations a probe at `levels` must run to be used: kFewestProbeIterations, and
+// kFewestProbeShareOfCount of the count the forecast gives it there.
+int fewest_probe_iterations(const CoarseForecast& forecast, const SolverOptions& target, int levels);
 // Whether a probe at `levels` is worth starting on `share` seconds: whether they pay its set-up
-// and its first kFewestProbeIterations (fewer are not used). A planned probe whose share came
-// down below that (an earlier probe brought the fastest solve, and the budget, down) would stop
-// too early to use: jacobi at 8 levels ran three more of 3-10 iterations after kappa = 2's, 2-3
-// ms each, none used.
-bool share_pays_for_probe(const CoarseForecast& forecast, int levels, double setup_seconds, double share);
+// and its fewest iterations (fewer are not used). A planned probe whose share came down below
+// that (an earlier probe brought the fastest solve, and the budget, down) would stop too early
+// to use: jacobi at 8 levels ran three more of 3-10 iterations after kappa = 2's, 2-3 ms each,
+// none used.
+bool share_pays_for_probe(const CoarseForecast& forecast, const SolverOptions& target, int levels, double setup_seconds,
+                          double share);
 
 // Probes `target` at `levels` (below the target, above the solves) and refits through the last
 // two solves and the probe's estimate; false (nothing refitted, the basis says so) where the
