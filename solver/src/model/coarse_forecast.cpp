@@ -425,7 +425,9 @@ double predicted_probe_seconds(const CoarseForecast& f, int levels, int iteratio
 
 int fewest_probe_iterations(const CoarseForecast& f, const SolverOptions& target, int levels) {
   const double count = forecast_iterations_at(f, target, levels);
-  return std::max(kFewestProbeIterations, int(std::ceil(kFewestProbeShareOfCount * count)));
+  if (!std::isfinite(count)) return kFewestProbeIterations;  // no count to take a share of
+  const double share = std::ceil(kFewestProbeShareOfCount * std::min(count, 1e9));
+  return std::max(kFewestProbeIterations, int(share));
 }
 
 bool share_pays_for_probe(const CoarseForecast& f, const SolverOptions& target, int levels, double setup_seconds,
