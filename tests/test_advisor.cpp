@@ -622,6 +622,23 @@ TEST(CoarseForecast, AProbesPriceGrowsPerLevelAsTheLastSolvesDidWithinTwoToEight
   EXPECT_NEAR(predicted_probe_seconds(f, 6, 10), 10 * 20e-3 * 8, 1e-15);
 }
 
+// A probe that ran 20 iterations and more, but under a quarter of its count there, is not used
+// either: jacobi's V-cycle counts about 600 at 8 levels, and this probe stops after 60.
+TEST(CoarseForecast, AProbeThatRanUnderAQuarterOfItsCountIsNotUsed) {
+  SolverOptions o;
+  o.levels = 9;
+  o.cycle = {CycleType::Kappa, 1};
+  CoarseForecast f = forecast_from_coarse_solves(o, {});
+  const CoarseForecast before = f;
+  ASSERT_GT(fewest_probe_iterations(f, o, 8), 60);
+  ProbeSettings short_probe;
+  short_probe.max_iterations = 60;
+  EXPECT_FALSE(refine_forecast(f, o, 8, short_probe));
+  EXPECT_EQ(f.levels, before.levels);
+  EXPECT_EQ(f.iterations_at_target, before.iterations_at_target);
+  EXPECT_NE(f.basis.find("after 60 iterations, not used"), std::string::npos) << f.basis;
+}
+
 // A probe is used from kFewestProbeIterations on, and from kFewestProbeShareOfCount of the count
 // its fit gives it at the probe's level: a stand-alone cycle's first iterations count low.
 TEST(CoarseForecast, AProbeMustRunAQuarterOfItsForecastCountAndAtLeastTwentyIterations) {
@@ -635,6 +652,10 @@ TEST(CoarseForecast, AProbeMustRunAQuarterOfItsForecastCountAndAtLeastTwentyIter
   ASSERT_GT(at7, 600);
   EXPECT_EQ(fewest_probe_iterations(many, o, 7), int(std::ceil(kFewestProbeShareOfCount * at7)));
   EXPECT_EQ(fewest_probe_iterations(many, o, 8), int(std::ceil(kFewestProbeShareOfCount * at8)));
+  ASSERT_GT(kFewestProbeShareOfCount * forecast_iterations_at(few, o, 7), 5);
+  EXPECT_EQ(fewest_probe_iterations(few, o, 7, 5),
+            int(std::ceil(kFewestProbeShareOfCount * forecast_iterations_at(few, o, 7))))
+      << "under a lower floor the quarter holds";
 }
 
 // A probe is started only on a share that pays its set-up and its fewest iterations: fewer are

@@ -423,11 +423,11 @@ double predicted_probe_seconds(const CoarseForecast& f, int levels, int iteratio
   return iterations * last * std::pow(growth, levels - f.levels[k]);
 }
 
-int fewest_probe_iterations(const CoarseForecast& f, const SolverOptions& target, int levels) {
+int fewest_probe_iterations(const CoarseForecast& f, const SolverOptions& target, int levels, int floor) {
   const double count = forecast_iterations_at(f, target, levels);
-  if (!std::isfinite(count)) return kFewestProbeIterations;  // no count to take a share of
+  if (!std::isfinite(count)) return floor;  // no count to take a share of
   const double share = std::ceil(kFewestProbeShareOfCount * std::min(count, 1e9));
-  return std::max(kFewestProbeIterations, int(share));
+  return std::max(floor, int(share));
 }
 
 bool share_pays_for_probe(const CoarseForecast& f, const SolverOptions& target, int levels, double setup_seconds,
@@ -440,7 +440,8 @@ bool refine_forecast(CoarseForecast& f, const SolverOptions& target, int levels,
   const auto started = std::chrono::steady_clock::now();
   SolverOptions at = target;
   at.levels = levels;
-  const int fewest = std::min(probe.min_iterations, fewest_probe_iterations(f, target, levels));
+  // The quarter of its count holds whatever the caller asked; the 20 only where it asked as many.
+  const int fewest = fewest_probe_iterations(f, target, levels, std::min(probe.min_iterations, kFewestProbeIterations));
   IterationEstimate estimate;
   const SolveResult r = probe_solve(at, probe, estimate, stop);
   f.seconds += seconds_since(started);

@@ -217,9 +217,11 @@ double forecast_iterations_at(const CoarseForecast& forecast, const SolverOption
 // What a probe of `iterations` at `levels` would take, from the solves' seconds per iteration
 // (growing per level as they grew from the second-last solve to the last, 2x to 8x).
 double predicted_probe_seconds(const CoarseForecast& forecast, int levels, int iterations);
-// The fewest iterations a probe at `levels` must run to be used: kFewestProbeIterations, and
-// kFewestProbeShareOfCount of the count the forecast gives it there.
-int fewest_probe_iterations(const CoarseForecast& forecast, const SolverOptions& target, int levels);
+// The fewest iterations a probe at `levels` must run to be used: `floor` (a caller's probe may
+// ask for fewer than kFewestProbeIterations), and kFewestProbeShareOfCount of the count the
+// forecast gives it there.
+int fewest_probe_iterations(const CoarseForecast& forecast, const SolverOptions& target, int levels,
+                            int floor = kFewestProbeIterations);
 // Whether a probe at `levels` is worth starting on `share` seconds: whether they pay its set-up
 // and its fewest iterations (fewer are not used). A planned probe whose share came down below
 // that (an earlier probe brought the fastest solve, and the budget, down) would stop too early
