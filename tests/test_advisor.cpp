@@ -483,19 +483,28 @@ TEST(CoarseForecast, AProbeNearerTheTargetRefitsThroughTheLastTwoSolvesAndIt) {
   EXPECT_NE(f.basis.find("; solved at 8 levels: " + std::to_string(solved)), std::string::npos) << f.basis;
 }
 
-TEST(CoarseForecast, AProbeItsTimeEndsBeforeTwentyIterationsIsNotUsed) {
+// A probe stopped before its fewest iterations (fewest_probe_iterations) is not used: by its time
+// after 2 (under 20), or by its iteration cap after 60, 20 and more but under a quarter of the
+// V-cycle's count of about 600 at 8 levels.
+TEST(CoarseForecast, AProbeStoppedBeforeItsFewestIterationsIsNotUsed) {
   SolverOptions o;
   o.levels = 9;
   o.cycle = {CycleType::Kappa, 1};
-  CoarseForecast f = forecast_from_coarse_solves(o, {});
-  const CoarseForecast before = f;
-  ProbeSettings hurried;
+  const CoarseForecast before = forecast_from_coarse_solves(o, {});
+  ASSERT_GT(fewest_probe_iterations(before, o, 8), 60);
+  ProbeSettings hurried, short_probe;
   hurried.max_seconds = 1e-9;  // ends after its second iteration
-  EXPECT_FALSE(refine_forecast(f, o, 8, hurried));
-  EXPECT_EQ(f.levels, before.levels);
-  EXPECT_EQ(f.iterations_at_target, before.iterations_at_target);
-  EXPECT_NE(f.basis.find("; a probe at 8 levels stopped by its time after 2 iterations, not used"), std::string::npos)
-      << f.basis;
+  short_probe.max_iterations = 60;
+  for (const auto& [probe, stopped] : {std::pair{hurried, 2}, std::pair{short_probe, 60}}) {
+    CoarseForecast f = before;
+    EXPECT_FALSE(refine_forecast(f, o, 8, probe));
+    EXPECT_EQ(f.levels, before.levels);
+    EXPECT_EQ(f.iterations_at_target, before.iterations_at_target);
+    EXPECT_NE(f.basis.find("; a probe at 8 levels stopped by its time after " + std::to_string(stopped) +
+                           " iterations, not used"),
+              std::string::npos)
+        << f.basis;
+  }
 }
 
 // Solves at 4, 5, 6 levels, then (probed) a probe's estimate at 7, as refine_forecast leaves them.
@@ -620,23 +629,6 @@ TEST(CoarseForecast, AProbesPriceGrowsPerLevelAsTheLastSolvesDidWithinTwoToEight
   EXPECT_NEAR(predicted_probe_seconds(f, 7, 10), 10 * 1.5e-3 * 4, 1e-15);
   f.seconds_per_iteration = {1e-3, 20e-3};  // a hiccup: at most 8x
   EXPECT_NEAR(predicted_probe_seconds(f, 6, 10), 10 * 20e-3 * 8, 1e-15);
-}
-
-// A probe that ran 20 iterations and more, but under a quarter of its count there, is not used
-// either: jacobi's V-cycle counts about 600 at 8 levels, and this probe stops after 60.
-TEST(CoarseForecast, AProbeThatRanUnderAQuarterOfItsCountIsNotUsed) {
-  SolverOptions o;
-  o.levels = 9;
-  o.cycle = {CycleType::Kappa, 1};
-  CoarseForecast f = forecast_from_coarse_solves(o, {});
-  const CoarseForecast before = f;
-  ASSERT_GT(fewest_probe_iterations(f, o, 8), 60);
-  ProbeSettings short_probe;
-  short_probe.max_iterations = 60;
-  EXPECT_FALSE(refine_forecast(f, o, 8, short_probe));
-  EXPECT_EQ(f.levels, before.levels);
-  EXPECT_EQ(f.iterations_at_target, before.iterations_at_target);
-  EXPECT_NE(f.basis.find("after 60 iterations, not used"), std::string::npos) << f.basis;
 }
 
 // A probe is used from kFewestProbeIterations on, and from kFewestProbeShareOfCount of the count
