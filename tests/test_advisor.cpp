@@ -495,14 +495,14 @@ TEST(CoarseForecast, AProbeStoppedBeforeItsFewestIterationsIsNotUsed) {
   ProbeSettings hurried, short_probe;
   hurried.max_seconds = 1e-9;  // ends after its second iteration
   short_probe.max_iterations = 60;
-  for (const auto& [probe, stopped] : {std::pair{hurried, 2}, std::pair{short_probe, 60}}) {
+  const std::string needs = " (it needs " + std::to_string(fewest_probe_iterations(before, o, 8)) + "), not used";
+  for (const auto& [probe, why] : {std::pair{hurried, "its time after 2 iterations"},
+                                   std::pair{short_probe, "its iteration cap after 60 iterations"}}) {
     CoarseForecast f = before;
     EXPECT_FALSE(refine_forecast(f, o, 8, probe));
     EXPECT_EQ(f.levels, before.levels);
     EXPECT_EQ(f.iterations_at_target, before.iterations_at_target);
-    EXPECT_NE(f.basis.find("; a probe at 8 levels stopped by its time after " + std::to_string(stopped) +
-                           " iterations, not used"),
-              std::string::npos)
+    EXPECT_NE(f.basis.find("; a probe at 8 levels stopped by " + std::string(why) + needs), std::string::npos)
         << f.basis;
   }
 }

@@ -446,8 +446,9 @@ bool refine_forecast(CoarseForecast& f, const SolverOptions& target, int levels,
   const SolveResult r = probe_solve(at, probe, estimate, stop);
   f.seconds += seconds_since(started);
   if (!r.converged() && r.iterations < fewest) {  // too early to tell
-    f.basis += "; a probe at " + std::to_string(levels) + " levels stopped by its time after " +
-               std::to_string(r.iterations) + " iterations, not used";
+    const char* by = r.iterations >= probe.max_iterations ? "its iteration cap" : "its time";
+    f.basis += "; a probe at " + std::to_string(levels) + " levels stopped by " + by + " after " +
+               std::to_string(r.iterations) + " iterations (it needs " + std::to_string(fewest) + "), not used";
     return false;
   }
   if (!r.converged() && !(estimate.rho < 1.0)) {  // no count to fit: "never" is not one
