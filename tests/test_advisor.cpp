@@ -353,17 +353,29 @@ TEST(CoarseForecast, EachLevelIsTheMedianCountOfThreeRandomStarts) {
   EXPECT_EQ(forecast_seeds(o, five), 5);
 }
 
-// Issue 40: a kappa's iterations at n levels forecast from solves at n-5..n-3 levels (3 and
-// up). The counts are deterministic, so the fit is checked exactly against solves made here.
-TEST(CoarseForecast, FitsTheGrowthOfTheCoarseSolvesAndEvaluatesItAtTheTarget) {
+// The V-cycle at 9 levels (eps 1e-4, 45 degrees), and a forecast of it from n-5..n-3 levels
+// with one start (the seeds' median: EachLevelIsTheMedianCountOfThreeRandomStarts).
+SolverOptions v_cycle_at_nine_levels() {
   SolverOptions o;
   o.levels = 9;
   o.eps = 1e-4;
   o.angle_degrees = 45;
   o.cycle = {CycleType::Kappa, 1};
-  CoarseForecastSettings three_ahead;
-  three_ahead.ahead = 3;
-  three_ahead.seeds = 1;  // the seeds' median: EachLevelIsTheMedianCountOfThreeRandomStarts
+  return o;
+}
+CoarseForecastSettings three_ahead_one_start() {
+  CoarseForecastSettings s;
+  s.ahead = 3;
+  s.seeds = 1;
+  return s;
+}
+
+// Issue 40: a kappa's iterations at n levels forecast from solves at n-5..n-3 levels (3 and
+// up). The counts are deterministic, so the fit is checked exactly against solves made here.
+TEST(CoarseForecast, FitsTheGrowthOfTheCoarseSolvesAndEvaluatesItAtTheTarget) {
+  const SolverOptions o = v_cycle_at_nine_levels();
+  CoarseForecastSettings three_ahead = three_ahead_one_start();
+  three_ahead.settle_deepest = false;  // every count solved: ADeepestSolveStopsOnceItsEstimateSettles
   const CoarseForecast f = forecast_from_coarse_solves(o, three_ahead);
   ASSERT_EQ(f.levels, (std::vector<int>{4, 5, 6}));
   std::vector<double> y;
@@ -389,6 +401,38 @@ TEST(CoarseForecast, FitsTheGrowthOfTheCoarseSolvesAndEvaluatesItAtTheTarget) {
   EXPECT_EQ(f.basis, "solves at 4, 5, 6 levels: " + std::to_string(int(f.iterations[0])) + ", " +
                          std::to_string(int(f.iterations[1])) + ", " + std::to_string(int(f.iterations[2])) +
                          " iterations");
+}
+
+// A stand-alone cycle's solve at the window's deepest level stops once its count's estimate has
+// settled (settle_deepest), and its point is that estimate; the coarser ones, and MGCG's, solve.
+TEST(CoarseForecast, ADeepestSolveStopsOnceItsEstimateSettles) {
+  SolverOptions o = v_cycle_at_nine_levels();
+  const CoarseForecastSettings three_ahead = three_ahead_one_start();
+  for (const SolverKind solver : {SolverKind::Multigrid, SolverKind::PCG}) {
+    o.solver = solver;
+    CoarseSolves solved;
+    const CoarseForecast f = forecast_from_coarse_solves(o, three_ahead, solved);
+    ASSERT_EQ(f.levels, (std::vector<int>{4, 5, 6}));
+    ASSERT_EQ(solved.size(), 3u);
+    for (const CoarseSolve& s : solved) {
+      SolverOptions coarse = o;
+      coarse.levels = s.levels;
+      const int count = solve(coarse).iterations;
+      EXPECT_TRUE(s.converged);
+      if (solver == SolverKind::Multigrid && s.levels == 6) {
+        EXPECT_LT(s.ran, count * 3 / 4) << "it ran to the end: nothing settled early";
+        EXPECT_NEAR(s.iterations, count, 0.05 * count);
+        EXPECT_NE(f.basis.find("(the 6-level count estimated once it settled, after " + std::to_string(s.ran) +
+                               " iterations)"),
+                  std::string::npos)
+            << f.basis;
+      } else {
+        EXPECT_EQ(s.ran, count) << s.levels << " levels";
+        EXPECT_EQ(s.iterations, double(count)) << s.levels << " levels";
+      }
+    }
+    if (solver == SolverKind::PCG) EXPECT_EQ(f.basis.find("estimated"), std::string::npos) << f.basis;
+  }
 }
 
 TEST(CoarseForecast, TheWindowEndsTwoLevelsBelowTheTargetWithABudgetOfHalfASolveElseThree) {

@@ -167,10 +167,37 @@ const CoarseSolve* find_solve(const SolverOptions& coarse, const CoarseSolves& s
   return nullptr;
 }
 
-// Solves `coarse` to the tolerance; `stopped` is polled after every iteration.
+// Whether `coarse` is a solve that settles (settle_deepest): the window's deepest, of a
+// stand-alone cycle.
+bool settles(const SolverOptions& coarse, const SolverOptions& target, const CoarseForecastSettings& settings) {
+  return settings.settle_deepest && target.solver == SolverKind::Multigrid &&
+         coarse.levels == coarse_forecast_levels(target, settings).back();
+}
+
+// Solves `coarse` to the tolerance, or (settle) until its count's estimate has settled;
+// `stopped` is polled after every iteration of a solve, `stop` by a probe.
 template <class Stopped>
-CoarseSolve solve_coarse(const SolverOptions& coarse, Stopped stopped) {
+CoarseSolve solve_coarse(const SolverOptions& coarse, bool settle, std::stop_token stop, Stopped stopped) {
   const auto started = std::chrono::steady_clock::now();
+  if (settle) {
+    ProbeSettings until_settled;
+    until_settled.min_iterations = kFewestProbeIterations;
+    until_settled.max_iterations = coarse.max_iterations;
+    until_settled.solve_below_seconds = 0;  // its estimate is the point: no finishing for exactness
+    IterationEstimate estimate;
+    const SolveResult r = probe_solve(coarse, until_settled, estimate, stop);
+    const bool counted = r.converged() || (estimate.rho < 1.0 && std::isfinite(estimate.iterations));
+    return {coarse.levels,
+            counter_of(coarse),
+            coarse.seed,
+            estimate.iterations,
+            r.seconds_per_iteration,
+            coarse.threads,
+            seconds_since(started),
+            r.seconds_setup,
+            counted,
+            r.iterations};
+  }
   IterativeSolver solver(coarse, make_problem(coarse));
   const double setup = seconds_since(started);
   while (solver.running()) {
@@ -179,13 +206,13 @@ CoarseSolve solve_coarse(const SolverOptions& coarse, Stopped stopped) {
   }
   const SolveResult r = solver.result(false);
   return {coarse.levels,  counter_of(coarse),     coarse.seed, double(r.iterations), r.seconds_per_iteration,
-          coarse.threads, seconds_since(started), setup,       r.converged()};
+          coarse.threads, seconds_since(started), setup,       r.converged(),        r.iterations};
 }
 
 // The solve of `coarse` that `solved` holds, or a new one added to it.
-CoarseSolve coarse_solve(const SolverOptions& coarse, CoarseSolves& solved, std::stop_token stop) {
+CoarseSolve coarse_solve(const SolverOptions& coarse, bool settle, CoarseSolves& solved, std::stop_token stop) {
   if (const CoarseSolve* s = find_solve(coarse, solved)) return *s;
-  solved.push_back(solve_coarse(coarse, [&] { return stop.stop_requested(); }));
+  solved.push_back(solve_coarse(coarse, settle, stop, [&] { return stop.stop_requested(); }));
   return solved.back();
 }
 
@@ -204,6 +231,7 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
                          std::to_string(coarse_forecast_min_levels(target, settings)) + " levels (got " +
                          std::to_string(target.levels) + ")");
   CoarseForecast f;
+  std::string estimated;
   const int seeds = forecast_seeds(target, settings);
   for (const int levels : coarse_forecast_levels(target, settings)) {
     SolverOptions coarse = target;
@@ -211,7 +239,7 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
     std::vector<CoarseSolve> runs;  // one per seed: target.seed, target.seed + 1, ...
     for (int j = 0; j < seeds; ++j) {
       coarse.seed = target.seed + std::uint64_t(j);
-      runs.push_back(coarse_solve(coarse, solved, stop));
+      runs.push_back(coarse_solve(coarse, settles(coarse, target, settings), solved, stop));
     }
     std::vector<double> counts;
     for (const CoarseSolve& s : runs) {
@@ -225,12 +253,16 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
     // threads runs no slower, so the iterations this price promises fit its share (docs/model.md).
     f.seconds_per_iteration.push_back(runs.front().seconds_per_iteration);
     f.probed.push_back(false);
+    if (runs.front().ran < runs.front().iterations)
+      estimated = " (the " + std::to_string(levels) + "-level count estimated once it settled, after " +
+                  std::to_string(runs.front().ran) + " iterations)";
   }
   fit(f, target, 0);
   const std::size_t k = f.levels.size() - 1;
   f.basis = "solves at ";
   for (std::size_t j = 0; j <= k; ++j) f.basis += std::to_string(f.levels[j]) + (j < k ? ", " : " levels: ");
   for (std::size_t j = 0; j <= k; ++j) f.basis += count_text(f.iterations[j]) + (j < k ? ", " : " iterations");
+  f.basis += estimated;
   if (seeds > 1) f.basis += " (each the median of " + std::to_string(seeds) + " random starts)";
   if (target.solver != SolverKind::Multigrid) f.basis += " (CG: the geometric mean of the linear and log-linear fits)";
   if (!f.converged) f.basis += " (not all converged: no forecast)";
@@ -266,6 +298,7 @@ bool take_seed_medians(CoarseForecast& f, const SolverOptions& target, const Coa
 void solve_coarse_windows(const std::vector<SolverOptions>& targets, const CoarseForecastSettings& settings,
                           int concurrently, CoarseSolves& solved, std::stop_token stop) {
   std::vector<SolverOptions> runs;  // what is not solved yet, once each
+  std::vector<bool> settle;         // each run's: settles(run, its target, settings)
   const auto held = [&](const SolverOptions& coarse) {
     const auto same = [&](const SolverOptions& r) {
       return r.levels == coarse.levels && counter_of(r) == counter_of(coarse) && r.seed == coarse.seed;
@@ -280,11 +313,13 @@ void solve_coarse_windows(const std::vector<SolverOptions>& targets, const Coars
         coarse.levels = levels;
         coarse.seed = target.seed + std::uint64_t(j);
         if (concurrently > 1) coarse.threads = 1;
-        if (!held(coarse)) runs.push_back(coarse);
+        if (!held(coarse)) runs.push_back(coarse), settle.push_back(settles(coarse, target, settings));
       }
   }
-  std::stable_sort(runs.begin(), runs.end(),
-                   [](const SolverOptions& a, const SolverOptions& b) { return a.levels > b.levels; });
+  std::vector<std::size_t> order(runs.size());  // the deepest first
+  for (std::size_t j = 0; j < order.size(); ++j) order[j] = j;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return runs[a].levels > runs[b].levels; });
   std::vector<CoarseSolve> done(runs.size());
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
@@ -294,7 +329,7 @@ void solve_coarse_windows(const std::vector<SolverOptions>& targets, const Coars
     const auto stopped = [&] { return stop.stop_requested() || failed.load(); };
     for (std::size_t j = next++; j < runs.size() && !stopped(); j = next++) {
       try {
-        done[j] = solve_coarse(runs[j], stopped);
+        done[j] = solve_coarse(runs[order[j]], settle[order[j]], stop, stopped);
       } catch (...) {
         const std::lock_guard lock(error_mutex);
         if (!error) error = std::current_exception();

@@ -70,6 +70,13 @@ struct CoarseForecastSettings {
   // and the extrapolation multiplies that. 0: 3 with a random start and a budget of half a solve
   // or more, else 1.
   int seeds = 0;
+  // A stand-alone cycle's solve at the window's deepest level stops once its count's estimate has
+  // settled (a probe, probe.hpp, at least kFewestProbeIterations), its point that estimate: within
+  // 2 % of the solved counts at 8 and 9 levels (jacobi, xyzebra-galerkin, xzebra-semi-galerkin,
+  // each kappa), after 28-85 % of their iterations, the V-cycle's 28-43 % (docs/model.md). That
+  // level is most of the first stage's cost. MGCG's counts are small and its factors irregular:
+  // it solves.
+  bool settle_deepest = true;
 };
 
 struct CoarseForecast {
@@ -114,7 +121,8 @@ struct CoarseSolve {
   int threads = 0;  // what it ran on (0: the options' own count)
   double seconds = 0;
   double setup_seconds = 0;  // of those seconds, its hierarchy built (fresh pages, first norms)
-  bool converged = false;
+  bool converged = false;    // it has a count: it converged, or (settled) its estimate has one
+  int ran = 0;               // the iterations it ran: fewer than `iterations` where it settled
 };
 using CoarseSolves = std::vector<CoarseSolve>;
 
