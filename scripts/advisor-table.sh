@@ -4,12 +4,15 @@
 # and print each pick against the measured best and each predicted total against its measurement,
 # with the machine's drift between advising and verifying and how much the verifying solves varied.
 #
-#   bash scripts/advisor-table.sh [--out FOLDER] [--quick | --deep [--only REGEX]] [--iterations probe|forecast]
-#                                 [-- EXTRA KCYCLE OPTIONS...]
+#   bash scripts/advisor-table.sh [--out FOLDER] [--quick | --deep [--only REGEX] [--counts FILE]]
+#                                 [--iterations probe|forecast] [-- EXTRA KCYCLE OPTIONS...]
 #
 # --quick: the issue's three configurations only. --deep: issue 40's rows instead, jacobi, jacobi+cg,
 # xyzebra-galerkin and xzebra-semi-galerkin at 11 and 12 levels, each kappa verified by one solve
-# (they take seconds to minutes: hours in all on 2 cores); --only keeps the rows whose name matches. --iterations: where advise gets each kappa's
+# (they take seconds to minutes: hours in all on 2 cores); --only keeps the rows whose name matches; --counts
+# (scripts/data/solved-counts.json) judges the rows that file holds by their solved counts times the
+# calibration's price of an iteration at the target, with no verifying solve (minutes in all, not
+# hours: the counts are deterministic, the prices measured in the same run). --iterations: where advise gets each kappa's
 # iterations (its --iterations; default probe). Extra options go to every calibrate and advise
 # (e.g. -- --threads 1). About 9 minutes on 2 cores (12 with --threads 1). Needs a built tree
 # (build/bin/kcycle) and python3.
@@ -21,6 +24,7 @@ quick=0
 deep=0
 only=.
 iterations=probe
+counts=
 extra=()
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -28,12 +32,18 @@ while [[ $# -gt 0 ]]; do
     --quick) quick=1; shift ;;
     --deep) deep=1; shift ;;
     --only) only=$2; shift 2 ;;
+    --counts) counts=$2; shift 2 ;;
     --iterations) iterations=$2; shift 2 ;;
     --) shift; extra=("$@"); break ;;
-    *) echo "advisor-table: unknown argument '$1' (--out FOLDER, --quick, --deep, --only REGEX, --iterations MODE, -- KCYCLE OPTIONS)" >&2; exit 2 ;;
+    *) echo "advisor-table: unknown argument '$1' (--out FOLDER, --quick, --deep, --only REGEX, --counts FILE, --iterations MODE, -- KCYCLE OPTIONS)" >&2; exit 2 ;;
   esac
 done
 [[ -x $kcycle ]] || { echo "advisor-table: no $kcycle: build first (README)" >&2; exit 2; }
+if [[ -n $counts ]]; then
+  [[ $deep == 1 ]] || { echo "advisor-table: --counts judges the --deep rows" >&2; exit 2; }
+  python3 -c 'import json, sys; json.load(open(sys.argv[1]))["counts"]' "$counts" 2>/dev/null ||
+    { echo "advisor-table: $counts is not a counts file (a JSON object with \"counts\")" >&2; exit 2; }
+fi
 mkdir -p "$out"
 rows=$out/rows.jsonl
 : >"$rows"
@@ -50,9 +60,22 @@ one() {  # name, then the configuration's options (with --levels N)
   echo "advisor-table: $name" >&2
   "$kcycle" calibrate "$@" "${extra[@]}" --min-levels 5 --max-levels "$levels" --min-seconds 0.1 --out "$cal" \
     --force >"$out/calibrate.log" 2>&1 || { cat "$out/calibrate.log" >&2; exit 1; }
-  "$kcycle" advise "$@" "${extra[@]}" --iterations "$iterations" --calibration "$cal" --verify "${verify[@]}" --json |
-    python3 -c 'import json, sys; d = json.load(sys.stdin); d["name"] = sys.argv[1]; print(json.dumps(d))' "$name" \
-      >>"$rows"
+  local solved=
+  [[ -n $counts ]] && solved=$(python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["counts"].get(sys.argv[2], "")))' "$counts" "$name")
+  local judge=(--verify "${verify[@]}")
+  [[ -n $solved && $solved != '""' ]] && judge=()
+  "$kcycle" advise "$@" "${extra[@]}" --iterations "$iterations" --calibration "$cal" "${judge[@]}" --json |
+    python3 -c 'import json, sys
+d = json.load(sys.stdin)
+d["name"] = sys.argv[1]
+if not d["candidates"][0].get("measured_iterations"):  # judged by the solved counts, times the prices at the target
+    counts = json.loads(sys.argv[2])
+    for x in d["candidates"]:
+        x["measured_iterations"] = counts[x["kappa"]]
+        x["measured_seconds"] = counts[x["kappa"]] * x["seconds_per_iteration"]
+        x["measured_converged"] = True
+    d["time_source"] += ", judged by solved counts"
+print(json.dumps(d))' "$name" "$solved" >>"$rows"
 }
 
 if [[ $deep == 1 ]]; then
