@@ -172,7 +172,8 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   std::printf("%s\n", advice.time_note.c_str());
   if (settings.iterations_from == IterationSource::CoarseForecast && coarse_forecast_fits(o, settings.forecast))
     std::printf(
-        "iterations: each kappa solved on coarser hierarchies and its growth with the levels fitted; the contenders\n"
+        "iterations: each kappa solved on coarser hierarchies (a stand-alone cycle's deepest one until its count's\n"
+        "estimate settled) and its growth with the levels fitted; the contenders\n"
         "(within %.1fx of the fastest) then probed one or two levels below the target, within a budget of %.2g of\n"
         "the fastest predicted solve (as many as it fits, best first; none that solved as an earlier kappa did, to\n"
         "the iteration: that one's probe serves it), and refitted; then, where the budget leaves\n"
