@@ -297,10 +297,14 @@ bool take_seed_medians(CoarseForecast& f, const SolverOptions& target, const Coa
 
 void solve_coarse_windows(const std::vector<SolverOptions>& targets, const CoarseForecastSettings& settings,
                           int concurrently, CoarseSolves& solved, std::stop_token stop) {
-  std::vector<SolverOptions> runs;  // what is not solved yet, once each
-  std::vector<bool> settle;         // each run's: settles(run, its target, settings)
+  struct Run {
+    SolverOptions coarse;
+    bool settle = false;  // settles(coarse, its target, settings)
+  };
+  std::vector<Run> runs;  // what is not solved yet, once each
   const auto held = [&](const SolverOptions& coarse) {
-    const auto same = [&](const SolverOptions& r) {
+    const auto same = [&](const Run& run) {
+      const SolverOptions& r = run.coarse;
       return r.levels == coarse.levels && counter_of(r) == counter_of(coarse) && r.seed == coarse.seed;
     };
     return find_solve(coarse, solved) || (counter_of(coarse) != 0 && std::any_of(runs.begin(), runs.end(), same));
@@ -313,13 +317,11 @@ void solve_coarse_windows(const std::vector<SolverOptions>& targets, const Coars
         coarse.levels = levels;
         coarse.seed = target.seed + std::uint64_t(j);
         if (concurrently > 1) coarse.threads = 1;
-        if (!held(coarse)) runs.push_back(coarse), settle.push_back(settles(coarse, target, settings));
+        if (!held(coarse)) runs.push_back({coarse, settles(coarse, target, settings)});
       }
   }
-  std::vector<std::size_t> order(runs.size());  // the deepest first
-  for (std::size_t j = 0; j < order.size(); ++j) order[j] = j;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return runs[a].levels > runs[b].levels; });
+  std::stable_sort(runs.begin(), runs.end(),
+                   [](const Run& a, const Run& b) { return a.coarse.levels > b.coarse.levels; });
   std::vector<CoarseSolve> done(runs.size());
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
@@ -329,7 +331,7 @@ void solve_coarse_windows(const std::vector<SolverOptions>& targets, const Coars
     const auto stopped = [&] { return stop.stop_requested() || failed.load(); };
     for (std::size_t j = next++; j < runs.size() && !stopped(); j = next++) {
       try {
-        done[j] = solve_coarse(runs[order[j]], settle[order[j]], stop, stopped);
+        done[j] = solve_coarse(runs[j].coarse, runs[j].settle, stop, stopped);
       } catch (...) {
         const std::lock_guard lock(error_mutex);
         if (!error) error = std::current_exception();

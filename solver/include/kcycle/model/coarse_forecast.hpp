@@ -73,7 +73,7 @@ struct CoarseForecastSettings {
   // A stand-alone cycle's solve at the window's deepest level stops once its count's estimate has
   // settled (a probe, probe.hpp, at least kFewestProbeIterations), its point that estimate: within
   // 2 % of the solved counts at 8 and 9 levels (jacobi, xyzebra-galerkin, xzebra-semi-galerkin,
-  // each kappa), after 28-85 % of their iterations, the V-cycle's 28-43 % (docs/model.md). That
+  // each kappa), after 28-91 % of their iterations, the V-cycle's 28-58 % (docs/model.md). That
   // level is most of the first stage's cost. MGCG's counts are small and its factors irregular:
   // it solves.
   bool settle_deepest = true;
