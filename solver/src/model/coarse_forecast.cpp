@@ -109,10 +109,12 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // With a budget of a whole solve the window may end two levels below the target (its solves
-// cost 0.3-0.7 of the fastest kappa's solve); with a tenth of one, three (0.07-0.08).
+// cost 0.3-0.7 of the fastest kappa's solve); with a tenth of one, three for a stand-alone cycle
+// (0.07-0.08) and four for MGCG (kDeepKrylovAhead).
 int ahead_of(const SolverOptions& target, const CoarseForecastSettings& settings) {
   if (settings.ahead > 0) return settings.ahead;
-  return forecast_budget(target, settings) >= 0.5 ? 2 : 3;
+  if (forecast_budget(target, settings) >= 0.5) return 2;
+  return target.solver == SolverKind::Multigrid ? 3 : kDeepKrylovAhead;
 }
 
 int first_level(const SolverOptions& target, const CoarseForecastSettings& settings) {
