@@ -844,7 +844,6 @@ TEST(Advisor, MgcgsGrowingCountsTakeTheRecursionsCountAtTheTarget) {
   o.solver = SolverKind::PCG;
   AdvisorSettings settings = forecast_by_the_paper_model();
   settings.forecast.budget = 1e-9;  // no probes, one random start: the same counts on any machine
-  settings.forecast.ahead = 3;      // solves at 4, 5, 6 levels, where kappa = 2's count still grows
   const Advice a = advise(o, settings);
   ASSERT_EQ(a.candidates.size(), 5u);
   const std::string placed = "; at the target placed by the recursion in CG's counts squared: sqrt(";

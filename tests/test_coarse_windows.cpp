@@ -70,22 +70,5 @@ TEST(CoarseForecast, SolvesSideBySideOnlyFromWindowsOfSixLevels) {
   EXPECT_FALSE(side_by_side_pays(o, {}));
 }
 
-// Under a tenth of a solve MGCG's window ends four levels below the target, a stand-alone
-// cycle's three: MGCG solves its window outright, and at n-3 levels that alone went over the
-// budget (kDeepKrylovAhead).
-TEST(CoarseForecast, MgcgUnderATenthSolvesFourLevelsBelowTheTarget) {
-  SolverOptions o;
-  o.levels = 11;  // the default budget there is a tenth
-  EXPECT_EQ(coarse_forecast_levels(o, {}), (std::vector<int>{6, 7, 8}));
-  o.solver = SolverKind::PCG;
-  EXPECT_EQ(coarse_forecast_levels(o, {}), (std::vector<int>{5, 6, 7}));
-  EXPECT_EQ(coarse_forecast_min_levels(o, {}), 8);
-  o.levels = 9;  // a budget of a solve: two levels below, for MGCG too
-  EXPECT_EQ(coarse_forecast_levels(o, {}), (std::vector<int>{5, 6, 7}));
-  CoarseForecastSettings tenth;
-  tenth.budget = 0.1;
-  EXPECT_EQ(coarse_forecast_levels(o, tenth), (std::vector<int>{3, 4, 5}));
-}
-
 }  // namespace
 }  // namespace kcycle

@@ -283,10 +283,9 @@ Subcommand add_advise_command(CLI::App& app) {
   cmd->add_option(
          "--iterations", args->iterations,
          "Where each kappa's iterations come from: probe (a probe at the target size, solved outright where "
-         "cheap), forecast (solves at n-4..n-2 levels; under a budget below half a solve n-5..n-3, MGCG "
-         "n-6..n-4; their growth fitted, refined by probes at n-1 or n-2 levels within --budget, the contending "
-         "kappas first (one for kappas that solved alike), the others scaled from the most alike probed kappa; "
-         "probes below 6 levels) or lfa "
+         "cheap), forecast (solves at n-4..n-2 levels, n-5..n-3 under a budget below half a solve, their growth "
+         "fitted, refined by probes at n-1 or n-2 levels within --budget, the contending kappas first (one for "
+         "kappas that solved alike), the others scaled from the most alike probed kappa; probes below 6 levels) or lfa "
          "(local Fourier analysis: nothing solved, blind to the growth with the levels; what the visualizer "
          "shows live)")
       ->capture_default_str()

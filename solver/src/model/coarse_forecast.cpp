@@ -109,12 +109,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 // With a budget of a whole solve the window may end two levels below the target (its solves
-// cost 0.3-0.7 of the fastest kappa's solve); with a tenth of one, three for a stand-alone cycle
-// (0.07-0.08) and four for MGCG (kDeepKrylovAhead).
+// cost 0.3-0.7 of the fastest kappa's solve); with a tenth of one, three (0.07-0.08).
 int ahead_of(const SolverOptions& target, const CoarseForecastSettings& settings) {
   if (settings.ahead > 0) return settings.ahead;
-  if (forecast_budget(target, settings) >= 0.5) return 2;
-  return target.solver == SolverKind::Multigrid ? 3 : kDeepKrylovAhead;
+  return forecast_budget(target, settings) >= 0.5 ? 2 : 3;
 }
 
 int first_level(const SolverOptions& target, const CoarseForecastSettings& settings) {

@@ -53,22 +53,9 @@ inline constexpr double kSlowingFitPower = 0.75;
 // (jacobi+cg 11, docs/model.md): with 0.1 that advice took 0.19 of the solve.
 inline constexpr double kDeepForecastBudget = 0.08;
 
-// Under a budget below half a solve, MGCG's window ends this many levels below the target, a
-// stand-alone cycle's three. MGCG solves its window outright (settle_deepest), and from n-3 levels
-// that alone went over the budget: `kcycle advise` cost 0.17 of jacobi+cg 11's solve in one deep
-// table and 0.111 of xyzebra-galerkin+cg 11's (2026-12-02). A window one level further down costs
-// a quarter: those advices cost 0.04 and 0.015, every MGCG row at 11-12 levels 0.013-0.04, the
-// picks within 5 % of the best (jacobi+cg 11's kappa = 3 +4.7 %), and the counts within 15 % in 28
-// of the 30 cells of the three MGCG presets (30 from n-3; the misses xyzebra-galerkin+cg's
-// V-cycles, +17 %). Stand-alone counts from one level further down missed more (18 of 30 within
-// 15 %, against 25): their growth bends between 6 and 9 levels (docs/model.md).
-inline constexpr int kDeepKrylovAhead = 4;
-
 struct CoarseForecastSettings {
-  // The last hierarchy solved has n - ahead levels; 0: 2 with a budget of half a solve or more,
-  // else 3 for a stand-alone cycle and kDeepKrylovAhead for MGCG.
-  int ahead = 0;
-  int window = 3;      // how many hierarchies are solved at most
+  int ahead = 0;   // the last hierarchy solved has n - ahead levels; 0: 2 with a budget of half a solve or more, else 3
+  int window = 3;  // how many hierarchies are solved at most
   int min_levels = 3;  // the coarsest one solved (2-level counts say little of the growth)
   // A probe at n-1 or n-2 levels (the deepest the budget allows) for each contending kappa,
   // best first, while the budget lasts (the advisor's; refine_forecast).
