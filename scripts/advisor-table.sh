@@ -64,9 +64,12 @@ one() {  # name, then the configuration's options (with --levels N)
   [[ -n $counts ]] && solved=$(python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))["counts"].get(sys.argv[2], "")))' "$counts" "$name")
   local judge=(--verify "${verify[@]}")
   [[ -n $solved && $solved != '""' ]] && judge=()
-  "$kcycle" advise "$@" "${extra[@]}" --iterations "$iterations" --calibration "$cal" "${judge[@]}" --json |
-    python3 -c 'import json, sys
-d = json.load(sys.stdin)
+  # Into a file, then read: piped, python3 would start beside the advice (100 ms and more of a
+  # core on a 2-core machine) and the advice would plan and pay its stages with one core less.
+  "$kcycle" advise "$@" "${extra[@]}" --iterations "$iterations" --calibration "$cal" "${judge[@]}" --json \
+    >"$out/advice.json"
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[3]))
 d["name"] = sys.argv[1]
 if not d["candidates"][0].get("measured_iterations"):  # judged by the solved counts, times the prices at the target
     counts = json.loads(sys.argv[2])
@@ -75,7 +78,7 @@ if not d["candidates"][0].get("measured_iterations"):  # judged by the solved co
         x["measured_seconds"] = counts[x["kappa"]] * x["seconds_per_iteration"]
         x["measured_converged"] = True
     d["time_source"] += ", judged by solved counts"
-print(json.dumps(d))' "$name" "$solved" >>"$rows"
+print(json.dumps(d))' "$name" "$solved" "$out/advice.json" >>"$rows"
 }
 
 if [[ $deep == 1 ]]; then
