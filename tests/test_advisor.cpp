@@ -837,7 +837,7 @@ AdvisorSettings forecast_by_the_paper_model() {
 
 // MGCG at 9 levels: the counts still growing at the target (kappa = 2) take the recursion's count there in
 // CG's counts squared, as their basis says; the W-cycle and the V-cycle keep their fits, and a
-// stand-alone advice places nothing at the target.
+// stand-alone advice places none of its growing counts there.
 TEST(Advisor, MgcgsGrowingCountsTakeTheRecursionsCountAtTheTarget) {
   SolverOptions o = anisotropic_at_8_levels();
   o.levels = 9;
@@ -903,11 +903,12 @@ TEST(Advisor, TheForecastProbesTheContendersFirstAndTheOthersWithWhatIsLeft) {
   a = advise(o, settings);
   // Who contends is decided on the first stage's forecasts; what is predicted, with no probe at
   // all, is each placed by the recursion from the kappas' own fits (the V-cycle keeps its own),
-  // those still growing then fitted in the level.
+  // those still growing then fitted in the level, the W-like ones spread at the target.
   std::vector<CoarseForecast> placed = stage_one;
-  const std::vector<Placement> how =
-      place_by_recursion(placed, std::vector<int>(kKappaCandidates.begin(), kKappaCandidates.end()), o);
+  const std::vector<int> kappas(kKappaCandidates.begin(), kKappaCandidates.end());
+  const std::vector<Placement> how = place_by_recursion(placed, kappas, o);
   fit_growing_counts(placed, o);
+  place_at_target_by_recursion(placed, kappas, o);
   double fastest = 1e300;
   std::vector<double> predicted(5);
   for (std::size_t k = 0; k < 5; ++k) {

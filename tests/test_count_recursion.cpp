@@ -265,7 +265,7 @@ TEST(CountRecursion, CgsCountsArePlacedAsTheirSquares) {
 // At the target, CG's growing counts (not the V-cycle's, not within kWLikeCounts of the fewest)
 // are placed by the recursion once more, from every kappa's count one level below and the
 // W-like kappas' forecasts at the target: exact on the squared line's counts, whatever their own
-// fits said; the others keep theirs. Stand-alone nothing is placed.
+// fits said; the others keep theirs.
 TEST(CountRecursion, AtTheTargetCgsGrowingCountsAreWhereTheRecursionPutsThem) {
   const RecursionCounts counts(true);
   const SolverOptions target = cg_at_8_levels();
@@ -279,7 +279,6 @@ TEST(CountRecursion, AtTheTargetCgsGrowingCountsAreWhereTheRecursionPutsThem) {
     f[k].low = 0.95 * f[k].iterations_at_target, f[k].high = 1.05 * f[k].iterations_at_target;
   }
   f[0].iterations_at_target = 1.2 * counts.at(8, 1);
-  std::vector<CoarseForecast> exact_below = f;
   f[0].iterations.push_back(counts.at(7, 1));  // the V-cycle's fit at 7 levels, as exact
   f[0].levels.push_back(7), f[0].probed.push_back(true), f[0].seconds_per_iteration.push_back(1e-3);
   const std::vector<CoarseForecast> before = f;
@@ -300,9 +299,42 @@ TEST(CountRecursion, AtTheTargetCgsGrowingCountsAreWhereTheRecursionPutsThem) {
   EXPECT_EQ(placed, int(std::count_if(kKappas.begin() + 1, kKappas.end(), [&](int kappa) {
               return counts.at(8, kappa) > kWLikeCounts * counts.at(8, kKappaW);
             })));
-  SolverOptions standalone = target;
-  standalone.solver = SolverKind::Multigrid;
-  EXPECT_EQ(place_at_target_by_recursion(exact_below, kKappas, standalone), 0);
+}
+
+// Stand-alone, the W-like kappas are spread at the target about their forecasts' mean by the
+// recursion (count = a + c H, a from that mean): twins whose counts matched up to one level below
+// (their own fits alike) come out apart as their coarse calls say, exact on the line's counts;
+// the V-cycle and the counts still growing keep their own fits.
+TEST(CountRecursion, AtTheTargetStandAloneWLikeCountsAreSpreadByTheirCoarseCalls) {
+  const RecursionCounts counts;
+  SolverOptions target = cg_at_8_levels();
+  target.solver = SolverKind::Multigrid;
+  std::vector<CoarseForecast> f = forecasts(counts, target, 0);
+  const auto w_like = [&](int kappa) { return counts.at(8, kappa) <= kWLikeCounts * counts.at(8, kKappaW); };
+  double sum = 0;
+  int alike = 0;
+  for (const int kappa : kKappas)
+    if (kappa != 1 && w_like(kappa)) sum += counts.at(8, kappa), ++alike;
+  ASSERT_GE(alike, 2);
+  for (std::size_t k = 0; k < f.size(); ++k) {  // points at 7 levels, and at 8 the W-like ones' own fits alike
+    SolverOptions at = target;
+    at.cycle = {CycleType::Kappa, kKappas[k]};
+    add_point_nearer(f[k], at, 7, counts.at(7, kKappas[k]), 1e-3);
+    const bool spread = k > 0 && w_like(kKappas[k]);
+    f[k].iterations_at_target = spread ? sum / alike : 1.1 * counts.at(8, kKappas[k]);
+    f[k].low = 0.95 * f[k].iterations_at_target, f[k].high = 1.05 * f[k].iterations_at_target;
+  }
+  const std::vector<CoarseForecast> before = f;
+  EXPECT_EQ(place_at_target_by_recursion(f, kKappas, target), alike);
+  for (std::size_t k = 0; k < f.size(); ++k) {
+    if (k == 0 || !w_like(kKappas[k])) {
+      EXPECT_EQ(f[k].iterations_at_target, before[k].iterations_at_target) << kKappas[k];
+      continue;
+    }
+    EXPECT_NEAR(f[k].iterations_at_target, counts.at(8, kKappas[k]), 1e-6) << kKappas[k];
+    EXPECT_NEAR(f[k].high / f[k].low, before[k].high / before[k].low, 1e-12);  // the band moves with it
+    EXPECT_NE(f[k].basis.find("; at the target spread by the recursion: "), std::string::npos) << f[k].basis;
+  }
 }
 
 }  // namespace

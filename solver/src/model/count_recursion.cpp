@@ -186,7 +186,6 @@ std::vector<Placement> place_by_recursion(std::vector<CoarseForecast>& forecasts
 int place_at_target_by_recursion(std::vector<CoarseForecast>& forecasts, const std::vector<int>& kappas,
                                  const SolverOptions& target) {
   const RecursionScale scale = recursion_scale(target);
-  if (!scale.squared) return 0;
   for (const CoarseForecast& f : forecasts)
     if (!f.converged || f.levels.empty()) return 0;
   int top = 0;
@@ -224,17 +223,28 @@ int place_at_target_by_recursion(std::vector<CoarseForecast>& forecasts, const s
       a += scale.of(forecasts[j].iterations_at_target) - c * coarse_calls(kappas[j]), ++averaged;
   if (averaged == 0) return 0;
   a /= averaged;
+  // Stand-alone the W-like kappas (two or more) are spread about their own mean by their H; for
+  // MGCG the growing ones are placed.
+  const bool spread = !scale.squared;
+  if (spread && averaged < 2) return 0;
   int placed = 0;
   char text[240];
   for (std::size_t j = 0; j < forecasts.size(); ++j) {
     CoarseForecast& f = forecasts[j];
     const double h = coarse_calls(kappas[j]);
-    if (kappas[j] == 1 || w_like(j) || h <= 0) continue;
-    const double count = std::max(scale.count(a + c * h), fewest);
-    std::snprintf(text, sizeof text,
-                  "; at the target placed by the recursion in CG's counts squared: sqrt(%.0f + %.3g x %.3g) = %.0f "
-                  "(a from the W-like kappas' forecasts there, H from the counts at %d levels; its own fit said %.0f)",
-                  a, c, h, count, below, f.iterations_at_target);
+    if (kappas[j] == 1 || w_like(j) != spread || h <= 0) continue;
+    const double count = spread ? a + c * h : std::max(scale.count(a + c * h), fewest);
+    if (spread)
+      std::snprintf(text, sizeof text,
+                    "; at the target spread by the recursion: %.0f + %.3g x %.3g = %.0f (a from the W-like kappas' "
+                    "forecasts there, H from the counts at %d levels; its own fit said %.0f)",
+                    a, c, h, count, below, f.iterations_at_target);
+    else
+      std::snprintf(text, sizeof text,
+                    "; at the target placed by the recursion in CG's counts squared: sqrt(%.0f + %.3g x %.3g) = %.0f "
+                    "(a from the W-like kappas' forecasts there, H from the counts at %d levels; its own fit said "
+                    "%.0f)",
+                    a, c, h, count, below, f.iterations_at_target);
     const double scaled = count / f.iterations_at_target;  // the band moves with it
     f.iterations_at_target = count;
     f.low *= scaled;

@@ -71,15 +71,22 @@ std::vector<Placement> place_by_recursion(std::vector<CoarseForecast>& forecasts
 inline constexpr double kWLikeCounts = 1.05;
 int fit_growing_counts(std::vector<CoarseForecast>& forecasts, const SolverOptions& target);
 
-// MGCG: the recursion once more, at the target, for the kappas still growing (neither the
-// V-cycle nor within kWLikeCounts of the fewest there): N^2 = a + c H with H from every kappa's
-// count one level below (its point there, a probe's or a placed one, else its fit's), c from
-// the line through the last solves, and a from the W-like kappas' own forecasts at the target.
-// Where a growing count's own fit bends it (levels^0.75), the recursion keeps it growing as its
-// coarse calls do. Simulated on the 3-seed MGCG cache at 7-10 levels (docs/model.md, "CG's counts
-// squared"), with no probes: kappa = 2's count over kappa = 3's within 2.0 % (median), where the
-// fit left it 2.8 % off (4.8 % with the line in the counts). Stand-alone it changes nothing (not
-// measured there). The band moves with the count. Returns how many were placed.
+// The recursion once more, at the target, from every kappa's count one level below (its point
+// there, a probe's or a placed one, else its fit's) as H, c from the line through the last solves,
+// and a from the W-like kappas' own forecasts at the target (less c H, averaged).
+// MGCG: for the kappas still growing (neither the V-cycle nor within kWLikeCounts of the fewest
+// there), N^2 = a + c H. Where a growing count's own fit bends it (levels^0.75), the recursion
+// keeps it growing as its coarse calls do. Simulated on the 3-seed MGCG cache at 7-10 levels
+// (docs/model.md, "CG's counts squared"), with no probes: kappa = 2's count over kappa = 3's
+// within 2.0 % (median), where the fit left it 2.8 % off (4.8 % with the line in the counts).
+// Stand-alone: the W-like kappas other than the V-cycle (two or more), N = a + c H, spread about
+// their forecasts' mean. Kappas that solved alike up to one level below the target get alike fits
+// there, while their coarse calls at the target differ: xyzebra-galerkin counts 59 and 59 for
+// kappa = 3 and 4 at 8 levels, 87 and 81 at 9, where their H are 33.4 and 29.5. On the solved
+// counts at 7-12 levels (jacobi, xyzebra-galerkin, xzebra-semi-galerkin) the line through
+// kappa = 2, 3, 4 and W puts each within 3 % of its count; the advice then forecast 87, 83, 81 for
+// that row's 87, 81, 80, against 82, 82, 80 before (docs/model.md). The band moves with the count.
+// Returns how many were placed.
 int place_at_target_by_recursion(std::vector<CoarseForecast>& forecasts, const std::vector<int>& kappas,
                                  const SolverOptions& target);
 
