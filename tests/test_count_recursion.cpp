@@ -316,6 +316,10 @@ TEST(CountRecursion, AtTheTargetStandAloneWLikeCountsAreSpreadByTheirCoarseCalls
   for (const int kappa : kKappas)
     if (kappa != 1 && w_like(kappa)) sum += counts.at(8, kappa), ++alike;
   ASSERT_GE(alike, 2);
+  std::vector<double> apart;  // their counts differ, or spreading them would change nothing
+  for (const int kappa : kKappas)
+    if (kappa != 1 && w_like(kappa)) apart.push_back(counts.at(8, kappa));
+  ASSERT_GT(*std::max_element(apart.begin(), apart.end()) - *std::min_element(apart.begin(), apart.end()), 1.0);
   for (std::size_t k = 0; k < f.size(); ++k) {  // points at 7 levels, and at 8 the W-like ones' own fits alike
     SolverOptions at = target;
     at.cycle = {CycleType::Kappa, kKappas[k]};
