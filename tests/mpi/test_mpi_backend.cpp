@@ -6,10 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../closed_forms.hpp"
@@ -19,6 +21,8 @@
 #include "kcycle/core/problem.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
 #include "kcycle/model/distributed_model.hpp"
+#include "kcycle/model/run_clock.hpp"
+#include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/multigrid.hpp"
 #include "kcycle/solve/solver_options.hpp"
 
@@ -300,6 +304,46 @@ TEST(MpiBackend, DotProductsSumOverAllRanks) {
   mpi->upload(a, x);
   mpi->upload(b, y);
   EXPECT_NEAR(mpi->dot(x, y), expected, 1e-12 * std::abs(expected));
+}
+
+// Every rank's `mine`, in rank order, on every rank.
+std::vector<double> from_every_rank(double mine) {
+  std::vector<double> all(static_cast<std::size_t>(mpi_ranks()));
+  MPI_Allgather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, MPI_COMM_WORLD);
+  return all;
+}
+
+// A solve's times decide how long an advice probes: were they each rank's own, one rank could
+// end a probe while another stepped on, and both would wait in different collectives.
+TEST(MpiBackend, ASolvesTimesAreTheSlowestRanksOnEveryRank) {
+  SolverOptions o;
+  o.levels = 5;
+  o.backend = BackendKind::Mpi;
+  o.threads = 1;
+  o.max_iterations = 6;
+  IterativeSolver solver(o, make_problem(o));
+  while (solver.running()) {
+    // The last rank comes late to every step: the others wait for its halos.
+    if (mpi_rank() == mpi_ranks() - 1) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    solver.step();
+  }
+  const SolveResult r = solver.result();
+  ASSERT_EQ(r.history.size(), 6u);
+  for (const double mine : {r.seconds_setup, r.seconds_total, r.seconds_per_iteration, r.seconds_per_cycle})
+    for (const double theirs : from_every_rank(mine)) EXPECT_EQ(theirs, mine);
+  for (const IterationRecord& h : r.history)
+    for (const double theirs : from_every_rank(h.seconds)) EXPECT_EQ(theirs, h.seconds) << "iteration " << h.iteration;
+  if (mpi_ranks() > 1) EXPECT_GE(r.seconds_per_cycle, 0.002) << "the waiting ranks' time, not the late one's";
+}
+
+TEST(MpiBackend, TheRunClockReadsTheSlowestRanksTimeOnEveryRank) {
+  SolverOptions o;
+  o.backend = BackendKind::Mpi;
+  const RunClock clock(o);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20 * mpi_rank()));
+  const double seconds = clock.seconds();
+  for (const double theirs : from_every_rank(seconds)) EXPECT_EQ(theirs, seconds);
+  EXPECT_GE(seconds, 0.020 * (mpi_ranks() - 1));
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 #include "kcycle/cycle/cycle_schedule.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -19,6 +18,7 @@
 #include "kcycle/model/iteration_estimate.hpp"
 #include "kcycle/model/level_cost_model.hpp"
 #include "kcycle/model/probe.hpp"
+#include "kcycle/model/run_clock.hpp"
 #include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/resolved_run.hpp"
@@ -42,8 +42,8 @@ double median_priced(const SolveResult& r) {
 // short solve first, untimed, so that every probe runs as the solves it predicts will.
 void warm_up(const SolverOptions& options, std::stop_token stop) {
   IterativeSolver solver(options, make_problem(options));
-  const auto start = std::chrono::steady_clock::now();
-  while (solver.running() && std::chrono::steady_clock::now() - start < std::chrono::milliseconds(100)) {
+  const RunClock clock(options);
+  while (solver.running() && clock.seconds() < 0.1) {
     solver.step();
     if (stop.stop_requested()) throw CycleCancelled();
   }
@@ -202,8 +202,8 @@ double current_budget(const SolverOptions& options, const AdvisorSettings& setti
 // forecasts as the probes refine them, so a probe that brings the fastest kappa's solve down
 // shrinks what the later stages get.
 double budget_left(const SolverOptions& options, const AdvisorSettings& settings, const Advice& advice,
-                   std::chrono::steady_clock::time_point started) {
-  const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+                   const RunClock& started) {
+  const double spent = started.seconds();
   return 0.8 * current_budget(options, settings, advice) - spent;
 }
 
@@ -247,7 +247,7 @@ struct FirstStage {
 // each forecast is refitted. A random start's count moves 5-25 % with its seed (docs/model.md).
 void add_random_starts(const SolverOptions& options, const AdvisorSettings& settings,
                        std::vector<CoarseForecast>& forecasts, CoarseSolves& solved, FirstStage first,
-                       std::chrono::steady_clock::time_point started, Advice& advice) {
+                       const RunClock& started, Advice& advice) {
   const int seeds = forecast_seeds(options, settings.forecast);
   if (seeds < 2) return;
   const double left = budget_left(options, settings, advice, started);
@@ -284,7 +284,7 @@ void add_random_starts(const SolverOptions& options, const AdvisorSettings& sett
 // kappa left without one keeps the solves' fit, and its basis says why.
 void refine_forecasts(const SolverOptions& options, const AdvisorSettings& settings,
                       std::vector<CoarseForecast>& forecasts, const CoarseSolves& solved, CoarseRuns runs,
-                      std::chrono::steady_clock::time_point started, Advice& advice) {
+                      const RunClock& started, Advice& advice) {
   const auto predicted = [&](std::size_t k) {
     return advice.candidates[k].predicted_iterations * advice.candidates[k].seconds_per_iteration;
   };
@@ -513,7 +513,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     advice.time_note += line;
   }
   double probe_seconds = 0, modelled_seconds = 0;  // the probes' iterations: measured, and as the levels price them
-  const auto started = std::chrono::steady_clock::now();
+  const RunClock started(options);
   const bool forecast =
       settings.iterations_from == IterationSource::CoarseForecast && coarse_forecast_fits(options, settings.forecast);
   std::string lfa_why;
@@ -532,7 +532,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
     first.runs = coarse_runs(options, first_stage);
     solve_coarse_windows(coarse_targets(options, settings.kappas, first.runs), first_stage, first.runs.at_once,
                          coarse_solves, settings.stop);
-    first.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    first.seconds = started.seconds();
   }
   std::vector<SolveResult> probes;
   std::vector<int> probed_kappas;
@@ -667,7 +667,7 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
       best = p.predicted_seconds;
       advice.recommended_kappa = p.kappa;
     }
-  advice.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  advice.seconds = started.seconds();
   return advice;
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -14,6 +13,7 @@
 #include "kcycle/core/least_squares_line.hpp"
 #include "kcycle/core/medians.hpp"
 #include "kcycle/cycle/cycle_counts.hpp"
+#include "kcycle/model/run_clock.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 #include "kcycle/solve/solve.hpp"
 
@@ -104,10 +104,6 @@ std::string count_text(double iterations) {
   return text;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // With a budget of a whole solve the window may end two levels below the target (its solves
 // cost 0.3-0.7 of the fastest kappa's solve); with a tenth of one, three (0.07-0.08).
 int ahead_of(const SolverOptions& target, const CoarseForecastSettings& settings) {
@@ -178,7 +174,7 @@ bool settles(const SolverOptions& coarse, const SolverOptions& target, const Coa
 // `stopped` is polled after every iteration of a solve, `stop` by a probe.
 template <class Stopped>
 CoarseSolve solve_coarse(const SolverOptions& coarse, bool settle, std::stop_token stop, Stopped stopped) {
-  const auto started = std::chrono::steady_clock::now();
+  const RunClock started(coarse);
   if (settle) {
     ProbeSettings until_settled;
     until_settled.min_iterations = kFewestProbeIterations;
@@ -187,26 +183,20 @@ CoarseSolve solve_coarse(const SolverOptions& coarse, bool settle, std::stop_tok
     IterationEstimate estimate;
     const SolveResult r = probe_solve(coarse, until_settled, estimate, stop);
     const bool counted = r.converged() || (estimate.rho < 1.0 && std::isfinite(estimate.iterations));
-    return {coarse.levels,
-            counter_of(coarse),
-            coarse.seed,
-            estimate.iterations,
-            r.seconds_per_iteration,
-            coarse.threads,
-            seconds_since(started),
-            r.seconds_setup,
-            counted,
+    return {coarse.levels,       counter_of(coarse),      coarse.seed,
+            estimate.iterations, r.seconds_per_iteration, coarse.threads,
+            started.seconds(),   r.seconds_setup,         counted,
             r.iterations};
   }
   IterativeSolver solver(coarse, make_problem(coarse));
-  const double setup = seconds_since(started);
+  const double setup = started.seconds();
   while (solver.running()) {
     solver.step();
     if (stopped()) throw CycleCancelled();
   }
   const SolveResult r = solver.result(false);
-  return {coarse.levels,  counter_of(coarse),     coarse.seed, double(r.iterations), r.seconds_per_iteration,
-          coarse.threads, seconds_since(started), setup,       r.converged(),        r.iterations};
+  return {coarse.levels,  counter_of(coarse), coarse.seed, double(r.iterations), r.seconds_per_iteration,
+          coarse.threads, started.seconds(),  setup,       r.converged(),        r.iterations};
 }
 
 // The solve of `coarse` that `solved` holds, or a new one added to it.
@@ -474,14 +464,14 @@ bool share_pays_for_probe(const CoarseForecast& f, const SolverOptions& target, 
 
 bool refine_forecast(CoarseForecast& f, const SolverOptions& target, int levels, const ProbeSettings& probe,
                      std::stop_token stop) {
-  const auto started = std::chrono::steady_clock::now();
+  const RunClock started(target);
   SolverOptions at = target;
   at.levels = levels;
   // The quarter of its count holds whatever the caller asked; the 20 only where it asked as many.
   const int fewest = fewest_probe_iterations(f, target, levels, std::min(probe.min_iterations, kFewestProbeIterations));
   IterationEstimate estimate;
   const SolveResult r = probe_solve(at, probe, estimate, stop);
-  f.seconds += seconds_since(started);
+  f.seconds += started.seconds();
   if (!r.converged() && r.iterations < fewest) {  // too early to tell
     const char* by = r.iterations >= probe.max_iterations ? "its iteration cap" : "its time";
     f.basis += "; a probe at " + std::to_string(levels) + " levels stopped by " + by + " after " +

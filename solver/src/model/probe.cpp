@@ -1,9 +1,9 @@
 #include "kcycle/model/probe.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <vector>
 
+#include "kcycle/model/run_clock.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
 
 namespace kcycle {
@@ -14,7 +14,7 @@ namespace kcycle {
 // 200). Where the rest of the solve would take under solve_below_seconds, it simply solves.
 SolveResult probe_solve(const SolverOptions& options, const ProbeSettings& settings, IterationEstimate& estimate,
                         std::stop_token stop) {
-  const auto started = std::chrono::steady_clock::now();
+  const RunClock clock(options);
   IterativeSolver solver(options, make_problem(options));
   const auto remaining = [&] {
     const SolveResult r = solver.result(false);
@@ -27,8 +27,7 @@ SolveResult probe_solve(const SolverOptions& options, const ProbeSettings& setti
     if (stop.stop_requested()) throw CycleCancelled();
     const int k = int(solver.history().size());
     if (k >= settings.max_iterations) break;
-    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (k >= 2 && spent > settings.max_seconds) break;
+    if (k >= 2 && std::isfinite(settings.max_seconds) && clock.seconds() > settings.max_seconds) break;
     if (k < settings.min_iterations || k % 10 != 0) continue;
     estimate = estimate_iterations(solver.history(), remaining());
     estimates.push_back(estimate.iterations);

@@ -139,6 +139,9 @@ class EngineOn final : public IterativeSolver::Engine {
     else
       return {};
   }
+  void take_slowest_rank(std::span<double> seconds) override {
+    if constexpr (Distributes<Backend>) backend_.max_on_ranks(seconds);
+  }
   std::array<int, 2> process_grid() const override {
     if constexpr (Distributes<Backend>)
       return {backend_.px(), backend_.py()};

@@ -176,17 +176,28 @@ SolveResult IterativeSolver::result(bool with_history) const {
   r.residual_reduction = reduced(r.final_residual, r.initial_residual);
   const double reduction = monitor_ == Monitor::Error ? r.error_reduction : r.residual_reduction;
   r.mean_factor = r.iterations > 0 ? std::pow(reduction, 1.0 / r.iterations) : 0.0;
-  r.seconds_setup = seconds_setup_;
-  r.seconds_total = seconds_loop_;
-  r.seconds_per_iteration = r.iterations > 0 ? seconds_loop_ / r.iterations : 0.0;
-  if (!step_seconds_.empty()) r.seconds_per_cycle = upper_median(step_seconds_);
+  // A solve on a process grid takes its slowest rank's time: every rank reports the same times,
+  // and whatever is decided by them (a probe's end, an advice's budget) is decided alike on all.
+  std::vector<double> seconds = step_seconds_;
+  seconds.push_back(seconds_setup_);
+  seconds.push_back(seconds_loop_);
+  engine_->take_slowest_rank(seconds);
+  const double loop = seconds.back();
+  r.seconds_setup = seconds[seconds.size() - 2];
+  r.seconds_total = loop;
+  r.seconds_per_iteration = r.iterations > 0 ? loop / r.iterations : 0.0;
+  seconds.resize(step_seconds_.size());
+  if (!seconds.empty()) r.seconds_per_cycle = upper_median(seconds);
   r.omega = run_.settings.omega;
   r.unknowns = engine_->shape(1).unknowns();
   r.backend = std::string(backend_name());
   r.backend_note = run_.note;
   r.launches_per_iteration = launches_per_iteration_;
   r.monitor = monitor_;
-  if (with_history) r.history = history_;
+  if (with_history) {
+    r.history = history_;
+    for (std::size_t k = 0; k < seconds.size() && k < r.history.size(); ++k) r.history[k].seconds = seconds[k];
+  }
 
   std::ostringstream msg;
   const char* what = monitor_ == Monitor::Error ? "error" : "residual";

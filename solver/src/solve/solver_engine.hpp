@@ -7,6 +7,7 @@
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -28,6 +29,8 @@ class IterativeSolver::Engine {
   // A distributed backend's communication per level over all ranks (a collective); else empty.
   virtual std::vector<CommStats> comm_stats_all_ranks() { return {}; }
   virtual std::array<int, 2> process_grid() const { return {1, 1}; }
+  // Each time replaced by the slowest rank's (a collective on a process grid; elsewhere nothing).
+  virtual void take_slowest_rank(std::span<double> /*seconds*/) {}
   virtual double error_norm() = 0;     // of the iterate, h-scaled L2
   virtual double residual_norm() = 0;  // of the iterate, h-scaled L2 (f - A x computed)
   // Both of the step's new iterate, from the step's own passes where it has them (the cycle's

@@ -111,6 +111,11 @@ bool MpiBackend::any_rank(bool mine) {
   return any != 0;
 }
 
+void MpiBackend::max_on_ranks(std::span<double> values) {
+  if (ranks() > 1 && !values.empty())
+    check(MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_MAX, cart_), "MPI_Allreduce");
+}
+
 double MpiBackend::message_latency(int rounds) {
   need_decomposition();
   if (ranks() == 1) return 0.0;

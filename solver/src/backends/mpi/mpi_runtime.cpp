@@ -55,6 +55,13 @@ bool on_any_rank(bool mine) {
   return any != 0;
 }
 
+double max_on_ranks(double mine) {
+  if (!mpi_started() || mpi_ranks() < 2) return mine;
+  double most = mine;
+  check(MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+  return most;
+}
+
 namespace {
 
 // FNV-1a: equal texts, equal hashes; the texts themselves are sent only when two differ.

@@ -10,6 +10,7 @@ bool mpi_started() { return false; }
 int mpi_rank() { return 0; }
 int mpi_ranks() { return 1; }
 bool on_any_rank(bool mine) { return mine; }
+double max_on_ranks(double mine) { return mine; }
 std::string agreement_across_ranks(const std::string& refusal, const std::string&) { return refusal; }
 void abort_all_ranks(int code) { std::exit(code); }
 

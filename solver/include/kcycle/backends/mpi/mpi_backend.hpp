@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -109,6 +110,8 @@ class MpiBackend {
   void synchronize();
   // Whether `mine` holds on any rank (a collective): lets ranks agree to repeat a timed cycle.
   bool any_rank(bool mine);
+  // Each value replaced by its largest over the ranks (a collective): the slowest rank's times.
+  void max_on_ranks(std::span<double> values);
 
   // The model's lambda: seconds per message, measured as the median time of `rounds` halo
   // exchange rounds on the smallest split level (small messages: latency, not bandwidth)

@@ -14,6 +14,10 @@ int mpi_ranks();  // 1 when MPI has not started
 // Whether `mine` is true on any rank: a collective every rank calls at the same point (a
 // rank's interrupt becomes every rank's, at the same iteration). Without MPI: `mine`.
 bool on_any_rank(bool mine);
+// The largest of every rank's `mine` (a collective, as on_any_rank): a time every rank measured
+// on its own clock becomes the slowest rank's, so that decisions taken by time agree. Without
+// MPI: `mine`.
+double max_on_ranks(double mine);
 // Whether every rank's resolved input agrees: a collective every rank calls at the same point,
 // with its own `refusal` ("" where its input was accepted) and the text of what it resolved. ""
 // when no rank refused and every rank's text is rank 0's; else one message, the same on every
