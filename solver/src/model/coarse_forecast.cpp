@@ -163,6 +163,32 @@ const CoarseSolve* find_solve(const SolverOptions& coarse, const CoarseSolves& s
   return nullptr;
 }
 
+}  // namespace
+
+std::optional<CoarseSolve> sandwiched_solve(const SolverOptions& coarse, const CoarseSolves& solved) {
+  const int counter = counter_of(coarse);
+  if (counter == 0) return std::nullopt;
+  const CoarseSolve *below = nullptr, *above = nullptr;
+  for (const CoarseSolve& s : solved) {
+    if (s.levels != coarse.levels || s.seed != coarse.seed || s.counter == 0 || s.between) continue;
+    if (s.counter < counter && (!below || s.counter > below->counter)) below = &s;
+    if (s.counter > counter && (!above || s.counter < above->counter)) above = &s;
+  }
+  const auto counted = [](const CoarseSolve* s) { return s && s->converged && s->ran >= s->iterations; };
+  if (!counted(below) || !counted(above) || below->iterations != above->iterations) return std::nullopt;
+  const auto calls = [&](int c) { return double(total_calls(c, coarse.levels)); };
+  const double along = (calls(counter) - calls(below->counter)) / (calls(above->counter) - calls(below->counter));
+  CoarseSolve s = *below;
+  s.counter = counter;
+  s.seconds_per_iteration =
+      below->seconds_per_iteration + along * (above->seconds_per_iteration - below->seconds_per_iteration);
+  s.seconds = s.setup_seconds = 0;
+  s.between = true;
+  return s;
+}
+
+namespace {
+
 // Whether `coarse` is a solve that settles (settle_deepest): the window's deepest, of a
 // stand-alone cycle.
 bool settles(const SolverOptions& coarse, const SolverOptions& target, const CoarseForecastSettings& settings) {
@@ -221,7 +247,7 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
                          std::to_string(coarse_forecast_min_levels(target, settings)) + " levels (got " +
                          std::to_string(target.levels) + ")");
   CoarseForecast f;
-  std::string estimated;
+  std::string estimated, between;  // between: the levels whose count was sandwiched_solve's
   const int seeds = forecast_seeds(target, settings);
   for (const int levels : coarse_forecast_levels(target, settings)) {
     SolverOptions coarse = target;
@@ -243,6 +269,7 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
     // threads runs no slower, so the iterations this price promises fit its share (docs/model.md).
     f.seconds_per_iteration.push_back(runs.front().seconds_per_iteration);
     f.probed.push_back(false);
+    if (runs.front().between) between += (between.empty() ? "" : ", ") + std::to_string(levels);
     if (runs.front().ran < runs.front().iterations)
       estimated = " (the " + std::to_string(levels) + "-level count estimated once it settled, after " +
                   std::to_string(runs.front().ran) + " iterations)";
@@ -253,6 +280,8 @@ CoarseForecast forecast_from_coarse_solves(const SolverOptions& target, const Co
   for (std::size_t j = 0; j <= k; ++j) f.basis += std::to_string(f.levels[j]) + (j < k ? ", " : " levels: ");
   for (std::size_t j = 0; j <= k; ++j) f.basis += count_text(f.iterations[j]) + (j < k ? ", " : " iterations");
   f.basis += estimated;
+  if (!between.empty())
+    f.basis += " (at " + between + " levels not solved: the kappas below and above it there counted alike)";
   if (seeds > 1) f.basis += " (each the median of " + std::to_string(seeds) + " random starts)";
   if (target.solver != SolverKind::Multigrid) f.basis += " (CG: the geometric mean of the linear and log-linear fits)";
   if (!f.converged) f.basis += " (not all converged: no forecast)";
@@ -310,33 +339,71 @@ void solve_coarse_windows(const std::vector<SolverOptions>& targets, const Coars
         if (!held(coarse)) runs.push_back({coarse, settles(coarse, target, settings)});
       }
   }
-  std::stable_sort(runs.begin(), runs.end(),
-                   [](const Run& a, const Run& b) { return a.coarse.levels > b.coarse.levels; });
-  std::vector<CoarseSolve> done(runs.size());
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  const auto work = [&] {
-    const auto stopped = [&] { return stop.stop_requested() || failed.load(); };
-    for (std::size_t j = next++; j < runs.size() && !stopped(); j = next++) {
-      try {
-        done[j] = solve_coarse(runs[j].coarse, runs[j].settle, stop, stopped);
-      } catch (...) {
-        const std::lock_guard lock(error_mutex);
-        if (!error) error = std::current_exception();
-        failed = true;
-      }
-    }
+  // Deepest first; on one hierarchy and start, by counter: the ends before what lies between.
+  std::stable_sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) {
+    return a.coarse.levels != b.coarse.levels ? a.coarse.levels > b.coarse.levels
+                                              : counter_of(a.coarse) < counter_of(b.coarse);
+  });
+  const auto on_one_hierarchy = [](const SolverOptions& a, const SolverOptions& b) {
+    return a.levels == b.levels && a.seed == b.seed && counter_of(a) != 0 && counter_of(b) != 0;
   };
-  {
-    std::vector<std::jthread> team;
-    for (int t = 1; t < std::min<int>(concurrently, int(runs.size())); ++t) team.emplace_back(work);
-    work();
-  }  // joined
-  if (error) std::rethrow_exception(error);
-  if (stop.stop_requested()) throw CycleCancelled();
-  solved.insert(solved.end(), done.begin(), done.end());
+  // A run between two others of its hierarchy waits for them (unless it settles: an estimate's
+  // count is no end to compare).
+  std::vector<Run> ends, between;
+  for (const Run& run : runs) {
+    bool below = false, above = false;
+    const auto see = [&](const SolverOptions& other) {
+      if (!on_one_hierarchy(run.coarse, other)) return;
+      below = below || counter_of(other) < counter_of(run.coarse);
+      above = above || counter_of(other) > counter_of(run.coarse);
+    };
+    for (const Run& other : runs) see(other.coarse);
+    (below && above && !run.settle ? between : ends).push_back(run);
+  }
+  const auto solve_all = [&](const std::vector<Run>& these) {
+    std::vector<CoarseSolve> done(these.size());
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    const auto work = [&] {
+      const auto stopped = [&] { return stop.stop_requested() || failed.load(); };
+      for (std::size_t j = next++; j < these.size() && !stopped(); j = next++) {
+        try {
+          done[j] = solve_coarse(these[j].coarse, these[j].settle, stop, stopped);
+        } catch (...) {
+          const std::lock_guard lock(error_mutex);
+          if (!error) error = std::current_exception();
+          failed = true;
+        }
+      }
+    };
+    {
+      std::vector<std::jthread> team;
+      for (int t = 1; t < std::min<int>(concurrently, int(these.size())); ++t) team.emplace_back(work);
+      work();
+    }  // joined
+    if (error) std::rethrow_exception(error);
+    if (stop.stop_requested()) throw CycleCancelled();
+    solved.insert(solved.end(), done.begin(), done.end());
+  };
+  solve_all(ends);
+  // Then, round by round, what the ends settle; of the rest, the lowest counter of each
+  // hierarchy runs (it may settle the next).
+  while (!between.empty()) {
+    std::vector<Run> now, later;
+    for (const Run& run : between) {
+      if (const std::optional<CoarseSolve> s = sandwiched_solve(run.coarse, solved)) {
+        solved.push_back(*s);
+        continue;
+      }
+      const bool first_left = std::none_of(
+          now.begin(), now.end(), [&](const Run& other) { return on_one_hierarchy(run.coarse, other.coarse); });
+      (first_left ? now : later).push_back(run);
+    }
+    solve_all(now);
+    between = std::move(later);
+  }
 }
 
 namespace {
@@ -432,7 +499,7 @@ double predicted_setup_seconds(const SolverOptions& target, int levels, const Co
   for (const CoarseSolve& s : solved) deepest = std::max(deepest, s.levels);
   std::vector<double> setups;
   for (const CoarseSolve& s : solved)
-    if (s.levels == deepest) setups.push_back(s.setup_seconds);
+    if (s.levels == deepest && !s.between) setups.push_back(s.setup_seconds);
   if (setups.empty()) return 0;
   const auto unknowns = [&](int n) { return double(level_shape(n, 1, target.coarsening).unknowns()); };
   const double at_deepest =

@@ -14,6 +14,7 @@
 // 45 degrees: 275, 615, 1209, 2242 V-cycles at 7-10 levels): this sees that growth. Measured
 // against solves at 3-12 levels in docs/model.md ("The level dependence LFA cannot see").
 #include <cstdint>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -123,8 +124,20 @@ struct CoarseSolve {
   double setup_seconds = 0;  // of those seconds, its hierarchy built (fresh pages, first norms)
   bool converged = false;    // it has a count: it converged, or (settled) its estimate has one
   int ran = 0;               // the iterations it ran: fewer than `iterations` where it settled
+  // Not run: its count is that of the kappas below and above it, which counted alike
+  // (sandwiched_solve); its price is between theirs, by the cycles' calls.
+  bool between = false;
 };
 using CoarseSolves = std::vector<CoarseSolve>;
+
+// A kappa's count, known without solving it: a count falls as kappa grows (each cycle does more
+// coarse-grid work), so where the nearest kappas below and above `coarse`'s counter, solved on
+// the same hierarchy from the same start, counted alike, so does it. Measured on every preset at
+// 3-7 levels (counts non-increasing in kappa throughout): kappa = 2 counts what the W-cycle does
+// at 5 levels in all six, kappa = 3 at 6 levels. The price per iteration lies between the two's,
+// by the calls each cycle makes (total_calls). nullopt where either is missing, settled (an
+// estimate) or counted otherwise.
+std::optional<CoarseSolve> sandwiched_solve(const SolverOptions& coarse, const CoarseSolves& solved);
 
 // Whether a hierarchy is built on pages the process holds already (no deeper than one built
 // before: the heap keeps them, heap_policy.hpp) or on fresh ones, each faulted in (deeper than any
@@ -163,8 +176,9 @@ bool side_by_side_pays(const SolverOptions& target, const CoarseForecastSettings
 // options' threads), the deepest first. The small hierarchies scale poorly over threads (at 4-5
 // levels two threads take as long per iteration as one, and three times as long to set up), so
 // running them side by side halves the first stage on two cores where the windows are large
-// enough (side_by_side_pays). The counts do not depend on the thread count. Throws
-// CycleCancelled when `stop` is requested.
+// enough (side_by_side_pays). The counts do not depend on the thread count. A kappa whose
+// neighbours on the same hierarchy and start counted alike is not run (sandwiched_solve): the
+// ends first, then what lies between them. Throws CycleCancelled when `stop` is requested.
 void solve_coarse_windows(const std::vector<SolverOptions>& targets, const CoarseForecastSettings& settings,
                           int concurrently, CoarseSolves& solved, std::stop_token stop = {});
 
