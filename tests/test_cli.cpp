@@ -872,6 +872,20 @@ TEST(CliMpi, CalibrateMeasuresLambdaAndFitsTheRest) {
   }
 }
 
+// The forecast on a process grid: its coarse solves, probes and stages are each rank's
+// collectives, ended and planned by the slowest rank's clock (run_clock.hpp), so every rank
+// takes the same ones and the advice ends (a hang is the test's timeout).
+TEST(CliMpi, AnAdviceFromCoarseSolvesRunsTheSameStagesOnEveryRank) {
+  const Outcome o = run_mpi_cli(2, "advise --backend mpi --threads 1 --levels 7 --iterations forecast --json");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  const auto j = nlohmann::json::parse(o.output);  // rank 0 alone prints
+  ASSERT_EQ(j["candidates"].size(), 5u);
+  for (const auto& c : j["candidates"]) {
+    EXPECT_NE(c["basis"].get<std::string>().find("solves at 3, 4, 5 levels"), std::string::npos) << c["basis"];
+    EXPECT_GT(c["predicted_iterations"].get<double>(), 0.0);
+  }
+}
+
 TEST(CliMpi, ScalingExperimentMeasuresAndPredictsTo4096Ranks) {
   const std::string dir = testing::TempDir() + "kcycle_cli_scaling";
   std::filesystem::remove_all(dir);
