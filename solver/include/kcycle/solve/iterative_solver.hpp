@@ -100,7 +100,8 @@ class IterativeSolver {
   Field iterate() const;
 
   // The summary so far: norms, reductions, times, status message, and (unless asked not
-  // to: a copy per call) the whole history.
+  // to: a copy per call) the whole history. On a process grid its times are the slowest rank's,
+  // so it is a collective there: every rank calls it at the same point, as it calls step().
   SolveResult result(bool with_history = true) const;
 
   class Engine;  // the hierarchy and Krylov state on one backend (solver_engine.hpp)
