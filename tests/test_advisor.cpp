@@ -495,9 +495,9 @@ TEST(CoarseForecast, TooFewLevelsAreRefusedSayingHowManyItNeeds) {
   EXPECT_EQ(coarse_forecast_min_levels(o, tenth), 7);
 }
 
-// The second stage: a probe nearer the target, refitted through the last two solves and it.
-// A probe allowed to finish solves (its count exact), so the refit is checked exactly.
-TEST(CoarseForecast, AProbeNearerTheTargetRefitsThroughTheLastTwoSolvesAndIt) {
+// The second stage: a probe nearer the target, refitted (below 11 levels) through every solve
+// and it. A probe allowed to finish solves (its count exact), so the refit is checked exactly.
+TEST(CoarseForecast, AProbeNearerTheTargetRefitsThroughEverySolveAndItBelowElevenLevels) {
   SolverOptions o;
   o.levels = 9;
   o.eps = 1e-2;
@@ -512,19 +512,23 @@ TEST(CoarseForecast, AProbeNearerTheTargetRefitsThroughTheLastTwoSolvesAndIt) {
   ASSERT_TRUE(refine_forecast(f, o, 8, generous));
   ASSERT_EQ(f.levels, (std::vector<int>{4, 5, 6, 8}));
   EXPECT_EQ(f.probed, (std::vector<bool>{false, false, false, true}));
+  EXPECT_TRUE(fit_takes_every_point(f, o));
   SolverOptions at8 = o;
   at8.levels = 8;
   const int solved = solve(at8).iterations;
   EXPECT_EQ(f.iterations.back(), double(solved));
-  // The least-squares line through (5, y5), (6, y6), (8, y8) in levels^kSlowingFitPower, evaluated at 9.
+  // The least-squares line through (4, y4), (5, y5), (6, y6), (8, y8) in levels^kSlowingFitPower, evaluated at 9.
   const auto power = [](double levels) { return std::pow(levels, kSlowingFitPower); };
-  const double x[3] = {power(5), power(6), power(8)},
-               y[3] = {std::log(f.iterations[1]), std::log(f.iterations[2]), std::log(double(solved))};
-  const double mx = (x[0] + x[1] + x[2]) / 3, my = (y[0] + y[1] + y[2]) / 3;
+  const double x[4] = {power(4), power(5), power(6), power(8)},
+               y[4] = {std::log(f.iterations[0]), std::log(f.iterations[1]), std::log(f.iterations[2]),
+                       std::log(double(solved))};
+  const double mx = (x[0] + x[1] + x[2] + x[3]) / 4, my = (y[0] + y[1] + y[2] + y[3]) / 4;
   double sxy = 0, sxx = 0;
-  for (int k = 0; k < 3; ++k) sxy += (x[k] - mx) * (y[k] - my), sxx += (x[k] - mx) * (x[k] - mx);
+  for (int k = 0; k < 4; ++k) sxy += (x[k] - mx) * (y[k] - my), sxx += (x[k] - mx) * (x[k] - mx);
   EXPECT_NEAR(f.iterations_at_target, std::exp(my + sxy / sxx * (power(9) - mx)), 1e-9 * f.iterations_at_target);
-  EXPECT_NE(f.basis.find("; solved at 8 levels: " + std::to_string(solved)), std::string::npos) << f.basis;
+  EXPECT_NE(f.basis.find("; solved at 8 levels: " + std::to_string(solved) + " (fitted through every solve and it)"),
+            std::string::npos)
+      << f.basis;
 }
 
 // A probe stopped before its fewest iterations (fewest_probe_iterations) is not used: by its time
@@ -658,10 +662,19 @@ TEST(CoarseForecast, TheFitAtAnotherLevelIsRefitsFit) {
   CoarseForecast f = forecast_with({on_the_line(4), on_the_line(5), on_the_line(6)}, false, 0);
   EXPECT_NEAR(forecast_iterations_at(f, o, 7), on_the_line(7), 1e-9);
   EXPECT_NEAR(forecast_iterations_at(f, o, 8), on_the_line(8), 1e-9);
-  f = forecast_with({10, on_the_line(5), on_the_line(6)}, true, 0);  // a probe at 7 levels: its fit from 5 to 7
+  f = forecast_with({on_the_line(4), on_the_line(5), on_the_line(6)}, true, 0);  // a probe at 7 levels
   f.iterations[3] = on_the_line(7);
-  f.iterations[0] = 1;  // the first solve no longer counts
   EXPECT_NEAR(forecast_iterations_at(f, o, 8), on_the_line(8), 1e-9);
+  // From 11 levels its fit runs from 5 levels to 7: the first solve no longer counts. Below 11 it does.
+  f.iterations[0] = 1;
+  o.levels = 11;
+  EXPECT_FALSE(fit_takes_every_point(f, o));
+  EXPECT_NEAR(forecast_iterations_at(f, o, 8), on_the_line(8), 1e-9);
+  o.levels = 10;
+  EXPECT_TRUE(fit_takes_every_point(f, o));
+  EXPECT_GT(forecast_iterations_at(f, o, 8), 1.5 * on_the_line(8));  // its low first point steepens the line
+  o.solver = SolverKind::PCG;  // MGCG keeps the last two solves and the probe at every depth
+  EXPECT_FALSE(fit_takes_every_point(f, o));
 }
 
 TEST(CoarseForecast, AProbesPriceGrowsPerLevelAsTheLastSolvesDidWithinTwoToEightfold) {
@@ -730,12 +743,12 @@ TEST(CoarseForecast, AProbesSetupIsTheDeepestSolvesMedianOrOnFreshPagesTheirSlow
   EXPECT_NEAR(predicted_setup_seconds(o, 8, solved) / predicted_setup_seconds(o, 7, solved), 4, 0.05);
 }
 
-TEST(CoarseForecast, TheBudgetIsAFifthUnderATenthOfASolveFromElevenLevelsAndOneSolveBelow) {
+TEST(CoarseForecast, TheBudgetIsAFifthUnderATenthOfASolveFromElevenLevelsAndUnderOneSolveBelow) {
   SolverOptions o;
   o.levels = 11;
   EXPECT_EQ(forecast_budget(o, {}), 0.08);
   o.levels = 10;
-  EXPECT_EQ(forecast_budget(o, {}), 1.0);
+  EXPECT_EQ(forecast_budget(o, {}), 0.8);
   CoarseForecastSettings half;
   half.budget = 0.5;
   EXPECT_EQ(forecast_budget(o, half), 0.5);

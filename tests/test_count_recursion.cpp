@@ -104,14 +104,14 @@ TEST(CountRecursion, BesideAProbeItPlacesTheOtherKappasWhereTheRecursionPutsThem
     EXPECT_NEAR(f[k].iterations.back(), counts.at(7, kKappas[k]), 1e-9) << kKappas[k];
     EXPECT_TRUE(f[k].placed);
     EXPECT_FALSE(has_probe(f[k]));  // a placed point is no probe: nothing is placed beside it
-    // Refitted through the last two solves and it, as a probe would be.
+    // Refitted as a probe would be (below 11 levels, through every solve and it).
     CoarseForecast probed = counts.forecast(kKappas[k], target, true);
     EXPECT_NEAR(f[k].iterations_at_target, probed.iterations_at_target, 1e-9);
   }
   EXPECT_EQ(f[0].levels.size(), 3u);  // the V-cycle: its own fit
   EXPECT_NE(f[0].basis.find("; its own fit (the recursion places no V-cycle)"), std::string::npos) << f[0].basis;
   EXPECT_NE(f[1].basis.find("; at 7 levels placed by the recursion beside kappa=3's probe: 143 + 1.5 x (76.7 - 53.3) = "
-                            "178 (c from the solves at 6 levels) (fitted through the last two solves and it)"),
+                            "178 (c from the solves at 6 levels) (fitted through every solve and it)"),
             std::string::npos)
       << f[1].basis;
 }

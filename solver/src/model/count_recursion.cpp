@@ -178,7 +178,7 @@ std::vector<Placement> place_by_recursion(std::vector<CoarseForecast>& forecasts
     f.placed = true;
     placement[k] = Placement::Placed;
     f.basis += text;
-    f.basis += " (fitted through the last two solves and it)";
+    f.basis += fitted_through(f, target);
   }
   return placement;
 }

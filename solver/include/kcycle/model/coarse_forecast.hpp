@@ -48,11 +48,19 @@ inline constexpr double kFewestProbeShareOfCount = 0.25;
 // slowing counts keep the level count: their geometric mean with the linear fit bends already.
 inline constexpr double kSlowingFitPower = 0.75;
 
+// From this many levels the advice is held to a tenth of a solve (issue 40), and the forecast
+// budgets and fits for that.
+inline constexpr int kDeepFromLevels = 11;
+
 // The advice's default budget from 11 levels, as a fraction of the fastest kappa's predicted
 // solve: a fifth under the issue's 10 % of the solve, since the prediction's price is the
 // calibration's, and a calibration's prices came out 13-18 % over the solves in the same run
 // (jacobi+cg 11, docs/model.md): with 0.1 that advice took 0.19 of the solve.
 inline constexpr double kDeepForecastBudget = 0.08;
+// Below 11 levels, the same fifth under the issue's one solve: jacobi+cg 7's calibration priced
+// an iteration 10-18 % over its solves in the same run, and with 1.0 its advice (2.2-3.1 ms, the
+// probes at 6 levels filling the budget) cost up to 1.22 of a 2.5 ms solve (docs/model.md).
+inline constexpr double kShallowForecastBudget = 0.8;
 
 struct CoarseForecastSettings {
   int ahead = 0;   // the last hierarchy solved has n - ahead levels; 0: 2 with a budget of half a solve or more, else 3
@@ -64,7 +72,7 @@ struct CoarseForecastSettings {
   // Which kappas are probed: those predicted within this factor of the fastest.
   double contender_reach = 1.5;
   // The whole advice's cost as a fraction of the fastest kappa's predicted solve; 0:
-  // kDeepForecastBudget from 11 levels (where advice pays) and 1 below.
+  // kDeepForecastBudget from 11 levels (where advice pays), kShallowForecastBudget below.
   double budget = 0;
   // Random starts per coarse solve, whose median count is the level's point: a random start's
   // count moves 5-25 % with its seed (docs/model.md, "Why the 7-8-level counts escape the fit"),
@@ -213,6 +221,11 @@ bool scale_from_anchor(CoarseForecast& forecast, const CoarseForecast& anchor, c
 
 // Whether a probe nearer the target was fitted (refine_forecast); a placed point is none.
 bool has_probe(const CoarseForecast& forecast);
+// Whether its fit runs through every point, not the last two solves and the point nearer the
+// target: a stand-alone cycle's, below kDeepFromLevels, with such a point; and the basis's words
+// for the fit it takes.
+bool fit_takes_every_point(const CoarseForecast& forecast, const SolverOptions& target);
+std::string fitted_through(const CoarseForecast& forecast, const SolverOptions& target);
 
 // Refits the forecast as a count that does not slow (`growing`; fit_growing_counts).
 void fit_as_growing(CoarseForecast& forecast, const SolverOptions& target);
