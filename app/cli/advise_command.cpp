@@ -182,7 +182,8 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
         "its two coarse calls' counts with their rates added), beside the probed kappa nearest in H (within 1.5x;\n"
         "else a from the kappas' own counts there), the V-cycle keeping its own fit; stand-alone fits are\n"
         "log-linear in levels^0.75 where the count is within 5%% of the W-cycle's, in the level where it still\n"
-        "grows; MGCG's are the geometric mean of the log-linear and linear fits in the level where within 5%%,\n"
+        "grows, through every point below 11 levels and else through the last two solves and the probe's;\n"
+        "MGCG's are the geometric mean of the log-linear and linear fits in the level where within 5%%,\n"
         "log-linear in levels^0.75 where it still grows; the solves of kappas that leave the same iterates\n"
         "(kappa >= levels - 1 on a small hierarchy) are made once; the band is the lines through the first two\n"
         "and the last two points; the time band is the iteration band's\n",
@@ -290,9 +291,10 @@ Subcommand add_advise_command(CLI::App& app) {
          "shows live)")
       ->capture_default_str()
       ->check(CLI::IsMember({"probe", "forecast", "lfa"}));
-  cmd->add_option("--budget", args->budget,
-                  "Under --iterations forecast: what the advice may cost, as a fraction of the fastest kappa's "
-                  "predicted solve (default 0: 0.08 from 11 levels, under the 0.1 aimed at; 1 below)")
+  cmd->add_option(
+         "--budget", args->budget,
+         "Under --iterations forecast: what the advice may cost, as a fraction of the fastest kappa's "
+         "predicted solve (default 0: 0.08 from 11 levels, under the 0.1 aimed at; 0.8 below, under one solve)")
       ->check(CLI::Range(0.0, 1e6));
   cmd->add_option("--seeds", args->seeds,
                   "Under --iterations forecast: random starts per coarse solve, the median count taken (default 0: "
