@@ -58,8 +58,9 @@ inline constexpr int kDeepFromLevels = 11;
 // (jacobi+cg 11, docs/model.md): with 0.1 that advice took 0.19 of the solve.
 inline constexpr double kDeepForecastBudget = 0.08;
 // Below 11 levels, the same fifth under the one solve: jacobi+cg 7's calibration priced
-// an iteration 10-18 % over its solves in the same run, and with 1.0 its advice (2.2-3.1 ms, the
-// probes at 6 levels filling the budget) cost up to 1.22 of a 2.5 ms solve (docs/model.md).
+// an iteration 10-18 % over its solves in the same run, and with 1.0 its advice (up to 3.25 ms,
+// the probes at 6 levels filling the budget) cost 1.08 and 1.11 of its solve in two tables
+// (docs/model.md).
 inline constexpr double kShallowForecastBudget = 0.8;
 
 struct CoarseForecastSettings {
