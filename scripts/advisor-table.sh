@@ -13,7 +13,7 @@
 # (scripts/data/solved-counts.json) judges the rows that file holds by their solved counts times the
 # calibration's price of an iteration at the target, with no verifying solve (minutes in all, not
 # hours: the counts are deterministic, the prices measured in the same run). --iterations: where advise gets each kappa's
-# iterations (its --iterations; default probe). Extra options go to every calibrate and advise
+# iterations (its --iterations; default forecast, as advise's). Extra options go to every calibrate and advise
 # (e.g. -- --threads 1). About 9 minutes on 2 cores (12 with --threads 1). Needs a built tree
 # (build/bin/kcycle) and python3.
 set -euo pipefail
@@ -23,7 +23,7 @@ out=results/advisor-table
 quick=0
 deep=0
 only=.
-iterations=probe
+iterations=forecast
 counts=
 extra=()
 while [[ $# -gt 0 ]]; do

@@ -62,6 +62,7 @@ TEST(Advisor, PicksAKappaWithin15PercentOfBruteForce) {
       o.solver = c.solver;
       o.threads = 2;
       AdvisorSettings settings;
+      settings.iterations_from = IterationSource::Probe;  // the probes at the target size, checked here
       settings.calibration = calibrated(model);
       const Advice advice = advise(o, settings);
 
@@ -92,6 +93,8 @@ TEST(Advisor, LaunchCostDecidesBetweenNeighbouringKappas) {
   o.angle_degrees = 45;
   o.threads = 2;
   AdvisorSettings cheap, costly;
+  // The probes at the target size: their counts do not depend on the budget a machine gives.
+  cheap.iterations_from = costly.iterations_from = IterationSource::Probe;
   cheap.calibration = calibrated({0.0, 1e-9});
   costly.calibration = calibrated({1e-3, 1e-9});
   const Advice a = advise(o, cheap), b = advise(o, costly);
@@ -165,6 +168,7 @@ TEST(Advisor, UsesThePerLevelCostsWhereTheCalibrationHasThem) {
     c.samples.push_back(s);
   }
   AdvisorSettings settings;
+  settings.iterations_from = IterationSource::Probe;  // the probes' time scales the per-level costs
   settings.kappas = {1, 2, kKappaW};
   settings.probe.min_iterations = 10;
   settings.calibration = c;
@@ -806,7 +810,7 @@ TEST(Advisor, WhereTheBudgetLeavesRoomTheCoarseCountsAreTheMedianOfThreeRandomSt
   o.angle_degrees = 45;
   const Advice a = advise(o, coarse_forecast_only(1e6));
   ASSERT_EQ(a.candidates.size(), 5u);
-  EXPECT_NE(a.time_note.find("the median of 3 random starts"), std::string::npos) << a.time_note;
+  EXPECT_NE(a.iterations_note.find("the median of 3 random starts"), std::string::npos) << a.iterations_note;
   bool moved = false;
   std::vector<CoarseForecast> three;
   for (const KappaPrediction& p : a.candidates) {
@@ -829,7 +833,8 @@ TEST(Advisor, WhereTheBudgetLeavesRoomTheCoarseCountsAreTheMedianOfThreeRandomSt
   AdvisorSettings fast_machine = coarse_forecast_only();
   fast_machine.calibration = calibrated({1e-12, 1e-15});
   const Advice tight = advise(o, fast_machine);
-  EXPECT_NE(tight.time_note.find("one random start per coarse solve"), std::string::npos) << tight.time_note;
+  EXPECT_NE(tight.iterations_note.find("one random start per coarse solve"), std::string::npos)
+      << tight.iterations_note;
 }
 
 // jacobi at 8 levels, eps = 1e-4, 45 degrees; advised from the coarse forecast, priced by the
@@ -908,7 +913,7 @@ TEST(Advisor, TheForecastProbesTheContendersFirstAndTheOthersWithWhatIsLeft) {
     EXPECT_NE(p.basis.find(" at 7 levels: "), std::string::npos) << p.basis;
     EXPECT_EQ(p.basis.find("no probe of its own"), std::string::npos) << p.basis;
   }
-  EXPECT_NE(a.time_note.find("the forecast's budget: 1000"), std::string::npos) << a.time_note;
+  EXPECT_NE(a.iterations_note.find("the forecast's budget: 1000"), std::string::npos) << a.iterations_note;
 
   settings.forecast.budget = 1e-9;
   const int alike = solve_stage_one();  // kappa = 2 too at 3-5 levels
@@ -976,11 +981,11 @@ TEST(Advisor, TheBudgetFollowsTheForecastsAsTheProbesRefineThem) {
     after = std::min(after, f.iterations_at_target * p.seconds_per_iteration);
   }
   const std::string key = "of the fastest predicted solve (";
-  const std::size_t at = a.time_note.find(key);
-  ASSERT_NE(at, std::string::npos) << a.time_note;
-  EXPECT_NE(a.time_note.find(" s after the probes)", at), std::string::npos) << a.time_note;
-  const double budget = std::stod(a.time_note.substr(at + key.size()));
-  EXPECT_NEAR(budget, 1000 * after, 1e-3 * budget) << a.time_note;
+  const std::size_t at = a.iterations_note.find(key);
+  ASSERT_NE(at, std::string::npos) << a.iterations_note;
+  EXPECT_NE(a.iterations_note.find(" s after the probes)", at), std::string::npos) << a.iterations_note;
+  const double budget = std::stod(a.iterations_note.substr(at + key.size()));
+  EXPECT_NEAR(budget, 1000 * after, 1e-3 * budget) << a.iterations_note;
   EXPECT_GT(std::abs(after / before - 1), 0.01) << "the probes moved no forecast: the test shows nothing";
 }
 

@@ -538,6 +538,29 @@ TEST(Cli, AdviseKeepsToTheIterationLimit) {
     }
 }
 
+// advise predicts by default (issue 40: the probes at the target size stay behind --iterations
+// probe): its iterations come from coarser hierarchies, nothing is probed at the target size, and
+// the JSON says where they came from. A target too shallow for the window is probed, and says so.
+TEST(Cli, AdviseForecastsFromCoarserHierarchiesByDefault) {
+  const Outcome o = run_cli("advise --levels 7 --eps 1e-2 --json");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  const auto j = nlohmann::json::parse(o.output.substr(o.output.find('{')));
+  EXPECT_EQ(j["iterations_from"], "forecast") << o.output;
+  ASSERT_EQ(j["candidates"].size(), 5u) << o.output;
+  for (const auto& c : j["candidates"]) {
+    EXPECT_EQ(c["basis"].get<std::string>().rfind("forecast from solves at ", 0), 0u) << c.dump();
+    EXPECT_EQ(c["converged_in_probe"], false) << c.dump();
+  }
+  const Outcome probed = run_cli("advise --levels 7 --eps 1e-2 --iterations probe --json");
+  ASSERT_EQ(probed.exit_code, 0) << probed.output;
+  EXPECT_EQ(nlohmann::json::parse(probed.output.substr(probed.output.find('{')))["iterations_from"], "probe");
+  const Outcome shallow = run_cli("advise --levels 4 --json");
+  ASSERT_EQ(shallow.exit_code, 0) << shallow.output;
+  EXPECT_NE(shallow.output.find("note: a forecast from coarser solves needs at least"), std::string::npos)
+      << shallow.output;
+  EXPECT_EQ(nlohmann::json::parse(shallow.output.substr(shallow.output.find('{')))["iterations_from"], "probe");
+}
+
 // advise names the kappas whose predicted time bands overlap the pick's, in the JSON (recomputed
 // here from each candidate's band) and in the text beside the recommendation. The calibration is
 // the paper's model with fixed alpha and beta (no timings), and no budget is left for probes, so

@@ -27,14 +27,14 @@ struct AdviseArgs {
   double solve_below = 1.0;
   bool verify = false;
   bool json = false;
-  std::string iterations = "probe";
-  double budget = 0;       // the forecast's: 0 is forecast_budget's default
-  int seeds = 0;           // the forecast's random starts per coarse solve: 0 is forecast_seeds' default
-  int verify_repeats = 0;  // 0: RepeatPolicy's (at least 5 solves and 1 s per kappa)
+  std::string iterations = "forecast";  // issue 40: predicted, not probed at the target size
+  double budget = 0;                    // the forecast's: 0 is forecast_budget's default
+  int seeds = 0;                        // the forecast's random starts per coarse solve: 0 is forecast_seeds' default
+  int verify_repeats = 0;               // 0: RepeatPolicy's (at least 5 solves and 1 s per kappa)
 };
 
-void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured, double drift,
-                const SolverOptions& o) {
+void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured, double drift, const SolverOptions& o,
+                const char* iterations_from) {
   nlohmann::json rows = nlohmann::json::array();
   for (std::size_t k = 0; k < advice.candidates.size(); ++k) {
     const KappaPrediction& p = advice.candidates[k];
@@ -67,8 +67,10 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
                         {"recommended_kappa", kappa_to_string(advice.recommended_kappa)},
                         {"max_iterations", o.max_iterations},
                         {"recommended_fits_max_iterations", advice.fits_max_iterations},
+                        {"iterations_from", iterations_from},
                         {"time_source", to_string(advice.time_source)},
                         {"time_note", advice.time_note},
+                        {"iterations_note", advice.iterations_note},
                         {"level_cost_scale", advice.level_cost_scale},
                         {"krylov_seconds_per_iteration", advice.krylov_seconds_per_iteration},
                         {"advice_seconds", advice.seconds},
@@ -161,16 +163,33 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
     advice = advise(o, settings);
   }
   if (a.json) {
-    print_json(advice, measured, drift, o);
+    // What the iterations came from: a forecast that needs more levels than the target has
+    // probes instead (the note above said so). A kappa whose coarse solve did not converge is
+    // probed too; its basis says so.
+    const IterationSource source =
+        settings.iterations_from == IterationSource::CoarseForecast && !coarse_forecast_fits(o, settings.forecast)
+            ? IterationSource::Probe
+            : settings.iterations_from;
+    print_json(advice, measured, drift, o,  // in --iterations' words
+               source == IterationSource::CoarseForecast ? "forecast" : to_string(source));
     return advice.fits_max_iterations ? 0 : 3;  // as solve exits when not converged
   }
-  std::printf(
-      "kcycle advise: %d levels, eps=%g, angle=%g, %s(%d,%d), %s coarsening, %s, tol %g, probes of %d-%d iterations\n",
-      o.levels, o.eps, o.angle_degrees, std::string(to_string(o.smoother)).c_str(), o.nu1, o.nu2,
-      std::string(to_string(o.coarsening)).c_str(), std::string(to_string(o.solver)).c_str(), o.tolerance, a.probe,
-      a.max_probe);
+  const bool forecast =
+      settings.iterations_from == IterationSource::CoarseForecast && coarse_forecast_fits(o, settings.forecast);
+  char source[80];
+  if (forecast)
+    std::snprintf(source, sizeof source, "iterations forecast from coarser hierarchies");
+  else if (settings.iterations_from == IterationSource::Lfa)
+    std::snprintf(source, sizeof source, "iterations by local Fourier analysis (where not, the basis says)");
+  else
+    std::snprintf(source, sizeof source, "probes of %d-%d iterations", a.probe, a.max_probe);
+  std::printf("kcycle advise: %d levels, eps=%g, angle=%g, %s(%d,%d), %s coarsening, %s, tol %g, %s\n", o.levels, o.eps,
+              o.angle_degrees, std::string(to_string(o.smoother)).c_str(), o.nu1, o.nu2,
+              std::string(to_string(o.coarsening)).c_str(), std::string(to_string(o.solver)).c_str(), o.tolerance,
+              source);
   std::printf("%s\n", advice.time_note.c_str());
-  if (settings.iterations_from == IterationSource::CoarseForecast && coarse_forecast_fits(o, settings.forecast))
+  if (!advice.iterations_note.empty()) std::printf("%s\n", advice.iterations_note.c_str());
+  if (forecast)
     std::printf(
         "iterations: each kappa solved on coarser hierarchies (a stand-alone cycle's deepest one until its count's\n"
         "estimate settled) and its growth with the levels fitted; the contenders\n"
@@ -283,12 +302,12 @@ Subcommand add_advise_command(CLI::App& app) {
   cmd->add_flag("--json", args->json, "Print the advice (and --verify's measurements) as JSON");
   cmd->add_option(
          "--iterations", args->iterations,
-         "Where each kappa's iterations come from: probe (a probe at the target size, solved outright where "
-         "cheap), forecast (solves at n-4..n-2 levels, n-5..n-3 under a budget below half a solve, their growth "
-         "fitted, refined by probes at n-1 or n-2 levels within --budget, the contending kappas first (one for "
-         "kappas that solved alike), the others scaled from the most alike probed kappa; probes below 6 levels) or lfa "
-         "(local Fourier analysis: nothing solved, blind to the growth with the levels; what the visualizer "
-         "shows live)")
+         "Where each kappa's iterations come from: forecast (the default: solves at n-4..n-2 levels, n-5..n-3 "
+         "under a budget below half a solve, their growth fitted, refined by probes at n-1 or n-2 levels within "
+         "--budget, the contending kappas first (one for kappas that solved alike), the others scaled from the "
+         "most alike probed kappa; nothing solved at the target size; probes there below 6 levels), probe (a "
+         "probe at the target size, solved outright where cheap: slower, for comparison) or lfa (local Fourier "
+         "analysis: nothing solved, blind to the growth with the levels; what the visualizer shows live)")
       ->capture_default_str()
       ->check(CLI::IsMember({"probe", "forecast", "lfa"}));
   cmd->add_option(

@@ -329,6 +329,8 @@ TEST(Gui, SweepKappaWritesTheMeasuredAndPredictedTotalsAndMarksTheFastest) {
   const Image img = load_png(shot);
   ASSERT_GT(img.w, 0) << shot;
   const Rect chart = panel(layout, "sweep chart");
+  ASSERT_LE(chart.y + chart.h, img.h) << "the chart lies below the window, scrolled out of sight: " << shot;
+  ASSERT_LE(chart.x + chart.w, img.w) << shot;
   // Bars stand on the chart's base line: a row just above it crosses each bar once (the
   // prediction's tick may cut a bar higher up).
   int green = 0, blue = 0;

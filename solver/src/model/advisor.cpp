@@ -28,6 +28,9 @@ namespace kcycle {
 
 namespace {
 
+// Adds a clause to a note of clauses separated by "; ".
+void add_clause(std::string& note, const std::string& clause) { note += (note.empty() ? "" : "; ") + clause; }
+
 // A few timed iterations' price: their median cycle plus the norms' share. The first
 // iteration of a fresh hierarchy runs cold (pages, caches): in the mean of three it put CG's
 // price 1.6-2.7x too high (advisor-table, jacobi+cg at 9 levels).
@@ -254,9 +257,9 @@ void add_random_starts(const SolverOptions& options, const AdvisorSettings& sett
   char text[200];
   if (first.seconds * (seeds - 1) > left) {
     std::snprintf(text, sizeof text,
-                  "; one random start per coarse solve (%d would take about %.3g s more, the budget left is %.3g s)",
-                  seeds, first.seconds * (seeds - 1), left);
-    advice.time_note += text;
+                  "one random start per coarse solve (%d would take about %.3g s more; the budget has %.3g s left)",
+                  seeds, first.seconds * (seeds - 1), std::max(0.0, left));
+    add_clause(advice.iterations_note, text);
     return;
   }
   std::vector<int> kappas;
@@ -271,8 +274,8 @@ void add_random_starts(const SolverOptions& options, const AdvisorSettings& sett
     take_forecast_counts(p, forecasts[k], options.tolerance);
     p.basis += forecasts[k].basis.substr(before);
   }
-  std::snprintf(text, sizeof text, "; the coarse solves' counts the median of %d random starts", seeds);
-  advice.time_note += text;
+  std::snprintf(text, sizeof text, "the coarse solves' counts the median of %d random starts", seeds);
+  add_clause(advice.iterations_note, text);
 }
 
 // The second stage of the coarse forecast: what is left of the advice's budget (a fraction of
@@ -428,9 +431,9 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   say_twins();
   char text[160];
   std::snprintf(text, sizeof text,
-                "; the forecast's budget: %.2f of the fastest predicted solve (%.4g s after the probes)",
+                "the forecast's budget: %.2f of the fastest predicted solve (%.4g s after the probes)",
                 forecast_budget(options, settings.forecast), current_budget(options, settings, advice));
-  advice.time_note += text;
+  add_clause(advice.iterations_note, text);
 }
 
 // The kappas the budget left without a probe nearer the target get a point at the probes' level

@@ -1,9 +1,10 @@
 #pragma once
-// The kappa advisor: for each candidate kappa, a probe solve estimates the iterations to the
-// tolerance (iteration_estimate.hpp; CG from its Lanczos coefficients too), or simply solves
-// where that is cheap; the calibration (its per-level costs, else the paper's alpha/beta model)
-// or the probes' own timing gives the time per iteration; their product predicts the time to
-// the tolerance, and the fastest kappa is recommended.
+// The kappa advisor: for each candidate kappa, the iterations to the tolerance are forecast from
+// solves on coarser hierarchies (coarse_forecast.hpp; the default), estimated by a probe solve at
+// the target size (iteration_estimate.hpp; CG from its Lanczos coefficients too; or simply solved
+// where that is cheap) or analysed by LFA; the calibration (its per-level costs, else the paper's
+// alpha/beta model) or the probes' own timing gives the time per iteration; their product
+// predicts the time to the tolerance, and the fastest kappa is recommended.
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -56,6 +57,9 @@ struct Advice {
   bool fits_max_iterations = true;
   TimeSource time_source = TimeSource::Probe;
   std::string time_note;  // which model gave the time per iteration, and why that one
+  // Under the coarse forecast: its budget and its random starts ("the forecast's budget: 0.80 of
+  // the fastest predicted solve (...); one random start per coarse solve (...)"); empty otherwise.
+  std::string iterations_note;
   // LevelCosts: this run's probes' time over what the per-level costs price their iterations at;
   // KrylovTimings: the slope of the line through the timed Krylov iterations against their
   // cycles so priced (or, where its intercept came out negative, their median ratio). Every
@@ -87,8 +91,10 @@ struct AdvisorSettings {
   RepeatPolicy repeats;
   std::optional<Calibration> calibration;  // MGCG is priced only where it timed the Krylov iterations
   // CoarseForecast where the target has the levels for its window (else the probes), and where
-  // a coarse solve does not converge (that kappa is probed).
-  IterationSource iterations_from = IterationSource::Probe;
+  // a coarse solve does not converge (that kappa is probed). The default since the advisor table
+  // held issue 40's criteria with it (docs/model.md): it costs under one solve of the pick at
+  // 7-10 levels and under a tenth at 11-12, where the probes cost 5-19 times all five solves.
+  IterationSource iterations_from = IterationSource::CoarseForecast;
   CoarseForecastSettings forecast;
   // The forecast's probes near the target settle within +-forecast_band: two levels of
   // extrapolation double or triple a count's error (docs/model.md).
