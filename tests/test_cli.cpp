@@ -553,7 +553,9 @@ TEST(Cli, AdviseForecastsFromCoarserHierarchiesByDefault) {
   }
   const Outcome probed = run_cli("advise --levels 7 --eps 1e-2 --iterations probe --json");
   ASSERT_EQ(probed.exit_code, 0) << probed.output;
-  EXPECT_EQ(nlohmann::json::parse(probed.output.substr(probed.output.find('{')))["iterations_from"], "probe");
+  const auto p = nlohmann::json::parse(probed.output.substr(probed.output.find('{')));
+  EXPECT_EQ(p["iterations_from"], "probe");
+  for (const auto& c : p["candidates"]) EXPECT_GT(c["probe_iterations"].get<int>(), 0) << "probed: " << c.dump();
   const Outcome shallow = run_cli("advise --levels 4 --json");
   ASSERT_EQ(shallow.exit_code, 0) << shallow.output;
   EXPECT_NE(shallow.output.find("note: a forecast from coarser solves needs at least"), std::string::npos)

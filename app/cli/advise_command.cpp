@@ -33,8 +33,13 @@ struct AdviseArgs {
   int verify_repeats = 0;               // 0: RepeatPolicy's (at least 5 solves and 1 s per kappa)
 };
 
-void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured, double drift, const SolverOptions& o,
-                const char* iterations_from) {
+// --iterations' word for where the iterations came from.
+const char* option_word(IterationSource source) {
+  return source == IterationSource::CoarseForecast ? "forecast" : to_string(source);
+}
+
+void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured, double drift,
+                const SolverOptions& o) {
   nlohmann::json rows = nlohmann::json::array();
   for (std::size_t k = 0; k < advice.candidates.size(); ++k) {
     const KappaPrediction& p = advice.candidates[k];
@@ -67,7 +72,7 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
                         {"recommended_kappa", kappa_to_string(advice.recommended_kappa)},
                         {"max_iterations", o.max_iterations},
                         {"recommended_fits_max_iterations", advice.fits_max_iterations},
-                        {"iterations_from", iterations_from},
+                        {"iterations_from", option_word(advice.iterations_from)},
                         {"time_source", to_string(advice.time_source)},
                         {"time_note", advice.time_note},
                         {"iterations_note", advice.iterations_note},
@@ -163,30 +168,19 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
     advice = advise(o, settings);
   }
   if (a.json) {
-    // What the iterations came from: a forecast that needs more levels than the target has
-    // probes instead (the note above said so). A kappa whose coarse solve did not converge is
-    // probed too; its basis says so.
-    const IterationSource source =
-        settings.iterations_from == IterationSource::CoarseForecast && !coarse_forecast_fits(o, settings.forecast)
-            ? IterationSource::Probe
-            : settings.iterations_from;
-    print_json(advice, measured, drift, o,  // in --iterations' words
-               source == IterationSource::CoarseForecast ? "forecast" : to_string(source));
+    print_json(advice, measured, drift, o);
     return advice.fits_max_iterations ? 0 : 3;  // as solve exits when not converged
   }
-  const bool forecast =
-      settings.iterations_from == IterationSource::CoarseForecast && coarse_forecast_fits(o, settings.forecast);
-  char source[80];
-  if (forecast)
-    std::snprintf(source, sizeof source, "iterations forecast from coarser hierarchies");
-  else if (settings.iterations_from == IterationSource::Lfa)
-    std::snprintf(source, sizeof source, "iterations by local Fourier analysis (where not, the basis says)");
-  else
-    std::snprintf(source, sizeof source, "probes of %d-%d iterations", a.probe, a.max_probe);
+  const bool forecast = advice.iterations_from == IterationSource::CoarseForecast;
+  const std::string source =
+      forecast ? "iterations forecast from coarser hierarchies"
+      : advice.iterations_from == IterationSource::Lfa
+          ? "iterations by local Fourier analysis"
+          : "probes of " + std::to_string(a.probe) + "-" + std::to_string(a.max_probe) + " iterations";
   std::printf("kcycle advise: %d levels, eps=%g, angle=%g, %s(%d,%d), %s coarsening, %s, tol %g, %s\n", o.levels, o.eps,
               o.angle_degrees, std::string(to_string(o.smoother)).c_str(), o.nu1, o.nu2,
               std::string(to_string(o.coarsening)).c_str(), std::string(to_string(o.solver)).c_str(), o.tolerance,
-              source);
+              source.c_str());
   std::printf("%s\n", advice.time_note.c_str());
   if (!advice.iterations_note.empty()) std::printf("%s\n", advice.iterations_note.c_str());
   if (forecast)

@@ -523,6 +523,9 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   const std::optional<lfa::LfaResult> lfa = settings.iterations_from == IterationSource::Lfa
                                                 ? analyse_kappas(options, settings.kappas, lfa_why)
                                                 : std::nullopt;
+  advice.iterations_from = forecast ? IterationSource::CoarseForecast
+                           : lfa    ? IterationSource::Lfa
+                                    : IterationSource::Probe;
   bool warm = false;
   std::vector<CoarseForecast> forecasts(settings.kappas.size());
   CoarseSolves coarse_solves;  // shared by the kappas: those that are the W-cycle on a small hierarchy solve once

@@ -49,6 +49,15 @@ enum class TimeSource {
 };
 const char* to_string(TimeSource source);
 
+// Where the advice's iterations come from.
+enum class IterationSource {
+  Probe,           // a probe of each kappa at the target size (solved outright where that is cheap)
+  CoarseForecast,  // each kappa solved on coarser hierarchies, the growth fitted (coarse_forecast.hpp)
+  Lfa,             // local Fourier analysis of each kappa's cycle (fourier_analysis.hpp): nothing solved,
+                   // level-independent (it misses the growth with the levels: docs/model.md)
+};
+const char* to_string(IterationSource source);
+
 struct Advice {
   std::vector<KappaPrediction> candidates;
   int recommended_kappa = 1;
@@ -57,6 +66,10 @@ struct Advice {
   bool fits_max_iterations = true;
   TimeSource time_source = TimeSource::Probe;
   std::string time_note;  // which model gave the time per iteration, and why that one
+  // Where the iterations came from: settings.iterations_from where it applied, else Probe (a target
+  // too shallow for the forecast's window, settings LFA cannot analyse). A kappa whose coarse
+  // solve did not converge is probed all the same; its basis says so.
+  IterationSource iterations_from = IterationSource::Probe;
   // Under the coarse forecast: its budget and its random starts ("the forecast's budget: 0.80 of
   // the fastest predicted solve (...); one random start per coarse solve (...)"); empty otherwise.
   std::string iterations_note;
@@ -70,15 +83,6 @@ struct Advice {
   double krylov_seconds_per_iteration = 0;
   double seconds = 0;  // what the advice itself took (wall clock)
 };
-
-// Where the advice's iterations come from.
-enum class IterationSource {
-  Probe,           // a probe of each kappa at the target size (solved outright where that is cheap)
-  CoarseForecast,  // each kappa solved on coarser hierarchies, the growth fitted (coarse_forecast.hpp)
-  Lfa,             // local Fourier analysis of each kappa's cycle (fourier_analysis.hpp): nothing solved,
-                   // level-independent (it misses the growth with the levels: docs/model.md)
-};
-const char* to_string(IterationSource source);
 
 struct AdvisorSettings {
   std::vector<int> kappas{kKappaCandidates.begin(), kKappaCandidates.end()};
