@@ -339,9 +339,13 @@ TEST(Gui, SweepKappaWritesTheMeasuredAndPredictedTotalsAndMarksTheFastest) {
     for (int x = chart.x, previous = 0; x < chart.x + chart.w; ++x) {
       const unsigned char* p = img.at(x, y);
       const int colour = p[0] == 90 && p[1] == 200 && p[2] == 90 ? 1 : p[0] == 90 && p[1] == 120 && p[2] == 170 ? 2 : 0;
-      if (colour != previous && colour == 1) ++g;
-      if (colour != previous && colour == 2) ++b;
-      previous = colour;
+      if (colour != 0) {
+        if (colour != previous && colour == 1) ++g;
+        if (colour != previous && colour == 2) ++b;
+        previous = colour;
+      } else if (std::max({p[0], p[1], p[2]}) < 80) {
+        previous = 0;  // the chart's dark background: a bar ends here; a magenta band drawn through one does not
+      }
     }
     if (g + b > green + blue) green = g, blue = b;
   }
