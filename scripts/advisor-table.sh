@@ -5,7 +5,7 @@
 # with the machine's drift between advising and verifying and how much the verifying solves varied.
 #
 #   bash scripts/advisor-table.sh [--out FOLDER] [--quick | --deep [--only REGEX] [--counts FILE]]
-#                                 [--iterations probe|forecast] [-- EXTRA KCYCLE OPTIONS...]
+#                                 [--iterations probe|forecast] [--settle] [-- EXTRA KCYCLE OPTIONS...]
 #
 # --quick: the issue's three configurations only. --deep: issue 40's rows instead, jacobi, jacobi+cg,
 # xyzebra-galerkin and xzebra-semi-galerkin at 11 and 12 levels, each kappa verified by one solve
@@ -13,7 +13,8 @@
 # (scripts/data/solved-counts.json) judges the rows that file holds by their solved counts times the
 # calibration's price of an iteration at the target, with no verifying solve (minutes in all, not
 # hours: the counts are deterministic, the prices measured in the same run). --iterations: where advise gets each kappa's
-# iterations (its --iterations; default forecast, as advise's). Extra options go to every calibrate and advise
+# iterations (its --iterations; default forecast, as advise's). --settle: advise --settle (a near-tie
+# probed at the target size: costs more than the forecast's fraction of a solve). Extra options go to every calibrate and advise
 # (e.g. -- --threads 1). About 9 minutes on 2 cores (12 with --threads 1). Needs a built tree
 # (build/bin/kcycle) and python3.
 set -euo pipefail
@@ -25,6 +26,7 @@ deep=0
 only=.
 iterations=forecast
 counts=
+settle=()
 extra=()
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -34,8 +36,9 @@ while [[ $# -gt 0 ]]; do
     --only) only=$2; shift 2 ;;
     --counts) counts=$2; shift 2 ;;
     --iterations) iterations=$2; shift 2 ;;
+    --settle) settle=(--settle); shift ;;
     --) shift; extra=("$@"); break ;;
-    *) echo "advisor-table: unknown argument '$1' (--out FOLDER, --quick, --deep, --only REGEX, --counts FILE, --iterations MODE, -- KCYCLE OPTIONS)" >&2; exit 2 ;;
+    *) echo "advisor-table: unknown argument '$1' (--out FOLDER, --quick, --deep, --only REGEX, --counts FILE, --iterations MODE, --settle, -- KCYCLE OPTIONS)" >&2; exit 2 ;;
   esac
 done
 [[ -x $kcycle ]] || { echo "advisor-table: no $kcycle: build first (README)" >&2; exit 2; }
@@ -66,7 +69,7 @@ one() {  # name, then the configuration's options (with --levels N)
   [[ -n $solved && $solved != '""' ]] && judge=()
   # Into a file, then read: piped, python3 would start beside the advice (100 ms and more of a
   # core on a 2-core machine) and the advice would plan and pay its stages with one core less.
-  "$kcycle" advise "$@" "${extra[@]}" --iterations "$iterations" --calibration "$cal" "${judge[@]}" --json \
+  "$kcycle" advise "$@" "${extra[@]}" --iterations "$iterations" "${settle[@]}" --calibration "$cal" "${judge[@]}" --json \
     >"$out/advice.json"
   python3 -c 'import json, sys
 d = json.load(open(sys.argv[3]))

@@ -604,6 +604,12 @@ TEST(Cli, AdviseNamesTheKappasItCannotTellFromThePick) {
   const std::string close = text.output.substr(line, text.output.find('\n', line) - line);
   for (const std::string& kappa : expected) EXPECT_NE(close.find("kappa=" + kappa + " "), std::string::npos) << close;
   EXPECT_NE(close.find("the prediction cannot tell them apart"), std::string::npos) << close;
+  // What --settle would probe: the pick first, then those within 10 % of it, named in the line.
+  const auto to_settle = j["to_settle"].get<std::vector<std::string>>();
+  ASSERT_GE(to_settle.size(), 2u) << o.output;
+  EXPECT_EQ(to_settle.front(), j["recommended_kappa"]) << o.output;
+  EXPECT_GT(j["settle_seconds"].get<double>(), 0.0) << o.output;
+  EXPECT_NE(close.find("--settle probes kappa=" + to_settle[0] + ", " + to_settle[1]), std::string::npos) << close;
   std::remove(calibration.c_str());
 }
 

@@ -31,6 +31,7 @@ struct AdviseArgs {
   double budget = 0;                    // the forecast's: 0 is forecast_budget's default
   int seeds = 0;                        // the forecast's random starts per coarse solve: 0 is forecast_seeds' default
   int verify_repeats = 0;               // 0: RepeatPolicy's (at least 5 solves and 1 s per kappa)
+  bool settle = false;                  // AdvisorSettings::settle
 };
 
 // --iterations' word for where the iterations came from.
@@ -57,7 +58,8 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
                           {"predicted_seconds", number(p.predicted_seconds)},
                           {"predicted_seconds_low", number(p.seconds_low())},
                           {"predicted_seconds_high", number(p.seconds_high())},
-                          {"basis", p.basis}};
+                          {"basis", p.basis},
+                          {"settled", p.settled}};
     if (k < measured.size()) {
       row["measured_iterations"] = measured[k].iterations;
       row["measured_seconds"] = number(measured[k].seconds_total);
@@ -79,7 +81,11 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
                         {"level_cost_scale", advice.level_cost_scale},
                         {"krylov_seconds_per_iteration", advice.krylov_seconds_per_iteration},
                         {"advice_seconds", advice.seconds},
+                        {"settle_note", advice.settle_note},
                         {"candidates", rows}};
+  out["to_settle"] = nlohmann::json::array();
+  for (const int kappa : advice.to_settle) out["to_settle"].push_back(kappa_to_string(kappa));
+  out["settle_seconds"] = advice.settle_seconds;
   out["close_to_recommended"] = nlohmann::json::array();
   for (const int kappa : close_to_recommended(advice, o.max_iterations))
     out["close_to_recommended"].push_back(kappa_to_string(kappa));
@@ -106,7 +112,14 @@ void print_close(const Advice& advice, int max_iterations) {
                 p.predicted_seconds, 100.0 * (p.predicted_seconds / pick.predicted_seconds - 1.0), p.seconds_low(),
                 p.seconds_high());
   }
-  std::printf("; the prediction cannot tell them apart: --verify solves each, a larger --budget probes more\n");
+  std::printf("; the prediction cannot tell them apart");
+  if (!advice.to_settle.empty()) {
+    std::string kappas;
+    for (const int kappa : advice.to_settle) kappas += (kappas.empty() ? "" : ", ") + kappa_to_string(kappa);
+    std::printf(": --settle probes kappa=%s at the target size in turns (about %.2g s)", kappas.c_str(),
+                advice.settle_seconds);
+  }
+  std::printf("; --verify solves each\n");
 }
 
 int run(const AdviseArgs& a, const CLI::App& cmd) {
@@ -127,6 +140,7 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   settings.probe.solve_below_seconds = a.solve_below;
   settings.forecast.budget = a.budget;
   settings.forecast.seeds = a.seeds;
+  settings.settle = a.settle;
   if (a.verify_repeats > 0) {  // deep hierarchies: each solve takes seconds to minutes, a median of few is enough
     settings.repeats.min_repeats = settings.repeats.max_repeats = a.verify_repeats;
     settings.repeats.min_seconds = settings.repeats.unsteady_seconds = 0;
@@ -240,6 +254,7 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
     if (advice.fits_max_iterations && p.predicted_iterations > o.max_iterations)
       std::printf("kappa=%s left out: predicted %.0f iterations, over max-iter %d\n", kappa_to_string(p.kappa).c_str(),
                   p.predicted_iterations, o.max_iterations);
+  if (!advice.settle_note.empty()) std::printf("%s\n", advice.settle_note.c_str());
   if (advice.fits_max_iterations) {
     std::printf("recommended: kappa=%s\n", kappa_to_string(advice.recommended_kappa).c_str());
     print_close(advice, o.max_iterations);
@@ -294,6 +309,11 @@ Subcommand add_advise_command(CLI::App& app) {
                   "--verify's solves per kappa, exactly (default: at least 5 and 1 s, up to 15 where they vary)")
       ->check(CLI::Range(1, 100));
   cmd->add_flag("--json", args->json, "Print the advice (and --verify's measurements) as JSON");
+  cmd->add_flag("--settle", args->settle,
+                "Where the prediction cannot tell the pick from the kappas next to it (their time bands overlap, "
+                "within 10%), probe the pick and up to two of them at the target size, stepped in turns so that "
+                "they share the machine's moments, and pick by those probes' counts and prices (about half a solve "
+                "each; the advice says what it would take)");
   cmd->add_option(
          "--iterations", args->iterations,
          "Where each kappa's iterations come from: forecast (the default: solves at n-4..n-2 levels, n-5..n-3 "

@@ -21,6 +21,7 @@
 #include "kcycle/model/run_clock.hpp"
 #include "kcycle/solve/execution_target.hpp"
 #include "kcycle/solve/iterative_solver.hpp"
+#include "kcycle/solve/memory_account.hpp"
 #include "kcycle/solve/resolved_run.hpp"
 #include "kcycle/solve/solve.hpp"
 
@@ -495,6 +496,133 @@ void place_growing_at_target(const SolverOptions& options, const std::vector<int
                              [&] { place_at_target_by_recursion(forecasts, kappas, options); });
 }
 
+// Each candidate's predicted time, and the fastest of those predicted to converge within
+// max-iter recommended; the fastest of all where none is.
+void recommend_the_fastest(const SolverOptions& options, Advice& advice) {
+  for (KappaPrediction& p : advice.candidates) p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
+  const auto fits = [&](const KappaPrediction& p) { return p.predicted_iterations <= options.max_iterations; };
+  advice.fits_max_iterations = std::any_of(advice.candidates.begin(), advice.candidates.end(), fits);
+  double best = std::numeric_limits<double>::infinity();
+  for (const KappaPrediction& p : advice.candidates)
+    if ((fits(p) || !advice.fits_max_iterations) && p.predicted_seconds < best) {
+      best = p.predicted_seconds;
+      advice.recommended_kappa = p.kappa;
+    }
+}
+
+KappaPrediction& candidate(Advice& advice, int kappa) {
+  return *std::find_if(advice.candidates.begin(), advice.candidates.end(),
+                       [&](const KappaPrediction& p) { return p.kappa == kappa; });
+}
+
+// The near-tie settle would probe (AdvisorSettings::settle): the pick and the kappas whose time
+// bands overlap its band and that are predicted within settle_reach of it, less those settled
+// before, and about what their probes take: half each one's predicted solve, and at least the
+// probes' fewest iterations.
+void plan_settling(const SolverOptions& options, const AdvisorSettings& settings, Advice& advice) {
+  advice.to_settle.clear();
+  advice.settle_seconds = 0;
+  if (advice.candidates.empty()) return;
+  const std::vector<int> close = close_to_recommended(advice, options.max_iterations);
+  const KappaPrediction& pick = candidate(advice, advice.recommended_kappa);
+  std::vector<int> tie{pick.kappa};
+  for (const int kappa : close) {
+    const KappaPrediction& p = candidate(advice, kappa);
+    if (p.predicted_seconds <= settings.settle_reach * pick.predicted_seconds && int(tie.size()) < settings.settle_most)
+      tie.push_back(kappa);
+  }
+  if (tie.size() < 2) return;
+  for (const int kappa : tie)  // a kappa settled before keeps its probe's count
+    if (!candidate(advice, kappa).settled) advice.to_settle.push_back(kappa);
+  for (const int kappa : advice.to_settle) {
+    const KappaPrediction& p = candidate(advice, kappa);
+    const double iterations =
+        std::min(p.predicted_iterations, std::max(double(settings.probe.min_iterations), 0.5 * p.predicted_iterations));
+    advice.settle_seconds += iterations * p.seconds_per_iteration;
+  }
+}
+
+// The kappas plan_settling chose, probed at the target size in turns (probe_in_turns): each
+// takes its probe's count. Their prices stay the calibration's where it priced the cycles: the
+// probes' own prices of 80-90 iterations put jacobi 8's kappa = 2 over kappa = 3 at 0.75-0.90
+// in five runs of one minute (the solves' 0.83, the calibration's 0.82), the machine's noise as
+// large as the near-tie. Without a calibration the probes priced every kappa already; those
+// settled take their probes' prices here (their median iteration, in turns), and the others are
+// scaled by what these came to over their earlier prices. Returns whether it settled: not where
+// the probes' hierarchies together would take over half the memory this process may still take.
+bool settle_at_target(const SolverOptions& options, const AdvisorSettings& settings, Advice& advice) {
+  std::vector<SolverOptions> probes;
+  std::size_t bytes = 0;
+  for (const int kappa : advice.to_settle) {
+    probes.push_back(options);
+    probes.back().cycle = {CycleType::Kappa, kappa};
+    bytes += memory_account(probes.back(), resolve(probes.back())).peak_host_bytes();
+  }
+  const std::string kappas = [&] {
+    std::string text;
+    for (const int kappa : advice.to_settle) text += (text.empty() ? "" : ", ") + kappa_to_string(kappa);
+    return text;
+  }();
+  if (const std::optional<std::size_t> free = available_memory_bytes(); free && bytes > *free / 2) {
+    advice.settle_note += std::string(advice.settle_note.empty() ? "" : "; then ") + "kappa=" + kappas +
+                          " not settled: their " + std::to_string(probes.size()) +
+                          " hierarchies at the target size would take " + bytes_text(bytes) +
+                          ", over half the memory this process may still take (" + bytes_text(*free) + ")";
+    return false;
+  }
+  ProbeSettings each = settings.probe;
+  each.band = settings.forecast_band;
+  each.drift = 0.01;             // 80-90 iterations of jacobi 8's kappa = 2 and 3 against 110, within 1 %
+  each.solve_below_seconds = 0;  // a probe stops once its count is known; one that converges, converges
+  const RunClock clock(options);
+  const std::vector<ProbeResult> results = probe_in_turns(probes, each, 4 * advice.settle_seconds, settings.stop);
+  const bool probe_priced = advice.time_source == TimeSource::Probe;
+  double settled_prices = 0, earlier_prices = 0;
+  std::string counts;
+  for (std::size_t j = 0; j < results.size(); ++j) {
+    KappaPrediction& p = candidate(advice, advice.to_settle[j]);
+    const SolveResult& r = results[j].solve;
+    const IterationEstimate& e = results[j].estimate;
+    char text[200];
+    std::snprintf(text, sizeof text, "; settled at the target size: %s of %d iterations, %.0f (it was %.0f)",
+                  r.converged() ? "solved in a probe" : "a probe", r.iterations, e.iterations, p.predicted_iterations);
+    p.basis += text;
+    p.settled = true;
+    p.probe_iterations = r.iterations;
+    p.probe_seconds_per_iteration = r.seconds_per_iteration;
+    p.converged_in_probe = r.converged();
+    p.predicted_iterations = e.iterations;
+    p.iterations_low = e.low;
+    p.iterations_high = e.high;
+    p.factor = r.converged() ? r.mean_factor : e.rho;
+    if (probe_priced) {
+      earlier_prices += p.seconds_per_iteration;
+      p.measured_price = p.seconds_per_iteration = median_priced(r);
+      settled_prices += p.seconds_per_iteration;
+    }
+    std::snprintf(text, sizeof text, "%s%.0f", counts.empty() ? "" : ", ", e.iterations);
+    counts += text;
+  }
+  char text[320];
+  if (probe_priced) {
+    const double scale = settled_prices / earlier_prices;
+    for (KappaPrediction& p : advice.candidates)
+      if (!p.settled) p.seconds_per_iteration *= scale;
+    std::snprintf(text, sizeof text, ", each priced by its median iteration there, the others' prices scaled by %.3f",
+                  scale);
+    const std::string clause = "the settled kappas' from their probes at the target size";
+    if (advice.time_note.find(clause) == std::string::npos) add_clause(advice.time_note, clause);
+  } else {
+    std::snprintf(text, sizeof text, ", priced as before");
+  }
+  std::string note = "kappa=" + kappas + " settled at the target size: probed in turns (" + counts +
+                     " iterations to the tolerance)" + text;
+  std::snprintf(text, sizeof text, " (%.3g s)", clock.seconds());
+  advice.settle_note += (advice.settle_note.empty() ? "" : "; then ") + note + text;
+  advice.to_settle.clear();
+  return true;
+}
+
 }  // namespace
 
 Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
@@ -663,16 +791,16 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   if (forecast && settings.forecast.refine) place_unprobed(options, settings.kappas, forecasts, advice);
   if (forecast) refit_growing_counts(options, forecasts, advice);
   if (forecast && settings.forecast.refine) place_growing_at_target(options, settings.kappas, forecasts, advice);
-  // The fastest of those predicted to converge within max-iter; the fastest of all where none is.
-  for (KappaPrediction& p : advice.candidates) p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
-  const auto fits = [&](const KappaPrediction& p) { return p.predicted_iterations <= options.max_iterations; };
-  advice.fits_max_iterations = std::any_of(advice.candidates.begin(), advice.candidates.end(), fits);
-  double best = std::numeric_limits<double>::infinity();
-  for (const KappaPrediction& p : advice.candidates)
-    if ((fits(p) || !advice.fits_max_iterations) && p.predicted_seconds < best) {
-      best = p.predicted_seconds;
-      advice.recommended_kappa = p.kappa;
-    }
+  recommend_the_fastest(options, advice);
+  plan_settling(options, settings, advice);
+  // Settled counts may hand the pick to a kappa that was not close before (xyzebra-galerkin+cg
+  // at 7 levels: kappa = 1 and 2 settled at 26 and 17, and kappa = 3's forecast then led): its
+  // near-tie is settled once more.
+  for (int round = 0; round < 2 && settings.settle && !advice.to_settle.empty(); ++round) {
+    if (!settle_at_target(options, settings, advice)) break;
+    recommend_the_fastest(options, advice);
+    plan_settling(options, settings, advice);
+  }
   advice.seconds = started.seconds();
   return advice;
 }

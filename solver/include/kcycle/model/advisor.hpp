@@ -34,6 +34,7 @@ struct KappaPrediction {
   double seconds_per_iteration = 0;
   double predicted_seconds = 0;  // predicted_iterations * seconds_per_iteration
   std::string basis;             // where predicted_iterations came from, in words
+  bool settled = false;          // probed at the target size in turns with the kappas close to it (settle)
   // The time band: the iterations' band at this price.
   double seconds_low() const { return iterations_low * seconds_per_iteration; }
   double seconds_high() const { return iterations_high * seconds_per_iteration; }
@@ -82,6 +83,14 @@ struct Advice {
   // operator, dot products, norms), added to every kappa's time per iteration; 0 otherwise.
   double krylov_seconds_per_iteration = 0;
   double seconds = 0;  // what the advice itself took (wall clock)
+  // settle: what was done ("kappa=2, 3 settled at the target size: ...") or why not; empty where
+  // settle was off or nothing was close.
+  std::string settle_note;
+  // The kappas settle would probe at the target (the pick and those within settle_reach of it
+  // whose bands overlap its band) and about what that takes (half their predicted solves, at
+  // least min_iterations each); empty once settled or where nothing is close.
+  std::vector<int> to_settle;
+  double settle_seconds = 0;
 };
 
 struct AdvisorSettings {
@@ -106,6 +115,17 @@ struct AdvisorSettings {
   // Under CoarseForecast or Lfa without a calibration that prices the cycles: the iterations
   // each kappa runs at the target size for its time per iteration.
   int timing_iterations = 3;
+  // A near-tie settled at the target size: where the pick's predicted time band overlaps those
+  // of kappas predicted within settle_reach of it, the pick and those kappas (at most
+  // settle_most) are probed there, stepped in turns so that their prices share the machine's
+  // moments (probe_in_turns), and priced and counted by those probes. Off by default: it costs
+  // about half a solve per kappa (jacobi at 8 levels, kappa = 2 and 3: 80-90 iterations of
+  // 212 and 166 gave 210 and 165), beyond the forecast's fraction of one; the advice says
+  // what it would take. The forecast's counts are within +-4 % two levels out (docs/model.md),
+  // so a kappa predicted within 10 % of the pick may be the faster one.
+  bool settle = false;
+  double settle_reach = 1.10;
+  int settle_most = 3;
   // A stop requested here ends the advice (and a kappa sweep) after the iteration under way:
   // advise() and sweep_kappa() then throw CycleCancelled.
   std::stop_token stop;
