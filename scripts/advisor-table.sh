@@ -102,9 +102,11 @@ fi
 python3 - "$rows" <<'PY' | tee "$out/table.md"
 import json, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
+settling = any(x.get("settled") for d in rows for x in d["candidates"])
 print("| configuration | time from | pick | measured best | pick vs best | advice ÷ pick's solve | machine drift "
-      "| predicted vs measured total, κ = 1 / 2 / 3 / 4 / W (iterations predicted/solved) | solves' spread |")
-print("|---|---|---|---|---|---|---|---|---|")
+      "| predicted vs measured total, κ = 1 / 2 / 3 / 4 / W (iterations predicted/solved) | solves' spread |"
+      + (" settled at the target |" if settling else ""))
+print("|---|---|---|---|---|---|---|---|---|" + ("---|" if settling else ""))
 picks = over15 = iterations_within15 = 0
 noisy = []
 for d in rows:
@@ -127,8 +129,9 @@ for d in rows:
     spread = max(x.get("measured_spread", 1.0) for x in c)
     if spread >= 2.0:
         noisy.append(d["name"])
+    settled = ", ".join(x["kappa"] for x in c if x.get("settled")) or "-"
     print("| %s | %s | %s | %s | %+.1f%% | %.2f | %s | %s | %.2f |" % (d["name"], d["time_source"], pick, best, excess,
-          cost, "%.2fx" % drift if drift else "-", " / ".join(cells), spread))
+          cost, "%.2fx" % drift if drift else "-", " / ".join(cells), spread) + (" %s |" % settled if settling else ""))
 print()
 cells = sum(len(d["candidates"]) for d in rows)
 print("picks within 5%% of the measured best: %d of %d; predicted totals off by more than 15%%: %d of %d; "
