@@ -85,10 +85,8 @@ SolveResult probe_solve(const SolverOptions& options, const ProbeSettings& setti
 constexpr int kIterationsATurn = 10;
 
 std::vector<ProbeResult> probe_in_turns(const std::vector<SolverOptions>& options, const ProbeSettings& settings,
-                                        double max_seconds, std::stop_token stop) {
+                                        std::stop_token stop) {
   std::vector<ProbeResult> results;
-  if (options.empty()) return results;
-  const RunClock clock(options.front());
   ProbeSettings each = settings;
   each.max_seconds = std::numeric_limits<double>::infinity();
   std::vector<std::unique_ptr<SteppedProbe>> probes;
@@ -101,7 +99,6 @@ std::vector<ProbeResult> probe_in_turns(const std::vector<SolverOptions>& option
         if (stop.stop_requested()) throw CycleCancelled();
         any = true;
       }
-    if (any && clock.seconds() > max_seconds) break;
   }
   for (const auto& probe : probes) results.push_back(probe->finish());
   return results;

@@ -39,10 +39,10 @@ struct ProbeResult {
 // Several probes stepped in turns, ten iterations of each running one before the next of any, so
 // that their times share the machine's moments: on this 2-core VM one kappa's median cycle
 // measured 0.34 ms in one probe and 0.49 ms in the next, more than the 5-10 % between the
-// kappas a near-tie is about. Each stops by its own settings (their max_seconds aside); all
-// stop once they took `max_seconds` together. One result per options, in their order.
+// kappas a near-tie is about. Each stops by its own settings, but for max_seconds: no clock
+// stops a probe here, so that a slower machine (or a sanitizer) changes what the turns take, not
+// what they count. One result per options, in their order.
 std::vector<ProbeResult> probe_in_turns(const std::vector<SolverOptions>& options, const ProbeSettings& settings,
-                                        double max_seconds = std::numeric_limits<double>::infinity(),
                                         std::stop_token stop = {});
 
 }  // namespace kcycle
