@@ -114,10 +114,8 @@ void print_close(const Advice& advice, int max_iterations) {
   }
   std::printf("; the prediction cannot tell them apart");
   if (!advice.to_settle.empty()) {
-    std::string kappas;
-    for (const int kappa : advice.to_settle) kappas += (kappas.empty() ? "" : ", ") + kappa_to_string(kappa);
-    std::printf(": --settle probes kappa=%s at the target size in turns (about %.2g s)", kappas.c_str(),
-                advice.settle_seconds);
+    std::printf(": --settle probes kappa=%s at the target size in turns (about %.2g s)",
+                kappas_to_string(advice.to_settle).c_str(), advice.settle_seconds);
   }
   std::printf("; --verify solves each\n");
 }
@@ -273,9 +271,7 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
     std::printf("measured best: kappa=%s; the recommendation took %.1f%% longer than the best\n",
                 kappa_to_string(best_kappa).c_str(), 100.0 * (recommended_actual / best_actual - 1.0));
   if (a.verify && tied.size() > 1) {
-    std::string names;
-    for (const int kappa : tied) names += (names.empty() ? "kappa=" : ", ") + kappa_to_string(kappa);
-    std::printf("within the noise of the best (their solves' spread): %s tie\n", names.c_str());
+    std::printf("within the noise of the best (their solves' spread): kappa=%s tie\n", kappas_to_string(tied).c_str());
   }
   if (a.verify && std::isfinite(drift))
     std::printf("machine drift: %.2fx (a measured iteration over the probes' price, median over kappa)\n", drift);
@@ -312,8 +308,9 @@ Subcommand add_advise_command(CLI::App& app) {
   cmd->add_flag("--settle", args->settle,
                 "Where the prediction cannot tell the pick from the kappas next to it (their time bands overlap, "
                 "within 10%), probe the pick and up to two of them at the target size, stepped in turns so that "
-                "they share the machine's moments, and pick by those probes' counts and prices (about half a solve "
-                "each; the advice says what it would take)");
+                "they share the machine's moments, and pick by those probes' counts (priced as before where a "
+                "calibration prices the cycles, else by the probes; about half a solve each; the advice says what "
+                "it would take)");
   cmd->add_option(
          "--iterations", args->iterations,
          "Where each kappa's iterations come from: forecast (the default: solves at n-4..n-2 levels, n-5..n-3 "

@@ -558,11 +558,7 @@ bool settle_at_target(const SolverOptions& options, const AdvisorSettings& setti
     probes.back().cycle = {CycleType::Kappa, kappa};
     bytes += memory_account(probes.back(), resolve(probes.back())).peak_host_bytes();
   }
-  const std::string kappas = [&] {
-    std::string text;
-    for (const int kappa : advice.to_settle) text += (text.empty() ? "" : ", ") + kappa_to_string(kappa);
-    return text;
-  }();
+  const std::string kappas = kappas_to_string(advice.to_settle);
   if (const std::optional<std::size_t> free = available_memory_bytes(); free && bytes > *free / 2) {
     advice.settle_note += std::string(advice.settle_note.empty() ? "" : "; then ") + "kappa=" + kappas +
                           " not settled: their " + std::to_string(probes.size()) +

@@ -229,6 +229,12 @@ std::optional<int> parse_kappa(std::string_view text) {
 
 std::string kappa_to_string(int kappa) { return kappa == kKappaW ? "W" : std::to_string(kappa); }
 
+std::string kappas_to_string(const std::vector<int>& kappas) {
+  std::string text;
+  for (const int kappa : kappas) text += (text.empty() ? "" : ", ") + kappa_to_string(kappa);
+  return text;
+}
+
 const std::vector<Preset>& presets() {
   using C = Coarsening;
   using O = CoarseOperator;

@@ -118,7 +118,8 @@ struct AdvisorSettings {
   // A near-tie settled at the target size: where the pick's predicted time band overlaps those
   // of kappas predicted within settle_reach of it, the pick and those kappas (at most
   // settle_most) are probed there, stepped in turns so that their prices share the machine's
-  // moments (probe_in_turns), and priced and counted by those probes. Off by default: it costs
+  // moments (probe_in_turns), and counted by those probes (priced by them only where nothing
+  // else priced the cycles: a calibration's prices are steadier than theirs). Off by default: it costs
   // about half a solve per kappa (jacobi at 8 levels, kappa = 2 and 3: 80-90 iterations of
   // 212 and 166 gave 210 and 165), beyond the forecast's fraction of one; the advice says
   // what it would take. The forecast's counts are within +-4 % two levels out (docs/model.md),

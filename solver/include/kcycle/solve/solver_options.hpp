@@ -126,6 +126,8 @@ CycleWorkEstimate cycle_work_estimate(const SolverOptions& options);
 // "W", "w", "inf" -> kKappaW; a positive integer -> itself; otherwise nothing.
 std::optional<int> parse_kappa(std::string_view text);
 std::string kappa_to_string(int kappa);
+// Several, as text says them: "2, 3, W".
+std::string kappas_to_string(const std::vector<int>& kappas);
 
 // The MPI backend's fold threshold the options ask for: agglomerate_below, or by default
 // kDefaultAgglomeration points a side.
