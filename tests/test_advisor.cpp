@@ -692,6 +692,7 @@ TEST(CoarseForecast, AProbesPriceGrowsPerLevelAsTheLastSolvesDidWithinTwoToEight
   EXPECT_NEAR(predicted_probe_seconds(f, 7, 10), 10 * 1.5e-3 * 4, 1e-15);
   f.seconds_per_iteration = {1e-3, 20e-3};  // a hiccup: at most 8x
   EXPECT_NEAR(predicted_probe_seconds(f, 6, 10), 10 * 20e-3 * 8, 1e-15);
+  EXPECT_NEAR(predicted_probe_seconds(f, 6, 10, 2.5e-3), 10 * 2.5e-3, 1e-15) << "a calibration's price there holds";
 }
 
 // A probe is used from kFewestProbeIterations on, and from kFewestProbeShareOfCount of the count
@@ -726,6 +727,9 @@ TEST(CoarseForecast, AProbeIsStartedOnlyWhereItsSharePaysItsSetupAndFewestIterat
     EXPECT_FALSE(share_pays_for_probe(f, o, 7, 0.02, needed * 0.999));
     EXPECT_FALSE(share_pays_for_probe(f, o, 7, needed, needed * 0.999)) << "the set-up alone takes the share";
     EXPECT_FALSE(share_pays_for_probe(f, o, 8, 0.02, needed * 1.001)) << "a level deeper: three times the price";
+    const double priced = 0.02 + fewest_probe_iterations(f, o, 8) * 4e-3;  // a calibration's 4e-3 s there
+    EXPECT_TRUE(share_pays_for_probe(f, o, 8, 0.02, priced * 1.001, 4e-3));
+    EXPECT_FALSE(share_pays_for_probe(f, o, 8, 0.02, priced * 0.999, 4e-3));
   }
 }
 
@@ -1015,6 +1019,51 @@ TEST(Advisor, NamesTheKappasWhoseTimeBandsOverlapThePicks) {
   a.candidates[1].iterations_high = 49;
   a.fits_max_iterations = false;  // no recommendation to be close to
   EXPECT_TRUE(close_to_recommended(a, 10000).empty());
+}
+
+// A near-tie goes to the kappa of fewer iterations: of those predicted within near_tie of the
+// fastest, the fewest predicted iterations (of counts alike, within kCountsAlike, the faster);
+// outside it, and with near_tie 0, the fastest; max-iter first, as for the fastest.
+TEST(Advisor, ANearTieGoesToTheKappaOfFewerIterations) {
+  const auto kappa = [](int k, double iterations, double seconds) {
+    KappaPrediction p;
+    p.kappa = k;
+    p.predicted_iterations = iterations;
+    p.predicted_seconds = seconds;
+    return p;
+  };
+  // jacobi at 8 levels as t49 forecast it: kappa = 3 1.8 % over kappa = 2, in 174 iterations against 209.
+  std::vector<KappaPrediction> c = {kappa(1, 750, 0.1743), kappa(2, 209, 0.0735), kappa(3, 174, 0.0748),
+                                    kappa(4, 169, 0.0796), kappa(kKappaW, 167, 0.0833)};
+  Recommendation r = recommend(c, 10000, 0.03);
+  EXPECT_EQ(r.kappa, 3);
+  EXPECT_EQ(r.fastest, 2);
+  EXPECT_TRUE(r.fits_max_iterations);
+  EXPECT_EQ(recommend(c, 10000, 0.0).kappa, 2);   // no near-tie: the fastest
+  EXPECT_EQ(recommend(c, 10000, 0.01).kappa, 2);  // kappa = 3 1.8 % over: outside 1 %
+  EXPECT_EQ(recommend(c, 10000, 0.09).kappa, 4);  // kappa = 4 8.3 % over, in 169: the fewest within 9 %
+  EXPECT_EQ(recommend(c, 200, 0.03).kappa, 3);    // max-iter 200 leaves kappa = 2 out: kappa = 3 fastest
+  EXPECT_EQ(recommend(c, 200, 0.03).fastest, 3);
+  // Counts within 2 % are alike: the faster of them (kappa = 4 over W at 109.6 and 108.0).
+  c = {kappa(1, 400, 0.30), kappa(2, 200, 0.20), kappa(3, 123, 0.105), kappa(4, 109.6, 0.100),
+       kappa(kKappaW, 108.0, 0.101)};
+  ASSERT_GT(109.6 - 108.0, 1.0);
+  ASSERT_LT(109.6 - 108.0, kCountsAlike * 109.6);
+  r = recommend(c, 10000, 0.03);
+  EXPECT_EQ(r.kappa, 4);
+  EXPECT_EQ(r.fastest, 4);
+  c[4].predicted_iterations = 107.0;  // now 2.4 % fewer: W, 1 % over
+  EXPECT_EQ(recommend(c, 10000, 0.03).kappa, kKappaW);
+  // MGCG's near-tie of xyzebra-galerkin+cg at 10 levels (t49): 3.1 % fewer, 0.5 % over.
+  c = {kappa(2, 35.5, 0.5911), kappa(3, 28.6, 0.5254), kappa(4, 27.7, 0.5280), kappa(kKappaW, 27.7, 0.5414)};
+  EXPECT_EQ(recommend(c, 10000, 0.03).kappa, 4);
+  c = {kappa(1, 400, 0.30), kappa(2, 200, 0.20), kappa(3, 123, 0.105), kappa(4, 109.6, 0.100),
+       kappa(kKappaW, 107.0, 0.101)};
+  // None within max-iter: the fastest of all, near-ties as before.
+  r = recommend(c, 100, 0.03);
+  EXPECT_FALSE(r.fits_max_iterations);
+  EXPECT_EQ(r.kappa, kKappaW);
+  EXPECT_EQ(r.fastest, 4);
 }
 
 // Probes stepped in turns stop where each would alone, with the same estimates: the turns

@@ -18,6 +18,7 @@
 
 #include "kcycle/backends/backend_selection.hpp"
 #include "kcycle/core/version.hpp"
+#include "kcycle/model/advisor.hpp"
 #include "kcycle/model/cost_model.hpp"
 #include "kcycle/model/distributed_model.hpp"
 #include "kcycle/solve/execution_target.hpp"
@@ -610,6 +611,62 @@ TEST(Cli, AdviseNamesTheKappasItCannotTellFromThePick) {
   EXPECT_EQ(to_settle.front(), j["recommended_kappa"]) << o.output;
   EXPECT_GT(j["settle_seconds"].get<double>(), 0.0) << o.output;
   EXPECT_NE(close.find("--settle probes kappa=" + to_settle[0] + ", " + to_settle[1]), std::string::npos) << close;
+  std::remove(calibration.c_str());
+}
+
+// advise gives a near-tie to the kappa of fewer iterations (--near-tie): with 0 the fastest
+// predicted is the pick and no note is written; with a wide near-tie the pick is within it of the
+// fastest, no kappa within it needs kCountsAlike fewer iterations, and the note (JSON and text) says
+// which over which. A fixed model and no budget, as above: the same prediction in every run.
+TEST(Cli, AdviseGivesANearTieToTheKappaOfFewerIterations) {
+  const std::string calibration = testing::TempDir() + "kcycle_cli_tie_calibration.json";
+  ASSERT_EQ(run_cli("calibrate --min-levels 3 --max-levels 4 --min-seconds 0.01 --out " + calibration).exit_code, 0);
+  {
+    std::ifstream in(calibration);
+    auto model = nlohmann::json::parse(in);
+    model["alpha_seconds"] = 1e-7;  // kappa = 3 the fastest, kappa = 4 6 % over in fewer iterations
+    model["beta_seconds"] = 1e-9;
+    model["samples"] = nlohmann::json::array();
+    std::ofstream(calibration) << model.dump();
+  }
+  const std::string advise =
+      "advise --levels 8 --eps 1e-4 --angle 45 --iterations forecast --budget 1e-9 --calibration " + calibration;
+  const auto parse = [](const Outcome& o) { return nlohmann::json::parse(o.output.substr(o.output.find('{'))); };
+  const Outcome none = run_cli(advise + " --near-tie 0 --json");
+  ASSERT_EQ(none.exit_code, 0) << none.output;
+  const auto j0 = parse(none);
+  std::string fastest;
+  double fastest_seconds = 1e300;
+  for (const auto& c : j0["candidates"])
+    if (c["predicted_seconds"].get<double>() < fastest_seconds)
+      fastest_seconds = c["predicted_seconds"].get<double>(), fastest = c["kappa"].get<std::string>();
+  EXPECT_EQ(j0["recommended_kappa"], fastest) << none.output;
+  EXPECT_EQ(j0["fastest_predicted_kappa"], fastest) << none.output;
+  EXPECT_EQ(j0["tie_note"], "") << none.output;
+  const Outcome wide = run_cli(advise + " --near-tie 0.5 --json");
+  ASSERT_EQ(wide.exit_code, 0) << wide.output;
+  const auto j = parse(wide);
+  EXPECT_EQ(j["fastest_predicted_kappa"], fastest) << wide.output;
+  const std::string pick = j["recommended_kappa"].get<std::string>();
+  ASSERT_NE(pick, fastest) << "no kappa of fewer iterations within 50 %: the test shows nothing\n" << wide.output;
+  double pick_iterations = 0, pick_seconds = 0;
+  for (const auto& c : j["candidates"])
+    if (c["kappa"] == pick)
+      pick_iterations = c["predicted_iterations"].get<double>(), pick_seconds = c["predicted_seconds"].get<double>();
+  EXPECT_LE(pick_seconds, 1.5 * fastest_seconds) << wide.output;
+  for (const auto& c : j["candidates"])
+    if (c["predicted_seconds"].get<double>() <= 1.5 * fastest_seconds)
+      EXPECT_GT(c["predicted_iterations"].get<double>(), pick_iterations * (1 - kcycle::kCountsAlike))
+          << c["kappa"] << "\n"
+          << wide.output;
+  const std::string note = j["tie_note"].get<std::string>();
+  EXPECT_NE(note.find("kappa=" + pick + " recommended"), std::string::npos) << note;
+  EXPECT_NE(note.find("slower than kappa=" + fastest), std::string::npos) << note;
+  const Outcome text = run_cli(advise + " --near-tie 0.5");
+  ASSERT_EQ(text.exit_code, 0) << text.output;
+  EXPECT_NE(text.output.find("recommended: kappa=" + pick + "\na near-tie: kappa=" + pick), std::string::npos)
+      << text.output;
+  EXPECT_EQ(run_cli(advise + " --near-tie 0.9").exit_code, 2) << "a near-tie over half the fastest is no near-tie";
   std::remove(calibration.c_str());
 }
 

@@ -32,6 +32,7 @@ struct AdviseArgs {
   int seeds = 0;                        // the forecast's random starts per coarse solve: 0 is forecast_seeds' default
   int verify_repeats = 0;               // 0: RepeatPolicy's (at least 5 solves and 1 s per kappa)
   bool settle = false;                  // AdvisorSettings::settle
+  double near_tie = AdvisorSettings{}.near_tie;
 };
 
 // --iterations' word for where the iterations came from.
@@ -72,6 +73,8 @@ void print_json(const Advice& advice, const std::vector<KappaSweepRow>& measured
   nlohmann::json out = {{"levels", o.levels},
                         {"tolerance", o.tolerance},
                         {"recommended_kappa", kappa_to_string(advice.recommended_kappa)},
+                        {"fastest_predicted_kappa", kappa_to_string(advice.fastest_kappa)},
+                        {"tie_note", advice.tie_note},
                         {"max_iterations", o.max_iterations},
                         {"recommended_fits_max_iterations", advice.fits_max_iterations},
                         {"iterations_from", option_word(advice.iterations_from)},
@@ -139,6 +142,7 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   settings.forecast.budget = a.budget;
   settings.forecast.seeds = a.seeds;
   settings.settle = a.settle;
+  settings.near_tie = a.near_tie;
   if (a.verify_repeats > 0) {  // deep hierarchies: each solve takes seconds to minutes, a median of few is enough
     settings.repeats.min_repeats = settings.repeats.max_repeats = a.verify_repeats;
     settings.repeats.min_seconds = settings.repeats.unsteady_seconds = 0;
@@ -255,6 +259,7 @@ int run(const AdviseArgs& a, const CLI::App& cmd) {
   if (!advice.settle_note.empty()) std::printf("%s\n", advice.settle_note.c_str());
   if (advice.fits_max_iterations) {
     std::printf("recommended: kappa=%s\n", kappa_to_string(advice.recommended_kappa).c_str());
+    if (!advice.tie_note.empty()) std::printf("%s\n", advice.tie_note.c_str());
     print_close(advice, o.max_iterations);
   } else
     for (const KappaPrediction& p : advice.candidates)
@@ -311,6 +316,13 @@ Subcommand add_advise_command(CLI::App& app) {
                 "they share the machine's moments, and pick by those probes' counts (priced as before where a "
                 "calibration prices the cycles, else by the probes; about half a solve each; the advice says what "
                 "it would take)");
+  cmd->add_option("--near-tie", args->near_tie,
+                  "A near-tie goes to the kappa of fewer iterations: of the kappas predicted within this fraction "
+                  "of the fastest, the one predicted to need the fewest iterations is recommended (a cheaper "
+                  "cycle's higher count moves more with the start, and the forecast has put it low in near-ties); "
+                  "0: the fastest predicted")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 0.5));
   cmd->add_option(
          "--iterations", args->iterations,
          "Where each kappa's iterations come from: forecast (the default: solves at n-4..n-2 levels, n-5..n-3 "

@@ -279,6 +279,17 @@ void add_random_starts(const SolverOptions& options, const AdvisorSettings& sett
   add_clause(advice.iterations_note, text);
 }
 
+// The calibration's seconds per iteration of `kappa` on a hierarchy of `levels` like the
+// target's: its per-level costs there, MGCG its timed Krylov iterations there; 0 where it timed
+// none (or the run is on a process grid, which it does not price by levels).
+double calibrated_price(const SolverOptions& options, const AdvisorSettings& settings, int kappa, int levels) {
+  if (!settings.calibration || (options.backend == BackendKind::Mpi && mpi_ranks() > 1)) return 0;
+  if (options.solver != SolverKind::Multigrid)
+    return settings.calibration->krylov_seconds(std::string(to_string(options.solver)), kappa, levels).value_or(0);
+  const std::optional<LevelCosts> costs = level_costs(*settings.calibration, levels);
+  return costs ? costs->cycle_seconds(kappa, options.coarsest_calls) : 0;
+}
+
 // The second stage of the coarse forecast: what is left of the advice's budget (a fraction of
 // the fastest kappa's predicted solve, less what the advice took so far) goes to probes one or
 // two levels below the target. The contenders (within contender_reach of the fastest) first, at
@@ -331,11 +342,18 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   // one thread each where they ran side by side: the probe, on all of them, runs no slower, and
   // that margin holds its set-up), and no more of them than the fit says it counts there (an
   // MGCG probe mostly solves).
+  // Where the calibration timed that level count, at its price there: the small solves' prices
+  // grown per level follow the first stage's moments (xzebra-semi-galerkin at 8 levels, eps =
+  // 1e-5: the V-cycle's first 40 at 7 levels planned at 0.030-0.037 s in most runs, 0.064 s in
+  // one whose first stage ran slow, and that one probed nothing and picked the V-cycle at +18 %).
+  const auto price = [&](std::size_t k, int m) {
+    return calibrated_price(options, settings, advice.candidates[k].kappa, m);
+  };
   const auto first_cost = [&](std::size_t k, int m) {
     if (m <= forecasts[k].levels.back()) return std::numeric_limits<double>::infinity();
     const double count = forecast_iterations_at(forecasts[k], options, m);
-    return predicted_probe_seconds(forecasts[k], m,
-                                   int(std::min(double(settings.probe.min_iterations), std::ceil(1.2 * count))));
+    return predicted_probe_seconds(
+        forecasts[k], m, int(std::min(double(settings.probe.min_iterations), std::ceil(1.2 * count))), price(k, m));
   };
   // And its set-up before them, which the share pays too: at 7 levels 0.8-2.3 ms against 0.1-0.2
   // ms an MGCG iteration (jacobi+cg at 8 levels, on this VM, where a fresh page costs 5 us), so
@@ -410,7 +428,8 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
   for (std::size_t j = 0; j < contenders.size(); ++j) {
     const double share = j < probed ? left() / double(probed - j) : 0;
     // Not planned, or the probes before it brought the budget down (share_pays_for_probe).
-    if (share <= 0 || !share_pays_for_probe(forecasts[contenders[j]], options, level, setup(level), share))
+    if (share <= 0 || !share_pays_for_probe(forecasts[contenders[j]], options, level, setup(level), share,
+                                            price(contenders[j], level)))
       no_probe(contenders[j], "a contender");
     else
       probe_at(contenders[j], level, share, first_iterations);
@@ -422,7 +441,7 @@ void refine_forecasts(const SolverOptions& options, const AdvisorSettings& setti
     int at = 0;
     for (int m = options.levels - 1; m >= options.levels - 2 && at == 0 && level != 0; --m)
       if (first_cost(others[j], m) + setup(m) <= share &&
-          share_pays_for_probe(forecasts[others[j]], options, m, setup(m), share))
+          share_pays_for_probe(forecasts[others[j]], options, m, setup(m), share, price(others[j], m)))
         at = m;
     if (at == 0)
       no_probe(others[j], why);
@@ -496,23 +515,31 @@ void place_growing_at_target(const SolverOptions& options, const std::vector<int
                              [&] { place_at_target_by_recursion(forecasts, kappas, options); });
 }
 
-// Each candidate's predicted time, and the fastest of those predicted to converge within
-// max-iter recommended; the fastest of all where none is.
-void recommend_the_fastest(const SolverOptions& options, Advice& advice) {
-  for (KappaPrediction& p : advice.candidates) p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
-  const auto fits = [&](const KappaPrediction& p) { return p.predicted_iterations <= options.max_iterations; };
-  advice.fits_max_iterations = std::any_of(advice.candidates.begin(), advice.candidates.end(), fits);
-  double best = std::numeric_limits<double>::infinity();
-  for (const KappaPrediction& p : advice.candidates)
-    if ((fits(p) || !advice.fits_max_iterations) && p.predicted_seconds < best) {
-      best = p.predicted_seconds;
-      advice.recommended_kappa = p.kappa;
-    }
-}
-
 KappaPrediction& candidate(Advice& advice, int kappa) {
   return *std::find_if(advice.candidates.begin(), advice.candidates.end(),
                        [&](const KappaPrediction& p) { return p.kappa == kappa; });
+}
+
+// Each candidate's predicted time, and the kappa recommended (recommend); where a near-tie
+// handed the pick on, the note says so.
+void recommend_the_fastest(const SolverOptions& options, const AdvisorSettings& settings, Advice& advice) {
+  for (KappaPrediction& p : advice.candidates) p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
+  const Recommendation r = recommend(advice.candidates, options.max_iterations, settings.near_tie);
+  advice.recommended_kappa = r.kappa;
+  advice.fastest_kappa = r.fastest;
+  advice.fits_max_iterations = r.fits_max_iterations;
+  advice.tie_note.clear();
+  if (r.kappa == r.fastest) return;
+  const KappaPrediction &pick = candidate(advice, r.kappa), &fastest = candidate(advice, r.fastest);
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "a near-tie: kappa=%s recommended, predicted %.1f %% slower than kappa=%s (within the near-tie's %.3g "
+                "%%) but in fewer iterations (%.0f against %.0f): a cheaper cycle's higher count is the less certain "
+                "(it moves more with the start, and in near-ties the forecast has put it low)",
+                kappa_to_string(pick.kappa).c_str(), 100.0 * (pick.predicted_seconds / fastest.predicted_seconds - 1.0),
+                kappa_to_string(fastest.kappa).c_str(), 100.0 * settings.near_tie, pick.predicted_iterations,
+                fastest.predicted_iterations);
+  advice.tie_note = text;
 }
 
 // The near-tie settle would probe (AdvisorSettings::settle): the pick and the kappas whose time
@@ -789,18 +816,39 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   if (forecast && settings.forecast.refine) place_unprobed(options, settings.kappas, forecasts, advice);
   if (forecast) refit_growing_counts(options, forecasts, advice);
   if (forecast && settings.forecast.refine) place_growing_at_target(options, settings.kappas, forecasts, advice);
-  recommend_the_fastest(options, advice);
+  recommend_the_fastest(options, settings, advice);
   plan_settling(options, settings, advice);
   // Settled counts may hand the pick to a kappa that was not close before (xyzebra-galerkin+cg
   // at 7 levels: kappa = 1 and 2 settled at 26 and 17, and kappa = 3's forecast then led): its
   // near-tie is settled once more.
   for (int round = 0; round < 2 && settings.settle && !advice.to_settle.empty(); ++round) {
     if (!settle_at_target(options, settings, advice)) break;
-    recommend_the_fastest(options, advice);
+    recommend_the_fastest(options, settings, advice);
     plan_settling(options, settings, advice);
   }
   advice.seconds = started.seconds();
   return advice;
+}
+
+Recommendation recommend(const std::vector<KappaPrediction>& candidates, int max_iterations, double near_tie) {
+  Recommendation r;
+  const auto fits = [&](const KappaPrediction& p) { return p.predicted_iterations <= max_iterations; };
+  r.fits_max_iterations = std::any_of(candidates.begin(), candidates.end(), fits);
+  const auto eligible = [&](const KappaPrediction& p) { return fits(p) || !r.fits_max_iterations; };
+  const KappaPrediction* fastest = nullptr;
+  for (const KappaPrediction& p : candidates)
+    if (eligible(p) && (!fastest || p.predicted_seconds < fastest->predicted_seconds)) fastest = &p;
+  if (!fastest) return r;
+  const KappaPrediction* pick = fastest;
+  for (const KappaPrediction& p : candidates) {
+    if (!eligible(p) || !(p.predicted_seconds <= (1.0 + near_tie) * fastest->predicted_seconds)) continue;
+    const double fewer = pick->predicted_iterations - p.predicted_iterations;
+    const double alike = kCountsAlike * pick->predicted_iterations;
+    if (fewer >= alike || (fewer > -alike && p.predicted_seconds < pick->predicted_seconds)) pick = &p;
+  }
+  r.kappa = pick->kappa;
+  r.fastest = fastest->kappa;
+  return r;
 }
 
 std::vector<int> close_to_recommended(const Advice& advice, int max_iterations) {

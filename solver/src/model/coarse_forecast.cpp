@@ -529,7 +529,8 @@ double predicted_setup_seconds(const SolverOptions& target, int levels, const Co
   return at_deepest * unknowns(levels) / unknowns(deepest);
 }
 
-double predicted_probe_seconds(const CoarseForecast& f, int levels, int iterations) {
+double predicted_probe_seconds(const CoarseForecast& f, int levels, int iterations, double price) {
+  if (price > 0) return iterations * price;
   const std::size_t k = f.levels.size() - 1;
   const double last = f.seconds_per_iteration[k];
   const double measured = k > 0 && f.seconds_per_iteration[k - 1] > 0 ? last / f.seconds_per_iteration[k - 1] : 4.0;
@@ -547,8 +548,8 @@ int fewest_probe_iterations(const CoarseForecast& f, const SolverOptions& target
 }
 
 bool share_pays_for_probe(const CoarseForecast& f, const SolverOptions& target, int levels, double setup_seconds,
-                          double share) {
-  return setup_seconds + predicted_probe_seconds(f, levels, fewest_probe_iterations(f, target, levels)) <= share;
+                          double share, double price) {
+  return setup_seconds + predicted_probe_seconds(f, levels, fewest_probe_iterations(f, target, levels), price) <= share;
 }
 
 bool refine_forecast(CoarseForecast& f, const SolverOptions& target, int levels, const ProbeSettings& probe,

@@ -62,9 +62,14 @@ const char* to_string(IterationSource source);
 struct Advice {
   std::vector<KappaPrediction> candidates;
   int recommended_kappa = 1;
-  // The recommendation is the fastest kappa predicted to converge within the solve's max-iter;
-  // false where none is (then it is the fastest of all, and the caller says so).
+  // The recommendation is the fastest kappa predicted to converge within the solve's max-iter
+  // (or, in a near-tie, the one of fewer iterations: AdvisorSettings::near_tie); false where none
+  // is (then it is the fastest of all, and the caller says so).
   bool fits_max_iterations = true;
+  int fastest_kappa = 1;  // the fastest predicted of those: the recommendation but in a near-tie
+  // Where a near-tie handed the pick to a kappa of fewer iterations: which, over which, and why;
+  // empty otherwise.
+  std::string tie_note;
   TimeSource time_source = TimeSource::Probe;
   std::string time_note;  // which model gave the time per iteration, and why that one
   // Where the iterations came from: settings.iterations_from where it applied, else Probe (a target
@@ -127,6 +132,14 @@ struct AdvisorSettings {
   bool settle = false;
   double settle_reach = 1.10;
   int settle_most = 3;
+  // A near-tie goes to the kappa of fewer iterations: of the kappas predicted within this
+  // fraction of the fastest, the one predicted to need the fewest iterations is recommended (of
+  // counts alike, kCountsAlike, the faster). In a near-tie a cheaper cycle's higher count is the less certain
+  // of the two: it moves more with the start (xyzebra-galerkin+cg at 10 levels, random starts
+  // 1-8: kappa = 3 27 or 28 iterations, kappa = 4 26 in all), and the forecast put the
+  // cheaper cycle's time low against the dearer's in the near-ties of the tables, by 2-6 %
+  // (docs/model.md, "A near-tie goes to the kappa of fewer iterations"). 0: the fastest predicted.
+  double near_tie = 0.03;
   // A stop requested here ends the advice (and a kappa sweep) after the iteration under way:
   // advise() and sweep_kappa() then throw CycleCancelled.
   std::stop_token stop;
@@ -134,6 +147,22 @@ struct AdvisorSettings {
 
 // Runs the probes (each a real solve limited as settings.probe says) and predicts.
 Advice advise(const SolverOptions& options, const AdvisorSettings& settings = {});
+
+// The kappa to recommend of `candidates` (their predicted_seconds set): of those predicted to
+// converge within max_iterations (all, where none is), the fastest predicted, or, of those
+// within near_tie of it, the one predicted to need the fewest iterations (of counts alike, the
+// faster predicted).
+// Counts within this fraction of each other are alike: kappa = 3, 4 and W at 8 levels
+// (xyzebra-galerkin: 59 each, forecast 65-67) or LFA's W-like kappas (one count), where the dearer
+// cycle buys nothing. MGCG's near-ties differ by an iteration of 26-28 (xyzebra-galerkin+cg at
+// 10 levels: kappa = 3 28.6 forecast, 28 solved; kappa = 4 27.7 and 26), more than this.
+inline constexpr double kCountsAlike = 0.02;
+struct Recommendation {
+  int kappa = 1;
+  int fastest = 1;
+  bool fits_max_iterations = true;
+};
+Recommendation recommend(const std::vector<KappaPrediction>& candidates, int max_iterations, double near_tie);
 
 // The kappas the prediction cannot tell from the recommended one: those within `max_iterations`
 // whose time band overlaps its band, fastest first. jacobi+cg at 9 levels picks kappa = 2

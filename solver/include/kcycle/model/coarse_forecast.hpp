@@ -250,9 +250,10 @@ std::size_t nearest_probed(const std::vector<CoarseForecast>& forecasts, std::si
 // may count.
 double forecast_iterations_at(const CoarseForecast& forecast, const SolverOptions& target, int levels);
 
-// What a probe of `iterations` at `levels` would take, from the solves' seconds per iteration
-// (growing per level as they grew from the second-last solve to the last, 2x to 8x).
-double predicted_probe_seconds(const CoarseForecast& forecast, int levels, int iterations);
+// What a probe of `iterations` at `levels` would take: at `price` seconds an iteration where the
+// caller has one there (a calibration's), else from the solves' seconds per iteration (growing
+// per level as they grew from the second-last solve to the last, 2x to 8x).
+double predicted_probe_seconds(const CoarseForecast& forecast, int levels, int iterations, double price = 0);
 // The fewest iterations a probe at `levels` must run to be used: `floor` (a caller's probe may
 // ask for fewer than kFewestProbeIterations), and kFewestProbeShareOfCount of the count the
 // forecast gives it there.
@@ -264,7 +265,7 @@ int fewest_probe_iterations(const CoarseForecast& forecast, const SolverOptions&
 // to use: jacobi at 8 levels ran three more of 3-10 iterations after kappa = 2's, 2-3 ms each,
 // none used.
 bool share_pays_for_probe(const CoarseForecast& forecast, const SolverOptions& target, int levels, double setup_seconds,
-                          double share);
+                          double share, double price = 0);
 
 // Probes `target` at `levels` (below the target, above the solves) and refits through the last
 // two solves and the probe's estimate; false (nothing refitted, the basis says so) where the
