@@ -228,8 +228,10 @@ void predicted_kappas_line(const Snapshot& snap, bool brief) {
     line += part;
   }
   line.back() = ';';
-  line += " pick kappa=" + kappa_to_string(advice->recommended_kappa) +
-          " (LFA misses the growth with the levels: Sweep kappa measures)";
+  line += " pick kappa=" + kappa_to_string(advice->recommended_kappa);
+  if (advice->fastest_kappa != advice->recommended_kappa)  // AdvisorSettings::near_tie
+    line += " (a near-tie: in fewer iterations than kappa=" + kappa_to_string(advice->fastest_kappa) + ")";
+  line += " (LFA misses the growth with the levels: Sweep kappa measures)";
   if (!brief) {
     text_wrapped("%s", line.c_str());
     return;

@@ -524,7 +524,8 @@ KappaPrediction& candidate(Advice& advice, int kappa) {
 // handed the pick on, the note says so.
 void recommend_the_fastest(const SolverOptions& options, const AdvisorSettings& settings, Advice& advice) {
   for (KappaPrediction& p : advice.candidates) p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
-  const Recommendation r = recommend(advice.candidates, options.max_iterations, settings.near_tie);
+  const Recommendation r =
+      recommend(advice.candidates, options.max_iterations, settings.near_tie, counts_alike(options));
   advice.recommended_kappa = r.kappa;
   advice.fastest_kappa = r.fastest;
   advice.fits_max_iterations = r.fits_max_iterations;
@@ -830,7 +831,12 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   return advice;
 }
 
-Recommendation recommend(const std::vector<KappaPrediction>& candidates, int max_iterations, double near_tie) {
+double counts_alike(const SolverOptions& options) {
+  return options.solver == SolverKind::Multigrid ? kStandAloneCountsAlike : kKrylovCountsAlike;
+}
+
+Recommendation recommend(const std::vector<KappaPrediction>& candidates, int max_iterations, double near_tie,
+                         double counts_alike) {
   Recommendation r;
   const auto fits = [&](const KappaPrediction& p) { return p.predicted_iterations <= max_iterations; };
   r.fits_max_iterations = std::any_of(candidates.begin(), candidates.end(), fits);
@@ -843,7 +849,7 @@ Recommendation recommend(const std::vector<KappaPrediction>& candidates, int max
   for (const KappaPrediction& p : candidates) {
     if (!eligible(p) || !(p.predicted_seconds <= (1.0 + near_tie) * fastest->predicted_seconds)) continue;
     const double fewer = pick->predicted_iterations - p.predicted_iterations;
-    const double alike = kCountsAlike * pick->predicted_iterations;
+    const double alike = counts_alike * pick->predicted_iterations;
     if (fewer >= alike || (fewer > -alike && p.predicted_seconds < pick->predicted_seconds)) pick = &p;
   }
   r.kappa = pick->kappa;

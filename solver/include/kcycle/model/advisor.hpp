@@ -4,7 +4,8 @@
 // the target size (iteration_estimate.hpp; CG from its Lanczos coefficients too; or simply solved
 // where that is cheap) or analysed by LFA; the calibration (its per-level costs, else the paper's
 // alpha/beta model) or the probes' own timing gives the time per iteration; their product
-// predicts the time to the tolerance, and the fastest kappa is recommended.
+// predicts the time to the tolerance, and the fastest kappa is recommended (in a near-tie, the one
+// of fewer iterations: AdvisorSettings::near_tie).
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -134,7 +135,7 @@ struct AdvisorSettings {
   int settle_most = 3;
   // A near-tie goes to the kappa of fewer iterations: of the kappas predicted within this
   // fraction of the fastest, the one predicted to need the fewest iterations is recommended (of
-  // counts alike, kCountsAlike, the faster). In a near-tie a cheaper cycle's higher count is the less certain
+  // counts alike, counts_alike(), the faster). In a near-tie a cheaper cycle's higher count is the less certain
   // of the two: it moves more with the start (xyzebra-galerkin+cg at 10 levels, random starts
   // 1-8: kappa = 3 27 or 28 iterations, kappa = 4 26 in all), and the forecast put the
   // cheaper cycle's time low against the dearer's in the near-ties of the tables, by 2-6 %
@@ -150,19 +151,23 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings = {}
 
 // The kappa to recommend of `candidates` (their predicted_seconds set): of those predicted to
 // converge within max_iterations (all, where none is), the fastest predicted, or, of those
-// within near_tie of it, the one predicted to need the fewest iterations (of counts alike, the
-// faster predicted).
-// Counts within this fraction of each other are alike: kappa = 3, 4 and W at 8 levels
-// (xyzebra-galerkin: 59 each, forecast 65-67) or LFA's W-like kappas (one count), where the dearer
-// cycle buys nothing. MGCG's near-ties differ by an iteration of 26-28 (xyzebra-galerkin+cg at
-// 10 levels: kappa = 3 28.6 forecast, 28 solved; kappa = 4 27.7 and 26), more than this.
-inline constexpr double kCountsAlike = 0.02;
+// within near_tie of it, the one predicted to need the fewest iterations (of counts within
+// counts_alike of each other, the faster predicted).
+// Counts within this fraction of each other are alike in a near-tie: the dearer cycle buys nothing.
+// A stand-alone cycle's within 5 %, the band in which the forecast fits a count as W-like: kappa =
+// 3, 4 and W at xyzebra-galerkin 8 count 59 each, forecast 65-67, and taking kappa = 4's 3.4 % fewer
+// cost 4.4 and 6.0 % in two tables. MGCG's within 2 %: its near-ties differ by one CG iteration of
+// 26-28, a real 4 % (xyzebra-galerkin+cg 10: kappa = 3 27 or 28 with the start, kappa = 4 26).
+inline constexpr double kStandAloneCountsAlike = 0.05;
+inline constexpr double kKrylovCountsAlike = 0.02;
+double counts_alike(const SolverOptions& options);
 struct Recommendation {
   int kappa = 1;
   int fastest = 1;
   bool fits_max_iterations = true;
 };
-Recommendation recommend(const std::vector<KappaPrediction>& candidates, int max_iterations, double near_tie);
+Recommendation recommend(const std::vector<KappaPrediction>& candidates, int max_iterations, double near_tie,
+                         double counts_alike);
 
 // The kappas the prediction cannot tell from the recommended one: those within `max_iterations`
 // whose time band overlaps its band, fastest first. jacobi+cg at 9 levels picks kappa = 2
