@@ -521,8 +521,8 @@ KappaPrediction& candidate(Advice& advice, int kappa) {
 }
 
 // Each candidate's predicted time, and the kappa recommended (recommend); where a near-tie
-// handed the pick on, the note says so.
-void recommend_the_fastest(const SolverOptions& options, const AdvisorSettings& settings, Advice& advice) {
+// handed the pick on from the fastest predicted, the note says so.
+void take_recommendation(const SolverOptions& options, const AdvisorSettings& settings, Advice& advice) {
   for (KappaPrediction& p : advice.candidates) p.predicted_seconds = p.predicted_iterations * p.seconds_per_iteration;
   const Recommendation r =
       recommend(advice.candidates, options.max_iterations, settings.near_tie, counts_alike(options));
@@ -817,14 +817,14 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings) {
   if (forecast && settings.forecast.refine) place_unprobed(options, settings.kappas, forecasts, advice);
   if (forecast) refit_growing_counts(options, forecasts, advice);
   if (forecast && settings.forecast.refine) place_growing_at_target(options, settings.kappas, forecasts, advice);
-  recommend_the_fastest(options, settings, advice);
+  take_recommendation(options, settings, advice);
   plan_settling(options, settings, advice);
   // Settled counts may hand the pick to a kappa that was not close before (xyzebra-galerkin+cg
   // at 7 levels: kappa = 1 and 2 settled at 26 and 17, and kappa = 3's forecast then led): its
   // near-tie is settled once more.
   for (int round = 0; round < 2 && settings.settle && !advice.to_settle.empty(); ++round) {
     if (!settle_at_target(options, settings, advice)) break;
-    recommend_the_fastest(options, settings, advice);
+    take_recommendation(options, settings, advice);
     plan_settling(options, settings, advice);
   }
   advice.seconds = started.seconds();

@@ -135,11 +135,12 @@ struct AdvisorSettings {
   int settle_most = 3;
   // A near-tie goes to the kappa of fewer iterations: of the kappas predicted within this
   // fraction of the fastest, the one predicted to need the fewest iterations is recommended (of
-  // counts alike, counts_alike(), the faster). In a near-tie a cheaper cycle's higher count is the less certain
-  // of the two: it moves more with the start (xyzebra-galerkin+cg at 10 levels, random starts
-  // 1-8: kappa = 3 27 or 28 iterations, kappa = 4 26 in all), and the forecast put the
-  // cheaper cycle's time low against the dearer's in the near-ties of the tables, by 2-6 %
-  // (docs/model.md, "A near-tie goes to the kappa of fewer iterations"). 0: the fastest predicted.
+  // counts alike, counts_alike(), the faster). In a near-tie a cheaper cycle's higher count is
+  // the less certain of the two: it moves more with the start (xyzebra-galerkin+cg at 10 levels,
+  // random starts 1-8: kappa = 3 27 or 28 iterations, kappa = 4 26 in all), and the forecast put
+  // the cheaper cycle's time low against the dearer's in 32 of 51 near-tie pairs of three
+  // tables, by up to 8 % (docs/model.md, "A near-tie goes to the κ of fewer iterations"). 0: the
+  // fastest predicted.
   double near_tie = 0.03;
   // A stop requested here ends the advice (and a kappa sweep) after the iteration under way:
   // advise() and sweep_kappa() then throw CycleCancelled.
@@ -149,10 +150,6 @@ struct AdvisorSettings {
 // Runs the probes (each a real solve limited as settings.probe says) and predicts.
 Advice advise(const SolverOptions& options, const AdvisorSettings& settings = {});
 
-// The kappa to recommend of `candidates` (their predicted_seconds set): of those predicted to
-// converge within max_iterations (all, where none is), the fastest predicted, or, of those
-// within near_tie of it, the one predicted to need the fewest iterations (of counts within
-// counts_alike of each other, the faster predicted).
 // Counts within this fraction of each other are alike in a near-tie: the dearer cycle buys nothing.
 // A stand-alone cycle's within 5 %, the band in which the forecast fits a count as W-like: kappa =
 // 3, 4 and W at xyzebra-galerkin 8 count 59 each, forecast 65-67, and taking kappa = 4's 3.4 % fewer
@@ -161,9 +158,14 @@ Advice advise(const SolverOptions& options, const AdvisorSettings& settings = {}
 inline constexpr double kStandAloneCountsAlike = 0.05;
 inline constexpr double kKrylovCountsAlike = 0.02;
 double counts_alike(const SolverOptions& options);
+
+// The kappa to recommend of `candidates` (their predicted_seconds set): of those predicted to
+// converge within max_iterations (all, where none is), the fastest predicted, or, of those
+// within near_tie of it, the one predicted to need the fewest iterations (of counts within
+// counts_alike of each other, the faster predicted).
 struct Recommendation {
   int kappa = 1;
-  int fastest = 1;
+  int fastest = 1;  // the fastest predicted: kappa but where a near-tie handed the pick on
   bool fits_max_iterations = true;
 };
 Recommendation recommend(const std::vector<KappaPrediction>& candidates, int max_iterations, double near_tie,
